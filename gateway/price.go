@@ -1,0 +1,65 @@
+package gateway
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Price is what a model costs, in USD per 1000 tokens, for input (prompt) and output
+// (completion) tokens.
+type Price struct {
+	InputPer1K  float64
+	OutputPer1K float64
+}
+
+// PriceTable maps a model name to its Price: the course's PRICE_PER_1K.
+type PriceTable map[string]Price
+
+// DefaultPrices returns a fresh copy of the course's PRICE_PER_1K table.
+func DefaultPrices() PriceTable {
+	return PriceTable{
+		"nova-large": {0.0030, 0.0150},
+		"nova-small": {0.00015, 0.0006},
+		"orca-70b":   {0.0009, 0.0009},
+		"flat-10c":   {0.05, 0.05},
+	}
+}
+
+// Cost returns the USD cost of a record: prompt/1000*in + completion/1000*out, rounded
+// after each operation exactly as Python evaluates the same expression, so the embedded
+// engine and the PyFlink job agree to the last bit. It reports false for an unpriced model.
+func (p PriceTable) Cost(model string, promptTokens, completionTokens int64) (float64, bool) {
+	price, ok := p[model]
+	if !ok {
+		return 0, false
+	}
+	// The explicit conversions forbid fused multiply-add, which Python never uses.
+	in := float64(float64(promptTokens) / 1000 * price.InputPer1K)
+	out := float64(float64(completionTokens) / 1000 * price.OutputPer1K)
+	return in + out, true
+}
+
+// RecordCost is Cost for an assembled record.
+func (p PriceTable) RecordCost(r RequestRecord) (float64, bool) {
+	return p.Cost(r.Model, r.PromptTokens, r.CompletionTokens)
+}
+
+// Models returns the priced model names in sorted order.
+func (p PriceTable) Models() []string {
+	names := make([]string, 0, len(p))
+	for m := range p {
+		names = append(names, m)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Validate reports the first price that is negative; a table with none is valid.
+func (p PriceTable) Validate() error {
+	for _, m := range p.Models() {
+		if pr := p[m]; pr.InputPer1K < 0 || pr.OutputPer1K < 0 {
+			return fmt.Errorf("price of %s is negative (%g, %g)", m, pr.InputPer1K, pr.OutputPer1K)
+		}
+	}
+	return nil
+}
