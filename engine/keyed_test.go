@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"fmt"
+	"testing"
+)
+
+// timeoutFn keeps the last value per key and emits it when the key's timer fires; a new
+// element moves the key's timer ts+gap, deleting the old one (a session timeout).
+type timeoutFn struct{ gap int64 }
+
+type timeoutState struct{ last, timer int64 }
+
+func (f timeoutFn) ProcessElement(ctx *KeyedContext[string, timeoutState, string], v kv) {
+	if s, ok := ctx.Value(); ok {
+		ctx.DeleteEventTimeTimer(s.timer)
+	}
+	timer := ctx.Timestamp() + f.gap
+	ctx.Update(timeoutState{last: v.v, timer: timer})
+	ctx.RegisterEventTimeTimer(timer)
+	ctx.RegisterEventTimeTimer(timer) // twice: Flink deduplicates (key, time)
+	ctx.Collect(fmt.Sprintf("seen %s=%d wm=%d", ctx.Key(), v.v, ctx.CurrentWatermark()))
+}
+
+func (f timeoutFn) OnTimer(ctx *KeyedContext[string, timeoutState, string], ts int64) {
+	s, ok := ctx.Value()
+	ctx.Clear()
+	ctx.Collect(fmt.Sprintf("timeout %s last=%d had=%v wm=%d", ctx.Key(), s.last, ok, ctx.CurrentWatermark()))
+}
+
+func TestKeyedProcessTimersFireOnceInOrderBeforeTheWatermark(t *testing.T) {
+	out := &collector[string]{}
+	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[string, timeoutState, kv, string](timeoutFn{gap: 100}), Output[string](out))
+	op.Collect(Record[kv]{kv{"b", 1}, 50})  // timer 150
+	op.Collect(Record[kv]{kv{"a", 2}, 10})  // timer 110
+	op.Collect(Record[kv]{kv{"a", 3}, 120}) // moves a's timer to 220
+	out.take()
+	op.EmitWatermark(150)
+	expect(t, "b times out, a's deleted timer does not fire", out.take(),
+		"timeout b last=1 had=true wm=150@150", "WM(150)")
+	op.EmitWatermark(1_000)
+	expect(t, "a times out once", out.take(), "timeout a last=3 had=true wm=1000@220", "WM(1000)")
+	if op.Keys() != 0 || op.PendingTimers() != 0 {
+		t.Fatalf("state left: %d keys, %d timers", op.Keys(), op.PendingTimers())
+	}
+}
+
+func TestKeyedProcessTimerInThePastFiresAtTheNextWatermark(t *testing.T) {
+	out := &collector[string]{}
+	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[string, timeoutState, kv, string](timeoutFn{gap: 10}), Output[string](out))
+	op.EmitWatermark(500)
+	op.Collect(Record[kv]{kv{"a", 1}, 100}) // timer 110, already behind the watermark
+	expect(t, "no firing on element", out.take(), "WM(500)", "seen a=1 wm=500@100")
+	op.EmitWatermark(501)
+	expect(t, "fires at the next watermark", out.take(), "timeout a last=1 had=true wm=501@110", "WM(501)")
+}

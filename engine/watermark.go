@@ -1,0 +1,106 @@
+package engine
+
+import "fmt"
+
+// WatermarkStrategy says how an assigner generates watermarks: Flink's
+// BoundedOutOfOrdernessWatermarks, emitted periodically on processing time.
+type WatermarkStrategy struct {
+	// OutOfOrderness is the bound B in milliseconds. Zero is
+	// WatermarkStrategy.for_monotonous_timestamps() (AscendingTimestampsWatermarks).
+	OutOfOrderness int64
+	// Interval is pipeline.auto-watermark-interval in milliseconds; zero means Flink's
+	// default of 200.
+	Interval int64
+}
+
+// DefaultWatermarkInterval is Flink's pipeline.auto-watermark-interval: 200 ms.
+const DefaultWatermarkInterval int64 = 200
+
+func (s WatermarkStrategy) interval() int64 {
+	if s.Interval <= 0 {
+		return DefaultWatermarkInterval
+	}
+	return s.Interval
+}
+
+// Validate reports a strategy Flink would refuse.
+func (s WatermarkStrategy) Validate() error {
+	if s.OutOfOrderness < 0 {
+		return fmt.Errorf("out-of-orderness must not be negative, got %d ms", s.OutOfOrderness)
+	}
+	if s.Interval < 0 {
+		return fmt.Errorf("watermark interval must not be negative, got %d ms", s.Interval)
+	}
+	return nil
+}
+
+// TimestampAssigner is Flink's TimestampsAndWatermarksOperator: it stamps each record
+// with the timestamp extract returns, forwards it, and only then shows the timestamp to
+// its watermark generator, so a record never meets a watermark it caused. Every Interval
+// of processing time, at epoch multiples of the interval, it emits the largest timestamp
+// seen minus OutOfOrderness minus 1 ms, if that is larger than the last watermark it
+// emitted. Watermarks from upstream are ignored, except MaxWatermark, which is forwarded.
+type TimestampAssigner[T any] struct {
+	extract  func(value T, recordTimestamp int64) int64
+	out      Output[T]
+	rt       *Runtime
+	bound    int64
+	interval int64
+	maxTs    int64
+	emitted  int64
+	tick     func(int64)
+}
+
+// NewTimestampAssigner returns an assigner that stamps records with extract and sends
+// them to out, and registers its first periodic emit on rt at the first multiple of the
+// strategy's interval at or after rt.Now().
+func NewTimestampAssigner[T any](rt *Runtime, s WatermarkStrategy, extract func(value T, recordTimestamp int64) int64, out Output[T]) *TimestampAssigner[T] {
+	a := &TimestampAssigner[T]{
+		extract:  extract,
+		out:      out,
+		rt:       rt,
+		bound:    s.OutOfOrderness,
+		interval: s.interval(),
+		maxTs:    MinWatermark + s.OutOfOrderness + 1,
+		emitted:  MinWatermark,
+	}
+	a.tick = a.onPeriodicEmit
+	first := WindowStart(rt.Now(), 0, a.interval)
+	if first < rt.Now() {
+		first += a.interval
+	}
+	rt.RegisterTimer(first, a.tick)
+	return a
+}
+
+// Collect stamps rec, forwards it, then updates the largest timestamp seen.
+func (a *TimestampAssigner[T]) Collect(rec Record[T]) {
+	ts := a.extract(rec.Value, rec.Timestamp)
+	rec.Timestamp = ts
+	a.out.Collect(rec)
+	if ts > a.maxTs {
+		a.maxTs = ts
+	}
+}
+
+// EmitWatermark forwards MaxWatermark and ignores every other upstream watermark.
+func (a *TimestampAssigner[T]) EmitWatermark(wm int64) {
+	if wm == MaxWatermark {
+		a.emit(MaxWatermark)
+	}
+}
+
+// Watermark returns the last watermark the assigner emitted (MinWatermark before any).
+func (a *TimestampAssigner[T]) Watermark() int64 { return a.emitted }
+
+func (a *TimestampAssigner[T]) onPeriodicEmit(t int64) {
+	a.emit(a.maxTs - a.bound - 1)
+	a.rt.RegisterTimer(t+a.interval, a.tick)
+}
+
+func (a *TimestampAssigner[T]) emit(wm int64) {
+	if wm > a.emitted {
+		a.emitted = wm
+		a.out.EmitWatermark(wm)
+	}
+}

@@ -1,0 +1,276 @@
+package engine
+
+import "fmt"
+
+// AggregateFunction is Flink's AggregateFunction: it folds the elements of a window into
+// an accumulator, one at a time, and extracts the window's result.
+type AggregateFunction[IN, ACC, OUT any] interface {
+	CreateAccumulator() ACC
+	Add(value IN, acc ACC) ACC
+	GetResult(acc ACC) OUT
+	Merge(a, b ACC) ACC
+}
+
+// TimeDomain says which clock a window assigner reads.
+type TimeDomain uint8
+
+const (
+	// ProcessingTime windows (TumblingProcessingTimeWindows) assign each element by the
+	// operator's processing time when it arrives and fire on the processing-time clock.
+	ProcessingTime TimeDomain = iota + 1
+	// EventTime windows (TumblingEventTimeWindows) assign each element by its timestamp
+	// and fire when the watermark reaches the window's last millisecond.
+	EventTime
+)
+
+// String names the domain as the lab does.
+func (d TimeDomain) String() string {
+	switch d {
+	case ProcessingTime:
+		return "processing-time"
+	case EventTime:
+		return "event-time"
+	}
+	return fmt.Sprintf("TimeDomain(%d)", uint8(d))
+}
+
+// Tumbling describes a tumbling window assigner: windows of Size milliseconds, aligned to
+// the epoch plus Offset, on one clock. AllowedLateness only applies to event time.
+type Tumbling struct {
+	Domain          TimeDomain
+	Size            int64
+	Offset          int64
+	AllowedLateness int64
+}
+
+// Validate reports an assigner Flink would refuse.
+func (t Tumbling) Validate() error {
+	switch {
+	case t.Domain != ProcessingTime && t.Domain != EventTime:
+		return fmt.Errorf("window domain must be processing time or event time")
+	case t.Size <= 0:
+		return fmt.Errorf("window size must be positive, got %d ms", t.Size)
+	case t.Offset < 0 || t.Offset >= t.Size:
+		return fmt.Errorf("window offset must be in [0, size), got %d ms", t.Offset)
+	case t.AllowedLateness < 0:
+		return fmt.Errorf("allowed lateness must not be negative, got %d ms", t.AllowedLateness)
+	}
+	return nil
+}
+
+// WindowFunction turns a window's aggregated result into the element the window emits:
+// the ProcessWindowFunction of `.aggregate(aggFn, windowFn)`, which sees exactly one
+// element, the accumulator's result.
+type WindowFunction[K comparable, OUT, R any] func(key K, w TimeWindow, result OUT) R
+
+// WindowOperator is Flink's WindowOperator for a tumbling assigner with the default
+// trigger of its domain (EventTimeTrigger or ProcessingTimeTrigger) and an incremental
+// aggregate. Emitted results carry the timestamp end-1 on both clocks.
+//
+// Event time: an element whose window satisfies end-1+lateness <= watermark is not added;
+// if its timestamp+lateness <= watermark it goes to the late output (side_output_late_data),
+// otherwise it is dropped and counted. A window fires when the watermark reaches end-1 and
+// its state is cleared at end-1+lateness; an element added to a window the watermark has
+// already passed (within the allowed lateness) fires it again at once.
+//
+// Processing time: an element goes into the window of the runtime's current processing
+// time, which fires and is cleared when processing time passes end-1.
+type WindowOperator[K comparable, IN, ACC, OUT, R any] struct {
+	assigner Tumbling
+	keyOf    func(IN) K
+	agg      AggregateFunction[IN, ACC, OUT]
+	emit     WindowFunction[K, OUT, R]
+	out      Output[R]
+	late     func(rec Record[IN], watermark int64)
+	rt       *Runtime
+	keys     map[K]*windowKey[ACC]
+	timers   timerQueue[K]
+	wm       int64
+	dropped  int64
+}
+
+type windowKey[ACC any] struct {
+	open []openWindow[ACC]
+}
+
+type openWindow[ACC any] struct {
+	w   TimeWindow
+	acc ACC
+}
+
+// NewWindowOperator returns a window operator. rt is the processing-time service (used
+// by processing-time windows); late, which may be nil, receives late elements with the
+// watermark they met.
+func NewWindowOperator[K comparable, IN, ACC, OUT, R any](
+	rt *Runtime, assigner Tumbling, keyOf func(IN) K,
+	agg AggregateFunction[IN, ACC, OUT], emit WindowFunction[K, OUT, R],
+	out Output[R], late func(rec Record[IN], watermark int64),
+) (*WindowOperator[K, IN, ACC, OUT, R], error) {
+	if err := assigner.Validate(); err != nil {
+		return nil, err
+	}
+	if assigner.Domain == ProcessingTime {
+		assigner.AllowedLateness = 0
+	}
+	return &WindowOperator[K, IN, ACC, OUT, R]{
+		assigner: assigner, keyOf: keyOf, agg: agg, emit: emit, out: out, late: late, rt: rt,
+		keys: make(map[K]*windowKey[ACC]), wm: MinWatermark,
+	}, nil
+}
+
+// WindowFor returns the window an element with this timestamp would be assigned to now.
+func (op *WindowOperator[K, IN, ACC, OUT, R]) WindowFor(timestamp int64) TimeWindow {
+	if op.assigner.Domain == ProcessingTime {
+		return TumblingWindow(op.rt.Now(), op.assigner.Offset, op.assigner.Size)
+	}
+	return TumblingWindow(timestamp, op.assigner.Offset, op.assigner.Size)
+}
+
+// IsLate reports whether an element with this timestamp would be dropped as late now.
+func (op *WindowOperator[K, IN, ACC, OUT, R]) IsLate(timestamp int64) bool {
+	if op.assigner.Domain != EventTime {
+		return false
+	}
+	w := op.WindowFor(timestamp)
+	return w.MaxTimestamp()+op.assigner.AllowedLateness <= op.wm && timestamp+op.assigner.AllowedLateness <= op.wm
+}
+
+// Watermark returns the operator's current watermark (MinWatermark before any).
+func (op *WindowOperator[K, IN, ACC, OUT, R]) Watermark() int64 { return op.wm }
+
+// Dropped returns how many late elements were dropped without a late output
+// (Flink's numLateRecordsDropped).
+func (op *WindowOperator[K, IN, ACC, OUT, R]) Dropped() int64 { return op.dropped }
+
+// Collect assigns rec to its window and adds it, or sends it to the late output.
+func (op *WindowOperator[K, IN, ACC, OUT, R]) Collect(rec Record[IN]) {
+	w := op.WindowFor(rec.Timestamp)
+	lateness := op.assigner.AllowedLateness
+	if op.assigner.Domain == EventTime && w.MaxTimestamp()+lateness <= op.wm {
+		if rec.Timestamp+lateness <= op.wm {
+			if op.late != nil {
+				op.late(rec, op.wm)
+			} else {
+				op.dropped++
+			}
+		}
+		return
+	}
+	key := op.keyOf(rec.Value)
+	k := op.keys[key]
+	if k == nil {
+		k = &windowKey[ACC]{}
+		op.keys[key] = k
+	}
+	i := k.find(w)
+	if i < 0 {
+		k.open = append(k.open, openWindow[ACC]{w: w, acc: op.agg.CreateAccumulator()})
+		i = len(k.open) - 1
+		op.registerTimers(key, w)
+	}
+	k.open[i].acc = op.agg.Add(rec.Value, k.open[i].acc)
+	if op.assigner.Domain == EventTime && w.MaxTimestamp() <= op.wm {
+		op.fire(key, k.open[i]) // EventTimeTrigger.onElement: the watermark is already past
+	}
+}
+
+func (op *WindowOperator[K, IN, ACC, OUT, R]) registerTimers(key K, w TimeWindow) {
+	if op.assigner.Domain == ProcessingTime {
+		op.rt.RegisterTimer(w.MaxTimestamp(), func(t int64) { op.onProcessingTime(key, t) })
+		return
+	}
+	op.timers.push(w.MaxTimestamp(), key)
+	if op.assigner.AllowedLateness > 0 {
+		op.timers.push(w.MaxTimestamp()+op.assigner.AllowedLateness, key)
+	}
+}
+
+// EmitWatermark fires and clears every event-time window the watermark has reached, in
+// timer order, then forwards wm.
+func (op *WindowOperator[K, IN, ACC, OUT, R]) EmitWatermark(wm int64) {
+	op.wm = wm
+	for {
+		t, ok := op.timers.peek()
+		if !ok || t.at > wm {
+			break
+		}
+		op.timers.pop()
+		op.onEventTime(t.key, t.at)
+	}
+	op.out.EmitWatermark(wm)
+}
+
+func (op *WindowOperator[K, IN, ACC, OUT, R]) onEventTime(key K, at int64) {
+	k := op.keys[key]
+	if k == nil {
+		return
+	}
+	for i := 0; i < len(k.open); i++ {
+		ow := k.open[i]
+		if ow.w.MaxTimestamp() == at {
+			op.fire(key, ow)
+		}
+		if ow.w.MaxTimestamp()+op.assigner.AllowedLateness == at {
+			k.remove(i)
+			i--
+		}
+	}
+	if len(k.open) == 0 {
+		delete(op.keys, key)
+	}
+}
+
+func (op *WindowOperator[K, IN, ACC, OUT, R]) onProcessingTime(key K, at int64) {
+	k := op.keys[key]
+	if k == nil {
+		return
+	}
+	for i := 0; i < len(k.open); i++ {
+		if k.open[i].w.MaxTimestamp() == at {
+			op.fire(key, k.open[i])
+			k.remove(i)
+			i--
+		}
+	}
+	if len(k.open) == 0 {
+		delete(op.keys, key)
+	}
+}
+
+func (op *WindowOperator[K, IN, ACC, OUT, R]) fire(key K, ow openWindow[ACC]) {
+	r := op.emit(key, ow.w, op.agg.GetResult(ow.acc))
+	op.out.Collect(Record[R]{Value: r, Timestamp: ow.w.MaxTimestamp()})
+}
+
+// OpenWindow is a window that holds state: not yet fired, or fired and kept for allowed
+// lateness.
+type OpenWindow[K comparable, OUT any] struct {
+	Key    K
+	Window TimeWindow
+	Result OUT
+}
+
+// OpenWindows returns every window holding state, with its running result, in no
+// particular order.
+func (op *WindowOperator[K, IN, ACC, OUT, R]) OpenWindows() []OpenWindow[K, OUT] {
+	var ws []OpenWindow[K, OUT]
+	for key, k := range op.keys {
+		for _, ow := range k.open {
+			ws = append(ws, OpenWindow[K, OUT]{Key: key, Window: ow.w, Result: op.agg.GetResult(ow.acc)})
+		}
+	}
+	return ws
+}
+
+func (k *windowKey[ACC]) find(w TimeWindow) int {
+	for i := range k.open {
+		if k.open[i].w == w {
+			return i
+		}
+	}
+	return -1
+}
+
+func (k *windowKey[ACC]) remove(i int) {
+	k.open = append(k.open[:i], k.open[i+1:]...)
+}
