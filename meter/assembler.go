@@ -1,0 +1,95 @@
+package meter
+
+import (
+	"math"
+
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/gateway"
+)
+
+// sourceEvent is a parsed event with the Kafka record timestamp it arrived with.
+type sourceEvent struct {
+	gateway.Event
+	KafkaTimestamp int64
+}
+
+// Request is an assembled RequestRecord as it flows to the windows: with its cost, priced
+// once, and the Kafka timestamp of the event that completed it.
+type Request struct {
+	gateway.RequestRecord
+	USD            float64
+	KafkaTimestamp int64
+}
+
+// pendingHalf is the RequestAssembler's state for one request_id: the half that came
+// first and the forget timer registered for it.
+type pendingHalf struct {
+	half  sourceEvent
+	timer int64
+}
+
+// requestAssembler is the lab's RequestAssembler, a KeyedProcessFunction keyed by
+// request_id. The first half of a request is kept, with an event-time timer at its
+// timestamp plus forgetAfter; the other half, in either order, completes it: the record
+// is emitted with the timestamp of the completing event, the state cleared and the timer
+// deleted. A second copy of the half already kept is ignored. When the timer fires with
+// the half still kept, the request is forgotten, so state stays bounded.
+type requestAssembler struct {
+	prices      gateway.PriceTable
+	forgetAfter int64
+	stats       *Stats
+}
+
+func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[string, pendingHalf, Request], e sourceEvent) {
+	p, ok := ctx.Value()
+	if !ok {
+		timer := ctx.Timestamp() + a.forgetAfter
+		if ctx.Timestamp() > math.MaxInt64-a.forgetAfter {
+			timer = math.MaxInt64
+		}
+		ctx.Update(pendingHalf{half: e, timer: timer})
+		ctx.RegisterEventTimeTimer(timer)
+		return
+	}
+	if p.half.Type == e.Type {
+		a.stats.Duplicates++
+		return
+	}
+	rec, _ := gateway.Join(p.half.Event, e.Event)
+	usd, _ := a.prices.RecordCost(rec) // both halves' models were priced at parse time
+	ctx.DeleteEventTimeTimer(p.timer)
+	ctx.Clear()
+	a.stats.Records++
+	a.stats.RecordsUSD += usd
+	ctx.Collect(Request{RequestRecord: rec, USD: usd, KafkaTimestamp: e.KafkaTimestamp})
+}
+
+func (a *requestAssembler) OnTimer(ctx *engine.KeyedContext[string, pendingHalf, Request], ts int64) {
+	if p, ok := ctx.Value(); ok && p.timer == ts {
+		ctx.Clear()
+		a.stats.Forgotten++
+	}
+}
+
+// tenantCost is the course's TenantCost AggregateFunction: accumulator (usd, requests).
+type tenantCost struct{}
+
+type costAcc struct {
+	usd      float64
+	requests int64
+}
+
+func (tenantCost) CreateAccumulator() costAcc { return costAcc{} }
+func (tenantCost) Add(r Request, acc costAcc) costAcc {
+	return costAcc{acc.usd + r.USD, acc.requests + 1}
+}
+func (tenantCost) GetResult(acc costAcc) costAcc { return acc }
+func (tenantCost) Merge(a, b costAcc) costAcc    { return costAcc{a.usd + b.usd, a.requests + b.requests} }
+
+// emitTenantCostMinute is EmitTenantCostMinute: it stamps tenant and window on the result.
+func emitTenantCostMinute(tenant string, w engine.TimeWindow, acc costAcc) gateway.TenantCostMinute {
+	return gateway.TenantCostMinute{TenantID: tenant, WindowStart: w.Start, WindowEnd: w.End, USD: acc.usd, Requests: acc.requests}
+}
+
+func requestID(e sourceEvent) string { return e.RequestID }
+func tenantOf(r Request) string      { return r.TenantID }

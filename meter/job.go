@@ -1,0 +1,206 @@
+package meter
+
+import (
+	"fmt"
+
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/gateway"
+)
+
+// Stats counts what went through a Job. USD fields add up exactly what was counted.
+type Stats struct {
+	Events          int64
+	Malformed       int64
+	Duplicates      int64
+	Forgotten       int64
+	Records         int64
+	RecordsUSD      float64
+	Late            int64
+	LateUSD         float64
+	ProcessingFired int64
+	ProcessingUSD   float64
+	EventFired      int64
+	EventUSD        float64
+}
+
+// Job is GatewayMeter on the embedded engine. Feed it with ProcessValue or ProcessEvent
+// after moving processing time with Advance; it writes every Result to its sink as it
+// happens. A Job is driven from one goroutine.
+type Job struct {
+	opts     Options
+	rt       *engine.Runtime
+	sink     func(Result)
+	stats    Stats
+	assign   *engine.TimestampAssigner[sourceEvent]
+	assemble *engine.KeyedProcess[string, pendingHalf, sourceEvent, Request]
+	procWin  *windowOp
+	eventWin *windowOp
+}
+
+type windowOp = engine.WindowOperator[string, Request, costAcc, costAcc, gateway.TenantCostMinute]
+
+// New wires a Job on rt. sink receives every Result, synchronously, in the order the
+// job produces them.
+func New(rt *engine.Runtime, opts Options, sink func(Result)) (*Job, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	j := &Job{opts: opts, rt: rt, sink: sink}
+	var err error
+	j.procWin, err = engine.NewWindowOperator(rt, engine.Tumbling{Domain: engine.ProcessingTime, Size: opts.WindowSize},
+		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](tenantCost{}), emitTenantCostMinute,
+		engine.Output[gateway.TenantCostMinute](windowSink{j, ProcessingTimeResult}), nil)
+	if err != nil {
+		return nil, err
+	}
+	j.eventWin, err = engine.NewWindowOperator(rt, engine.Tumbling{Domain: engine.EventTime, Size: opts.WindowSize},
+		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](tenantCost{}), emitTenantCostMinute,
+		engine.Output[gateway.TenantCostMinute](windowSink{j, EventTimeResult}), j.onLate)
+	if err != nil {
+		return nil, err
+	}
+	var records engine.Output[Request] = &tap{j: j, out: engine.Broadcast[Request]{j.procWin, j.eventWin}}
+	if opts.Timestamp == StartedTS {
+		records = engine.NewTimestampAssigner(rt, opts.Watermarks, startedTS, records)
+	}
+	asm := &requestAssembler{prices: opts.Prices, forgetAfter: opts.ForgetAfter, stats: &j.stats}
+	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[string, pendingHalf, sourceEvent, Request](asm), records)
+	j.assign = engine.NewTimestampAssigner(rt, opts.Watermarks, eventTS, engine.Output[sourceEvent](j.assemble))
+	return j, nil
+}
+
+func eventTS(e sourceEvent, _ int64) int64 { return e.TS }
+func startedTS(r Request, _ int64) int64   { return r.StartedTS }
+
+// Options returns the options the job runs with, defaults filled in.
+func (j *Job) Options() Options { return j.opts }
+
+// Advance moves processing time to now, firing every timer due before it.
+func (j *Job) Advance(now int64) { j.rt.AdvanceTo(now) }
+
+// Now returns the job's processing time.
+func (j *Job) Now() int64 { return j.rt.Now() }
+
+// ProcessValue parses one record value and processes it. A malformed value, or an event
+// for a model the price table does not know, is counted and returned as an error
+// wrapping gateway.ErrMalformed; the job goes on.
+func (j *Job) ProcessValue(value []byte, kafkaTimestamp int64) error {
+	ev, err := gateway.ParseEvent(value)
+	if err == nil {
+		err = j.checkPriced(ev)
+	}
+	if err != nil {
+		j.stats.Malformed++
+		return err
+	}
+	j.ProcessEvent(ev, kafkaTimestamp)
+	return nil
+}
+
+func (j *Job) checkPriced(ev gateway.Event) error {
+	if _, ok := j.opts.Prices[ev.Model]; !ok {
+		return fmt.Errorf("%w: unknown model %q (not in the price table)", gateway.ErrMalformed, ev.Model)
+	}
+	return nil
+}
+
+// ProcessEvent processes one parsed event whose model is priced.
+func (j *Job) ProcessEvent(ev gateway.Event, kafkaTimestamp int64) {
+	j.stats.Events++
+	j.assign.Collect(engine.Record[sourceEvent]{Value: sourceEvent{ev, kafkaTimestamp}, Timestamp: kafkaTimestamp})
+}
+
+// Drain emits the maximum watermark, as a finished bounded source or `flink stop --drain`
+// does: every event-time window fires.
+func (j *Job) Drain() { j.assign.EmitWatermark(engine.MaxWatermark) }
+
+// Watermark returns the event-time window's current watermark.
+func (j *Job) Watermark() int64 { return j.eventWin.Watermark() }
+
+// Stats returns the counters so far.
+func (j *Job) Stats() Stats { return j.stats }
+
+// PendingRequests returns how many requests wait for their other half.
+func (j *Job) PendingRequests() int { return j.assemble.Keys() }
+
+// OpenWindows returns every window not yet fired, with its running total, as
+// PendingResults sorted by window, then tenant, processing time first.
+func (j *Job) OpenWindows() []Result {
+	var rs []Result
+	for _, w := range []struct {
+		op   *windowOp
+		kind Kind
+	}{{j.procWin, ProcessingTimeResult}, {j.eventWin, EventTimeResult}} {
+		for _, ow := range w.op.OpenWindows() {
+			rs = append(rs, Result{Kind: PendingResult, At: j.rt.Now(), Window: w.kind,
+				Minute: emitTenantCostMinute(ow.Key, ow.Window, ow.Result)})
+		}
+	}
+	sortPending(rs)
+	return rs
+}
+
+// LastProcessingWindowEnd returns the end of the latest open processing-time window, and
+// false if none is open: a simulated clock must pass end-1 for all of them to fire.
+func (j *Job) LastProcessingWindowEnd() (int64, bool) {
+	var last int64
+	ws := j.procWin.OpenWindows()
+	for _, ow := range ws {
+		last = max(last, ow.Window.End)
+	}
+	return last, len(ws) > 0
+}
+
+func (j *Job) onLate(rec engine.Record[Request], wm int64) {
+	j.stats.Late++
+	j.stats.LateUSD += rec.Value.USD
+	j.sink(Result{Kind: LateResult, At: j.rt.Now(), Record: RecordTrace{
+		RequestID: rec.Value.RequestID, TenantID: rec.Value.TenantID, Gateway: rec.Value.Gateway,
+		Timestamp: rec.Timestamp, KafkaTimestamp: rec.Value.KafkaTimestamp, Arrival: j.rt.Now(),
+		Watermark: wm, EventWindowEnd: j.eventWin.WindowFor(rec.Timestamp).End,
+		ProcessingWindowEnd: j.procWin.WindowFor(rec.Timestamp).End, Late: true, USD: rec.Value.USD,
+	}})
+}
+
+// windowSink turns a window's output into Results of one kind.
+type windowSink struct {
+	j    *Job
+	kind Kind
+}
+
+func (s windowSink) Collect(rec engine.Record[gateway.TenantCostMinute]) {
+	if s.kind == ProcessingTimeResult {
+		s.j.stats.ProcessingFired++
+		s.j.stats.ProcessingUSD += rec.Value.USD
+	} else {
+		s.j.stats.EventFired++
+		s.j.stats.EventUSD += rec.Value.USD
+	}
+	s.j.sink(Result{Kind: s.kind, At: s.j.rt.Now(), Minute: rec.Value})
+}
+
+func (windowSink) EmitWatermark(int64) {}
+
+// tap sits where the records stream splits into the two windows and writes a trace of
+// each record as both windows are about to see it.
+type tap struct {
+	j   *Job
+	out engine.Output[Request]
+}
+
+func (t *tap) Collect(rec engine.Record[Request]) {
+	if t.j.opts.Trace {
+		j := t.j
+		j.sink(Result{Kind: TraceResult, At: j.rt.Now(), Record: RecordTrace{
+			RequestID: rec.Value.RequestID, TenantID: rec.Value.TenantID, Gateway: rec.Value.Gateway,
+			Timestamp: rec.Timestamp, KafkaTimestamp: rec.Value.KafkaTimestamp, Arrival: j.rt.Now(),
+			Watermark: j.eventWin.Watermark(), EventWindowEnd: j.eventWin.WindowFor(rec.Timestamp).End,
+			ProcessingWindowEnd: j.procWin.WindowFor(rec.Timestamp).End, Late: j.eventWin.IsLate(rec.Timestamp),
+			USD: rec.Value.USD,
+		}})
+	}
+	t.out.Collect(rec)
+}
+
+func (t *tap) EmitWatermark(wm int64) { t.out.EmitWatermark(wm) }
