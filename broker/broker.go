@@ -1,0 +1,121 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"syscall"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+)
+
+// Defaults used by Start for the fields of a Config left at their zero value.
+const (
+	DefaultAddr       = "127.0.0.1:9092"
+	DefaultTopic      = "gateway-events"
+	DefaultPartitions = 3
+)
+
+// Config says where the broker listens and which topic it starts with.
+type Config struct {
+	// Addr is the host:port to listen on, default DefaultAddr. The host must be
+	// 127.0.0.1, localhost or empty: the embedded broker listens on loopback only. Port 0
+	// picks a free port; Broker.Addr reports the one chosen.
+	Addr string
+	// Partitions is the partition count of Topic, default DefaultPartitions.
+	Partitions int
+	// Topic is created when the broker starts, default DefaultTopic.
+	Topic string
+}
+
+func (c Config) withDefaults() Config {
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.Partitions == 0 {
+		c.Partitions = DefaultPartitions
+	}
+	if c.Topic == "" {
+		c.Topic = DefaultTopic
+	}
+	return c
+}
+
+// port validates the address and returns its port.
+func (c Config) port() (int, error) {
+	host, portText, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return 0, fmt.Errorf("broker address %q is not host:port, for example 127.0.0.1:9092", c.Addr)
+	}
+	switch host {
+	case "", "127.0.0.1", "localhost":
+	default:
+		return 0, fmt.Errorf("broker address %q is not on loopback: the embedded broker listens on 127.0.0.1 only", c.Addr)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port < 0 || port > 65535 {
+		return 0, fmt.Errorf("broker address %q has no valid port: use a number from 0 to 65535", c.Addr)
+	}
+	return port, nil
+}
+
+// Broker is a running embedded Kafka broker. Close it when done.
+type Broker struct {
+	cluster *kfake.Cluster
+	addr    string
+	topic   string
+	close   sync.Once
+}
+
+// Start listens on cfg.Addr and serves the Kafka protocol there with cfg.Topic created.
+// A taken port fails with a *PortInUseError (errors.Is(err, ErrPortInUse)). The broker is
+// ready when Start returns: the port is bound and clients may connect. The context only
+// cancels a start that has not begun.
+func Start(ctx context.Context, cfg Config) (*Broker, error) {
+	cfg = cfg.withDefaults()
+	port, err := cfg.port()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Partitions < 1 {
+		return nil, fmt.Errorf("topic %s needs at least one partition, got %d", cfg.Topic, cfg.Partitions)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("start broker on %s: %w", cfg.Addr, err)
+	}
+	// kfake listens on 127.0.0.1 whatever ListenFn is given, and Ports with one port
+	// makes a cluster of exactly one broker, so it is its own controller and the leader
+	// of every partition.
+	cluster, err := kfake.NewCluster(
+		kfake.Ports(port),
+		kfake.SeedTopics(int32(cfg.Partitions), cfg.Topic),
+	)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, &PortInUseError{Port: port, Err: err}
+		}
+		return nil, fmt.Errorf("start broker on %s: %w", cfg.Addr, err)
+	}
+	addrs := cluster.ListenAddrs()
+	if len(addrs) != 1 {
+		cluster.Close()
+		return nil, fmt.Errorf("start broker on %s: kfake listens on %d addresses, want 1", cfg.Addr, len(addrs))
+	}
+	return &Broker{cluster: cluster, addr: addrs[0], topic: cfg.Topic}, nil
+}
+
+// Addr returns the host:port clients should use as their seed broker, with the port
+// actually bound (useful when Config.Addr asked for port 0).
+func (b *Broker) Addr() string { return b.addr }
+
+// Topic returns the name of the topic created at start.
+func (b *Broker) Topic() string { return b.topic }
+
+// Close stops listening, drops every client connection and discards the data. The port
+// is free for another listener when Close returns. Close is safe to call more than once.
+func (b *Broker) Close() {
+	b.close.Do(b.cluster.Close)
+}
