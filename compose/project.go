@@ -1,0 +1,38 @@
+package compose
+
+// Names and addresses fixed by docker-compose.yml.
+const (
+	// File is the compose file's name inside this package's directory.
+	File = "docker-compose.yml"
+
+	// ProjectName is the compose project name set by the file's top-level `name:`,
+	// so every `docker compose` command finds the same containers.
+	ProjectName = "labtui-lab4"
+
+	// KafkaService is the single-node KRaft broker.
+	KafkaService = "kafka"
+	// TopicService is the one-shot service that creates Topic and exits.
+	TopicService = "kafka-init"
+	// JobManagerService runs Flink's jobmanager and serves the web UI and REST API.
+	JobManagerService = "jobmanager"
+	// TaskManagerService runs Flink's taskmanager, whose stdout carries the print sinks.
+	TaskManagerService = "taskmanager"
+
+	// Topic is the lab's topic, created with TopicPartitions partitions.
+	Topic = "gateway-events"
+	// TopicPartitions is the partition count of Topic.
+	TopicPartitions = 3
+
+	// KafkaHostPort is the broker's port published on 127.0.0.1 for labtui.
+	KafkaHostPort = 9092
+	// KafkaInternalAddr is the broker's address inside the compose network.
+	KafkaInternalAddr = "kafka:29092"
+	// FlinkWebPort is the Flink web UI and REST API port published on 127.0.0.1.
+	FlinkWebPort = 8081
+	// HostIP is the only host address the cluster publishes ports on.
+	HostIP = "127.0.0.1"
+
+	// LabsMount is where the repository's labs folder is mounted, read-only, in
+	// both Flink containers.
+	LabsMount = "/opt/labs"
+)
