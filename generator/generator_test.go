@@ -1,0 +1,141 @@
+package generator
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/gateway"
+)
+
+func stopped(t *testing.T, g *Generator) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := g.Stop(ctx); err != nil {
+		t.Errorf("Stop: %v", err)
+	}
+}
+
+func TestGeneratorWritesItsScheduleToTheTopicOnceInOrder(t *testing.T) {
+	checkGoroutines(t)
+	b := startBroker(t)
+	cfg := Defaults()
+	cfg.Brokers, cfg.Rate = []string{b.Addr()}, 200
+	const n = 3000
+	g, err := New(cfg, WithClock(NewVirtualClock(time.UnixMilli(start))), WithMaxEvents(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopped(t, g) })
+
+	if err := g.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	<-g.Done()
+	stopped(t, g)
+
+	want := draw(t, cfg, n)
+	total := Total(g.Stats())
+	requests := 0
+	for _, d := range want {
+		if d.ev.Type == gateway.RequestStarted {
+			requests++
+		}
+	}
+	if total.Produced != n || total.Acked != n || total.Failed != 0 || total.InFlight != 0 || total.Requests != int64(requests) {
+		t.Errorf("stats after Stop = %+v, want %d produced and acked, %d requests", total, n, requests)
+	}
+
+	// Every scheduled event is in the topic exactly once, keyed by request_id, with its
+	// ts as the record timestamp.
+	order := map[string]int{} // value -> position in the schedule
+	for i, d := range want {
+		order[string(d.ev.AppendJSON(nil))] = i
+	}
+	seen := map[int]bool{}
+	last := map[[2]int]int{} // (partition, instance) -> last schedule position
+	for _, r := range consume(t, b.Addr(), cfg.Topic, n) {
+		i, ok := order[string(r.Value)]
+		if !ok || seen[i] {
+			t.Fatalf("record %s is not a scheduled event or appears twice", r.Value)
+		}
+		seen[i] = true
+		d := want[i]
+		if string(r.Key) != d.ev.RequestID || r.Timestamp.UnixMilli() != d.ev.TS {
+			t.Errorf("record key %s ts %d, want %s and %d", r.Key, r.Timestamp.UnixMilli(), d.ev.RequestID, d.ev.TS)
+		}
+		k := [2]int{int(r.Partition), d.instance}
+		if p, ok := last[k]; ok && p > i {
+			t.Errorf("partition %d: %s's event %d comes after its event %d", r.Partition, d.ev.Gateway, i, p)
+		}
+		last[k] = i
+	}
+}
+
+func TestGeneratorReleasesEachEventWhenItsTimeComes(t *testing.T) {
+	checkGoroutines(t)
+	b := startBroker(t)
+	cfg := Defaults()
+	cfg.Brokers = []string{b.Addr()}
+	clock := &manualClock{now: time.UnixMilli(start)}
+	g, err := New(cfg, WithClock(clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopped(t, g) })
+	if err := g.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	// By each whole second, exactly the events with a ts up to then are released.
+	events := drawFor(t, cfg, 10_000)
+	for second := int64(0); second <= 10; second++ {
+		eventually(t, "the generator waits for the clock", func() bool { return clock.sleeping() == 1 })
+		due := 0
+		for _, d := range events {
+			if d.ev.TS <= start+second*1000 {
+				due++
+			}
+		}
+		if got := Total(g.Stats()).Produced; got != int64(due) {
+			t.Fatalf("at %d s, %d events were produced, want %d", second, got, due)
+		}
+		clock.Advance(time.Second)
+	}
+	eventually(t, "every released event is acknowledged", func() bool { return Total(g.Stats()).InFlight == 0 })
+}
+
+func TestStartTwiceAndStopWithoutStart(t *testing.T) {
+	checkGoroutines(t)
+	cfg := Defaults()
+	cfg.Brokers = []string{"127.0.0.1:1"} // never dialed
+	idle, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped(t, idle)
+	if err := idle.Start(context.Background()); err == nil {
+		t.Error("Start after Stop succeeded")
+	}
+
+	g, err := New(cfg, WithClock(&manualClock{now: time.UnixMilli(start)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopped(t, g)
+	if err := g.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Start(context.Background()); err == nil {
+		t.Error("a second Start succeeded")
+	}
+}
+
+func TestNewRejectsAnInvalidConfig(t *testing.T) {
+	cfg := Defaults()
+	cfg.Rate = 0
+	if _, err := New(cfg); err == nil {
+		t.Fatal("New accepted a rate of 0")
+	}
+}
