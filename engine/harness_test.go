@@ -59,7 +59,7 @@ func emitSum(k string, w TimeWindow, a sumAcc) string {
 // late outputs.
 type windowHarness struct {
 	rt   *Runtime
-	op   *WindowOperator[string, kv, sumAcc, sumAcc, string]
+	op   *WindowOperator[kv, sumAcc, sumAcc, string]
 	out  *collector[string]
 	late []string
 }

@@ -3,23 +3,34 @@ package engine
 // KeyedProcessFunction is Flink's KeyedProcessFunction with one ValueState of type S per
 // key: ProcessElement sees each element with its key's state, OnTimer each event-time
 // timer of a key when the watermark reaches it.
-type KeyedProcessFunction[K comparable, S, IN, OUT any] interface {
-	ProcessElement(ctx *KeyedContext[K, S, OUT], value IN)
-	OnTimer(ctx *KeyedContext[K, S, OUT], timestamp int64)
+type KeyedProcessFunction[S, IN, OUT any] interface {
+	ProcessElement(ctx *KeyedContext[S, OUT], value IN)
+	OnTimer(ctx *KeyedContext[S, OUT], timestamp int64)
 }
 
 // KeyedProcess runs a KeyedProcessFunction: Flink's KeyedProcessOperator on a keyed
 // stream. Event-time timers are deduplicated per (key, time), as Flink's timer service
 // does, and fire in time order, every timer at or below the watermark, before the
 // watermark is forwarded (InternalTimerServiceImpl.advanceWatermark).
-type KeyedProcess[K comparable, S, IN, OUT any] struct {
-	keyOf  func(IN) K
-	fn     KeyedProcessFunction[K, S, IN, OUT]
+type KeyedProcess[S, IN, OUT any] struct {
+	keyOf  func(IN) string
+	fn     KeyedProcessFunction[S, IN, OUT]
 	out    Output[OUT]
-	state  map[K]keyedEntry[S]
-	timers timerQueue[K]
+	state  map[string]*keyedEntry[S]
+	free   []*keyedEntry[S] // emptied entries, reused so a key costs no allocation
+	timers timerQueue[timerRef[S]]
 	wm     int64
-	ctx    KeyedContext[K, S, OUT]
+	ctx    KeyedContext[S, OUT]
+}
+
+// timerRef is what a queued timer remembers of its key: the key, and the entry that held
+// it when the timer was registered, with the entry's generation then. An entry is reused
+// for another key only after it held no timer, so a changed generation means the timer
+// was deleted, and firing needs no map lookup.
+type timerRef[S any] struct {
+	key string
+	e   *keyedEntry[S]
+	gen uint32
 }
 
 // keyedEntry is what one key holds: its ValueState and its registered timers. Most keys
@@ -28,6 +39,7 @@ type keyedEntry[S any] struct {
 	value  S
 	has    bool
 	n      uint8
+	gen    uint32
 	timers [2]int64
 	extra  []int64
 }
@@ -81,14 +93,14 @@ func (e *keyedEntry[S]) removeTimer(ts int64) bool {
 
 // NewKeyedProcess returns an operator that keys elements with keyOf, runs fn, and sends
 // what fn collects to out.
-func NewKeyedProcess[K comparable, S, IN, OUT any](keyOf func(IN) K, fn KeyedProcessFunction[K, S, IN, OUT], out Output[OUT]) *KeyedProcess[K, S, IN, OUT] {
-	op := &KeyedProcess[K, S, IN, OUT]{keyOf: keyOf, fn: fn, out: out, state: make(map[K]keyedEntry[S]), wm: MinWatermark}
+func NewKeyedProcess[S, IN, OUT any](keyOf func(IN) string, fn KeyedProcessFunction[S, IN, OUT], out Output[OUT]) *KeyedProcess[S, IN, OUT] {
+	op := &KeyedProcess[S, IN, OUT]{keyOf: keyOf, fn: fn, out: out, state: make(map[string]*keyedEntry[S]), wm: MinWatermark}
 	op.ctx.op = op
 	return op
 }
 
 // Collect runs ProcessElement for rec under its key.
-func (op *KeyedProcess[K, S, IN, OUT]) Collect(rec Record[IN]) {
+func (op *KeyedProcess[S, IN, OUT]) Collect(rec Record[IN]) {
 	key := op.keyOf(rec.Value)
 	existed := op.load(key, rec.Timestamp)
 	op.fn.ProcessElement(&op.ctx, rec.Value)
@@ -96,7 +108,7 @@ func (op *KeyedProcess[K, S, IN, OUT]) Collect(rec Record[IN]) {
 }
 
 // EmitWatermark fires every timer at or below wm, then forwards wm.
-func (op *KeyedProcess[K, S, IN, OUT]) EmitWatermark(wm int64) {
+func (op *KeyedProcess[S, IN, OUT]) EmitWatermark(wm int64) {
 	op.wm = wm
 	for {
 		t, ok := op.timers.peek()
@@ -104,73 +116,90 @@ func (op *KeyedProcess[K, S, IN, OUT]) EmitWatermark(wm int64) {
 			break
 		}
 		op.timers.pop()
-		existed := op.load(t.key, t.at)
-		if op.ctx.entry.removeTimer(t.at) { // false: deleted since it was registered
-			op.fn.OnTimer(&op.ctx, t.at)
+		ref := t.key
+		if ref.e.gen != ref.gen || !ref.e.hasTimer(t.at) {
+			continue // deleted since it was registered
 		}
-		op.store(existed)
+		op.ctx.key, op.ctx.entry, op.ctx.timestamp = ref.key, ref.e, t.at
+		ref.e.removeTimer(t.at)
+		op.fn.OnTimer(&op.ctx, t.at)
+		op.store(true)
 	}
 	op.out.EmitWatermark(wm)
 }
 
 // Watermark returns the operator's current watermark (MinWatermark before any).
-func (op *KeyedProcess[K, S, IN, OUT]) Watermark() int64 { return op.wm }
+func (op *KeyedProcess[S, IN, OUT]) Watermark() int64 { return op.wm }
 
 // Keys returns how many keys hold state or timers: the operator's state size.
-func (op *KeyedProcess[K, S, IN, OUT]) Keys() int { return len(op.state) }
+func (op *KeyedProcess[S, IN, OUT]) Keys() int { return len(op.state) }
 
 // PendingTimers returns how many timers are queued, including deleted ones not yet due.
-func (op *KeyedProcess[K, S, IN, OUT]) PendingTimers() int { return op.timers.len() }
+func (op *KeyedProcess[S, IN, OUT]) PendingTimers() int { return op.timers.len() }
 
-func (op *KeyedProcess[K, S, IN, OUT]) load(key K, ts int64) bool {
+func (op *KeyedProcess[S, IN, OUT]) load(key string, ts int64) bool {
 	e, existed := op.state[key]
+	if !existed {
+		if n := len(op.free); n > 0 {
+			e, op.free = op.free[n-1], op.free[:n-1]
+		} else {
+			e = &keyedEntry[S]{}
+		}
+	}
 	op.ctx.key, op.ctx.entry, op.ctx.timestamp = key, e, ts
 	return existed
 }
 
-func (op *KeyedProcess[K, S, IN, OUT]) store(existed bool) {
+// store keeps the current key's entry if it holds anything and drops it otherwise.
+func (op *KeyedProcess[S, IN, OUT]) store(existed bool) {
+	e := op.ctx.entry
 	switch {
-	case !op.ctx.entry.empty():
-		op.state[op.ctx.key] = op.ctx.entry
+	case !e.empty():
+		if !existed {
+			op.state[op.ctx.key] = e
+		}
+		return
 	case existed:
 		delete(op.state, op.ctx.key)
 	}
+	*e = keyedEntry[S]{extra: e.extra[:0], gen: e.gen + 1}
+	op.free = append(op.free, e)
 }
 
 // KeyedContext is what a KeyedProcessFunction sees of the current key: its state, its
 // timers, the current element's (or timer's) timestamp, and the output.
-type KeyedContext[K comparable, S, OUT any] struct {
+type KeyedContext[S, OUT any] struct {
 	op interface {
 		collect(Record[OUT])
-		registerTimer(ts int64, key K)
+		registerTimer(ts int64, ref timerRef[S])
 		watermark() int64
 	}
-	key       K
-	entry     keyedEntry[S]
+	key       string
+	entry     *keyedEntry[S]
 	timestamp int64
 }
 
-func (op *KeyedProcess[K, S, IN, OUT]) collect(rec Record[OUT])     { op.out.Collect(rec) }
-func (op *KeyedProcess[K, S, IN, OUT]) registerTimer(ts int64, k K) { op.timers.push(ts, k) }
-func (op *KeyedProcess[K, S, IN, OUT]) watermark() int64            { return op.wm }
+func (op *KeyedProcess[S, IN, OUT]) collect(rec Record[OUT])               { op.out.Collect(rec) }
+func (op *KeyedProcess[S, IN, OUT]) registerTimer(ts int64, r timerRef[S]) { op.timers.push(ts, r) }
+func (op *KeyedProcess[S, IN, OUT]) watermark() int64                      { return op.wm }
 
 // Key returns the current key.
-func (c *KeyedContext[K, S, OUT]) Key() K { return c.key }
+func (c *KeyedContext[S, OUT]) Key() string { return c.key }
 
 // Timestamp returns the current element's timestamp, or the firing timer's time.
-func (c *KeyedContext[K, S, OUT]) Timestamp() int64 { return c.timestamp }
+func (c *KeyedContext[S, OUT]) Timestamp() int64 { return c.timestamp }
 
 // CurrentWatermark returns the operator's watermark when the element arrived.
-func (c *KeyedContext[K, S, OUT]) CurrentWatermark() int64 { return c.op.watermark() }
+func (c *KeyedContext[S, OUT]) CurrentWatermark() int64 { return c.op.watermark() }
 
 // Value returns the key's state, and false if it holds none.
-func (c *KeyedContext[K, S, OUT]) Value() (S, bool) { return c.entry.value, c.entry.has }
+func (c *KeyedContext[S, OUT]) Value() (S, bool) { return c.entry.value, c.entry.has }
 
 // Update sets the key's state.
-func (c *KeyedContext[K, S, OUT]) Update(v S) { c.entry.value, c.entry.has = v, true }
+func (c *KeyedContext[S, OUT]) Update(v S) { c.entry.value, c.entry.has = v, true }
 
 // Clear empties the key's state.
-func (c *KeyedContext[K, S, OUT]) Clear() {
+func (c *KeyedContext[S, OUT]) Clear() {
 	var zero S
 	c.entry.value, c.entry.has = zero, false
 }
@@ -178,18 +207,18 @@ func (c *KeyedContext[K, S, OUT]) Clear() {
 // RegisterEventTimeTimer asks for OnTimer(ts) once the watermark reaches ts. A timer
 // already registered for this key and time is not registered twice. A time the watermark
 // has already passed fires at the next watermark.
-func (c *KeyedContext[K, S, OUT]) RegisterEventTimeTimer(ts int64) {
+func (c *KeyedContext[S, OUT]) RegisterEventTimeTimer(ts int64) {
 	if c.entry.hasTimer(ts) {
 		return
 	}
 	c.entry.addTimer(ts)
-	c.op.registerTimer(ts, c.key)
+	c.op.registerTimer(ts, timerRef[S]{key: c.key, e: c.entry, gen: c.entry.gen})
 }
 
 // DeleteEventTimeTimer cancels this key's timer for ts, if there is one.
-func (c *KeyedContext[K, S, OUT]) DeleteEventTimeTimer(ts int64) { c.entry.removeTimer(ts) }
+func (c *KeyedContext[S, OUT]) DeleteEventTimeTimer(ts int64) { c.entry.removeTimer(ts) }
 
 // Collect emits v with the current timestamp: the element's, or the timer's.
-func (c *KeyedContext[K, S, OUT]) Collect(v OUT) {
+func (c *KeyedContext[S, OUT]) Collect(v OUT) {
 	c.op.collect(Record[OUT]{Value: v, Timestamp: c.timestamp})
 }

@@ -11,7 +11,7 @@ type timeoutFn struct{ gap int64 }
 
 type timeoutState struct{ last, timer int64 }
 
-func (f timeoutFn) ProcessElement(ctx *KeyedContext[string, timeoutState, string], v kv) {
+func (f timeoutFn) ProcessElement(ctx *KeyedContext[timeoutState, string], v kv) {
 	if s, ok := ctx.Value(); ok {
 		ctx.DeleteEventTimeTimer(s.timer)
 	}
@@ -22,7 +22,7 @@ func (f timeoutFn) ProcessElement(ctx *KeyedContext[string, timeoutState, string
 	ctx.Collect(fmt.Sprintf("seen %s=%d wm=%d", ctx.Key(), v.v, ctx.CurrentWatermark()))
 }
 
-func (f timeoutFn) OnTimer(ctx *KeyedContext[string, timeoutState, string], ts int64) {
+func (f timeoutFn) OnTimer(ctx *KeyedContext[timeoutState, string], ts int64) {
 	s, ok := ctx.Value()
 	ctx.Clear()
 	ctx.Collect(fmt.Sprintf("timeout %s last=%d had=%v wm=%d", ctx.Key(), s.last, ok, ctx.CurrentWatermark()))
@@ -30,7 +30,7 @@ func (f timeoutFn) OnTimer(ctx *KeyedContext[string, timeoutState, string], ts i
 
 func TestKeyedProcessTimersFireOnceInOrderBeforeTheWatermark(t *testing.T) {
 	out := &collector[string]{}
-	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[string, timeoutState, kv, string](timeoutFn{gap: 100}), Output[string](out))
+	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[timeoutState, kv, string](timeoutFn{gap: 100}), Output[string](out))
 	op.Collect(Record[kv]{kv{"b", 1}, 50})  // timer 150
 	op.Collect(Record[kv]{kv{"a", 2}, 10})  // timer 110
 	op.Collect(Record[kv]{kv{"a", 3}, 120}) // moves a's timer to 220
@@ -47,7 +47,7 @@ func TestKeyedProcessTimersFireOnceInOrderBeforeTheWatermark(t *testing.T) {
 
 func TestKeyedProcessTimerInThePastFiresAtTheNextWatermark(t *testing.T) {
 	out := &collector[string]{}
-	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[string, timeoutState, kv, string](timeoutFn{gap: 10}), Output[string](out))
+	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[timeoutState, kv, string](timeoutFn{gap: 10}), Output[string](out))
 	op.EmitWatermark(500)
 	op.Collect(Record[kv]{kv{"a", 1}, 100}) // timer 110, already behind the watermark
 	expect(t, "no firing on element", out.take(), "WM(500)", "seen a=1 wm=500@100")

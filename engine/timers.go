@@ -1,30 +1,30 @@
 package engine
 
-// timerQueue holds keyed event-time timers in (time, registration) order. Timers are
+// timerQueue holds event-time timers, each carrying a P (its key), in (time, registration) order. Timers are
 // mostly registered in time order (a window's end, a timestamp plus a timeout), so a
 // ring buffer takes those in O(1) and a heap takes the rest; the queue's head is the
 // smaller of the two heads. It does not deduplicate: the keyed operators above it do.
-type timerQueue[K comparable] struct {
-	ring       []timer[K] // a circular buffer in (at, seq) order
+type timerQueue[P any] struct {
+	ring       []timer[P] // a circular buffer in (at, seq) order
 	head, size int
-	heap       []timer[K]
+	heap       []timer[P]
 	seq        uint64
 }
 
-type timer[K comparable] struct {
+type timer[P any] struct {
 	at  int64
 	seq uint64
-	key K
+	key P
 }
 
-func (t timer[K]) before(u timer[K]) bool {
+func (t timer[P]) before(u timer[P]) bool {
 	return t.at < u.at || (t.at == u.at && t.seq < u.seq)
 }
 
-// push adds a timer for key at time at.
-func (q *timerQueue[K]) push(at int64, key K) {
+// push adds a timer at time at, carrying key.
+func (q *timerQueue[P]) push(at int64, key P) {
 	q.seq++
-	t := timer[K]{at: at, seq: q.seq, key: key}
+	t := timer[P]{at: at, seq: q.seq, key: key}
 	if q.size == 0 || q.ring[(q.head+q.size-1)%len(q.ring)].at <= at {
 		q.ringPush(t)
 		return
@@ -33,10 +33,10 @@ func (q *timerQueue[K]) push(at int64, key K) {
 }
 
 // peek returns the earliest timer.
-func (q *timerQueue[K]) peek() (timer[K], bool) {
+func (q *timerQueue[P]) peek() (timer[P], bool) {
 	switch {
 	case q.size == 0 && len(q.heap) == 0:
-		return timer[K]{}, false
+		return timer[P]{}, false
 	case q.size == 0:
 		return q.heap[0], true
 	case len(q.heap) == 0 || q.ring[q.head].before(q.heap[0]):
@@ -46,10 +46,10 @@ func (q *timerQueue[K]) peek() (timer[K], bool) {
 }
 
 // pop removes the earliest timer; peek must have found one.
-func (q *timerQueue[K]) pop() timer[K] {
+func (q *timerQueue[P]) pop() timer[P] {
 	if q.size > 0 && (len(q.heap) == 0 || q.ring[q.head].before(q.heap[0])) {
 		t := q.ring[q.head]
-		q.ring[q.head] = timer[K]{}
+		q.ring[q.head] = timer[P]{}
 		q.head = (q.head + 1) % len(q.ring)
 		q.size--
 		return t
@@ -57,11 +57,11 @@ func (q *timerQueue[K]) pop() timer[K] {
 	return q.heapPop()
 }
 
-func (q *timerQueue[K]) len() int { return q.size + len(q.heap) }
+func (q *timerQueue[P]) len() int { return q.size + len(q.heap) }
 
-func (q *timerQueue[K]) ringPush(t timer[K]) {
+func (q *timerQueue[P]) ringPush(t timer[P]) {
 	if q.size == len(q.ring) {
-		grown := make([]timer[K], max(16, 2*len(q.ring)))
+		grown := make([]timer[P], max(16, 2*len(q.ring)))
 		for i := 0; i < q.size; i++ {
 			grown[i] = q.ring[(q.head+i)%len(q.ring)]
 		}
@@ -71,7 +71,7 @@ func (q *timerQueue[K]) ringPush(t timer[K]) {
 	q.size++
 }
 
-func (q *timerQueue[K]) heapPush(t timer[K]) {
+func (q *timerQueue[P]) heapPush(t timer[P]) {
 	q.heap = append(q.heap, t)
 	i := len(q.heap) - 1
 	for i > 0 {
@@ -84,12 +84,12 @@ func (q *timerQueue[K]) heapPush(t timer[K]) {
 	}
 }
 
-func (q *timerQueue[K]) heapPop() timer[K] {
+func (q *timerQueue[P]) heapPop() timer[P] {
 	h := q.heap
 	t := h[0]
 	last := len(h) - 1
 	h[0] = h[last]
-	h[last] = timer[K]{}
+	h[last] = timer[P]{}
 	h = h[:last]
 	i := 0
 	for {

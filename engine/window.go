@@ -61,7 +61,7 @@ func (t Tumbling) Validate() error {
 // WindowFunction turns a window's aggregated result into the element the window emits:
 // the ProcessWindowFunction of `.aggregate(aggFn, windowFn)`, which sees exactly one
 // element, the accumulator's result.
-type WindowFunction[K comparable, OUT, R any] func(key K, w TimeWindow, result OUT) R
+type WindowFunction[OUT, R any] func(key string, w TimeWindow, result OUT) R
 
 // WindowOperator is Flink's WindowOperator for a tumbling assigner with the default
 // trigger of its domain (EventTimeTrigger or ProcessingTimeTrigger) and an incremental
@@ -75,16 +75,16 @@ type WindowFunction[K comparable, OUT, R any] func(key K, w TimeWindow, result O
 //
 // Processing time: an element goes into the window of the runtime's current processing
 // time, which fires and is cleared when processing time passes end-1.
-type WindowOperator[K comparable, IN, ACC, OUT, R any] struct {
+type WindowOperator[IN, ACC, OUT, R any] struct {
 	assigner Tumbling
-	keyOf    func(IN) K
+	keyOf    func(IN) string
 	agg      AggregateFunction[IN, ACC, OUT]
-	emit     WindowFunction[K, OUT, R]
+	emit     WindowFunction[OUT, R]
 	out      Output[R]
 	late     func(rec Record[IN], watermark int64)
 	rt       *Runtime
-	keys     map[K]*windowKey[ACC]
-	timers   timerQueue[K]
+	keys     map[string]*windowKey[ACC]
+	timers   timerQueue[string]
 	wm       int64
 	dropped  int64
 }
@@ -101,25 +101,25 @@ type openWindow[ACC any] struct {
 // NewWindowOperator returns a window operator. rt is the processing-time service (used
 // by processing-time windows); late, which may be nil, receives late elements with the
 // watermark they met.
-func NewWindowOperator[K comparable, IN, ACC, OUT, R any](
-	rt *Runtime, assigner Tumbling, keyOf func(IN) K,
-	agg AggregateFunction[IN, ACC, OUT], emit WindowFunction[K, OUT, R],
+func NewWindowOperator[IN, ACC, OUT, R any](
+	rt *Runtime, assigner Tumbling, keyOf func(IN) string,
+	agg AggregateFunction[IN, ACC, OUT], emit WindowFunction[OUT, R],
 	out Output[R], late func(rec Record[IN], watermark int64),
-) (*WindowOperator[K, IN, ACC, OUT, R], error) {
+) (*WindowOperator[IN, ACC, OUT, R], error) {
 	if err := assigner.Validate(); err != nil {
 		return nil, err
 	}
 	if assigner.Domain == ProcessingTime {
 		assigner.AllowedLateness = 0
 	}
-	return &WindowOperator[K, IN, ACC, OUT, R]{
+	return &WindowOperator[IN, ACC, OUT, R]{
 		assigner: assigner, keyOf: keyOf, agg: agg, emit: emit, out: out, late: late, rt: rt,
-		keys: make(map[K]*windowKey[ACC]), wm: MinWatermark,
+		keys: make(map[string]*windowKey[ACC]), wm: MinWatermark,
 	}, nil
 }
 
 // WindowFor returns the window an element with this timestamp would be assigned to now.
-func (op *WindowOperator[K, IN, ACC, OUT, R]) WindowFor(timestamp int64) TimeWindow {
+func (op *WindowOperator[IN, ACC, OUT, R]) WindowFor(timestamp int64) TimeWindow {
 	if op.assigner.Domain == ProcessingTime {
 		return TumblingWindow(op.rt.Now(), op.assigner.Offset, op.assigner.Size)
 	}
@@ -127,7 +127,7 @@ func (op *WindowOperator[K, IN, ACC, OUT, R]) WindowFor(timestamp int64) TimeWin
 }
 
 // IsLate reports whether an element with this timestamp would be dropped as late now.
-func (op *WindowOperator[K, IN, ACC, OUT, R]) IsLate(timestamp int64) bool {
+func (op *WindowOperator[IN, ACC, OUT, R]) IsLate(timestamp int64) bool {
 	if op.assigner.Domain != EventTime {
 		return false
 	}
@@ -136,14 +136,14 @@ func (op *WindowOperator[K, IN, ACC, OUT, R]) IsLate(timestamp int64) bool {
 }
 
 // Watermark returns the operator's current watermark (MinWatermark before any).
-func (op *WindowOperator[K, IN, ACC, OUT, R]) Watermark() int64 { return op.wm }
+func (op *WindowOperator[IN, ACC, OUT, R]) Watermark() int64 { return op.wm }
 
 // Dropped returns how many late elements were dropped without a late output
 // (Flink's numLateRecordsDropped).
-func (op *WindowOperator[K, IN, ACC, OUT, R]) Dropped() int64 { return op.dropped }
+func (op *WindowOperator[IN, ACC, OUT, R]) Dropped() int64 { return op.dropped }
 
 // Collect assigns rec to its window and adds it, or sends it to the late output.
-func (op *WindowOperator[K, IN, ACC, OUT, R]) Collect(rec Record[IN]) {
+func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec Record[IN]) {
 	w := op.WindowFor(rec.Timestamp)
 	lateness := op.assigner.AllowedLateness
 	if op.assigner.Domain == EventTime && w.MaxTimestamp()+lateness <= op.wm {
@@ -174,7 +174,7 @@ func (op *WindowOperator[K, IN, ACC, OUT, R]) Collect(rec Record[IN]) {
 	}
 }
 
-func (op *WindowOperator[K, IN, ACC, OUT, R]) registerTimers(key K, w TimeWindow) {
+func (op *WindowOperator[IN, ACC, OUT, R]) registerTimers(key string, w TimeWindow) {
 	if op.assigner.Domain == ProcessingTime {
 		op.rt.RegisterTimer(w.MaxTimestamp(), func(t int64) { op.onProcessingTime(key, t) })
 		return
@@ -187,7 +187,7 @@ func (op *WindowOperator[K, IN, ACC, OUT, R]) registerTimers(key K, w TimeWindow
 
 // EmitWatermark fires and clears every event-time window the watermark has reached, in
 // timer order, then forwards wm.
-func (op *WindowOperator[K, IN, ACC, OUT, R]) EmitWatermark(wm int64) {
+func (op *WindowOperator[IN, ACC, OUT, R]) EmitWatermark(wm int64) {
 	op.wm = wm
 	for {
 		t, ok := op.timers.peek()
@@ -200,7 +200,7 @@ func (op *WindowOperator[K, IN, ACC, OUT, R]) EmitWatermark(wm int64) {
 	op.out.EmitWatermark(wm)
 }
 
-func (op *WindowOperator[K, IN, ACC, OUT, R]) onEventTime(key K, at int64) {
+func (op *WindowOperator[IN, ACC, OUT, R]) onEventTime(key string, at int64) {
 	k := op.keys[key]
 	if k == nil {
 		return
@@ -220,7 +220,7 @@ func (op *WindowOperator[K, IN, ACC, OUT, R]) onEventTime(key K, at int64) {
 	}
 }
 
-func (op *WindowOperator[K, IN, ACC, OUT, R]) onProcessingTime(key K, at int64) {
+func (op *WindowOperator[IN, ACC, OUT, R]) onProcessingTime(key string, at int64) {
 	k := op.keys[key]
 	if k == nil {
 		return
@@ -237,26 +237,26 @@ func (op *WindowOperator[K, IN, ACC, OUT, R]) onProcessingTime(key K, at int64) 
 	}
 }
 
-func (op *WindowOperator[K, IN, ACC, OUT, R]) fire(key K, ow openWindow[ACC]) {
+func (op *WindowOperator[IN, ACC, OUT, R]) fire(key string, ow openWindow[ACC]) {
 	r := op.emit(key, ow.w, op.agg.GetResult(ow.acc))
 	op.out.Collect(Record[R]{Value: r, Timestamp: ow.w.MaxTimestamp()})
 }
 
 // OpenWindow is a window that holds state: not yet fired, or fired and kept for allowed
 // lateness.
-type OpenWindow[K comparable, OUT any] struct {
-	Key    K
+type OpenWindow[OUT any] struct {
+	Key    string
 	Window TimeWindow
 	Result OUT
 }
 
 // OpenWindows returns every window holding state, with its running result, in no
 // particular order.
-func (op *WindowOperator[K, IN, ACC, OUT, R]) OpenWindows() []OpenWindow[K, OUT] {
-	var ws []OpenWindow[K, OUT]
+func (op *WindowOperator[IN, ACC, OUT, R]) OpenWindows() []OpenWindow[OUT] {
+	var ws []OpenWindow[OUT]
 	for key, k := range op.keys {
 		for _, ow := range k.open {
-			ws = append(ws, OpenWindow[K, OUT]{Key: key, Window: ow.w, Result: op.agg.GetResult(ow.acc)})
+			ws = append(ws, OpenWindow[OUT]{Key: key, Window: ow.w, Result: op.agg.GetResult(ow.acc)})
 		}
 	}
 	return ws

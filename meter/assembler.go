@@ -40,7 +40,7 @@ type requestAssembler struct {
 	stats       *Stats
 }
 
-func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[string, pendingHalf, Request], e sourceEvent) {
+func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, Request], e sourceEvent) {
 	p, ok := ctx.Value()
 	if !ok {
 		timer := ctx.Timestamp() + a.forgetAfter
@@ -64,7 +64,7 @@ func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[string, pendi
 	ctx.Collect(Request{RequestRecord: rec, USD: usd, KafkaTimestamp: e.KafkaTimestamp})
 }
 
-func (a *requestAssembler) OnTimer(ctx *engine.KeyedContext[string, pendingHalf, Request], ts int64) {
+func (a *requestAssembler) OnTimer(ctx *engine.KeyedContext[pendingHalf, Request], ts int64) {
 	if p, ok := ctx.Value(); ok && p.timer == ts {
 		ctx.Clear()
 		a.stats.Forgotten++

@@ -32,12 +32,12 @@ type Job struct {
 	sink     func(Result)
 	stats    Stats
 	assign   *engine.TimestampAssigner[sourceEvent]
-	assemble *engine.KeyedProcess[string, pendingHalf, sourceEvent, Request]
+	assemble *engine.KeyedProcess[pendingHalf, sourceEvent, Request]
 	procWin  *windowOp
 	eventWin *windowOp
 }
 
-type windowOp = engine.WindowOperator[string, Request, costAcc, costAcc, gateway.TenantCostMinute]
+type windowOp = engine.WindowOperator[Request, costAcc, costAcc, gateway.TenantCostMinute]
 
 // New wires a Job on rt. sink receives every Result, synchronously, in the order the
 // job produces them.
@@ -65,7 +65,7 @@ func New(rt *engine.Runtime, opts Options, sink func(Result)) (*Job, error) {
 		records = engine.NewTimestampAssigner(rt, opts.Watermarks, startedTS, records)
 	}
 	asm := &requestAssembler{prices: opts.Prices, forgetAfter: opts.ForgetAfter, stats: &j.stats}
-	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[string, pendingHalf, sourceEvent, Request](asm), records)
+	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records)
 	j.assign = engine.NewTimestampAssigner(rt, opts.Watermarks, eventTS, engine.Output[sourceEvent](j.assemble))
 	return j, nil
 }
