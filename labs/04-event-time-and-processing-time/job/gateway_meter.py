@@ -1,0 +1,451 @@
+"""GatewayMeter, Lab 4: the cost of each tenant's minute, by processing time and by event time.
+
+The course's module-4 code made whole for Apache Flink 2.2 (PyFlink, apache-flink==2.2.1):
+
+    Kafka gateway-events ─► parse_event ─► EventTsAssigner ─► RequestAssembler ─► records
+        records ─► key_by(tenant_id) ─► TumblingProcessingTimeWindows(1 min) ─► "processing-time>"
+        records ─► key_by(tenant_id) ─► TumblingEventTimeWindows(1 min)      ─► "event-time>"
+                                                                └─ late side output ─► "late>"
+        records ─► key_by(tenant_id) ─► TraceRecords                         ─► "trace>"
+        malformed values (side output of parse_event)                        ─► "malformed>"
+
+Every print line is `ID> {json}` (all print sinks have parallelism 1), so a program can read
+the job's stdout. Run it either way:
+
+    python gateway_meter.py --bootstrap 127.0.0.1:19092 --jars file:///path/flink-sql-connector-kafka-5.0.0-2.2.jar
+    flink run -py gateway_meter.py                       # inside the lab's compose cluster
+
+Options are arguments or environment variables (arguments win); `--help` lists them.
+
+Where PyFlink 2.2 differs from the course's snippets (each fix is marked "API:" below):
+  1. TimestampAssigner lives in pyflink.common.watermark_strategy, not pyflink.common.
+  2. with_timestamp_assigner() takes a TimestampAssigner instance; a lambda is rejected.
+  3. key_by() without key_type pickles the key; key_type=Types.STRING() keeps it a string.
+  4. The course's EmitTenantCostMinute yields a TenantCostMinute object through
+     TENANT_COST_MINUTE_TYPE and calls window_end_of(window); here the window's bounds are the
+     attributes context.window().start / .end, and the result is a JSON string
+     (output_type=Types.STRING()) so the print sink writes readable JSON.
+  5. Records between operators are named Rows (Types.ROW_NAMED), not Python classes: a class
+     defined in this script cannot be unpickled by the Python worker when the script is run
+     with `python gateway_meter.py`, and a print sink prints pickled values as byte arrays.
+  6. The Kafka connector is not part of the apache-flink wheel: its jar is added with
+     env.add_jars("file://...") (--jars), or sits in /opt/flink/lib in the compose image.
+  7. Flink 2 removed set_stream_time_characteristic(); event time needs no switch, only
+     timestamps and watermarks.
+"""
+
+import argparse
+import json
+import os
+import sys
+from typing import Iterable, Tuple
+
+from pyflink.common import Duration, Row, SimpleStringSchema, Time, Types, WatermarkStrategy
+from pyflink.common.watermark_strategy import TimestampAssigner  # API fix 1
+from pyflink.datastream import OutputTag, StreamExecutionEnvironment
+from pyflink.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource
+from pyflink.datastream.functions import (AggregateFunction, KeyedProcessFunction,
+                                          ProcessFunction, ProcessWindowFunction,
+                                          RuntimeContext)
+from pyflink.datastream.state import ValueStateDescriptor
+from pyflink.datastream.window import TumblingEventTimeWindows, TumblingProcessingTimeWindows
+
+TOPIC = "gateway-events"
+MINUTE_MS = 60_000
+
+# USD per 1000 tokens: (input/prompt, output/completion). The Go side (gateway.DefaultPrices)
+# holds the same table.
+PRICE_PER_1K = {
+    "nova-large": (0.0030, 0.0150),
+    "nova-small": (0.00015, 0.0006),
+    "orca-70b": (0.0009, 0.0009),
+    "flat-10c": (0.05, 0.05),
+}
+
+# ---------------------------------------------------------------------------------------------
+# Types. An Event is one value of gateway-events; a RequestRecord is one request, both halves
+# joined. Both are named Rows, so fields read as attributes (value.ts, rec.model).  (API fix 5)
+
+# They are functions, not constants: a TypeInformation that has been handed to Java (as an
+# output_type) holds a Java reference, and a function that captures it can no longer be
+# pickled ("cannot pickle '_thread.RLock' object"). Each use gets a fresh one.  (API fix 8)
+
+EVENT_FIELDS = ["type", "request_id", "tenant_id", "model", "gateway", "ts",
+                "prompt_tokens", "completion_tokens"]
+RECORD_FIELDS = ["request_id", "tenant_id", "model", "gateway", "started_ts", "completed_ts",
+                 "prompt_tokens", "completion_tokens"]
+
+
+def event_type():
+    """The Event row: four strings, then ts and the two token counts as longs."""
+    return Types.ROW_NAMED(EVENT_FIELDS, [Types.STRING()] * 5 + [Types.LONG()] * 3)
+
+
+def record_type():
+    """The RequestRecord row: four strings, then two timestamps and two token counts."""
+    return Types.ROW_NAMED(RECORD_FIELDS, [Types.STRING()] * 4 + [Types.LONG()] * 4)
+
+
+STARTED, COMPLETED = "RequestStarted", "RequestCompleted"
+
+
+def to_json(obj) -> str:
+    """Compact JSON, keys in the order given: the shape every print line uses."""
+    return json.dumps(obj, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing. The rules, and the order they are checked in, follow gateway.ParseEvent in Go.
+
+class MalformedEvent(ValueError):
+    """A value of gateway-events that is not a valid Event; str(e) is the reason."""
+
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+_STRING_FIELDS = ("type", "request_id", "tenant_id", "model", "gateway")
+_INT_FIELDS = ("ts", "prompt_tokens", "completion_tokens")
+
+
+class _Pairs(list):
+    """A JSON object's (key, value) pairs in document order, duplicates kept."""
+
+
+def _reject_constant(name):
+    raise ValueError(f"invalid JSON literal {name}")
+
+
+def _decode(raw: str) -> dict:
+    """Decode a JSON object into the eight known fields, as Go's encoding/json would:
+    keys match case-insensitively, the last duplicate wins, null means absent, unknown keys
+    are ignored, and a known field of the wrong JSON type is an error."""
+    try:
+        pairs = json.loads(raw, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as e:
+        raise MalformedEvent(f"not a JSON event object: {e}") from None
+    if not isinstance(pairs, _Pairs):
+        raise MalformedEvent("not a JSON event object: not an object")
+    fields = {}
+    for key, value in pairs:
+        name = key if key in EVENT_FIELDS else next(
+            (f for f in EVENT_FIELDS if f == key.casefold()), None)
+        if name is None or value is None:
+            continue
+        if name in _STRING_FIELDS and not isinstance(value, str):
+            raise MalformedEvent(f"not a JSON event object: {name} is not a string")
+        if name in _INT_FIELDS and (isinstance(value, bool) or not isinstance(value, int)
+                                    or not INT64_MIN <= value <= INT64_MAX):
+            raise MalformedEvent(f"not a JSON event object: {name} is not a 64-bit integer")
+        fields[name] = value
+    return fields
+
+
+def parse_event(raw: str) -> Row:
+    """JSON -> Event. Raises MalformedEvent for: not a JSON object, an unknown or missing type,
+    a missing or empty field, a missing or negative token count, a model not in PRICE_PER_1K."""
+    f = _decode(raw)
+    kind = f.get("type", "")
+    if kind == STARTED:
+        if "prompt_tokens" not in f:
+            raise MalformedEvent("RequestStarted without prompt_tokens")
+        prompt, completion = f["prompt_tokens"], 0
+    elif kind == COMPLETED:
+        if "completion_tokens" not in f:
+            raise MalformedEvent("RequestCompleted without completion_tokens")
+        prompt, completion = 0, f["completion_tokens"]
+    elif kind == "":
+        raise MalformedEvent("missing field type")
+    else:
+        raise MalformedEvent(f"unknown event type {json.dumps(kind)}")
+    for name in ("request_id", "tenant_id", "model", "gateway"):
+        if f.get(name, "") == "":
+            raise MalformedEvent(f"missing field {name}")
+    if "ts" not in f:
+        raise MalformedEvent("missing field ts")
+    if prompt < 0 or completion < 0:
+        raise MalformedEvent("negative token count")
+    if f["model"] not in PRICE_PER_1K:
+        raise MalformedEvent(f"model {json.dumps(f['model'])} is not in PRICE_PER_1K")
+    return Row(type=kind, request_id=f["request_id"], tenant_id=f["tenant_id"],
+               model=f["model"], gateway=f["gateway"], ts=f["ts"],
+               prompt_tokens=prompt, completion_tokens=completion)
+
+
+MALFORMED = OutputTag("malformed", Types.STRING())
+
+
+class ParseEvents(ProcessFunction):
+    """parse_event on every value: Events go on, malformed values go to the MALFORMED side
+    output with their reason. A bad value never fails the job."""
+
+    def process_element(self, raw, ctx: ProcessFunction.Context):
+        try:
+            yield parse_event(raw)
+        except MalformedEvent as e:
+            yield MALFORMED, to_json({"reason": str(e), "value": raw})
+
+
+# ---------------------------------------------------------------------------------------------
+# Event time: which field is the timestamp, and how watermarks follow it.
+
+class EventTsAssigner(TimestampAssigner):
+    """The event time of an Event is Event.ts, stamped by the gateway (ms since the epoch).
+    record_timestamp, the Kafka record's timestamp, is deliberately ignored."""
+
+    def extract_timestamp(self, value, record_timestamp) -> int:
+        return value.ts
+
+
+class StartedTsAssigner(TimestampAssigner):
+    """Lab 4.4: re-stamp a RequestRecord with started_ts instead of completed_ts."""
+
+    def extract_timestamp(self, value, record_timestamp) -> int:
+        return value.started_ts
+
+
+def watermark_strategy(out_of_orderness_ms: int, assigner: TimestampAssigner) -> WatermarkStrategy:
+    """Monotonous watermarks (largest timestamp seen - 1 ms) when no out-of-orderness is allowed,
+    else bounded out-of-orderness (largest timestamp seen - bound - 1 ms)."""
+    if out_of_orderness_ms == 0:
+        strategy = WatermarkStrategy.for_monotonous_timestamps()
+    else:
+        strategy = WatermarkStrategy.for_bounded_out_of_orderness(
+            Duration.of_millis(out_of_orderness_ms))
+    return strategy.with_timestamp_assigner(assigner)  # API fix 2: an instance, not a lambda
+
+
+# ---------------------------------------------------------------------------------------------
+# RequestAssembler: join the two halves of each request.
+
+class RequestAssembler(KeyedProcessFunction):
+    """Keyed by request_id. State holds the half that arrived first and the event-time timer
+    registered for it. The second half of the other type completes the request: one
+    RequestRecord is emitted, the state cleared, the timer deleted. A second half of the same
+    type is a duplicate and is ignored. A half still alone when event time passes
+    its timestamp + forget_after_ms is forgotten. The embedded Go engine follows these exact
+    rules; change both or neither.
+
+    The emitted record carries the timestamp of the element that completed it (Flink sets it),
+    normally the RequestCompleted's, so completed_ts is the record's event time."""
+
+    def __init__(self, forget_after_ms: int):
+        self.forget_after_ms = forget_after_ms
+
+    def open(self, runtime_context: RuntimeContext):
+        self.pending = runtime_context.get_state(ValueStateDescriptor("pending", event_type()))
+        self.timer = runtime_context.get_state(ValueStateDescriptor("timer", Types.LONG()))
+
+    def process_element(self, event, ctx: KeyedProcessFunction.Context):
+        pending = self.pending.value()
+        if pending is None:
+            self.pending.update(event)
+            forget_at = ctx.timestamp() + self.forget_after_ms
+            self.timer.update(forget_at)
+            ctx.timer_service().register_event_time_timer(forget_at)
+        elif pending.type != event.type:
+            yield join(pending, event)
+            ctx.timer_service().delete_event_time_timer(self.timer.value())
+            self.pending.clear()
+            self.timer.clear()
+        # else: the same half twice, a duplicate: ignored.
+
+    def on_timer(self, timestamp: int, ctx: KeyedProcessFunction.OnTimerContext):
+        if self.pending.value() is not None and self.timer.value() == timestamp:
+            self.pending.clear()
+            self.timer.clear()
+
+
+def join(a: Row, b: Row) -> Row:
+    """The RequestRecord of two halves given in either order; tenant, model and gateway are
+    the RequestStarted's (as gateway.Join in Go)."""
+    started, completed = (a, b) if a.type == STARTED else (b, a)
+    return Row(request_id=started.request_id, tenant_id=started.tenant_id,
+               model=started.model, gateway=started.gateway,
+               started_ts=started.ts, completed_ts=completed.ts,
+               prompt_tokens=started.prompt_tokens,
+               completion_tokens=completed.completion_tokens)
+
+
+def record_usd(rec: Row) -> float:
+    """What one request costs: the course's formula, evaluated in exactly this order (the Go
+    side, gateway.PriceTable.Cost, reproduces the float arithmetic bit for bit)."""
+    in_usd, out_usd = PRICE_PER_1K[rec.model]
+    return rec.prompt_tokens / 1000 * in_usd + rec.completion_tokens / 1000 * out_usd
+
+
+# ---------------------------------------------------------------------------------------------
+# TenantCost: one AggregateFunction, two window assigners.
+
+class TenantCost(AggregateFunction):
+    """accumulator = (usd, requests)"""
+
+    def create_accumulator(self) -> Tuple[float, int]:
+        return 0.0, 0
+
+    def add(self, rec, acc: Tuple[float, int]) -> Tuple[float, int]:
+        in_usd, out_usd = PRICE_PER_1K[rec.model]
+        usd = rec.prompt_tokens / 1000 * in_usd + rec.completion_tokens / 1000 * out_usd
+        return acc[0] + usd, acc[1] + 1
+
+    def get_result(self, acc: Tuple[float, int]) -> Tuple[float, int]:
+        return acc
+
+    def merge(self, a: Tuple[float, int], b: Tuple[float, int]) -> Tuple[float, int]:
+        return a[0] + b[0], a[1] + b[1]
+
+
+class EmitTenantCostMinute(ProcessWindowFunction):
+    """Stamps tenant and window bounds on TenantCost's one pre-aggregated result and emits
+    {"tenant_id","window_start","window_end","usd","requests"}. window_end is exclusive."""
+
+    def process(self, tenant_id: str, context: ProcessWindowFunction.Context,
+                results: Iterable[Tuple[float, int]]):
+        usd, requests = next(iter(results))
+        window = context.window()  # API fix 4: start and end are attributes of TimeWindow
+        yield to_json({"tenant_id": tenant_id, "window_start": window.start,
+                       "window_end": window.end, "usd": usd, "requests": requests})
+
+
+LATE = OutputTag("late", record_type())
+
+
+class DescribeLate(ProcessFunction):
+    """A record the event-time window dropped as late, with the watermark that made it late
+    (as this operator sees it: the window operator's own watermark cannot be read)."""
+
+    def process_element(self, rec, ctx: ProcessFunction.Context):
+        yield to_json({"request_id": rec.request_id, "tenant_id": rec.tenant_id,
+                       "timestamp": ctx.timestamp(),
+                       "watermark": ctx.timer_service().current_watermark(),
+                       "usd": record_usd(rec)})
+
+
+class TraceRecords(KeyedProcessFunction):
+    """Keyed by tenant like the windows: each RequestRecord with its timestamp, the watermark
+    when it arrived, the end of the event-time minute it belongs to, and whether that minute
+    had already been passed by the watermark (then the event-time window drops it)."""
+
+    def process_element(self, rec, ctx: KeyedProcessFunction.Context):
+        ts = ctx.timestamp()
+        watermark = ctx.timer_service().current_watermark()
+        window_end = ts - ts % MINUTE_MS + MINUTE_MS  # epoch-aligned; Python's % floors
+        yield to_json({"request_id": rec.request_id, "tenant_id": rec.tenant_id,
+                       "gateway": rec.gateway, "timestamp": ts, "watermark": watermark,
+                       "event_window_end": window_end, "late": watermark >= window_end - 1})
+
+
+# ---------------------------------------------------------------------------------------------
+# The job.
+
+def kafka_source(opts) -> KafkaSource:
+    """gateway-events, values as strings, from the earliest or the latest offsets."""
+    offsets = (KafkaOffsetsInitializer.earliest() if opts.starting_offsets == "earliest"
+               else KafkaOffsetsInitializer.latest())
+    return (KafkaSource.builder()
+            .set_bootstrap_servers(opts.bootstrap)
+            .set_topics(opts.topic)
+            .set_group_id(opts.group_id)
+            .set_starting_offsets(offsets)
+            .set_value_only_deserializer(SimpleStringSchema())
+            .build())
+
+
+def tenant_cost(records, assigner, name: str, late_tag: OutputTag = None):
+    """records keyed by tenant, windowed by `assigner`, summed by TenantCost, emitted as JSON
+    by EmitTenantCostMinute. With late_tag, records the window drops as late go there."""
+    windowed = (records
+                .key_by(lambda r: r.tenant_id, key_type=Types.STRING())
+                .window(assigner))
+    if late_tag is not None:
+        windowed = windowed.side_output_late_data(late_tag)
+    return (windowed
+            .aggregate(TenantCost(),
+                       window_function=EmitTenantCostMinute(),
+                       accumulator_type=Types.TUPLE([Types.DOUBLE(), Types.LONG()]),
+                       output_type=Types.STRING())
+            .name(name).uid(name))
+
+
+def build(env: StreamExecutionEnvironment, opts) -> None:
+    """Wire the pipeline described at the top of this file into env."""
+    raw = env.from_source(kafka_source(opts), WatermarkStrategy.no_watermarks(), TOPIC)
+
+    parsed = raw.process(ParseEvents(), output_type=event_type()).name("parse_event")
+    parsed.get_side_output(MALFORMED).print("malformed").set_parallelism(1)
+
+    events = parsed.assign_timestamps_and_watermarks(
+        watermark_strategy(opts.out_of_orderness_ms, EventTsAssigner()))
+
+    records = (events
+               .key_by(lambda e: e.request_id, key_type=Types.STRING())
+               .process(RequestAssembler(opts.forget_after_ms), output_type=record_type())
+               .name("RequestAssembler").uid("request-assembler"))
+    if opts.timestamp == "started_ts":
+        records = records.assign_timestamps_and_watermarks(
+            watermark_strategy(opts.out_of_orderness_ms, StartedTsAssigner()))
+
+    processing = tenant_cost(records, TumblingProcessingTimeWindows.of(Time.minutes(1)),
+                             "tenant-cost-processing-time")
+    processing.print("processing-time").set_parallelism(1)
+
+    event = tenant_cost(records, TumblingEventTimeWindows.of(Time.minutes(1)),
+                        "tenant-cost-event-time", late_tag=LATE)
+    event.print("event-time").set_parallelism(1)
+    (event.get_side_output(LATE)
+     .process(DescribeLate(), output_type=Types.STRING()).name("late")
+     .print("late").set_parallelism(1))
+
+    (records
+     .key_by(lambda r: r.tenant_id, key_type=Types.STRING())
+     .process(TraceRecords(), output_type=Types.STRING()).name("trace")
+     .print("trace").set_parallelism(1))
+
+
+def env_default(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def parse_options(argv) -> argparse.Namespace:
+    """Command-line options; each defaults to an environment variable, then to a constant."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--bootstrap", default=env_default("LABTUI_BOOTSTRAP", "kafka:29092"),
+                   help="Kafka bootstrap servers (env LABTUI_BOOTSTRAP; default kafka:29092)")
+    p.add_argument("--topic", default=env_default("LABTUI_TOPIC", TOPIC),
+                   help="topic to read (env LABTUI_TOPIC; default gateway-events)")
+    p.add_argument("--group-id", default=env_default("LABTUI_GROUP_ID", "gateway-meter-lab4"),
+                   help="consumer group id (env LABTUI_GROUP_ID)")
+    p.add_argument("--starting-offsets", choices=["earliest", "latest"],
+                   default=env_default("LABTUI_STARTING_OFFSETS", "earliest"),
+                   help="where a new job starts reading (env LABTUI_STARTING_OFFSETS)")
+    p.add_argument("--timestamp", choices=["completed_ts", "started_ts"],
+                   default=env_default("LABTUI_TIMESTAMP", "completed_ts"),
+                   help="the RequestRecord field that is its event time (env LABTUI_TIMESTAMP)")
+    p.add_argument("--out-of-orderness-ms", type=int,
+                   default=int(env_default("LABTUI_OUT_OF_ORDERNESS_MS", "0")),
+                   help="0: for_monotonous_timestamps(); N: for_bounded_out_of_orderness(N ms) "
+                        "(env LABTUI_OUT_OF_ORDERNESS_MS)")
+    p.add_argument("--forget-after-ms", type=int,
+                   default=int(env_default("LABTUI_FORGET_AFTER_MS", "600000")),
+                   help="event time after which an unmatched half is forgotten "
+                        "(env LABTUI_FORGET_AFTER_MS; default 600000)")
+    p.add_argument("--jars", default=env_default("LABTUI_JARS", ""),
+                   help="file:// URL(s) of the Kafka connector jar, ';'-separated; not needed "
+                        "when it is in /opt/flink/lib (env LABTUI_JARS)")
+    opts = p.parse_args(argv)
+    if opts.out_of_orderness_ms < 0 or opts.forget_after_ms < 0:
+        p.error("--out-of-orderness-ms and --forget-after-ms must not be negative")
+    return opts
+
+
+def main(argv=None) -> None:
+    opts = parse_options(sys.argv[1:] if argv is None else argv)
+    env = StreamExecutionEnvironment.get_execution_environment()
+    if opts.jars:
+        env.add_jars(*[j for j in opts.jars.split(";") if j])  # API fix 6
+    env.set_parallelism(1)
+    env.get_config().set_auto_watermark_interval(200)  # ms; API fix 7: no time characteristic
+    build(env, opts)
+    env.execute("gateway-meter-lab4")
+
+
+if __name__ == "__main__":
+    main()
