@@ -1,0 +1,114 @@
+// Package export writes a learner's Lab 4 answers and the evidence labtui captured as
+// lab-04-answers.md (to read and hand in) and lab-04-answers.json (to check by script).
+package export
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/labtui/labtui/state"
+)
+
+// File names of the export, written in the export directory.
+const (
+	MarkdownFile = "lab-04-answers.md"
+	JSONFile     = "lab-04-answers.json"
+)
+
+// Document is the export's JSON: per exercise, the instruction, whether its evidence
+// exists, the learner's answers and the evidence.
+type Document struct {
+	Lab        string     `json:"lab"`
+	ExportedAt time.Time  `json:"exported_at"`
+	Exercises  []Exercise `json:"exercises"`
+}
+
+// Exercise is one "Try it" step in the export.
+type Exercise struct {
+	ID          string    `json:"id"`
+	Instruction string    `json:"instruction"`
+	Done        bool      `json:"done"`
+	Because     string    `json:"because,omitempty"`
+	Questions   []Answer  `json:"questions"`
+	Evidence    *Evidence `json:"evidence,omitempty"`
+}
+
+// Answer is a question and what the learner wrote.
+type Answer struct {
+	ID     string `json:"id"`
+	Prompt string `json:"prompt"`
+	Answer string `json:"answer"`
+}
+
+// Evidence is the part of state.Evidence that belongs to one exercise.
+type Evidence struct {
+	Agreement *state.Table   `json:"agreement,omitempty"`
+	Hiccup    *state.Hiccup  `json:"hiccup,omitempty"`
+	Replays   []state.Replay `json:"replays,omitempty"`
+	Moved     []state.Moved  `json:"moved,omitempty"`
+}
+
+// Build arranges st per exercise.
+func Build(st state.State, now time.Time) Document {
+	doc := Document{Lab: "04-event-time-and-processing-time", ExportedAt: now.UTC()}
+	for _, ex := range state.Exercises() {
+		step := st.Steps[ex.ID]
+		e := Exercise{ID: ex.ID, Instruction: ex.Instruction, Done: step.Done, Because: step.Because}
+		for _, q := range ex.Questions {
+			e.Questions = append(e.Questions, Answer{ID: q.ID, Prompt: q.Prompt, Answer: st.Answers[q.ID]})
+		}
+		e.Evidence = evidenceFor(ex.ID, st.Evidence)
+		doc.Exercises = append(doc.Exercises, e)
+	}
+	return doc
+}
+
+// evidenceFor picks the evidence of exercise id, or nil when there is none.
+func evidenceFor(id string, ev state.Evidence) *Evidence {
+	var e Evidence
+	switch id {
+	case "4.1":
+		e.Agreement = ev.Agreement
+	case "4.2":
+		e.Hiccup = ev.Hiccup
+	case "4.3":
+		e.Replays = replaysWith(ev.Replays, "completed_ts")
+	case "4.4":
+		e.Replays = replaysWith(ev.Replays, "started_ts")
+		e.Moved = ev.Moved
+	}
+	if e.Agreement == nil && e.Hiccup == nil && len(e.Replays) == 0 && len(e.Moved) == 0 {
+		return nil
+	}
+	return &e
+}
+
+func replaysWith(rs []state.Replay, field string) []state.Replay {
+	var out []state.Replay
+	for _, r := range rs {
+		if r.Timestamp == field {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Write writes both files into dir, each atomically, and returns their paths.
+func Write(dir string, st state.State, now time.Time) ([]string, error) {
+	doc := Build(st, now)
+	js, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode the export: %w", err)
+	}
+	md := Markdown(doc)
+	paths := []string{filepath.Join(dir, MarkdownFile), filepath.Join(dir, JSONFile)}
+	if err := state.WriteFileAtomic(paths[0], []byte(md)); err != nil {
+		return nil, err
+	}
+	if err := state.WriteFileAtomic(paths[1], append(js, '\n')); err != nil {
+		return nil, err
+	}
+	return paths, nil
+}

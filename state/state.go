@@ -1,0 +1,244 @@
+// Package state is what a learner has done in Lab 4: the exercises, their answers, which
+// steps have evidence and the evidence itself, and the store that autosaves it to the
+// user's XDG state directory so a crash or a closed terminal loses nothing.
+package state
+
+import "time"
+
+// Version is the format of the saved file; Load refuses a newer one.
+const Version = 1
+
+// State is the learner's progress: everything the export writes and the next start
+// restores.
+type State struct {
+	Version int `json:"version"`
+	// Revision increases with every change; the Store never replaces a newer revision
+	// with an older one.
+	Revision uint64    `json:"revision"`
+	SavedAt  time.Time `json:"saved_at"`
+	// Answers maps a question ID ("4.2b") to the learner's text.
+	Answers map[string]string `json:"answers"`
+	// Steps maps an exercise ID ("4.1") to whether its evidence exists.
+	Steps    map[string]Step `json:"steps"`
+	Evidence Evidence        `json:"evidence"`
+}
+
+// New returns an empty State of the current Version.
+func New() State {
+	return State{Version: Version, Answers: map[string]string{}, Steps: map[string]Step{}}
+}
+
+// Empty reports whether the state holds nothing worth offering to continue with.
+func (s State) Empty() bool {
+	for _, a := range s.Answers {
+		if a != "" {
+			return false
+		}
+	}
+	for _, st := range s.Steps {
+		if st.Done {
+			return false
+		}
+	}
+	return true
+}
+
+// Answered counts the questions with a non-empty answer.
+func (s State) Answered() int {
+	n := 0
+	for _, a := range s.Answers {
+		if a != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Clone returns a deep copy, safe to hand to another goroutine.
+func (s State) Clone() State {
+	c := s
+	c.Answers = make(map[string]string, len(s.Answers))
+	for k, v := range s.Answers {
+		c.Answers[k] = v
+	}
+	c.Steps = make(map[string]Step, len(s.Steps))
+	for k, v := range s.Steps {
+		c.Steps[k] = v
+	}
+	c.Evidence = s.Evidence.clone()
+	return c
+}
+
+// Step says whether an exercise's evidence exists.
+type Step struct {
+	Done bool `json:"done"`
+	// At is the lab's processing time, ms since the epoch, when the evidence first existed.
+	At int64 `json:"at,omitempty"`
+	// Because says in one sentence what the evidence was.
+	Because string `json:"because,omitempty"`
+}
+
+// Evidence is what labtui captured for the exercises. Tables are copies: they keep the
+// rows as they stood when captured, whatever the panes show later.
+type Evidence struct {
+	// Agreement is 4.1: the live run's table with the minutes whose sums agree.
+	Agreement *Table `json:"agreement,omitempty"`
+	// Hiccup is 4.2: the hiccup, the minutes around it and the late records it caused.
+	Hiccup *Hiccup `json:"hiccup,omitempty"`
+	// Replays are 4.3 and 4.4, oldest first, at most MaxReplays.
+	Replays []Replay `json:"replays,omitempty"`
+	// Moved are 4.4: requests whose cost moved minutes when event time was read from
+	// started_ts instead of completed_ts.
+	Moved []Moved `json:"moved,omitempty"`
+}
+
+// MaxReplays is how many replays Evidence keeps.
+const MaxReplays = 4
+
+func (e Evidence) clone() Evidence {
+	c := Evidence{}
+	if e.Agreement != nil {
+		t := e.Agreement.clone()
+		c.Agreement = &t
+	}
+	if e.Hiccup != nil {
+		h := *e.Hiccup
+		h.Table = h.Table.clone()
+		h.Late = append([]Late(nil), h.Late...)
+		c.Hiccup = &h
+	}
+	for _, r := range e.Replays {
+		r.Table = r.Table.clone()
+		if r.Diff != nil {
+			d := *r.Diff
+			d.Examples = append([]DiffRow(nil), d.Examples...)
+			r.Diff = &d
+		}
+		c.Replays = append(c.Replays, r)
+	}
+	c.Moved = append([]Moved(nil), e.Moved...)
+	return c
+}
+
+// Table is the two panes of one run as they stood: a row per (minute, tenant) with the
+// processing-time and event-time cells side by side, and the mark lines.
+type Table struct {
+	Run       int    `json:"run"`
+	Reason    string `json:"reason"`
+	Timestamp string `json:"timestamp"`
+	// TakenAt is the lab's processing time, ms since the epoch, when the copy was taken.
+	TakenAt int64 `json:"taken_at"`
+	Rows    []Row `json:"rows"`
+	// Omitted counts rows left out to keep the copy small.
+	Omitted int `json:"omitted,omitempty"`
+}
+
+func (t Table) clone() Table {
+	t.Rows = append([]Row(nil), t.Rows...)
+	for i := range t.Rows {
+		t.Rows[i].Processing = t.Rows[i].Processing.clone()
+		t.Rows[i].Event = t.Rows[i].Event.clone()
+	}
+	return t
+}
+
+// Row is one line of a Table: a (minute, tenant) pair, or a mark line when Mark is set.
+type Row struct {
+	WindowStart int64  `json:"window_start"`
+	WindowEnd   int64  `json:"window_end"`
+	Tenant      string `json:"tenant_id,omitempty"`
+	Processing  *Cell  `json:"processing_time,omitempty"`
+	Event       *Cell  `json:"event_time,omitempty"`
+	Differs     bool   `json:"differs,omitempty"`
+	// Mark is the text of a mark line ("hiccup gw-1 10:00:40"); WindowStart is its time.
+	Mark string `json:"mark,omitempty"`
+}
+
+// Cell is what one window wrote for a (minute, tenant).
+type Cell struct {
+	USD      float64 `json:"usd"`
+	Requests int64   `json:"requests"`
+	// Open says the window never fired: the run ended with it open.
+	Open bool `json:"open,omitempty"`
+}
+
+func (c *Cell) clone() *Cell {
+	if c == nil {
+		return nil
+	}
+	d := *c
+	return &d
+}
+
+// Hiccup is the evidence of 4.2.
+type Hiccup struct {
+	Instance   string `json:"instance"`
+	DurationMS int64  `json:"duration_ms"`
+	// At is the lab's processing time when the hiccup began.
+	At    int64 `json:"at"`
+	Table Table `json:"table"`
+	// Late are the records the event-time window dropped in the hiccup's run, with the
+	// watermark each one met; at most MaxLate.
+	Late []Late `json:"late,omitempty"`
+}
+
+// MaxLate is how many late records the Hiccup evidence keeps.
+const MaxLate = 50
+
+// Late is a record the event-time window dropped, and the watermark it met.
+type Late struct {
+	RequestID string  `json:"request_id"`
+	Tenant    string  `json:"tenant_id"`
+	Gateway   string  `json:"gateway,omitempty"`
+	Timestamp int64   `json:"timestamp"`
+	Watermark int64   `json:"watermark"`
+	Arrival   int64   `json:"arrival,omitempty"`
+	USD       float64 `json:"usd"`
+}
+
+// Replay is the evidence of one replay of the recorded hour (4.3 and 4.4).
+type Replay struct {
+	Path      string `json:"path"`
+	Timestamp string `json:"timestamp"`
+	Records   int64  `json:"records"`
+	Done      bool   `json:"done"`
+	Error     string `json:"error,omitempty"`
+	// At is the lab's processing time when the replay finished.
+	At    int64 `json:"at"`
+	Table Table `json:"table"`
+	// Diff compares the replay's event-time output with an earlier run's: the live run
+	// for a completed_ts replay, the last completed_ts replay for a started_ts one.
+	Diff *Diff `json:"diff,omitempty"`
+}
+
+// Diff compares the event-time cells of two runs, (minute, tenant) by (minute, tenant).
+type Diff struct {
+	Against   string    `json:"against"`
+	Compared  int       `json:"compared"`
+	Same      int       `json:"same"`
+	Different int       `json:"different"`
+	OnlyHere  int       `json:"only_here"`
+	OnlyThere int       `json:"only_there"`
+	Examples  []DiffRow `json:"examples,omitempty"`
+}
+
+// DiffRow is one (minute, tenant) whose event-time cell differs between two runs; a
+// nil side had no cell.
+type DiffRow struct {
+	WindowStart int64  `json:"window_start"`
+	Tenant      string `json:"tenant_id"`
+	Here        *Cell  `json:"here,omitempty"`
+	There       *Cell  `json:"there,omitempty"`
+}
+
+// Moved is a request whose event-time minute changed with the timestamp field.
+type Moved struct {
+	RequestID string `json:"request_id"`
+	Tenant    string `json:"tenant_id"`
+	// CompletedMinute and StartedMinute are the starts of the event-time windows the
+	// request went to with completed_ts and with started_ts.
+	CompletedMinute int64   `json:"completed_minute"`
+	StartedMinute   int64   `json:"started_minute"`
+	StartedTS       int64   `json:"started_ts"`
+	USD             float64 `json:"usd"`
+}

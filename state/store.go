@@ -1,0 +1,148 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// FileName is the name of the saved progress inside the state directory.
+const FileName = "lab-04.json"
+
+// Dir returns labtui's folder under the user's XDG state directory:
+// $XDG_STATE_HOME/labtui, by default ~/.local/state/labtui.
+func Dir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "labtui")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state", "labtui")
+	}
+	return filepath.Join(os.TempDir(), "labtui-state")
+}
+
+// Store saves a State to one file, atomically: a temporary file in the same directory
+// is written, synced and renamed over the old one, so a reader or a crash sees the old
+// state or the new one, never half of one. A Store is safe for concurrent use; it never
+// replaces a saved revision with an older one.
+type Store struct {
+	dir string
+
+	mu   sync.Mutex
+	last uint64
+}
+
+// NewStore returns a Store keeping its file in dir. The directory is created on the
+// first Save.
+func NewStore(dir string) *Store { return &Store{dir: dir} }
+
+// Path is the file the Store writes.
+func (s *Store) Path() string { return filepath.Join(s.dir, FileName) }
+
+// Dir is the directory the Store writes in.
+func (s *Store) Dir() string { return s.dir }
+
+// Load reads the saved state. It returns an empty State and false when nothing was
+// saved yet.
+func (s *Store) Load() (State, bool, error) {
+	data, err := os.ReadFile(s.Path())
+	if errors.Is(err, os.ErrNotExist) {
+		return New(), false, nil
+	}
+	if err != nil {
+		return New(), false, fmt.Errorf("read saved answers: %w", err)
+	}
+	st := New()
+	if err := json.Unmarshal(data, &st); err != nil {
+		return New(), false, fmt.Errorf("saved answers in %s do not parse (%v): move the file aside", s.Path(), err)
+	}
+	if st.Version > Version {
+		return New(), false, fmt.Errorf("saved answers in %s are from a newer labtui (format %d)", s.Path(), st.Version)
+	}
+	if st.Answers == nil {
+		st.Answers = map[string]string{}
+	}
+	if st.Steps == nil {
+		st.Steps = map[string]Step{}
+	}
+	s.mu.Lock()
+	if st.Revision > s.last {
+		s.last = st.Revision
+	}
+	s.mu.Unlock()
+	return st, true, nil
+}
+
+// Save writes st atomically, unless a revision newer than st's was saved already; it
+// stamps SavedAt. It reports whether it wrote.
+func (s *Store) Save(st State) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.Revision < s.last {
+		return false, nil
+	}
+	st.Version = Version
+	if st.SavedAt.IsZero() {
+		st.SavedAt = time.Now().UTC()
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return false, fmt.Errorf("encode answers: %w", err)
+	}
+	if err := WriteFileAtomic(s.Path(), append(data, '\n')); err != nil {
+		return false, err
+	}
+	s.last = st.Revision
+	return true, nil
+}
+
+// Archive moves the saved file aside, to lab-04.json.bak, so the next start is fresh
+// while the old answers stay on disk. It returns the new path, or "" when there was
+// nothing to move.
+func (s *Store) Archive() (string, error) {
+	bak := s.Path() + ".bak"
+	err := os.Rename(s.Path(), bak)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("move saved answers aside: %w", err)
+	}
+	return bak, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same directory,
+// synced and renamed, creating the directory if needed.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package state
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+func TestSaveThenLoadKeepsAnswersAndEvidence(t *testing.T) {
+	s := NewStore(filepath.Join(t.TempDir(), "nested", "labtui"))
+	st := New()
+	st.Revision = 3
+	st.Answers["4.2b"] = "10:01:09.000, past the window's end"
+	st.Steps["4.2"] = Step{Done: true, At: 1795946469000, Because: "a hiccup and a differing minute"}
+	st.Evidence.Hiccup = &Hiccup{Instance: "gw-1", DurationMS: 35000, Late: []Late{{RequestID: "r-103", Watermark: 1795946469000}}}
+	if ok, err := s.Save(st); err != nil || !ok {
+		t.Fatalf("Save = %v, %v", ok, err)
+	}
+	got, found, err := NewStore(s.Dir()).Load()
+	if err != nil || !found {
+		t.Fatalf("Load = %v, %v", found, err)
+	}
+	if got.Answers["4.2b"] != st.Answers["4.2b"] || !got.Steps["4.2"].Done || got.Evidence.Hiccup.Late[0].RequestID != "r-103" {
+		t.Errorf("loaded %+v", got)
+	}
+	if got.Empty() {
+		t.Error("a state with an answer is Empty")
+	}
+}
+
+func TestLoadWithoutAFileIsEmpty(t *testing.T) {
+	st, found, err := NewStore(t.TempDir()).Load()
+	if err != nil || found || !st.Empty() {
+		t.Errorf("Load = %+v, %v, %v", st, found, err)
+	}
+}
+
+func TestSaveNeverReplacesANewerRevision(t *testing.T) {
+	s := NewStore(t.TempDir())
+	newer := New()
+	newer.Revision = 5
+	newer.Answers["4.1a"] = "newer"
+	older := New()
+	older.Revision = 4
+	older.Answers["4.1a"] = "older"
+	s.Save(newer)
+	if ok, _ := s.Save(older); ok {
+		t.Error("an older revision was written")
+	}
+	got, _, _ := s.Load()
+	if got.Answers["4.1a"] != "newer" {
+		t.Errorf("answer = %q", got.Answers["4.1a"])
+	}
+}
+
+func TestConcurrentSavesLeaveOneWholeFileAndNoTemporaries(t *testing.T) {
+	s := NewStore(t.TempDir())
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := New()
+			st.Revision = uint64(i)
+			st.Answers["4.1a"] = "answer"
+			if _, err := s.Save(st); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if _, _, err := s.Load(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(s.Dir())
+	if len(entries) != 1 {
+		t.Errorf("state dir holds %d files, want only %s", len(entries), FileName)
+	}
+}
+
+func TestArchiveMovesTheFileAside(t *testing.T) {
+	s := NewStore(t.TempDir())
+	st := New()
+	st.Answers["4.1a"] = "x"
+	s.Save(st)
+	bak, err := s.Archive()
+	if err != nil || bak == "" {
+		t.Fatalf("Archive = %q, %v", bak, err)
+	}
+	if _, found, _ := s.Load(); found {
+		t.Error("the file is still there after Archive")
+	}
+	if _, err := os.Stat(bak); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestDirFollowsXDGStateHome(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/tmp/xdg-state")
+	if d := Dir(); d != "/tmp/xdg-state/labtui" {
+		t.Errorf("Dir = %s", d)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/learner")
+	if d := Dir(); d != "/home/learner/.local/state/labtui" {
+		t.Errorf("Dir = %s", d)
+	}
+}
