@@ -8,8 +8,8 @@
 #  3. run_job.sh: gateway_meter.py on PyFlink's local mini-cluster, stdout to DIR/job.out
 #  4. once the job consumes: produce_seed.py, the course's retry burst (live: paced by the
 #     wall clock over about two minutes; burst: all at once, timestamps in the past)
-#  5. the job runs on until the wall-clock minute of the last value has ended (so its
-#     processing-time window has fired) and 4 s more, then is stopped, and so is the broker
+#  5. the job runs on until the processing-time window holding the last value has fired
+#     (end of its wall-clock minute, + 4 s), then is stopped, and so is the broker
 #  6. check_output.py: the print lines parse, and agree with each other and with the course
 #
 # A broker that is already running (broker.sh start by hand) is reused and left running;
@@ -68,9 +68,11 @@ done
 python3 "$HERE/produce_seed.py" --bootstrap "$bootstrap" --kafka-cp "$LABTUI_KAFKA_CP" \
   --pace "$pace" --schedule-out "$outdir/schedule.jsonl"
 
-# Wait for the processing-time window of the last value's wall-clock minute to fire.
+# Wait for the processing-time window that holds the last value to fire. The value reaches
+# the window operator up to ~5 s after it was sent (four Python operators, each holding
+# records for up to a 1 s bundle), so allow 10 s before picking its wall-clock minute.
 last_sent=$(tail -1 "$outdir/schedule.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["sent_ms"])')
-stop_at=$(( (last_sent / 60000 + 1) * 60000 + 4000 ))
+stop_at=$(( ((last_sent + 10000) / 60000 + 1) * 60000 + 4000 ))
 log "letting the job run until $(date -d @$(( stop_at / 1000 )) +%H:%M:%S)"
 while [ "$(now_ms)" -lt "$stop_at" ]; do
   kill -0 "$job_pid" 2>/dev/null || break
@@ -80,6 +82,10 @@ touch "$outdir/stop"
 wait "$job_pid" || true
 job_pid=""
 cat "$outdir/job.out.meta" >&2
+first_sent=$(head -1 "$outdir/schedule.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["sent_ms"])')
+first_at=$(sed -n 's/^first_output_at_ms=//p' "$outdir/job.out.meta")
+consuming=$(sed -n 's/^consuming_ms=//p' "$outdir/job.out.meta")
+[ "$first_at" -lt 0 ] || log "job launch to consuming: ${consuming} ms; first value sent to first print line: $(( first_at - first_sent )) ms"
 
 set +e
 python3 "$HERE/check_output.py" "$outdir/job.out" --schedule "$outdir/schedule.jsonl" \

@@ -56,13 +56,13 @@ stop_job() {
 }
 trap stop_job EXIT INT TERM
 
-first=-1; ready_ms=-1
+first=-1; first_at=-1; ready_ms=-1
 deadline=$(( launch + seconds * 1000 ))
 while [ "$(now_ms)" -lt "$deadline" ]; do
   if ! kill -0 "$pid" 2>/dev/null; then log "job exited early; see $out.stderr"; break; fi
   if [ -n "$stopfile" ] && [ -f "$stopfile" ]; then log "stop requested"; break; fi
   if [ "$first" -lt 0 ] && grep -qE '^[a-z-]+(:[0-9]+)?> ' "$out"; then
-    first=$(( $(now_ms) - launch )); log "first output after ${first} ms"
+    first_at=$(now_ms); first=$(( first_at - launch )); log "first output after ${first} ms"
   fi
   # The enumerator hands the partitions to the source reader once every task runs.
   if [ "$ready_ms" -lt 0 ] && grep -qs "Assigning splits to readers" "$flink_log_dir"/*.log; then
@@ -76,6 +76,7 @@ trap - EXIT INT TERM
 cat > "$out.meta" <<META
 launch_ms=$launch
 first_output_ms=$first
+first_output_at_ms=$first_at
 consuming_ms=$ready_ms
 bootstrap=$bootstrap
 command=${cmd[*]}

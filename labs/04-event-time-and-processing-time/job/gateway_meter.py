@@ -17,21 +17,36 @@ the job's stdout. Run it either way:
 
 Options are arguments or environment variables (arguments win); `--help` lists them.
 
-Where PyFlink 2.2 differs from the course's snippets (each fix is marked "API:" below):
-  1. TimestampAssigner lives in pyflink.common.watermark_strategy, not pyflink.common.
-  2. with_timestamp_assigner() takes a TimestampAssigner instance; a lambda is rejected.
-  3. key_by() without key_type pickles the key; key_type=Types.STRING() keeps it a string.
-  4. The course's EmitTenantCostMinute yields a TenantCostMinute object through
-     TENANT_COST_MINUTE_TYPE and calls window_end_of(window); here the window's bounds are the
-     attributes context.window().start / .end, and the result is a JSON string
-     (output_type=Types.STRING()) so the print sink writes readable JSON.
-  5. Records between operators are named Rows (Types.ROW_NAMED), not Python classes: a class
-     defined in this script cannot be unpickled by the Python worker when the script is run
-     with `python gateway_meter.py`, and a print sink prints pickled values as byte arrays.
-  6. The Kafka connector is not part of the apache-flink wheel: its jar is added with
-     env.add_jars("file://...") (--jars), or sits in /opt/flink/lib in the compose image.
-  7. Flink 2 removed set_stream_time_characteristic(); event time needs no switch, only
-     timestamps and watermarks.
+PyFlink 2.2.1 against the course's snippets: what failed and how it is fixed here
+(tried on PyFlink's local mini-cluster and under `flink run -py` on a standalone cluster):
+  1. Both windows carry the course's .uid("tenant-cost"). Side by side in one job that fails
+     at submission: "Hash collision on user-specified ID "tenant-cost"". Fix: the uids
+     tenant-cost-processing-time and tenant-cost-event-time.
+  2. A function that uses a TypeInformation which was already passed as an output_type can no
+     longer be pickled: "TypeError: cannot pickle '_thread.RLock' object" (the object now
+     holds a Java reference). Fix: event_type() and record_type() build a fresh one per use.
+  3. `python gateway_meter.py` runs the Python workers with `python` from PATH
+     (python.executable); outside the venv they fail with "No module named 'pyflink'".
+     Fix: run from the activated venv, or --python-executable.
+  4. EmitTenantCostMinute's TenantCostMinute, TENANT_COST_MINUTE_TYPE and window_end_of are
+     not PyFlink names (the lab's starting code was to supply them). Here the window's bounds
+     are the attributes context.window().start / .end and the result is a JSON string
+     (output_type=Types.STRING()), which the print sink writes as is.
+  5. The Kafka connector is not in the apache-flink wheel: --jars adds its jar with
+     env.add_jars("file://..."); the compose image has it in /opt/flink/lib instead.
+Unchanged and working as the course wrote them: TimestampAssigner from
+pyflink.common.watermark_strategy, with_timestamp_assigner(EventTsAssigner()),
+for_monotonous_timestamps(), Time.minutes(1) in the window assigners, the AggregateFunction.
+key_by(..., key_type=Types.STRING()) is added: without it the key still reaches the window
+function as a str, but Flink keys and shuffles it as pickled bytes.
+
+Records between operators are named Rows (Types.ROW_NAMED) rather than Python classes: they
+are a Flink type, so state, side outputs and the network carry them without pickling, and
+fields still read as attributes (value.ts, rec.model), as in the course.
+
+Latency: each Python operator hands records on in bundles (python.fn-execution.bundle.time,
+1 s), and the chain parse -> timestamps -> RequestAssembler -> window/trace has four of them:
+a value shows up on a print sink about 5 s after it was produced.
 """
 
 import argparse
@@ -41,7 +56,7 @@ import sys
 from typing import Iterable, Tuple
 
 from pyflink.common import Duration, Row, SimpleStringSchema, Time, Types, WatermarkStrategy
-from pyflink.common.watermark_strategy import TimestampAssigner  # API fix 1
+from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import OutputTag, StreamExecutionEnvironment
 from pyflink.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource
 from pyflink.datastream.functions import (AggregateFunction, KeyedProcessFunction,
@@ -64,11 +79,8 @@ PRICE_PER_1K = {
 
 # ---------------------------------------------------------------------------------------------
 # Types. An Event is one value of gateway-events; a RequestRecord is one request, both halves
-# joined. Both are named Rows, so fields read as attributes (value.ts, rec.model).  (API fix 5)
-
-# They are functions, not constants: a TypeInformation that has been handed to Java (as an
-# output_type) holds a Java reference, and a function that captures it can no longer be
-# pickled ("cannot pickle '_thread.RLock' object"). Each use gets a fresh one.  (API fix 8)
+# joined. Both are named Rows, so fields read as attributes (value.ts, rec.model).
+# The types are built by functions, not kept in constants: see fix 2 at the top.
 
 EVENT_FIELDS = ["type", "request_id", "tenant_id", "model", "gateway", "ts",
                 "prompt_tokens", "completion_tokens"]
@@ -77,7 +89,7 @@ RECORD_FIELDS = ["request_id", "tenant_id", "model", "gateway", "started_ts", "c
 
 
 def event_type():
-    """The Event row: four strings, then ts and the two token counts as longs."""
+    """The Event row: five strings, then ts and the two token counts as longs."""
     return Types.ROW_NAMED(EVENT_FIELDS, [Types.STRING()] * 5 + [Types.LONG()] * 3)
 
 
@@ -210,7 +222,7 @@ def watermark_strategy(out_of_orderness_ms: int, assigner: TimestampAssigner) ->
     else:
         strategy = WatermarkStrategy.for_bounded_out_of_orderness(
             Duration.of_millis(out_of_orderness_ms))
-    return strategy.with_timestamp_assigner(assigner)  # API fix 2: an instance, not a lambda
+    return strategy.with_timestamp_assigner(assigner)  # an instance, not a lambda
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,7 +312,7 @@ class EmitTenantCostMinute(ProcessWindowFunction):
     def process(self, tenant_id: str, context: ProcessWindowFunction.Context,
                 results: Iterable[Tuple[float, int]]):
         usd, requests = next(iter(results))
-        window = context.window()  # API fix 4: start and end are attributes of TimeWindow
+        window = context.window()  # fix 4: start and end are attributes
         yield to_json({"tenant_id": tenant_id, "window_start": window.start,
                        "window_end": window.end, "usd": usd, "requests": requests})
 
@@ -362,7 +374,7 @@ def tenant_cost(records, assigner, name: str, late_tag: OutputTag = None):
                        window_function=EmitTenantCostMinute(),
                        accumulator_type=Types.TUPLE([Types.DOUBLE(), Types.LONG()]),
                        output_type=Types.STRING())
-            .name(name).uid(name))
+            .name(name).uid(name))  # fix 1: one uid per window
 
 
 def build(env: StreamExecutionEnvironment, opts) -> None:
@@ -430,6 +442,10 @@ def parse_options(argv) -> argparse.Namespace:
     p.add_argument("--jars", default=env_default("LABTUI_JARS", ""),
                    help="file:// URL(s) of the Kafka connector jar, ';'-separated; not needed "
                         "when it is in /opt/flink/lib (env LABTUI_JARS)")
+    p.add_argument("--python-executable", default=env_default("LABTUI_PYTHON_EXECUTABLE", ""),
+                   help="python the Flink Python workers run (python.executable); default: "
+                        "`python` from PATH, which must have apache-flink installed "
+                        "(env LABTUI_PYTHON_EXECUTABLE)")
     opts = p.parse_args(argv)
     if opts.out_of_orderness_ms < 0 or opts.forget_after_ms < 0:
         p.error("--out-of-orderness-ms and --forget-after-ms must not be negative")
@@ -440,9 +456,11 @@ def main(argv=None) -> None:
     opts = parse_options(sys.argv[1:] if argv is None else argv)
     env = StreamExecutionEnvironment.get_execution_environment()
     if opts.jars:
-        env.add_jars(*[j for j in opts.jars.split(";") if j])  # API fix 6
+        env.add_jars(*[j for j in opts.jars.split(";") if j])  # fix 5
+    if opts.python_executable:
+        env.set_python_executable(opts.python_executable)
     env.set_parallelism(1)
-    env.get_config().set_auto_watermark_interval(200)  # ms; API fix 7: no time characteristic
+    env.get_config().set_auto_watermark_interval(200)  # ms
     build(env, opts)
     env.execute("gateway-meter-lab4")
 
