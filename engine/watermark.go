@@ -40,6 +40,12 @@ func (s WatermarkStrategy) Validate() error {
 // of processing time, at epoch multiples of the interval, it emits the largest timestamp
 // seen minus OutOfOrderness minus 1 ms, if that is larger than the last watermark it
 // emitted. Watermarks from upstream are ignored, except MaxWatermark, which is forwarded.
+//
+// A periodic emit can only change the watermark after a new element, so the assigner
+// schedules its next emit when an element arrives (at the first multiple of the interval
+// at or after that processing time) rather than every interval forever. What it emits is
+// the same as a timer that never stops; an idle source costs nothing, and a simulated
+// clock can jump across a gap of days.
 type TimestampAssigner[T any] struct {
 	extract  func(value T, recordTimestamp int64) int64
 	out      Output[T]
@@ -48,12 +54,12 @@ type TimestampAssigner[T any] struct {
 	interval int64
 	maxTs    int64
 	emitted  int64
+	armed    bool
 	tick     func(int64)
 }
 
-// NewTimestampAssigner returns an assigner that stamps records with extract and sends
-// them to out, and registers its first periodic emit on rt at the first multiple of the
-// strategy's interval at or after rt.Now().
+// NewTimestampAssigner returns an assigner that stamps records with extract, sends them
+// to out, and emits watermarks on rt's processing-time clock.
 func NewTimestampAssigner[T any](rt *Runtime, s WatermarkStrategy, extract func(value T, recordTimestamp int64) int64, out Output[T]) *TimestampAssigner[T] {
 	a := &TimestampAssigner[T]{
 		extract:  extract,
@@ -65,11 +71,6 @@ func NewTimestampAssigner[T any](rt *Runtime, s WatermarkStrategy, extract func(
 		emitted:  MinWatermark,
 	}
 	a.tick = a.onPeriodicEmit
-	first := WindowStart(rt.Now(), 0, a.interval)
-	if first < rt.Now() {
-		first += a.interval
-	}
-	rt.RegisterTimer(first, a.tick)
 	return a
 }
 
@@ -80,6 +81,15 @@ func (a *TimestampAssigner[T]) Collect(rec Record[T]) {
 	a.out.Collect(rec)
 	if ts > a.maxTs {
 		a.maxTs = ts
+	}
+	if !a.armed {
+		a.armed = true
+		now := a.rt.Now()
+		next := WindowStart(now, 0, a.interval)
+		if next < now {
+			next += a.interval
+		}
+		a.rt.RegisterTimer(next, a.tick)
 	}
 }
 
@@ -93,9 +103,9 @@ func (a *TimestampAssigner[T]) EmitWatermark(wm int64) {
 // Watermark returns the last watermark the assigner emitted (MinWatermark before any).
 func (a *TimestampAssigner[T]) Watermark() int64 { return a.emitted }
 
-func (a *TimestampAssigner[T]) onPeriodicEmit(t int64) {
+func (a *TimestampAssigner[T]) onPeriodicEmit(int64) {
+	a.armed = false
 	a.emit(a.maxTs - a.bound - 1)
-	a.rt.RegisterTimer(t+a.interval, a.tick)
 }
 
 func (a *TimestampAssigner[T]) emit(wm int64) {

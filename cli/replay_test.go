@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const seedBurst = "../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestReplayPrintsFlinkPrintSinkLines(t *testing.T) {
+	code, out, errOut := runCLI(t, "replay", seedBurst)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		`processing-time> {"tenant_id":"acme","window_start":1795946400000,"window_end":1795946460000,"usd":0.2,"requests":2}  # [10:00:00.000, 10:01:00.000) $0.20`,
+		`late> {"request_id":"r-103","tenant_id":"acme","timestamp":1795946444000,"watermark":1795946468999,"usd":0.1}  # ts 10:00:44.000 met watermark 10:01:08.999`,
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("missing line %s\nin\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "replayed 12 records (0 skipped)") {
+		t.Errorf("summary: %s", errOut)
+	}
+}
+
+func TestReplayReportsBadLinesAndGoesOn(t *testing.T) {
+	src, _ := os.ReadFile(seedBurst)
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
+	bad := []string{
+		`not json at all`,
+		`{"partition":0,"offset":99,"timestamp":1,"value":{"type":"RequestPaused","request_id":"x","tenant_id":"a","model":"flat-10c","gateway":"g","ts":1}}`,
+		`{"partition":0,"offset":98,"timestamp":1,"value":{"type":"RequestStarted","request_id":"x","tenant_id":"a","gateway":"g","ts":1,"prompt_tokens":1}}`,
+		`{"partition":0,"offset":97,"timestamp":1,"value":{"type":"RequestStarted","request_id":"x","tenant_id":"a","model":"m","gateway":"g","ts":1,"prompt_tokens":-1}}`,
+		`{"partition":0,"offset":96,"timestamp":1,"value":{"type":"RequestStarted","request_id":"x","tenant_id":"a","model":"gpt-9","gateway":"g","ts":1,"prompt_tokens":1}}`,
+	}
+	mixed := append(append([]string{}, lines[:3]...), bad...)
+	mixed = append(mixed, lines[3:]...)
+	path := filepath.Join(t.TempDir(), "mixed.jsonl")
+	os.WriteFile(path, []byte(strings.Join(mixed, "\n")+"\n"), 0o644)
+	code, out, errOut := runCLI(t, "replay", "--format", "jsonl", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		":4: skipped: not a recording line",
+		":5: skipped: malformed event: unknown event type \"RequestPaused\"",
+		":6: skipped: malformed event: missing field model",
+		":7: skipped: malformed event: negative token count",
+		":8: skipped: malformed event: unknown model \"gpt-9\"",
+		"replayed 16 records (5 skipped)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Count(out, `"sink":"late"`) != 2 {
+		t.Errorf("the good records were not all replayed:\n%s", out)
+	}
+}
+
+func TestReplayOfAnUnreadableFileIsOneErrorAndExitOne(t *testing.T) {
+	code, out, errOut := runCLI(t, "replay", filepath.Join(t.TempDir(), "nope.jsonl"))
+	if code != 1 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "cannot read recording") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestABadConfigFileIsOnePlainSentence(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(cfg, []byte("prices: [this is: not: valid"), 0o644)
+	code, _, errOut := runCLI(t, "--config", cfg, "replay", seedBurst)
+	if code != 1 || !strings.Contains(errOut, "config file "+cfg+" cannot be read") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "--config", filepath.Join(t.TempDir(), "absent.yaml"), "replay", seedBurst)
+	if code != 1 || !strings.Contains(errOut, "does not exist") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestConfigPricesOverrideTheTable(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(cfg, []byte("prices:\n  flat-10c: [0.5, 0.5]\n"), 0o644)
+	code, out, errOut := runCLI(t, "--config", cfg, "replay", "--format", "jsonl", "--drain", "--out-of-orderness", "40s", seedBurst)
+	if code != 0 || !strings.Contains(out, `"usd":4,"requests":4`) {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+}
+
+func TestFlagsComeFromTheEnvironment(t *testing.T) {
+	t.Setenv("LABTUI_OUT_OF_ORDERNESS", "40s")
+	t.Setenv("LABTUI_DRAIN", "true")
+	code, out, _ := runCLI(t, "replay", "--format", "jsonl", seedBurst)
+	if code != 0 || strings.Contains(out, `"late"`) || !strings.Contains(out, `"sink":"event-time","tenant_id":"acme","window_start":1795946400000,"window_end":1795946460000,"usd":0.4`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
