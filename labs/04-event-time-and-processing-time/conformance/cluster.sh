@@ -102,6 +102,7 @@ run() {
   done
   [ -n "$seconds" ] && [ -n "$out" ] || die "usage: cluster.sh run --seconds N --out FILE [-- job options]"
   running || die "cluster not running: cluster.sh start"
+  mkdir -p "$(dirname "$out")"
   local tm_out; tm_out=$(ls "$FLINK_LOG_DIR"/*taskexecutor*.out | head -1)
   local offset; offset=$(stat -c %s "$tm_out")
   local bootstrap=${LABTUI_BOOTSTRAP:-$(cat "$BROKER_DIR/bootstrap" 2>/dev/null || echo "$BOOTSTRAP")}

@@ -34,6 +34,9 @@ PyFlink 2.2.1 against the course's snippets: what failed and how it is fixed her
      (output_type=Types.STRING()), which the print sink writes as is.
   5. The Kafka connector is not in the apache-flink wheel: --jars adds its jar with
      env.add_jars("file://..."); the compose image has it in /opt/flink/lib instead.
+  6. Not in the course, a PyFlink trap: an on_timer that returns None (emits nothing, no
+     yield) kills the job the first time a timer fires: "TypeError: 'NoneType' object is not
+     iterable". RequestAssembler.on_timer returns an empty tuple.
 Unchanged and working as the course wrote them: TimestampAssigner from
 pyflink.common.watermark_strategy, with_timestamp_assigner(EventTsAssigner()),
 for_monotonous_timestamps(), Time.minutes(1) in the window assigners, the AggregateFunction.
@@ -264,6 +267,7 @@ class RequestAssembler(KeyedProcessFunction):
         if self.pending.value() is not None and self.timer.value() == timestamp:
             self.pending.clear()
             self.timer.clear()
+        return ()  # fix 6: PyFlink iterates what on_timer returns, even when it emits nothing
 
 
 def join(a: Row, b: Row) -> Row:

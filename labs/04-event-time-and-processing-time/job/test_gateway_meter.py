@@ -95,5 +95,83 @@ class JoinAndCost(unittest.TestCase):
         self.assertEqual(acc, (0.1 + 0.1 + 0.1, 3))   # 0.30000000000000004, as Go adds it
 
 
+class FakeState:
+    def __init__(self):
+        self.v = None
+
+    def value(self):
+        return self.v
+
+    def update(self, v):
+        self.v = v
+
+    def clear(self):
+        self.v = None
+
+
+class FakeRuntime:
+    def get_state(self, descriptor):
+        return FakeState()
+
+
+class FakeTimers:
+    def __init__(self):
+        self.timers = set()
+
+    def register_event_time_timer(self, t):
+        self.timers.add(t)
+
+    def delete_event_time_timer(self, t):
+        self.timers.discard(t)
+
+
+class FakeContext:
+    def __init__(self, timers, ts):
+        self.timers, self.ts = timers, ts
+
+    def timer_service(self):
+        return self.timers
+
+    def timestamp(self):
+        return self.ts
+
+
+class Assembler(unittest.TestCase):
+    """RequestAssembler's rules, one request_id (one key), driven by hand."""
+
+    def setUp(self):
+        self.a = gm.RequestAssembler(forget_after_ms=600_000)
+        self.a.open(FakeRuntime())
+        self.timers = FakeTimers()
+
+    def feed(self, raw):
+        e = gm.parse_event(raw)
+        return list(self.a.process_element(e, FakeContext(self.timers, e.ts)))
+
+    def test_pair_emits_one_record_and_deletes_the_timer(self):
+        self.assertEqual(self.feed(COMPLETED), [])
+        self.assertEqual(self.timers.timers, {1795946444000 + 600_000})
+        out = self.feed(STARTED)
+        self.assertEqual([r.request_id for r in out], ["r-103"])
+        self.assertEqual(out[0].tenant_id, "acme")
+        self.assertEqual(self.timers.timers, set())
+        self.assertIsNone(self.a.pending.value())
+
+    def test_a_duplicate_half_is_ignored(self):
+        self.feed(STARTED)
+        self.assertEqual(self.feed(STARTED), [])
+        self.assertEqual(self.timers.timers, {1795946430000 + 600_000})
+        self.assertEqual(len(self.feed(COMPLETED)), 1)
+
+    def test_the_timer_forgets_a_lone_half(self):
+        self.feed(STARTED)
+        t = 1795946430000 + 600_000
+        list(self.a.on_timer(t - 1, None))        # not its timer: kept
+        self.assertIsNotNone(self.a.pending.value())
+        list(self.a.on_timer(t, None))
+        self.assertIsNone(self.a.pending.value())
+        self.assertEqual(self.feed(COMPLETED), [])  # the other half now waits alone
+
+
 if __name__ == "__main__":
     unittest.main()
