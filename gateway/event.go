@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	json "github.com/goccy/go-json"
+	"github.com/labtui/labtui/internal/flatjson"
 )
 
 // EventType says which half of a request an Event is.
@@ -44,19 +44,6 @@ type Event struct {
 	CompletionTokens int64
 }
 
-// wireEvent is the JSON shape of an Event. Numbers start at a sentinel so that a missing
-// field can be told from a zero one without allocating pointers.
-type wireEvent struct {
-	Type             string `json:"type"`
-	RequestID        string `json:"request_id"`
-	TenantID         string `json:"tenant_id"`
-	Model            string `json:"model"`
-	Gateway          string `json:"gateway"`
-	TS               int64  `json:"ts"`
-	PromptTokens     int64  `json:"prompt_tokens"`
-	CompletionTokens int64  `json:"completion_tokens"`
-}
-
 const missing = math.MinInt64
 
 // ErrMalformed is wrapped by every error ParseEvent returns, so callers can count bad
@@ -64,47 +51,132 @@ const missing = math.MinInt64
 var ErrMalformed = errors.New("malformed event")
 
 // ParseEvent decodes and validates one event value. It rejects input that is not a JSON
-// object, an unknown type, a missing or empty field, and negative token counts; the error
-// names the problem and wraps ErrMalformed. Whether the model is priced is the price
-// table's question (PriceTable.Cost), not the parser's.
+// object, an unknown type, a missing or empty field, a field of the wrong type, and
+// negative token counts; the error names the problem and wraps ErrMalformed. Whether the
+// model is priced is the price table's question (PriceTable.Cost), not the parser's.
 func ParseEvent(data []byte) (Event, error) {
-	w := wireEvent{TS: missing, PromptTokens: missing, CompletionTokens: missing}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return Event{}, fmt.Errorf("%w: not a JSON event object: %v", ErrMalformed, shortErr(err))
-	}
-	return w.event()
+	var p Parser
+	return p.Parse(data)
 }
 
-func (w *wireEvent) event() (Event, error) {
-	ev := Event{RequestID: w.RequestID, TenantID: w.TenantID, Model: w.Model, Gateway: w.Gateway, TS: w.TS}
-	switch w.Type {
+// Parser is ParseEvent with memory: it shares one string for each tenant, model and
+// gateway name it has seen, so parsing a stream allocates only the request id. A Parser
+// is not safe for concurrent use; its zero value is ready.
+type Parser struct {
+	names map[string]string
+}
+
+// maxNames bounds a Parser's shared names, so hostile input cannot grow it for ever.
+const maxNames = 4096
+
+// Parse decodes and validates one event value, as ParseEvent does.
+func (p *Parser) Parse(data []byte) (Event, error) {
+	ev := Event{TS: missing, PromptTokens: missing, CompletionTokens: missing}
+	var typ []byte
+	err := flatjson.Fields(data, func(f flatjson.Field) error {
+		var err error
+		switch string(f.Key) {
+		case "type":
+			typ, err = f.Bytes()
+		case "request_id":
+			ev.RequestID, err = f.Str()
+		case "tenant_id":
+			ev.TenantID, err = p.name(f)
+		case "model":
+			ev.Model, err = p.name(f)
+		case "gateway":
+			ev.Gateway, err = p.name(f)
+		case "ts":
+			ev.TS, err = intField(f)
+		case "prompt_tokens":
+			ev.PromptTokens, err = intField(f)
+		case "completion_tokens":
+			ev.CompletionTokens, err = intField(f)
+		}
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, flatjson.ErrSyntax) {
+			return Event{}, fmt.Errorf("%w: not a JSON event object: %v", ErrMalformed, err)
+		}
+		return Event{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return validate(ev, typ)
+}
+
+// name reads a string field through the Parser's shared names.
+func (p *Parser) name(f flatjson.Field) (string, error) {
+	if f.Kind != flatjson.String || f.Escaped {
+		return f.Str()
+	}
+	if s, ok := p.names[string(f.Raw)]; ok {
+		return s, nil
+	}
+	s := string(f.Raw)
+	if p.names == nil {
+		p.names = make(map[string]string)
+	}
+	if len(p.names) < maxNames {
+		p.names[s] = s
+	}
+	return s, nil
+}
+
+// intField reads a JSON integer without allocating; anything else is an error.
+func intField(f flatjson.Field) (int64, error) {
+	b := f.Raw
+	if f.Kind != flatjson.Number || len(b) == 0 || len(b) > 19 {
+		return f.Int()
+	}
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return f.Int()
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return f.Int()
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, nil
+}
+
+func validate(ev Event, typ []byte) (Event, error) {
+	switch string(typ) {
 	case "RequestStarted":
 		ev.Type = RequestStarted
-		if w.PromptTokens == missing {
+		if ev.PromptTokens == missing {
 			return Event{}, fmt.Errorf("%w: RequestStarted without prompt_tokens", ErrMalformed)
 		}
-		ev.PromptTokens = w.PromptTokens
+		ev.CompletionTokens = 0
 	case "RequestCompleted":
 		ev.Type = RequestCompleted
-		if w.CompletionTokens == missing {
+		if ev.CompletionTokens == missing {
 			return Event{}, fmt.Errorf("%w: RequestCompleted without completion_tokens", ErrMalformed)
 		}
-		ev.CompletionTokens = w.CompletionTokens
+		ev.PromptTokens = 0
 	case "":
 		return Event{}, fmt.Errorf("%w: missing field type", ErrMalformed)
 	default:
-		return Event{}, fmt.Errorf("%w: unknown event type %q", ErrMalformed, w.Type)
+		return Event{}, fmt.Errorf("%w: unknown event type %q", ErrMalformed, typ)
 	}
 	switch {
-	case w.RequestID == "":
+	case ev.RequestID == "":
 		return Event{}, fmt.Errorf("%w: missing field request_id", ErrMalformed)
-	case w.TenantID == "":
+	case ev.TenantID == "":
 		return Event{}, fmt.Errorf("%w: missing field tenant_id", ErrMalformed)
-	case w.Model == "":
+	case ev.Model == "":
 		return Event{}, fmt.Errorf("%w: missing field model", ErrMalformed)
-	case w.Gateway == "":
+	case ev.Gateway == "":
 		return Event{}, fmt.Errorf("%w: missing field gateway", ErrMalformed)
-	case w.TS == missing:
+	case ev.TS == missing:
 		return Event{}, fmt.Errorf("%w: missing field ts", ErrMalformed)
 	case ev.PromptTokens < 0 || ev.CompletionTokens < 0:
 		return Event{}, fmt.Errorf("%w: negative token count", ErrMalformed)
@@ -135,13 +207,4 @@ func (e Event) AppendJSON(b []byte) []byte {
 		b = strconv.AppendInt(b, e.CompletionTokens, 10)
 	}
 	return append(b, '}')
-}
-
-// shortErr keeps decoder messages to one readable line.
-func shortErr(err error) string {
-	s := err.Error()
-	if len(s) > 120 {
-		s = s[:120] + "…"
-	}
-	return s
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 const startedJSON = `{"type":"RequestStarted","request_id":"r-103","tenant_id":"acme","model":"flat-10c","gateway":"gw-1","ts":1795946430000,"prompt_tokens":1000}`
@@ -30,7 +31,7 @@ func TestParseEventRejectsBadInput(t *testing.T) {
 		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","prompt_tokens":1}`:               "missing field ts",
 		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1}`:                          "without prompt_tokens",
 		`{"type":"RequestCompleted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1,"completion_tokens":-5}`: "negative token count",
-		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":"soon","prompt_tokens":1}`:   "not a JSON event object",
+		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":"soon","prompt_tokens":1}`:   "ts is not a number",
 	}
 	for in, want := range cases {
 		_, err := ParseEvent([]byte(in))
@@ -47,6 +48,41 @@ func TestParseEventAcceptsZeroAndNegativeTimestamps(t *testing.T) {
 			t.Errorf("ts %s: %v", ts, err)
 		}
 	}
+}
+
+func TestParserSharesNamesAndAgreesWithParseEvent(t *testing.T) {
+	var p Parser
+	a, err := p.Parse([]byte(startedJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := p.Parse([]byte(completedJSON))
+	want, _ := ParseEvent([]byte(startedJSON))
+	if a != want {
+		t.Fatalf("Parser %+v, ParseEvent %+v", a, want)
+	}
+	if unsafe.StringData(a.TenantID) != unsafe.StringData(b.TenantID) {
+		t.Error("the tenant name was not shared")
+	}
+	esc, err := p.Parse([]byte(`{"type":"RequestStarted","request_id":"r\u002d1","tenant_id":"ac\"me","model":"m","gateway":"g","ts":-5,"prompt_tokens":0}`))
+	if err != nil || esc.RequestID != "r-1" || esc.TenantID != `ac"me` || esc.TS != -5 {
+		t.Fatalf("escapes: %+v %v", esc, err)
+	}
+	if _, err := p.Parse([]byte(`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1.5,"prompt_tokens":0}`)); err == nil {
+		t.Error("a fractional ts was accepted")
+	}
+}
+
+func BenchmarkParser(b *testing.B) {
+	var p Parser
+	data := []byte(completedJSON)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
 func TestJoinInEitherOrder(t *testing.T) {

@@ -30,6 +30,7 @@ type Job struct {
 	opts     Options
 	rt       *engine.Runtime
 	sink     func(Result)
+	parser   gateway.Parser
 	stats    Stats
 	assign   *engine.TimestampAssigner[sourceEvent]
 	assemble *engine.KeyedProcess[pendingHalf, sourceEvent, Request]
@@ -86,7 +87,7 @@ func (j *Job) Now() int64 { return j.rt.Now() }
 // for a model the price table does not know, is counted and returned as an error
 // wrapping gateway.ErrMalformed; the job goes on.
 func (j *Job) ProcessValue(value []byte, kafkaTimestamp int64) error {
-	ev, err := gateway.ParseEvent(value)
+	ev, err := j.parser.Parse(value)
 	if err == nil {
 		err = j.checkPriced(ev)
 	}

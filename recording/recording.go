@@ -13,6 +13,7 @@ package recording
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -21,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	json "github.com/goccy/go-json"
+	"github.com/labtui/labtui/internal/flatjson"
 )
 
 // Entry is one Kafka record of a recording.
@@ -35,9 +36,18 @@ type Entry struct {
 	Timestamp int64
 	// Arrival is when the record reached the job's source, in milliseconds since the epoch.
 	Arrival int64
-	Key     string
+	Key     []byte
 	// Value is the record value: an event's JSON.
 	Value []byte
+}
+
+// Clone returns a copy of e that owns its Key and Value. Entries from Reader.Next borrow
+// the reader's buffer; keep one past the next call only as a clone.
+func (e Entry) Clone() Entry {
+	buf := make([]byte, 0, len(e.Key)+len(e.Value))
+	buf = append(append(buf, e.Key...), e.Value...)
+	e.Key, e.Value = buf[:len(e.Key):len(e.Key)], buf[len(e.Key):]
+	return e
 }
 
 // AppendJSON appends the entry as one line of labtui's format, without the newline.
@@ -52,7 +62,7 @@ func (e Entry) AppendJSON(b []byte) []byte {
 	b = append(b, `,"arrival":`...)
 	b = strconv.AppendInt(b, e.Arrival, 10)
 	b = append(b, `,"key":`...)
-	b = strconv.AppendQuote(b, e.Key)
+	b = strconv.AppendQuote(b, string(e.Key))
 	b = append(b, `,"value":`...)
 	b = append(b, e.Value...)
 	return append(b, '}')
@@ -102,14 +112,15 @@ func NewReader(r io.Reader, closer io.Closer) *Reader {
 	return &Reader{sc: sc, closer: closer}
 }
 
-// Next returns the next entry. A line that is not an entry returns a *LineError and
+// Next returns the next entry, whose Key and Value are valid until the next call (see
+// Entry.Clone). A line that is not an entry returns a *LineError and
 // reading can go on; the end of the recording returns io.EOF; any other error is the
 // file's, and ends reading. Blank lines are skipped.
 func (r *Reader) Next() (Entry, error) {
 	for r.sc.Scan() {
 		r.line++
 		b := r.sc.Bytes()
-		if len(strings.TrimSpace(string(b))) == 0 {
+		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
 		e, err := parseLine(b)
@@ -133,63 +144,65 @@ func (r *Reader) Close() error {
 	return r.closer.Close()
 }
 
-// wireEntry holds both envelopes: labtui's and kcat's -J.
-type wireEntry struct {
-	Partition *int32          `json:"partition"`
-	Offset    *int64          `json:"offset"`
-	Timestamp *int64          `json:"timestamp"`
-	TS        *int64          `json:"ts"`
-	Arrival   *int64          `json:"arrival"`
-	Key       *string         `json:"key"`
-	Value     json.RawMessage `json:"value"`
-	Payload   *string         `json:"payload"`
-}
-
 var errNoValue = errors.New(`no "value" (or kcat "payload")`)
 
+// parseLine reads labtui's envelope or kcat's -J one. Key and Value point into b unless
+// they had escapes to undo.
 func parseLine(b []byte) (Entry, error) {
-	var w wireEntry
-	if err := json.Unmarshal(b, &w); err != nil {
-		return Entry{}, fmt.Errorf("not a recording line: %v", err)
-	}
 	var e Entry
-	switch {
-	case w.Partition == nil:
-		return Entry{}, errors.New(`no "partition"`)
-	case w.Offset == nil:
-		return Entry{}, errors.New(`no "offset"`)
-	}
-	e.Partition, e.Offset = *w.Partition, *w.Offset
-	switch {
-	case w.Timestamp != nil:
-		e.Timestamp = *w.Timestamp
-	case w.TS != nil:
-		e.Timestamp = *w.TS
-	default:
-		return Entry{}, errors.New(`no "timestamp" (or kcat "ts")`)
-	}
-	e.Arrival = e.Timestamp
-	if w.Arrival != nil {
-		e.Arrival = *w.Arrival
-	}
-	if w.Key != nil {
-		e.Key = *w.Key
-	}
-	switch {
-	case len(w.Value) > 0 && string(w.Value) != "null":
-		e.Value = append([]byte(nil), w.Value...)
-		if w.Value[0] == '"' { // a value written as a JSON string holds the event's text
-			var s string
-			if err := json.Unmarshal(w.Value, &s); err != nil {
-				return Entry{}, fmt.Errorf("value: %v", err)
+	var hasPartition, hasOffset, hasTimestamp, hasArrival bool
+	var value []byte
+	err := flatjson.Fields(b, func(f flatjson.Field) error {
+		var err error
+		switch string(f.Key) {
+		case "partition":
+			var p int64
+			p, err = f.Int()
+			e.Partition, hasPartition = int32(p), true
+		case "offset":
+			e.Offset, err = f.Int()
+			hasOffset = true
+		case "timestamp", "ts":
+			e.Timestamp, err = f.Int()
+			hasTimestamp = true
+		case "arrival":
+			e.Arrival, err = f.Int()
+			hasArrival = true
+		case "key":
+			if f.Kind != flatjson.Literal { // kcat writes null for a record without a key
+				e.Key, err = f.Bytes()
 			}
-			e.Value = []byte(s)
+		case "value", "payload":
+			switch f.Kind {
+			case flatjson.Object:
+				value = f.Raw
+			case flatjson.String: // a value written as a JSON string holds the event's text
+				value, err = f.Bytes()
+			case flatjson.Literal:
+			default:
+				err = fmt.Errorf("%s must be an object or a string", f.Key)
+			}
 		}
-	case w.Payload != nil:
-		e.Value = []byte(*w.Payload)
-	default:
+		return err
+	})
+	switch {
+	case errors.Is(err, flatjson.ErrSyntax):
+		return Entry{}, fmt.Errorf("not a recording line: %v", err)
+	case err != nil:
+		return Entry{}, err
+	case !hasPartition:
+		return Entry{}, errors.New(`no "partition"`)
+	case !hasOffset:
+		return Entry{}, errors.New(`no "offset"`)
+	case !hasTimestamp:
+		return Entry{}, errors.New(`no "timestamp" (or kcat "ts")`)
+	case value == nil:
 		return Entry{}, errNoValue
 	}
+	if !hasArrival {
+		e.Arrival = e.Timestamp
+	}
+	e.Value = value
 	return e, nil
 }
 

@@ -63,7 +63,7 @@ func TestWriteThenReadGzipRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Entry{Partition: 2, Offset: 9, Timestamp: 1000, Arrival: 4000, Key: "r-1", Value: []byte(event)}
+	want := Entry{Partition: 2, Offset: 9, Timestamp: 1000, Arrival: 4000, Key: []byte("r-1"), Value: []byte(event)}
 	if err := w.Write(want); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestWriteThenReadGzipRoundTrips(t *testing.T) {
 	defer r.Close()
 	es, bad := readAll(t, r)
 	want.Line = 1
-	if len(es) != 1 || len(bad) != 0 || es[0].Key != want.Key || es[0].Arrival != want.Arrival || string(es[0].Value) != event {
+	if len(es) != 1 || len(bad) != 0 || string(es[0].Key) != string(want.Key) || es[0].Arrival != want.Arrival || string(es[0].Value) != event {
 		t.Fatalf("got %+v", es)
 	}
 }

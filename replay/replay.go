@@ -196,17 +196,18 @@ func readAll(ctx context.Context, src Source, sum *Summary, bad func(int, error)
 			continue
 		}
 		sum.Entries++
-		entries = append(entries, e)
+		entries = append(entries, e.Clone())
 	}
 }
 
 // entryErr counts and reports a bad line and returns nil for it, so reading goes on;
 // any other error is returned.
 func entryErr(err error, sum *Summary, bad func(int, error)) error {
+	if err == nil {
+		return nil
+	}
 	var le *recording.LineError
 	switch {
-	case err == nil:
-		return nil
 	case errors.As(err, &le):
 		sum.BadLines++
 		bad(le.Line, le.Err)

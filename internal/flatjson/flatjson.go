@@ -1,0 +1,230 @@
+// Package flatjson reads the fields of one JSON object without building anything: the
+// hot path of every replay and of the live job is decoding small, flat event objects,
+// and a general decoder spends most of its time allocating. Each field's value is handed
+// over as raw bytes; the caller converts only what it needs.
+package flatjson
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+
+	json "github.com/goccy/go-json"
+)
+
+// Kind is the type of a JSON value.
+type Kind uint8
+
+const (
+	String Kind = iota + 1
+	Number
+	Object
+	Array
+	Literal // true, false, null
+)
+
+// Field is one member of an object. Raw is the value's bytes: for a String without
+// escapes, the bytes between the quotes; otherwise the whole JSON value.
+type Field struct {
+	Key     []byte
+	Kind    Kind
+	Raw     []byte
+	Escaped bool // a String whose Raw still holds quotes and escapes
+}
+
+// ErrSyntax is wrapped by every error Fields returns.
+var ErrSyntax = errors.New("invalid JSON")
+
+// Fields calls fn for each member of the object in data, in order, and checks that
+// nothing but white space follows it. Nested objects and arrays are validated by the
+// general decoder only when a caller asks for them; here they are skipped by balancing
+// brackets outside strings.
+func Fields(data []byte, fn func(f Field) error) error {
+	i := skipWS(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return fmt.Errorf("%w: not an object", ErrSyntax)
+	}
+	i = skipWS(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return trailing(data, i+1)
+	}
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return fmt.Errorf("%w: expected a key at offset %d", ErrSyntax, i)
+		}
+		end, esc, err := scanString(data, i)
+		if err != nil {
+			return err
+		}
+		key := data[i+1 : end-1]
+		if esc {
+			return fmt.Errorf("%w: escaped key at offset %d", ErrSyntax, i)
+		}
+		i = skipWS(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return fmt.Errorf("%w: expected ':' at offset %d", ErrSyntax, i)
+		}
+		i = skipWS(data, i+1)
+		f := Field{Key: key}
+		if i >= len(data) {
+			return fmt.Errorf("%w: unexpected end", ErrSyntax)
+		}
+		start := i
+		switch c := data[i]; {
+		case c == '"':
+			end, esc, err = scanString(data, i)
+			if err != nil {
+				return err
+			}
+			f.Kind, f.Escaped = String, esc
+			if esc {
+				f.Raw = data[start:end]
+			} else {
+				f.Raw = data[start+1 : end-1]
+			}
+			i = end
+		case c == '-' || (c >= '0' && c <= '9'):
+			for i < len(data) && isNumberByte(data[i]) {
+				i++
+			}
+			f.Kind, f.Raw = Number, data[start:i]
+		case c == '{' || c == '[':
+			end, err := skipNested(data, i)
+			if err != nil {
+				return err
+			}
+			f.Kind, f.Raw = Object, data[start:end]
+			if c == '[' {
+				f.Kind = Array
+			}
+			i = end
+		case c == 't' || c == 'f' || c == 'n':
+			for i < len(data) && data[i] >= 'a' && data[i] <= 'z' {
+				i++
+			}
+			switch string(data[start:i]) {
+			case "true", "false", "null":
+			default:
+				return fmt.Errorf("%w: bad literal at offset %d", ErrSyntax, start)
+			}
+			f.Kind, f.Raw = Literal, data[start:i]
+		default:
+			return fmt.Errorf("%w: unexpected %q at offset %d", ErrSyntax, c, i)
+		}
+		if err := fn(f); err != nil {
+			return err
+		}
+		i = skipWS(data, i)
+		if i >= len(data) {
+			return fmt.Errorf("%w: unexpected end", ErrSyntax)
+		}
+		if data[i] == '}' {
+			return trailing(data, i+1)
+		}
+		if data[i] != ',' {
+			return fmt.Errorf("%w: expected ',' or '}' at offset %d", ErrSyntax, i)
+		}
+		i = skipWS(data, i+1)
+	}
+}
+
+// Int reads a Number field as an int64.
+func (f Field) Int() (int64, error) {
+	if f.Kind != Number {
+		return 0, fmt.Errorf("%s is not a number", f.Key)
+	}
+	n, err := strconv.ParseInt(string(f.Raw), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s is not an integer", f.Key)
+	}
+	return n, nil
+}
+
+// Str reads a String field. Unescaped strings are converted without a decoder.
+func (f Field) Str() (string, error) {
+	if f.Kind != String {
+		return "", fmt.Errorf("%s is not a string", f.Key)
+	}
+	if !f.Escaped {
+		return string(f.Raw), nil
+	}
+	var s string
+	if err := json.Unmarshal(f.Raw, &s); err != nil {
+		return "", fmt.Errorf("%s: %w: %v", f.Key, ErrSyntax, err)
+	}
+	return s, nil
+}
+
+// Bytes reads a String field's bytes, without copying when it has no escapes.
+func (f Field) Bytes() ([]byte, error) {
+	if f.Kind == String && !f.Escaped {
+		return f.Raw, nil
+	}
+	s, err := f.Str()
+	return []byte(s), err
+}
+
+func trailing(data []byte, i int) error {
+	if skipWS(data, i) != len(data) {
+		return fmt.Errorf("%w: data after the object", ErrSyntax)
+	}
+	return nil
+}
+
+func skipWS(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func isNumberByte(c byte) bool {
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// scanString returns the offset just past the string starting at data[i] == '"', and
+// whether it holds escapes. Control characters, which strict JSON forbids in strings,
+// are let through: they harm nothing here.
+func scanString(data []byte, i int) (int, bool, error) {
+	j := i + 1
+	q := bytes.IndexByte(data[j:], '"')
+	if q < 0 {
+		return 0, false, fmt.Errorf("%w: unterminated string", ErrSyntax)
+	}
+	if bytes.IndexByte(data[j:j+q], '\\') < 0 {
+		return j + q + 1, false, nil
+	}
+	for ; j < len(data); j++ {
+		switch data[j] {
+		case '"':
+			return j + 1, true, nil
+		case '\\':
+			j++
+		}
+	}
+	return 0, false, fmt.Errorf("%w: unterminated string", ErrSyntax)
+}
+
+// skipNested returns the offset just past the object or array starting at data[i].
+func skipNested(data []byte, i int) (int, error) {
+	depth := 0
+	for j := i; j < len(data); j++ {
+		switch data[j] {
+		case '"':
+			end, _, err := scanString(data, j)
+			if err != nil {
+				return 0, err
+			}
+			j = end - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%w: unterminated object", ErrSyntax)
+}

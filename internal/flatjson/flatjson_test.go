@@ -1,0 +1,66 @@
+package flatjson
+
+import (
+	"errors"
+	"testing"
+)
+
+func collect(t *testing.T, in string) (map[string]Field, error) {
+	t.Helper()
+	m := map[string]Field{}
+	err := Fields([]byte(in), func(f Field) error { m[string(f.Key)] = f; return nil })
+	return m, err
+}
+
+func TestFieldsReadsEveryKind(t *testing.T) {
+	m, err := collect(t, ` {"s":"abc","e":"a\"b\u00e9","n":-12,"o":{"x":[1,"}"]},"a":[{"y":"]"}],"t":true,"z":null} `)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := m["s"].Str(); s != "abc" {
+		t.Errorf("s = %q", s)
+	}
+	if s, _ := m["e"].Str(); s != `a"bé` {
+		t.Errorf("e = %q", s)
+	}
+	if n, _ := m["n"].Int(); n != -12 {
+		t.Errorf("n = %d", n)
+	}
+	if string(m["o"].Raw) != `{"x":[1,"}"]}` || m["o"].Kind != Object {
+		t.Errorf("o = %s", m["o"].Raw)
+	}
+	if string(m["a"].Raw) != `[{"y":"]"}]` || m["a"].Kind != Array {
+		t.Errorf("a = %s", m["a"].Raw)
+	}
+	if m["t"].Kind != Literal || m["z"].Kind != Literal {
+		t.Errorf("literals %+v %+v", m["t"], m["z"])
+	}
+}
+
+func TestFieldsRejectsWhatIsNotOneObject(t *testing.T) {
+	for _, in := range []string{``, `[]`, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{"a":1} x`, `{"a":"b}`, `{"a":tru}`, `{"a":{"b":1}`, `not json`} {
+		if _, err := collect(t, in); !errors.Is(err, ErrSyntax) {
+			t.Errorf("Fields(%q) = %v, want a syntax error", in, err)
+		}
+	}
+	if _, err := collect(t, `{}`); err != nil {
+		t.Errorf("empty object: %v", err)
+	}
+}
+
+func TestIntRejectsFractionsAndStrings(t *testing.T) {
+	m, _ := collect(t, `{"f":1.5,"s":"1"}`)
+	if _, err := m["f"].Int(); err == nil {
+		t.Error("1.5 read as an integer")
+	}
+	if _, err := m["s"].Int(); err == nil {
+		t.Error(`"1" read as an integer`)
+	}
+}
+
+func FuzzFields(f *testing.F) {
+	f.Add([]byte(`{"type":"RequestStarted","ts":1,"v":{"a":[1,2]}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = Fields(b, func(Field) error { return nil })
+	})
+}
