@@ -80,6 +80,10 @@ func (j *Job) Options() Options { return j.opts }
 // Advance moves processing time to now, firing every timer due before it.
 func (j *Job) Advance(now int64) { j.rt.AdvanceTo(now) }
 
+// Runtime returns the job's processing-time service, for a driver that sleeps until the
+// next timer is due.
+func (j *Job) Runtime() *engine.Runtime { return j.rt }
+
 // Now returns the job's processing time.
 func (j *Job) Now() int64 { return j.rt.Now() }
 

@@ -1,0 +1,220 @@
+// Package livejob runs the GatewayMeter job against a Kafka topic on the wall clock, as a
+// parallelism-one Flink job with a Kafka source would: one goroutine fetches, one owns the
+// job and its processing-time timers. Stopping it and starting a new one is what a
+// TaskManager death without checkpoints does: the new job reads from its configured
+// starting offsets with empty state.
+package livejob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/meter"
+)
+
+// StartAt says where a new job starts reading: Flink's OffsetsInitializer.
+type StartAt uint8
+
+const (
+	// Latest reads only what is produced after the job starts.
+	Latest StartAt = iota
+	// Earliest reads the topic from the beginning (a replay).
+	Earliest
+)
+
+// Config configures a live job.
+type Config struct {
+	Brokers []string
+	Topic   string
+	StartAt StartAt
+	Job     meter.Options
+	// Now is the wall clock; nil means time.Now.
+	Now func() time.Time
+	// Malformed receives each record the job could not read, with where it was.
+	Malformed func(partition int32, offset int64, err error)
+	// Consumed, if set, is called with every record as the job reads it, before the job
+	// sees it, on the job's goroutine (labtui record uses it).
+	Consumed func(r *kgo.Record, arrival int64)
+}
+
+// Snapshot is the job's state at a moment, safe to read from any goroutine.
+type Snapshot struct {
+	Now       int64
+	Watermark int64
+	Stats     meter.Stats
+	Consumed  int64
+	Pending   int
+	Open      []meter.Result
+}
+
+// Job is a running live job.
+type Job struct {
+	cfg      Config
+	client   *kgo.Client
+	cancel   context.CancelFunc
+	done     chan struct{}
+	err      error
+	snap     atomic.Pointer[Snapshot]
+	stopOnce sync.Once
+	final    Snapshot
+}
+
+// Start connects to the brokers and starts consuming; sink receives every result on the
+// job's goroutine, in order. Stop ends it.
+func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	reset := kgo.NewOffset().AtEnd()
+	if cfg.StartAt == Earliest {
+		reset = kgo.NewOffset().AtStart()
+	}
+	client, err := kgo.NewClient(
+		kgo.SeedBrokers(cfg.Brokers...),
+		kgo.ConsumeTopics(cfg.Topic),
+		kgo.ConsumeResetOffset(reset),
+		kgo.FetchMaxWait(100*time.Millisecond),
+		kgo.MetadataMinAge(250*time.Millisecond),
+		kgo.ClientID("labtui-gateway-meter"),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("start the job's Kafka consumer: %w", err)
+	}
+	now := cfg.Now().UnixMilli()
+	job, err := meter.New(engine.NewRuntime(now), cfg.Job, sink)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	j := &Job{cfg: cfg, client: client, cancel: cancel, done: make(chan struct{})}
+	j.publish(job, 0)
+	go j.run(runCtx, job)
+	return j, nil
+}
+
+// Snapshot returns the latest published state (refreshed every 100 ms while running).
+func (j *Job) Snapshot() Snapshot { return *j.snap.Load() }
+
+// Done is closed when the job's goroutines have ended.
+func (j *Job) Done() <-chan struct{} { return j.done }
+
+// Stop cancels the job, waits for its goroutines and closes its client. It returns the
+// job's last state, its open windows as they stood (a cancelled Flink job fires nothing
+// more), and the error that ended it early, if any.
+func (j *Job) Stop() (Snapshot, error) {
+	j.stopOnce.Do(func() {
+		j.cancel()
+		<-j.done
+		j.client.Close()
+	})
+	return j.final, j.err
+}
+
+type fetched struct {
+	records []*kgo.Record
+	err     error
+}
+
+func (j *Job) run(ctx context.Context, job *meter.Job) {
+	defer close(j.done)
+	fetches := make(chan fetched, 4)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // the source: fetches, handed to the job goroutine in order
+		defer wg.Done()
+		defer close(fetches)
+		for ctx.Err() == nil {
+			fs := j.client.PollFetches(ctx)
+			var f fetched
+			fs.EachError(func(_ string, _ int32, err error) {
+				if !errors.Is(err, context.Canceled) && f.err == nil {
+					f.err = err
+				}
+			})
+			f.records = fs.Records()
+			if len(f.records) == 0 && f.err == nil {
+				continue
+			}
+			select {
+			case fetches <- f:
+			case <-ctx.Done():
+			}
+		}
+	}()
+	defer wg.Wait()
+
+	var consumed int64
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	lastPublish := time.Time{}
+	for {
+		j.armTimer(timer, job)
+		select {
+		case <-ctx.Done():
+			j.final = j.snapshot(job, consumed)
+			j.snap.Store(&j.final)
+			return
+		case <-timer.C:
+			job.Advance(j.cfg.Now().UnixMilli())
+		case f, ok := <-fetches:
+			if !ok {
+				continue
+			}
+			if f.err != nil && j.err == nil {
+				j.err = fmt.Errorf("the job's Kafka source: %w", f.err)
+			}
+			for _, r := range f.records {
+				now := j.cfg.Now().UnixMilli()
+				job.Advance(now)
+				if j.cfg.Consumed != nil {
+					j.cfg.Consumed(r, now)
+				}
+				consumed++
+				if err := job.ProcessValue(r.Value, r.Timestamp.UnixMilli()); err != nil && j.cfg.Malformed != nil {
+					j.cfg.Malformed(r.Partition, r.Offset, err)
+				}
+			}
+		}
+		if t := j.cfg.Now(); t.Sub(lastPublish) >= 100*time.Millisecond {
+			lastPublish = t
+			j.publish(job, consumed)
+		}
+	}
+}
+
+// armTimer wakes the job when the earliest processing-time timer is due (at its time
+// plus one millisecond, as Flink schedules it), and at least every 100 ms to publish.
+func (j *Job) armTimer(t *time.Timer, job *meter.Job) {
+	wait := 100 * time.Millisecond
+	if next, ok := job.Runtime().NextTimer(); ok {
+		if d := time.Duration(next+1-j.cfg.Now().UnixMilli()) * time.Millisecond; d < wait {
+			wait = max(d, 0)
+		}
+	}
+	if !t.Stop() {
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+	t.Reset(wait)
+}
+
+func (j *Job) publish(job *meter.Job, consumed int64) {
+	s := j.snapshot(job, consumed)
+	j.snap.Store(&s)
+}
+
+func (j *Job) snapshot(job *meter.Job, consumed int64) Snapshot {
+	open := job.OpenWindows()
+	return Snapshot{Now: job.Now(), Watermark: job.Watermark(), Stats: job.Stats(), Consumed: consumed,
+		Pending: job.PendingRequests(), Open: open}
+}
