@@ -1,0 +1,191 @@
+package inject
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// pipeDialer dials in-memory connections whose far ends swallow what is written; they
+// are closed at cleanup.
+func pipeDialer(t *testing.T) func(context.Context, string, string) (net.Conn, error) {
+	return func(context.Context, string, string) (net.Conn, error) {
+		near, far := net.Pipe()
+		go io.Copy(io.Discard, far)
+		t.Cleanup(func() { far.Close() })
+		return near, nil
+	}
+}
+
+func newTestInjector(t *testing.T) (*Injector, *manualClock) {
+	clock := &manualClock{now: time.Unix(1795946400, 0)}
+	return New(3, WithClock(clock), WithBaseDialer(pipeDialer(t))), clock
+}
+
+type heldCounts map[int]int64
+
+func (h heldCounts) InFlight(instance int) int64 { return h[instance] }
+
+func TestAHiccupDropsConnectionsAndRefusesDialsUntilItEnds(t *testing.T) {
+	checkGoroutines(t)
+	in, clock := newTestInjector(t)
+	ctx := t.Context()
+	c1, err := in.Dialer(1)(ctx, "tcp", "broker:9092")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c0, err := in.Dialer(0)(ctx, "tcp", "broker:9092")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c0.Close()
+
+	if err := in.Start(1, 35*time.Second); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := c1.Write([]byte("produce")); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("writing on gw-1's connection after the hiccup began = %v, want it closed", err)
+	}
+	if _, err := c0.Write([]byte("produce")); err != nil {
+		t.Errorf("gw-0's connection was disturbed by gw-1's hiccup: %v", err)
+	}
+	_, err = in.Dialer(1)(ctx, "tcp", "broker:9092")
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "dial" || !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Fatalf("dial during the hiccup = %v, want a refused dial", err)
+	}
+	if !strings.Contains(err.Error(), "broker:9092") {
+		t.Errorf("refusal %q does not name the broker", err)
+	}
+
+	state := in.State(heldCounts{1: 42})
+	if s := state[1]; !s.On || s.Left != 35*time.Second || s.Held != 42 || s.Dropped != 1 || s.Refused != 1 {
+		t.Errorf("gw-1 state = %+v, want on, 35s left, 42 held, 1 dropped, 1 refused", s)
+	}
+	if s := state[0]; s.On || s.Dropped != 0 {
+		t.Errorf("gw-0 state = %+v, want off and untouched", s)
+	}
+
+	clock.Advance(35 * time.Second)
+	c, err := in.Dialer(1)(ctx, "tcp", "broker:9092")
+	if err != nil {
+		t.Fatalf("dial after the hiccup ended: %v", err)
+	}
+	c.Close()
+	if s := in.State(nil)[1]; s.On || s.Left != 0 {
+		t.Errorf("gw-1 state after the hiccup = %+v, want off", s)
+	}
+}
+
+func TestStopEndsAHiccupEarly(t *testing.T) {
+	in, clock := newTestInjector(t)
+	if err := in.Start(2, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Second)
+	if s := in.State(nil)[2]; !s.On || s.Left != 59*time.Second {
+		t.Fatalf("state = %+v, want on with 59s left", s)
+	}
+	if err := in.Stop(2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Dialer(2)(t.Context(), "tcp", "b:1"); err != nil {
+		t.Errorf("dial after Stop: %v", err)
+	}
+}
+
+func TestUnknownInstancesAndBadDurationsAreRefusedInPlainWords(t *testing.T) {
+	in, _ := newTestInjector(t)
+	if err := in.Start(3, time.Second); err == nil || !strings.Contains(err.Error(), "gw-3 does not exist: the gateway instances are gw-0 … gw-2") {
+		t.Errorf("Start(3) = %v", err)
+	}
+	if err := in.Start(0, 0); err == nil || !strings.Contains(err.Error(), "positive") {
+		t.Errorf("Start(0, 0) = %v", err)
+	}
+	if err := in.Run(t.Context(), time.Now(), []Hiccup{{Instance: 5, At: 0, For: time.Second}}); err == nil {
+		t.Error("Run accepted a plan naming gw-5")
+	}
+}
+
+func TestRunStartsEachHiccupWhenItsTimeComes(t *testing.T) {
+	checkGoroutines(t)
+	in, clock := newTestInjector(t)
+	plan, err := ParseHiccups([]string{"gw-2@20s+5s", "gw-1@10s+35s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- in.Run(t.Context(), clock.Now(), plan) }()
+
+	eventually(t, "Run waits for gw-1's start", func() bool { return clock.sleeping() == 1 })
+	clock.Advance(10 * time.Second)
+	eventually(t, "gw-1's hiccup is on", func() bool { return in.State(nil)[1].On })
+	eventually(t, "Run waits for gw-2's start", func() bool { return clock.sleeping() == 1 })
+	if in.State(nil)[2].On {
+		t.Fatal("gw-2's hiccup started 10 s early")
+	}
+	clock.Advance(10 * time.Second)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	s := in.State(nil)
+	if !s[2].On || s[2].Left != 5*time.Second || !s[1].On || s[1].Left != 25*time.Second {
+		t.Errorf("state at 20 s = %+v", s)
+	}
+}
+
+func TestRunReturnsWhenItsContextEnds(t *testing.T) {
+	checkGoroutines(t)
+	in, clock := newTestInjector(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx, clock.Now(), []Hiccup{{Instance: 0, At: time.Hour, For: time.Second}}) }()
+	eventually(t, "Run waits", func() bool { return clock.sleeping() == 1 })
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Run after cancel = %v", err)
+	}
+}
+
+func TestParseHiccup(t *testing.T) {
+	good := map[string]Hiccup{
+		"gw-1@40s+35s":    {1, 40 * time.Second, 35 * time.Second},
+		"gw-0@0s+1m":      {0, 0, time.Minute},
+		" gw-2@1m30s ":    {2, 90 * time.Second, DefaultDuration},
+		"gw-10@50s+500ms": {10, 50 * time.Second, 500 * time.Millisecond},
+	}
+	for spec, want := range good {
+		got, err := ParseHiccup(spec)
+		if err != nil || got != want {
+			t.Errorf("ParseHiccup(%q) = %+v, %v; want %+v", spec, got, err, want)
+		}
+	}
+	if s := (Hiccup{1, 40 * time.Second, 35 * time.Second}).String(); s != "gw-1@40s+35s" {
+		t.Errorf("String() = %q", s)
+	}
+	bad := map[string]string{
+		"gw-1":          "does not say when it starts",
+		"gateway1@40s":  "names no instance",
+		"gw-1@40+35s":   `no valid start time "40"`,
+		"gw-1@-5s":      "no valid start time",
+		"gw-1@40s+":     "no valid duration",
+		"gw-1@40s+0s":   "no valid duration",
+		"gw-1@40s+soon": "no valid duration",
+	}
+	for spec, want := range bad {
+		_, err := ParseHiccup(spec)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "write it as gw-1@40s+35s") {
+			t.Errorf("ParseHiccup(%q) = %v, want an error saying %q and showing the form", spec, err, want)
+		}
+	}
+	plan, err := ParseHiccups([]string{"gw-2@50s,gw-0@10s+5s", "gw-1@30s"})
+	if err != nil || len(plan) != 3 || plan[0].Instance != 0 || plan[1].Instance != 1 || plan[2].Instance != 2 {
+		t.Errorf("ParseHiccups = %v, %v; want three hiccups in start order", plan, err)
+	}
+}
