@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/components/footer"
+	"github.com/labtui/labtui/tui/components/picker"
+)
+
+// say puts a line in the status line and the log.
+func (m Model) say(level footer.Level, format string, args ...any) Model {
+	m.status, m.level = fmt.Sprintf(format, args...), level
+	switch level {
+	case footer.Error:
+		m.cfg.Logger.Error(m.status)
+	case footer.Warn:
+		m.cfg.Logger.Warn(m.status)
+	default:
+		m.cfg.Logger.Info(m.status)
+	}
+	return m
+}
+
+// running says the lab is up, or says why an action has to wait.
+func (m Model) running(action string) (Model, bool) {
+	switch {
+	case m.startErr != "":
+		return m.say(footer.Error, "cannot %s: the lab is not running (%s)", action, m.startErr), false
+	case !m.started:
+		return m.say(footer.Warn, "cannot %s yet: the lab is still starting", action), false
+	}
+	return m, true
+}
+
+// toggleGenerator starts or stops the gateway instances.
+func (m Model) toggleGenerator() (tea.Model, tea.Cmd) {
+	m, ok := m.running("switch the generator")
+	if !ok {
+		return m, nil
+	}
+	on := m.hist.Status == nil || !m.hist.Status.Generator
+	return m, m.generatorCmd(on)
+}
+
+// instances are the gateway instances the status lists.
+func (m Model) instances() []string {
+	var names []string
+	if m.hist.Status != nil {
+		for _, in := range m.hist.Status.Instances {
+			names = append(names, in.Name)
+		}
+	}
+	return names
+}
+
+// pickInstance opens the picker, with gw-1 (the course's instance) chosen first.
+func (m Model) pickInstance() Model {
+	m, ok := m.running("inject a hiccup")
+	if !ok {
+		return m
+	}
+	names := m.instances()
+	if len(names) == 0 {
+		return m.say(footer.Warn, "no gateway instance is reported yet: wait for the first status")
+	}
+	sel := max(0, slices.Index(names, "gw-1"))
+	m.picker = picker.New(m.styles, names, m.cfg.Hiccup, sel)
+	m.screen = screenPick
+	return m
+}
+
+// inject holds instance's produce requests for d.
+func (m Model) inject(instance string, d time.Duration) (tea.Model, tea.Cmd) {
+	m = m.say(footer.Info, "injecting a %s hiccup on %s…", d, instance)
+	return m, m.injectCmd(instance, d)
+}
+
+// currentField is the timestamp field the job reads now.
+func (m Model) currentField() meter.TimestampField {
+	if m.hist.Status != nil {
+		return m.hist.Status.Timestamp
+	}
+	return m.hist.Current().Timestamp
+}
+
+// replay replays the recorded hour with field as the event timestamp.
+func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
+	m, ok := m.running("replay")
+	if !ok {
+		return m, nil
+	}
+	if m.replaying {
+		return m.say(footer.Warn, "a replay is already running: wait for it to finish"), nil
+	}
+	m.replaying = true
+	m.hist.ExpectReplay()
+	m.tracker.ReplayAsked(m.cfg.Recording, field)
+	m = m.say(footer.Info, "replaying %s from the earliest offset with %s…", m.cfg.Recording, field)
+	return m, m.replayCmd(m.cfg.Recording, field)
+}
+
+// mark puts a mark line into both panes: the latest hiccup when there was one in the
+// last two minutes ("hiccup gw-1 10:00:40"), else the wall clock.
+func (m Model) mark() Model {
+	at := m.now()
+	text := "mark " + seconds(at)
+	if inst, hat, d, ok := m.tracker.LastHiccup(); ok && at-hat <= d.Milliseconds()+2*60000 {
+		at, text = hat, "hiccup "+inst+" "+seconds(hat)
+	}
+	m.hist.Mark(at, text)
+	return m.say(footer.Info, "marked %q in both panes", text)
+}
+
+// export writes the answers and the evidence.
+func (m Model) export() (tea.Model, tea.Cmd) {
+	m = m.say(footer.Info, "exporting to %s…", m.cfg.ExportDir)
+	return m, m.exportCmd(m.Snapshot())
+}
+
+// quit stops the lab: the backend closes in a command, then the answers are saved
+// and the program ends. A second ctrl-c while waiting ends at once.
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	if m.screen == screenQuitting {
+		return m, tea.Quit
+	}
+	m.screen = screenQuitting
+	m.cancel()
+	m = m.say(footer.Info, "stopping the lab…")
+	return m, m.closeCmd()
+}
+
+// resumeKey answers the offer to continue with saved answers.
+func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "y", "Y", "enter":
+		s := m.cfg.Saved
+		m.tracker.Restore(*s)
+		m.lab = m.lab.SetAnswers(s.Answers).SetSteps(m.tracker.Steps())
+		m.labRev = m.lab.Revision()
+		m.screen, m.saveOK = screenMain, true
+		m = m.say(footer.Info, "restored %s and %s saved %s", plural(s.Answered(), "answer"),
+			plural(len(doneSteps(s.Steps)), "ticked step"), s.SavedAt.UTC().Format("2006-01-02 15:04"))
+		m, cmd := m.progressChanged()
+		return m, cmd
+	case "n", "N":
+		m.screen, m.saveOK = screenMain, true
+		if m.cfg.Store == nil {
+			return m, nil
+		}
+		return m, m.archiveCmd()
+	case "q":
+		return m.quit()
+	}
+	return m, nil
+}
+
+// seconds formats ms as UTC hh:mm:ss.
+func seconds(ms int64) string {
+	c := meter.Clock(ms)
+	if len(c) > 8 {
+		return c[:8]
+	}
+	return c
+}
+
+// plural is "1 answer" or "3 answers".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

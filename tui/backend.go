@@ -1,0 +1,101 @@
+package tui
+
+import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/tui/components/footer"
+)
+
+// backendMsg handles what the backend and its commands report; ok is false for any
+// other message.
+func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case updateMsg:
+		m, cmd := m.apply(msg.u)
+		return m, tea.Batch(listen(m.b.Updates()), cmd), true
+	case updatesClosedMsg:
+		return m, nil, true
+	case startedMsg:
+		if msg.err != nil {
+			m.startErr = msg.err.Error()
+			return m.say(footer.Error, "the lab did not start: %v", msg.err), nil, true
+		}
+		m.started = true
+		return m.say(footer.Info, "the %s lab is running: press g to start the generator", m.b.Name()), nil, true
+	case generatorMsg:
+		if msg.err != nil {
+			return m.say(footer.Error, "generator: %v", msg.err), nil, true
+		}
+		if msg.on {
+			return m.say(footer.Info, "generator on: the gateway instances are sending requests"), nil, true
+		}
+		return m.say(footer.Info, "generator off"), nil, true
+	case injectedMsg:
+		if msg.err != nil {
+			return m.say(footer.Error, "hiccup on %s: %v", msg.instance, msg.err), nil, true
+		}
+		m.tracker.Injected(m.hist, msg.instance, msg.d, m.now())
+		m = m.say(footer.Warn, "hiccup on %s for %s: its events are held · press m to mark it in both panes", msg.instance, msg.d)
+		m, cmd := m.progressChanged()
+		return m, cmd, true
+	case replayedMsg:
+		m.replaying = false
+		if msg.err != nil {
+			return m.say(footer.Error, "replay: %v", msg.err), nil, true
+		}
+		return m, nil, true
+	case closedMsg:
+		m.closed = true
+		if msg.err != nil {
+			m.cfg.Logger.Error("close the lab", "err", msg.err)
+		}
+		if m.saveOK && m.cfg.Store != nil {
+			m.rev++
+			return m, tea.Sequence(m.saveCmd(m.Snapshot()), tea.Quit), true
+		}
+		return m, tea.Quit, true
+	}
+	return m, nil, false
+}
+
+// apply takes in one backend update: history first, then the lab's steps, then what the
+// learner should read.
+func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
+	m.hist.Apply(u)
+	m.tracker.Observe(m.hist, u)
+	if u.Log != "" {
+		m = m.say(footer.Info, "%s", u.Log)
+	}
+	if u.Dropped > 0 {
+		m.cfg.Logger.Warn("backend dropped results", "n", u.Dropped)
+	}
+	if r := u.Restarted; r != nil {
+		m.panes = m.panes.Bottom()
+		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", r.Reason, r.Timestamp, m.hist.Current().ID)
+	}
+	if p := u.Replay; p != nil {
+		m = m.replayStatus(p)
+	}
+	return m.progressChanged()
+}
+
+// replayStatus shows a replay's progress in the status line.
+func (m Model) replayStatus(p *backend.ReplayProgress) Model {
+	switch {
+	case p.Err != nil:
+		return m.say(footer.Error, "replay failed after %d records: %v", p.Records, p.Err)
+	case p.Done:
+		return m.say(footer.Info, "replay done: %d records of %s with %s", p.Records, p.Path, m.hist.Current().Timestamp)
+	}
+	pct := ""
+	if p.Total > 0 {
+		pct = fmt.Sprintf("%d%% · ", p.Records*100/p.Total)
+	}
+	m.status = fmt.Sprintf("replay %s%d of %d records · event time %s · %.0f records/s · %s left",
+		pct, p.Records, p.Total, clock(p.EventTime), p.Rate, p.Left.Round(1e9))
+	m.level = footer.Warn
+	return m
+}

@@ -1,0 +1,114 @@
+// Package header draws the status header: the backend and broker, the generator and
+// each gateway instance with its rate and any hiccup counting down, the event-time
+// watermark against the wall clock, and the late records dropped so far.
+package header
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/history"
+	"github.com/labtui/labtui/tui/textutil"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// Height is how many lines the header takes.
+const Height = 3
+
+// Info is what the header shows before the backend's first status.
+type Info struct {
+	// Backend names the backend ("embedded").
+	Backend string
+	// Err is why the lab is not running, if it failed to start.
+	Err string
+}
+
+// Model draws the header.
+type Model struct {
+	styles theme.Styles
+	width  int
+}
+
+// New returns a header drawn with styles.
+func New(styles theme.Styles) Model { return Model{styles: styles} }
+
+// SetWidth sets the width the header fills.
+func (m Model) SetWidth(w int) Model {
+	m.width = w
+	return m
+}
+
+// View draws the header from the latest status in h.
+func (m Model) View(h *history.History, info Info) string {
+	s := m.styles
+	var l1, l2, l3 string
+	st := h.Status
+	switch {
+	case st == nil && info.Err != "":
+		l1 = s.Title.Render(info.Backend) + " · " + s.Error.Render("the lab is not running: "+info.Err)
+	case st == nil:
+		l1 = s.Title.Render(info.Backend) + " · starting the lab…"
+	default:
+		l1 = m.summary(st)
+		l2 = m.instances(st.Instances)
+		l3 = m.clocks(st)
+	}
+	return strings.Join([]string{textutil.Fit(l1, m.width), textutil.Fit(l2, m.width), textutil.Fit(l3, m.width)}, "\n")
+}
+
+func (m Model) summary(st *backend.Status) string {
+	gen := "generator off"
+	if st.Generator {
+		gen = "generator on"
+	}
+	name := st.Backend
+	if name == "" {
+		name = "lab"
+	}
+	return m.styles.Title.Render(name) + " · broker " + st.Broker + " · " + gen + " · event time from " + st.Timestamp.String()
+}
+
+func (m Model) instances(ins []backend.Instance) string {
+	if len(ins) == 0 {
+		return "no gateway instances"
+	}
+	parts := make([]string, len(ins))
+	for i, in := range ins {
+		p := fmt.Sprintf("%s %.1f req/s", in.Name, in.Rate)
+		if in.Hiccup {
+			left := (in.HiccupLeft + time.Second - 1) / time.Second
+			p += m.styles.Warn.Render(fmt.Sprintf(" HICCUP %ds left, %d held", left, in.Held))
+		} else if in.Held > 0 {
+			p += fmt.Sprintf(", %d held", in.Held)
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, " │ ")
+}
+
+// clocks is the watermark against the wall clock and the late records; the wall
+// clock's own reading is left out when the line would not fit.
+func (m Model) clocks(st *backend.Status) string {
+	late := fmt.Sprintf("late dropped %d ($%.4f)", st.Job.Late, st.Job.LateUSD)
+	if st.Job.Late > 0 {
+		late = m.styles.Warn.Render(late)
+	}
+	if st.Watermark == engine.MinWatermark {
+		return "watermark none yet (no event seen) · " + late
+	}
+	behind := float64(st.Now-st.Watermark) / 1000
+	wm := fmt.Sprintf("watermark %s · %.1f s behind the wall clock", meter.Clock(st.Watermark), behind)
+	if behind < 0 {
+		wm = fmt.Sprintf("watermark %s · %.1f s ahead of the wall clock", meter.Clock(st.Watermark), -behind)
+	}
+	if long := wm + " (" + meter.Clock(st.Now) + ") · " + late; ansi.StringWidth(long) <= m.width {
+		return long
+	}
+	return wm + " · " + late
+}

@@ -1,0 +1,173 @@
+// Package labpanel is the lab panel: Lab 4's four "Try it" steps with the course's
+// instructions, each ticked when labtui sees its evidence, and a text answer per
+// question edited in place (a bubbles textarea) and saved as it is typed.
+package labpanel
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// KeyMap is the lab panel's own keys.
+type KeyMap struct {
+	Prev key.Binding
+	Next key.Binding
+	Edit key.Binding
+	Done key.Binding
+}
+
+// DefaultKeyMap returns the lab panel's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Prev: key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous question")),
+		Next: key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next question")),
+		Edit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "write the answer")),
+		Done: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop writing")),
+	}
+}
+
+// CollapsedHeight is the height of the panel without the focus: a title and the steps.
+const CollapsedHeight = 5
+
+// Model is the lab panel.
+type Model struct {
+	styles    theme.Styles
+	keys      KeyMap
+	exercises []state.Exercise
+	questions []state.Question
+	// stepOf maps a question index to its exercise index.
+	stepOf   []int
+	areas    []textarea.Model
+	steps    map[string]state.Step
+	selected int
+	editing  bool
+	focused  bool
+	width    int
+	height   int
+	revision uint64
+}
+
+// New returns the panel with the answers given, by question ID.
+func New(styles theme.Styles, keys KeyMap, answers map[string]string) Model {
+	m := Model{styles: styles, keys: keys, exercises: state.Exercises(), steps: map[string]state.Step{}}
+	for i, e := range m.exercises {
+		for _, q := range e.Questions {
+			m.questions = append(m.questions, q)
+			m.stepOf = append(m.stepOf, i)
+			ta := textarea.New()
+			ta.ShowLineNumbers = false
+			ta.Prompt = "│ "
+			ta.Placeholder = "Type your answer; it is saved as you type."
+			ta.SetValue(answers[q.ID])
+			ta.Blur()
+			m.areas = append(m.areas, ta)
+		}
+	}
+	return m
+}
+
+// SetSize sets the cells the panel fills.
+func (m Model) SetSize(w, h int) Model {
+	m.width, m.height = w, h
+	for i := range m.areas {
+		m.areas[i].SetWidth(max(10, w-2))
+	}
+	return m
+}
+
+// SetFocused gives or takes the focus; taking it also stops editing.
+func (m Model) SetFocused(f bool) Model {
+	m.focused = f
+	if !f {
+		m = m.stopEditing()
+	}
+	return m
+}
+
+// SetSteps shows which steps are ticked.
+func (m Model) SetSteps(steps map[string]state.Step) Model {
+	m.steps = steps
+	return m
+}
+
+// SetAnswers replaces every answer, as when restoring saved ones.
+func (m Model) SetAnswers(answers map[string]string) Model {
+	for i, q := range m.questions {
+		m.areas[i].SetValue(answers[q.ID])
+	}
+	m.revision++
+	return m
+}
+
+// Answers returns the answers by question ID, the empty ones left out.
+func (m Model) Answers() map[string]string {
+	out := make(map[string]string, len(m.questions))
+	for i, q := range m.questions {
+		if v := m.areas[i].Value(); v != "" {
+			out[q.ID] = v
+		}
+	}
+	return out
+}
+
+// Revision changes whenever an answer changes.
+func (m Model) Revision() uint64 { return m.revision }
+
+// Editing reports whether an answer has the keyboard.
+func (m Model) Editing() bool { return m.editing }
+
+// Selected is the ID of the selected question.
+func (m Model) Selected() string { return m.questions[m.selected].ID }
+
+// Select selects the question with ID id, if there is one.
+func (m Model) Select(id string) Model {
+	for i, q := range m.questions {
+		if q.ID == id {
+			m.selected = i
+		}
+	}
+	return m
+}
+
+// Edit starts editing the selected answer.
+func (m Model) Edit() (Model, tea.Cmd) {
+	m.editing = true
+	cmd := m.areas[m.selected].Focus()
+	return m, cmd
+}
+
+func (m Model) stopEditing() Model {
+	m.editing = false
+	m.areas[m.selected].Blur()
+	return m
+}
+
+// Update handles keys while the panel has the focus, and the textarea's own messages.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, isKey := msg.(tea.KeyMsg)
+	switch {
+	case isKey && m.editing && key.Matches(k, m.keys.Done):
+		return m.stopEditing(), nil
+	case isKey && !m.editing:
+		switch {
+		case key.Matches(k, m.keys.Prev):
+			m.selected = max(0, m.selected-1)
+		case key.Matches(k, m.keys.Next):
+			m.selected = min(len(m.questions)-1, m.selected+1)
+		case key.Matches(k, m.keys.Edit):
+			return m.Edit()
+		}
+		return m, nil
+	}
+	before := m.areas[m.selected].Value()
+	var cmd tea.Cmd
+	m.areas[m.selected], cmd = m.areas[m.selected].Update(msg)
+	if m.areas[m.selected].Value() != before {
+		m.revision++
+	}
+	return m, cmd
+}

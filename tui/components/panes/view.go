@@ -1,0 +1,202 @@
+package panes
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/history"
+	"github.com/labtui/labtui/tui/table"
+	"github.com/labtui/labtui/tui/textutil"
+)
+
+// DiffersMark is the marker of a row whose value differs between the panes.
+const DiffersMark = "≠"
+
+// View draws both panes for run, judging rows by clocks, with open (PendingResults from
+// the status) as the windows still open, right under the fired rows.
+func (m Model) View(run *history.Run, clocks table.Clocks, open []meter.Result) string {
+	if m.width < 20 || m.height < 4 {
+		return textutil.Block("", m.width, m.height)
+	}
+	lw, rw := m.split()
+	lines := make([]string, 0, m.height)
+	lines = m.titles(lines, lw, rw)
+	lines = append(lines, m.join(m.styles.Dim.Render(head(lw)), m.styles.Dim.Render(head(rw)), lw, rw))
+
+	tb := run.Table
+	aligned := alignOpen(open)
+	vis := m.rowsHeight(len(aligned))
+	n := tb.Len()
+	top := m.top
+	if m.follow || m.run != run.ID || top > max(0, n-vis) {
+		top = max(0, n-vis)
+	}
+	for i := top; i < min(n, top+vis); i++ {
+		l, r := m.row(tb.Row(i), clocks, lw, rw)
+		lines = append(lines, m.join(l, r, lw, rw))
+	}
+	if n == 0 {
+		lines = append(lines, m.join(m.styles.Dim.Render("  no minute has closed yet"), "", lw, rw))
+	}
+	lines = m.openRows(lines, aligned, lw, rw)
+	for len(lines) < m.height-1 {
+		lines = append(lines, m.join("", "", lw, rw))
+	}
+	lines = append(lines[:min(len(lines), m.height-1)], m.status(run, top, min(n, top+vis), n))
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) titles(lines []string, lw, rw int) []string {
+	st := m.styles.Title
+	if m.focused {
+		st = m.styles.FocusTitle
+	}
+	if m.titleLines() == 1 {
+		return append(lines, m.join(st.Render(ProcessingTitle), st.Render(EventTitle), lw, rw))
+	}
+	return append(lines,
+		m.join(st.Render("processing time"), st.Render("event time"), lw, rw),
+		m.join(st.Render("(TumblingProcessingTimeWindows)"), st.Render("(TumblingEventTimeWindows)"), lw, rw))
+}
+
+// join puts the left and right pane lines side by side with the rule between.
+func (m Model) join(l, r string, lw, rw int) string {
+	return textutil.Fit(l, lw) + m.styles.Rule.Render("│") + textutil.Fit(r, rw)
+}
+
+// tenantWidth is the tenant column's width in a pane w cells wide.
+func tenantWidth(w int) int { return max(4, w-27) }
+
+func head(w int) string {
+	return "  minute " + textutil.Fit("tenant", tenantWidth(w)) + textutil.Right("USD", 10) + textutil.Right("req", 7)
+}
+
+// row draws one table row in both panes.
+func (m Model) row(r *table.Row, c table.Clocks, lw, rw int) (string, string) {
+	if r.IsMark() {
+		l := textutil.Cut("── "+r.Mark+" "+strings.Repeat("─", max(0, lw)), lw)
+		rr := textutil.Cut("── "+r.Mark+" "+strings.Repeat("─", max(0, rw)), rw)
+		return m.styles.Mark.Render(l), m.styles.Mark.Render(rr)
+	}
+	v := r.Verdict(c)
+	mark := " "
+	if v == table.Differs {
+		mark = DiffersMark
+	}
+	l := cellLine(mark, r, table.Processing, c, lw)
+	rr := cellLine(mark, r, table.Event, c, rw)
+	if v == table.Differs {
+		return m.styles.Differs.Render(l), m.styles.Differs.Render(rr)
+	}
+	return l, rr
+}
+
+// cellLine is one pane's side of a row: marker, minute, tenant, USD, requests.
+func cellLine(mark string, r *table.Row, side table.Side, c table.Clocks, w int) string {
+	cell := r.Cells[side]
+	usd, req := "", ""
+	switch {
+	case cell.Open:
+		usd, req = fmt.Sprintf("$%.4f", cell.USD), "open"
+	case cell.Fired:
+		usd, req = fmt.Sprintf("$%.4f", cell.USD), fmt.Sprint(cell.Requests)
+	case c.Closed(side, r):
+		usd = "—"
+	default:
+		usd = "…"
+	}
+	return mark + " " + minute(r.WindowStart) + "  " + textutil.Fit(r.Tenant, tenantWidth(w)) +
+		textutil.Right(usd, 10) + textutil.Right(req, 7)
+}
+
+// openRows draws the windows still open, aligned like the fired rows.
+func (m Model) openRows(lines []string, rows []openRow, lw, rw int) []string {
+	heading := "  still open, running totals:"
+	if len(rows) == 0 {
+		heading = "  no window open"
+	}
+	lines = append(lines, m.join(m.styles.Dim.Render(heading), m.styles.Dim.Render(heading), lw, rw))
+	limit := m.openLines(len(rows)) - 1
+	for i, r := range rows {
+		if i == limit {
+			break
+		}
+		l, rr := "", ""
+		if i == limit-1 && len(rows) > limit {
+			more := fmt.Sprintf("  … %d more open", len(rows)-limit+1)
+			lines = append(lines, m.join(m.styles.Dim.Render(more), m.styles.Dim.Render(more), lw, rw))
+			break
+		}
+		if c := r.cells[0]; c != nil {
+			l = openLine(r, c, lw)
+		}
+		if c := r.cells[1]; c != nil {
+			rr = openLine(r, c, rw)
+		}
+		lines = append(lines, m.join(m.styles.Dim.Render(l), m.styles.Dim.Render(rr), lw, rw))
+	}
+	return lines
+}
+
+type openRow struct {
+	start  int64
+	tenant string
+	cells  [2]*meter.Result
+}
+
+// alignOpen pairs the open processing-time and event-time windows by minute and tenant.
+func alignOpen(open []meter.Result) []openRow {
+	var rows []openRow
+	for i := range open {
+		o := &open[i]
+		side := 0
+		if o.Window == meter.EventTimeResult {
+			side = 1
+		}
+		j := slices.IndexFunc(rows, func(r openRow) bool { return r.start == o.Minute.WindowStart && r.tenant == o.Minute.TenantID })
+		if j < 0 {
+			rows = append(rows, openRow{start: o.Minute.WindowStart, tenant: o.Minute.TenantID})
+			j = len(rows) - 1
+		}
+		rows[j].cells[side] = o
+	}
+	slices.SortFunc(rows, func(a, b openRow) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.tenant, b.tenant))
+	})
+	return rows
+}
+
+func openLine(r openRow, o *meter.Result, w int) string {
+	return "  " + minute(r.start) + "  " + textutil.Fit(r.tenant, tenantWidth(w)) +
+		textutil.Right(fmt.Sprintf("$%.4f", o.Minute.USD), 10) + textutil.Right(fmt.Sprint(o.Minute.Requests), 7)
+}
+
+// status is the panes' last line: the run, where the view is, and what was dropped.
+func (m Model) status(run *history.Run, from, to, n int) string {
+	s := run.Title() + " · no rows yet"
+	if n > 0 {
+		s = fmt.Sprintf("%s · rows %d–%d of %d", run.Title(), from+1, to, n)
+	}
+	if d := run.Table.Dropped(); d > 0 {
+		s += fmt.Sprintf(" · %d older rows dropped", d)
+	}
+	if m.follow {
+		s += " · following"
+	} else {
+		s += " · scrolled (end to follow)"
+	}
+	s += " · " + DiffersMark + " differs"
+	return m.styles.Dim.Render(textutil.Fit(s, m.width))
+}
+
+// minute formats a window start as UTC hh:mm.
+func minute(ms int64) string {
+	c := meter.Clock(ms)
+	if len(c) < 5 {
+		return textutil.Fit(c, 5)
+	}
+	return c[:5]
+}

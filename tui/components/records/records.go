@@ -1,0 +1,123 @@
+// Package records draws the two lists of RequestRecords: the late records the event-time
+// window dropped (request, tenant, timestamp, the watermark it met, USD), and the record
+// inspector (each record's gateway, event timestamp, Kafka timestamp, arrival, watermark
+// on arrival, the event-time and processing-time minute it went to, late or not). Both
+// follow the newest record unless scrolled, and both take the `/` filter.
+package records
+
+import (
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/history"
+	"github.com/labtui/labtui/tui/ring"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// Kind says which list a Model draws.
+type Kind uint8
+
+const (
+	// Late is the pane of late records.
+	Late Kind = iota
+	// Inspector is the record inspector.
+	Inspector
+)
+
+// Model is one list's size, focus, filter and scroll position.
+type Model struct {
+	styles  theme.Styles
+	kind    Kind
+	width   int
+	height  int
+	focused bool
+	filter  string
+	follow  bool
+	// anchor is the absolute index (dropped + position) of the newest record shown when
+	// not following.
+	anchor int
+}
+
+// New returns a list of kind that follows the newest record.
+func New(styles theme.Styles, kind Kind) Model {
+	return Model{styles: styles, kind: kind, follow: true}
+}
+
+// SetSize sets the cells the list fills.
+func (m Model) SetSize(w, h int) Model {
+	m.width, m.height = w, h
+	return m
+}
+
+// SetFocused says whether the list has the focus.
+func (m Model) SetFocused(f bool) Model {
+	m.focused = f
+	return m
+}
+
+// SetFilter shows only records whose tenant, gateway or request ID contains f.
+func (m Model) SetFilter(f string) Model {
+	m.filter = f
+	m.follow = true
+	return m
+}
+
+// Filter is the filter in force.
+func (m Model) Filter() string { return m.filter }
+
+// Scroll moves the view by delta matching records (negative is up, to older ones).
+func (m Model) Scroll(r *ring.Ring[meter.RecordTrace], delta int) Model {
+	total := r.Dropped() + r.Len()
+	if total == 0 {
+		return m
+	}
+	if m.follow {
+		m.anchor = total - 1
+	}
+	m.anchor = max(r.Dropped(), min(m.anchor, total-1))
+	step := 1
+	if delta < 0 {
+		step, delta = -1, -delta
+	}
+	for i := m.anchor + step; delta > 0 && i >= r.Dropped() && i < total; i += step {
+		if rec := r.At(i - r.Dropped()); history.Matches(&rec, m.filter) {
+			m.anchor = i
+			delta--
+		}
+	}
+	m.follow = m.anchor >= total-1 || m.anchor >= m.lastMatch(r)
+	return m
+}
+
+// Bottom follows the newest record again.
+func (m Model) Bottom() Model {
+	m.follow = true
+	return m
+}
+
+// lastMatch is the absolute index of the newest matching record.
+func (m Model) lastMatch(r *ring.Ring[meter.RecordTrace]) int {
+	for i := r.Len() - 1; i >= 0; i-- {
+		if rec := r.At(i); history.Matches(&rec, m.filter) {
+			return r.Dropped() + i
+		}
+	}
+	return -1
+}
+
+// visible collects up to n matching records, newest last, ending at the anchor (or the
+// newest when following).
+func (m Model) visible(r *ring.Ring[meter.RecordTrace], n int) []meter.RecordTrace {
+	end := r.Len() - 1
+	if !m.follow {
+		end = min(end, m.anchor-r.Dropped())
+	}
+	out := make([]meter.RecordTrace, 0, n)
+	for i := end; i >= 0 && len(out) < n; i-- {
+		if rec := r.At(i); history.Matches(&rec, m.filter) {
+			out = append(out, rec)
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}

@@ -1,0 +1,113 @@
+package records
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/ring"
+	"github.com/labtui/labtui/tui/textutil"
+)
+
+// View draws the list of r under title.
+func (m Model) View(r *ring.Ring[meter.RecordTrace], title string) string {
+	if m.height < 1 {
+		return ""
+	}
+	st := m.styles.Title
+	if m.focused {
+		st = m.styles.FocusTitle
+	}
+	if m.filter != "" {
+		title += " · filter " + fmt.Sprintf("%q", m.filter)
+	}
+	if d := r.Dropped(); d > 0 {
+		title += fmt.Sprintf(" · %d older dropped", d)
+	}
+	if !m.follow {
+		title += " · scrolled (end to follow)"
+	}
+	lines := []string{textutil.Fit(st.Render(title), m.width)}
+	narrow := m.width < 110
+	if m.height > 1 {
+		lines = append(lines, m.styles.Dim.Render(textutil.Fit(m.head(narrow), m.width)))
+	}
+	recs := m.visible(r, max(0, m.height-2))
+	for i := range recs {
+		line := textutil.Fit(m.line(&recs[i], narrow), m.width)
+		if recs[i].Late && m.kind == Inspector {
+			line = m.styles.Warn.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	if len(recs) == 0 && m.height > 2 {
+		empty := "  no late record yet: the event-time window has dropped nothing"
+		if m.kind == Inspector {
+			empty = "  no record yet"
+		}
+		if m.filter != "" {
+			empty = "  no record matches the filter"
+		}
+		lines = append(lines, m.styles.Dim.Render(textutil.Fit(empty, m.width)))
+	}
+	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
+}
+
+// clock formats a time for a column: hh:mm:ss.mmm, or mm:ss.mmm when narrow.
+func clock(ms int64, narrow bool) string {
+	c := meter.Clock(ms)
+	if narrow && len(c) == 12 {
+		return c[3:]
+	}
+	return c
+}
+
+func minute(ms int64) string {
+	c := meter.Clock(ms)
+	if len(c) < 5 {
+		return c
+	}
+	return c[:5]
+}
+
+// widths of the fixed columns.
+func clockWidth(narrow bool) int {
+	if narrow {
+		return 9
+	}
+	return 12
+}
+
+func (m Model) head(narrow bool) string {
+	cw := clockWidth(narrow)
+	if m.kind == Late {
+		return textutil.Fit("request", 12) + " " + textutil.Fit("tenant", 10) + " " + textutil.Fit("gateway", 8) + " " +
+			textutil.Fit("timestamp", cw) + " " + textutil.Fit("watermark met", 13) + " " + textutil.Right("USD", 9)
+	}
+	return textutil.Fit("request", m.requestWidth(narrow)) + " " + textutil.Fit("tenant", 8) + " " + textutil.Fit("gw", 5) + " " +
+		textutil.Fit("ts", cw) + " " + textutil.Fit("kafka ts", cw) + " " + textutil.Fit("arrival", cw) + " " +
+		textutil.Fit("watermark", cw) + " " + "event proc  late"
+}
+
+// requestWidth gives the inspector's request column what the fixed columns leave.
+func (m Model) requestWidth(narrow bool) int {
+	fixed := 8 + 1 + 5 + 1 + 4*(clockWidth(narrow)+1) + 16
+	return max(7, min(16, m.width-fixed-1))
+}
+
+func (m Model) line(r *meter.RecordTrace, narrow bool) string {
+	cw := clockWidth(narrow)
+	if m.kind == Late {
+		return textutil.Fit(r.RequestID, 12) + " " + textutil.Fit(r.TenantID, 10) + " " + textutil.Fit(r.Gateway, 8) + " " +
+			textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), 13) + " " +
+			textutil.Right(fmt.Sprintf("$%.4f", r.USD), 9)
+	}
+	late := "no"
+	if r.Late {
+		late = "LATE"
+	}
+	return textutil.Fit(r.RequestID, m.requestWidth(narrow)) + " " + textutil.Fit(r.TenantID, 8) + " " + textutil.Fit(r.Gateway, 5) + " " +
+		textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.KafkaTimestamp, narrow), cw) + " " +
+		textutil.Fit(clock(r.Arrival, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), cw) + " " +
+		minute(r.EventWindowEnd-60000) + " " + minute(r.ProcessingWindowEnd-60000) + " " + late
+}

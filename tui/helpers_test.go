@@ -1,0 +1,161 @@
+package tui
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// t0 is 10:00:00.000 UTC, the minute of the course's table.
+const t0 int64 = 1795946400000
+
+// at returns t0 plus a clock offset like "01:09.5" (minutes:seconds).
+func at(minSec string) int64 {
+	d, err := time.ParseDuration(strings.Replace(minSec, ":", "m", 1) + "s")
+	if err != nil {
+		panic(err)
+	}
+	return t0 + d.Milliseconds()
+}
+
+// fired is a TenantCostMinute from one of the windows, for minute m (minutes after t0).
+func fired(kind meter.Kind, tenant string, m int64, usd float64, n int64) meter.Result {
+	return meter.Result{Kind: kind, At: t0 + (m+1)*60000, Minute: gateway.TenantCostMinute{TenantID: tenant,
+		WindowStart: t0 + m*60000, WindowEnd: t0 + (m+1)*60000, USD: usd, Requests: n}}
+}
+
+// both fires minute m for tenant in both panes with the same value.
+func both(tenant string, m int64, usd float64, n int64) []meter.Result {
+	return []meter.Result{fired(meter.ProcessingTimeResult, tenant, m, usd, n), fired(meter.EventTimeResult, tenant, m, usd, n)}
+}
+
+// open is a window still open with its running total.
+func open(window meter.Kind, tenant string, m int64, usd float64, n int64) meter.Result {
+	r := fired(window, tenant, m, usd, n)
+	r.Kind, r.Window = meter.PendingResult, window
+	return r
+}
+
+// late is a record the event-time window dropped.
+func late(id, tenant, gw string, ts, wm int64, usd float64) meter.Result {
+	return meter.Result{Kind: meter.LateResult, Record: meter.RecordTrace{RequestID: id, TenantID: tenant, Gateway: gw,
+		Timestamp: ts, Watermark: wm, Arrival: wm + 2000, USD: usd, Late: true}}
+}
+
+// status is a lab with three instances, the generator on, at now with watermark wm.
+func status(now, wm int64, openWindows ...meter.Result) *backend.Status {
+	return &backend.Status{
+		Now: now, Backend: "fake", Broker: "127.0.0.1:9092", Generator: true, Watermark: wm,
+		Instances: []backend.Instance{
+			{Name: "gw-0", Rate: 6.7}, {Name: "gw-1", Rate: 6.7}, {Name: "gw-2", Rate: 6.6},
+		},
+		Open: openWindows,
+	}
+}
+
+// courseScript is the course's hiccup as the panes see it: two prompt minutes, then
+// gw-1 held from 10:00:40 to 10:01:15, r-103 and r-104 dropped as late, and the 10:01
+// minute billed differently by the two windows.
+func courseScript() []backend.Update {
+	var prompt []meter.Result
+	for _, m := range []int64{-2, -1} {
+		prompt = append(prompt, both("acme", m, 0.3, 3)...)
+		prompt = append(prompt, both("globex", m, 0.1234, 2)...)
+	}
+	return []backend.Update{
+		{Status: status(at("00:05"), at("00:04"))},
+		{Results: prompt},
+		{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(meter.ProcessingTimeResult, "globex", 0, 0.05, 1)}},
+		{Results: []meter.Result{
+			fired(meter.EventTimeResult, "acme", 0, 0.2, 2), fired(meter.EventTimeResult, "globex", 0, 0.05, 1),
+			late("r-103", "acme", "gw-1", at("00:44"), at("01:09"), 0.1),
+			late("r-104", "acme", "gw-1", at("00:52"), at("01:09"), 0.1),
+		}},
+		{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 1, 0.4, 4), fired(meter.EventTimeResult, "acme", 1, 0.2, 2)}},
+		{Status: withJob(status(at("02:03"), at("02:01.5"),
+			open(meter.ProcessingTimeResult, "acme", 2, 0.1, 1), open(meter.EventTimeResult, "acme", 2, 0.1, 1),
+			open(meter.ProcessingTimeResult, "globex", 2, 0.0412, 1)), 2, 0.2)},
+	}
+}
+
+func withJob(s *backend.Status, late int64, usd float64) *backend.Status {
+	s.Job.Late, s.Job.LateUSD = late, usd
+	return s
+}
+
+// start runs a model over fb in a w x h terminal.
+func start(t *testing.T, fb *fakebackend.Backend, cfg Config, w, h int) *teatest.TestModel {
+	t.Helper()
+	if cfg.Now == nil {
+		cfg.Now = func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }
+	}
+	tm := teatest.NewTestModel(t, New(fb, cfg), teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() { fb.Close() })
+	return tm
+}
+
+// waitFor waits until the screen shows every one of texts.
+func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
+	t.Helper()
+	var seen []byte
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		seen = append(seen, b...)
+		for _, s := range texts {
+			if !bytes.Contains(seen, []byte(s)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// finalView stops the program without its quit path and returns the last screen.
+func finalView(t *testing.T, tm *teatest.TestModel) (Model, string) {
+	t.Helper()
+	tm.Send(tea.Quit())
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	return fm, fm.View()
+}
+
+// press sends one key press, by name ("tab", "enter", "esc", "ctrl+c") or as runes.
+func press(tm *teatest.TestModel, k string) {
+	switch k {
+	case "tab":
+		tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	case "shift+tab":
+		tm.Send(tea.KeyMsg{Type: tea.KeyShiftTab})
+	case "enter":
+		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	case "esc":
+		tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	case "ctrl+c":
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	case "up":
+		tm.Send(tea.KeyMsg{Type: tea.KeyUp})
+	case "down":
+		tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	default:
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+	}
+}
+
+// resize is the message a terminal resize sends.
+func resize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }

@@ -1,0 +1,80 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+// hiccupStatus is gw-1 held with left to go and held events.
+func hiccupStatus(now int64, left time.Duration, held int) *backend.Status {
+	s := status(now, now-1000)
+	s.Instances[1].Hiccup, s.Instances[1].HiccupLeft, s.Instances[1].Held = true, left, held
+	return s
+}
+
+func TestHiccupCountsDownInTheHeader(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: hiccupStatus(at("00:52"), 23*time.Second+400*time.Millisecond, 140)})
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "HICCUP 24s left, 140 held")
+	fb.Send(backend.Update{Status: hiccupStatus(at("00:53"), 22*time.Second+400*time.Millisecond, 152)})
+	waitFor(t, tm, "HICCUP 23s left, 152 held")
+	_, view := finalView(t, tm)
+	teatest.RequireEqualOutput(t, []byte(view))
+}
+
+func TestInjectPicksAnInstanceAndMarkPutsALineInBothPanes(t *testing.T) {
+	script := courseScript()
+	fb := fakebackend.New(script[0], script[1])
+	tm := start(t, fb, Config{Hiccup: 35 * time.Second}, 80, 24)
+	waitFor(t, tm, "09:59", "running")
+	fb.Send(backend.Update{Status: status(at("00:40"), at("00:39.8"))})
+	waitFor(t, tm, "10:00:39.800")
+
+	press(tm, "i")
+	waitFor(t, tm, "inject a 35s hiccup on", "[gw-1]")
+	press(tm, "enter")
+	waitFor(t, tm, "hiccup on gw-1 for 35s")
+	press(tm, "m")
+	waitFor(t, tm, "marked")
+	for _, u := range script[2:] {
+		fb.Send(u)
+	}
+	waitFor(t, tm, "02:01.500")
+	fm, view := finalView(t, tm)
+	teatest.RequireEqualOutput(t, []byte(view))
+
+	calls := fb.Called("Inject")
+	if len(calls) != 1 || calls[0].Instance != "gw-1" || calls[0].Duration != 35*time.Second {
+		t.Fatalf("Inject calls = %+v", calls)
+	}
+	if !strings.Contains(view, "── hiccup gw-1 10:00:40 ───────────────│── hiccup gw-1 10:00:40 ─") {
+		t.Errorf("the mark is not in both panes:\n%s", view)
+	}
+	if !fm.tracker.Done("4.2") {
+		t.Error("4.2 is not ticked after a hiccup and a differing minute")
+	}
+}
+
+func TestPickerDigitAndEscape(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "running", "10:00:09.000")
+	press(tm, "i")
+	waitFor(t, tm, "[gw-1]")
+	press(tm, "esc")
+	press(tm, "i")
+	press(tm, "2")
+	waitFor(t, tm, "[gw-2]")
+	press(tm, "enter")
+	waitFor(t, tm, "hiccup on gw-2")
+	finalView(t, tm)
+	if c := fb.Called("Inject"); len(c) != 1 || c[0].Instance != "gw-2" {
+		t.Errorf("Inject calls = %+v", c)
+	}
+}

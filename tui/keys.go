@@ -1,0 +1,109 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/labtui/labtui/tui/components/labpanel"
+)
+
+// KeyMap is every key of the main screen, as data: the footer and the help screen are
+// drawn from it by bubbles/help.
+type KeyMap struct {
+	Generator key.Binding
+	Inject    key.Binding
+	Replay    key.Binding
+	Timestamp key.Binding
+	Mark      key.Binding
+	Export    key.Binding
+
+	Focus     key.Binding
+	FocusBack key.Binding
+	Late      key.Binding
+	Inspector key.Binding
+	Filter    key.Binding
+	Help      key.Binding
+
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Home     key.Binding
+	End      key.Binding
+
+	Lab  labpanel.KeyMap
+	Quit key.Binding
+}
+
+// DefaultKeyMap returns labtui's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Generator: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "generator on/off")),
+		Inject:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inject a hiccup")),
+		Replay:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "replay the recorded hour")),
+		Timestamp: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "switch the timestamp field and replay")),
+		Mark:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark line in both panes")),
+		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export answers")),
+
+		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
+		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous")),
+		Late:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "late records pane")),
+		Inspector: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "record inspector")),
+		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter records")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
+		Home:     key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "oldest")),
+		End:      key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "newest, follow")),
+
+		Lab:  labpanel.DefaultKeyMap(),
+		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// mainHelp is the help of the main screen; it satisfies help.KeyMap.
+type mainHelp struct{ k KeyMap }
+
+// ShortHelp is the footer's line: the most used keys first, with short descriptions,
+// so the line fits 80 columns; bubbles/help cuts what does not fit.
+func (h mainHelp) ShortHelp() []key.Binding {
+	k := h.k
+	return []key.Binding{
+		short(k.Generator, "generator"), short(k.Inject, "hiccup"), short(k.Replay, "replay"),
+		short(k.Timestamp, "ts field"), short(k.Mark, "mark"), short(k.Focus, "focus"),
+		short(k.Help, "keys"), short(k.Quit, "quit"), short(k.Export, "export"), short(k.Filter, "filter"),
+		short(k.Late, "late"), short(k.Inspector, "records"),
+	}
+}
+
+// short is b with a shorter description.
+func short(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}
+
+// FullHelp is every key, a group per column: the lab, the views, scrolling, answers.
+func (h mainHelp) FullHelp() [][]key.Binding {
+	k := h.k
+	return [][]key.Binding{
+		{k.Generator, k.Inject, k.Replay, k.Timestamp, k.Mark},
+		{k.Focus, k.FocusBack, k.Late, k.Inspector, k.Filter, k.Help},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Export, k.Quit},
+	}
+}
+
+// helpGroupTitles name FullHelp's groups on the help screen.
+var helpGroupTitles = []string{"The lab", "Views", "Scrolling", "Answers"}
+
+// editHelp is the footer while an answer has the keyboard.
+type editHelp struct{ k KeyMap }
+
+func (h editHelp) ShortHelp() []key.Binding {
+	quit := key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
+	return []key.Binding{h.k.Lab.Done, h.k.Focus, quit}
+}
+
+func (h editHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }

@@ -1,0 +1,216 @@
+package lab
+
+import (
+	"strconv"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/history"
+	"github.com/labtui/labtui/tui/table"
+)
+
+// ReplayRows is how many rows of a replay's table the evidence keeps.
+const ReplayRows = 1000
+
+// replayFinished records a replay that ended, ticks 4.3 (completed_ts) or 4.4
+// (started_ts) when it succeeded, and diffs its event-time output with an earlier run.
+func (t *Tracker) replayFinished(h *history.History, p backend.ReplayProgress) {
+	run := h.Current()
+	field := run.Timestamp
+	if t.pendingReplay != nil {
+		field = t.pendingReplay.field
+		if p.Path == "" {
+			p.Path = t.pendingReplay.path
+		}
+	}
+	t.pendingReplay = nil
+	at := now(h)
+	ev := state.Replay{Path: p.Path, Timestamp: field.String(), Records: p.Records, Done: p.Done && p.Err == nil, At: at}
+	if p.Err != nil {
+		ev.Error = p.Err.Error()
+		t.addReplay(ev)
+		t.changed = true
+		return
+	}
+	step, base := "4.3", t.liveRun(h, run)
+	if field == meter.StartedTS {
+		step, base = "4.4", t.completedReplay(h, run)
+	}
+	t.tick(step, at, "a replay of "+p.Path+" with "+field.String()+" finished ("+itoa(p.Records)+" records)")
+	t.addReplay(ev)
+	t.watch(run, at+2*60000, func() {
+		r := t.findReplay(at, ev.Timestamp)
+		if r == nil {
+			return
+		}
+		r.Table = *labelled(run.Table.Snapshot(0, ReplayRows, h.ClocksFor(run)), run, now(h))
+		if base != nil {
+			d := diff(run.Table, base.Table)
+			d.Against = "run " + itoa(int64(base.ID))
+			if base.Replay {
+				d.Against += " (replay, " + base.Timestamp.String() + ")"
+			} else {
+				d.Against += " (live)"
+			}
+			r.Diff = &d
+		}
+	})
+}
+
+// addReplay appends a replay to the evidence, keeping the latest state.MaxReplays.
+func (t *Tracker) addReplay(r state.Replay) {
+	rs := append(t.evidence.Replays, r)
+	if len(rs) > state.MaxReplays {
+		rs = append([]state.Replay(nil), rs[len(rs)-state.MaxReplays:]...)
+	}
+	t.evidence.Replays = rs
+}
+
+// findReplay returns the replay evidence that finished at at with field, or nil when it
+// was let go.
+func (t *Tracker) findReplay(at int64, field string) *state.Replay {
+	for i := range t.evidence.Replays {
+		if r := &t.evidence.Replays[i]; r.At == at && r.Timestamp == field {
+			return r
+		}
+	}
+	return nil
+}
+
+// liveRun is the latest run before cur that was not a replay.
+func (t *Tracker) liveRun(h *history.History, cur *history.Run) *history.Run {
+	runs := h.Runs()
+	for i := len(runs) - 1; i >= 0; i-- {
+		if r := runs[i]; r != cur && !r.Replay {
+			return r
+		}
+	}
+	return nil
+}
+
+// completedReplay is the latest replay before cur that read completed_ts, or else the
+// live run.
+func (t *Tracker) completedReplay(h *history.History, cur *history.Run) *history.Run {
+	runs := h.Runs()
+	for i := len(runs) - 1; i >= 0; i-- {
+		if r := runs[i]; r != cur && r.Replay && r.Timestamp == meter.CompletedTS {
+			return r
+		}
+	}
+	return t.liveRun(h, cur)
+}
+
+// MaxDiffExamples is how many differing rows a Diff lists.
+const MaxDiffExamples = 10
+
+// diff compares the event-time cells of here and there.
+func diff(here, there *table.Table) state.Diff {
+	var d state.Diff
+	seen := make(map[rowKey]bool)
+	other := make(map[rowKey]table.Cell, there.Len())
+	for i := range there.Len() {
+		r := there.Row(i)
+		if !r.IsMark() && r.Cells[table.Event].Present() {
+			other[rowKey{r.WindowStart, r.Tenant}] = r.Cells[table.Event]
+		}
+	}
+	for i := range here.Len() {
+		r := here.Row(i)
+		c := r.Cells[table.Event]
+		if r.IsMark() || !c.Present() {
+			continue
+		}
+		k := rowKey{r.WindowStart, r.Tenant}
+		seen[k] = true
+		o, ok := other[k]
+		switch {
+		case !ok:
+			d.OnlyHere++
+		case table.Equal(c, o):
+			d.Compared++
+			d.Same++
+		default:
+			d.Compared++
+			d.Different++
+			if len(d.Examples) < MaxDiffExamples {
+				d.Examples = append(d.Examples, state.DiffRow{WindowStart: r.WindowStart, Tenant: r.Tenant,
+					Here: &state.Cell{USD: c.USD, Requests: c.Requests}, There: &state.Cell{USD: o.USD, Requests: o.Requests}})
+			}
+		}
+	}
+	for k := range other {
+		if !seen[k] {
+			d.OnlyThere++
+		}
+	}
+	return d
+}
+
+type rowKey struct {
+	start  int64
+	tenant string
+}
+
+// MovedIndexLimit is how many requests' completed_ts minutes the Tracker remembers to
+// find the requests that move minutes under started_ts.
+const MovedIndexLimit = 100000
+
+// MaxMoved is how many moved requests the evidence keeps.
+const MaxMoved = 20
+
+// trace remembers each record's event-time minute under completed_ts and, under
+// started_ts, notes the records whose minute moved.
+func (t *Tracker) trace(run *history.Run, r meter.RecordTrace) {
+	if run.Timestamp == meter.CompletedTS {
+		t.moved.put(r.RequestID, r.EventWindowEnd)
+		return
+	}
+	if len(t.evidence.Moved) >= MaxMoved {
+		return
+	}
+	end, ok := t.moved.get(r.RequestID)
+	if !ok || end == r.EventWindowEnd {
+		return
+	}
+	for _, m := range t.evidence.Moved {
+		if m.RequestID == r.RequestID {
+			return
+		}
+	}
+	t.evidence.Moved = append(t.evidence.Moved, state.Moved{RequestID: r.RequestID, Tenant: r.TenantID,
+		CompletedMinute: end - 60000, StartedMinute: r.EventWindowEnd - 60000, StartedTS: r.Timestamp, USD: r.USD})
+	t.changed = true
+}
+
+// movedIndex maps request IDs to event-window ends, forgetting the oldest past its limit.
+type movedIndex struct {
+	limit int
+	ends  map[string]int64
+	order []string
+	next  int
+}
+
+func newMovedIndex(limit int) *movedIndex {
+	return &movedIndex{limit: limit, ends: make(map[string]int64), order: make([]string, 0, min(limit, 1024))}
+}
+
+func (m *movedIndex) put(id string, end int64) {
+	if _, ok := m.ends[id]; !ok {
+		if len(m.order) < m.limit {
+			m.order = append(m.order, id)
+		} else {
+			delete(m.ends, m.order[m.next])
+			m.order[m.next] = id
+			m.next = (m.next + 1) % len(m.order)
+		}
+	}
+	m.ends[id] = end
+}
+
+func (m *movedIndex) get(id string) (int64, bool) {
+	e, ok := m.ends[id]
+	return e, ok
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

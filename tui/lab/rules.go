@@ -1,0 +1,136 @@
+package lab
+
+import (
+	"strings"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/history"
+	"github.com/labtui/labtui/tui/table"
+)
+
+// checkAgreement ticks 4.1 once the current run has AgreeingMinutes event-time minutes
+// in which every tenant's row agrees between the panes.
+func (t *Tracker) checkAgreement(h *history.History) {
+	if t.Done("4.1") {
+		return
+	}
+	run := h.Current()
+	minutes := agreeingMinutes(run.Table, h.ClocksFor(run))
+	if len(minutes) < AgreeingMinutes {
+		return
+	}
+	minutes = minutes[len(minutes)-AgreeingMinutes:]
+	names := make([]string, len(minutes))
+	for i, m := range minutes {
+		names[i] = meter.Clock(m)[:5]
+	}
+	t.tick("4.1", now(h), "five event-time minutes agreed tenant by tenant in both panes: "+strings.Join(names, ", "))
+	from, to := minutes[0], minutes[len(minutes)-1]+60000
+	t.watch(run, now(h), func() {
+		tb := run.Table.SnapshotRange(from, to, 200, h.ClocksFor(run))
+		t.evidence.Agreement = labelled(tb, run, now(h))
+	})
+}
+
+// agreeingMinutes lists the window starts of the minutes whose rows all agree.
+func agreeingMinutes(tb *table.Table, c table.Clocks) []int64 {
+	var out []int64
+	for i := 0; i < tb.Len(); {
+		start := tb.Row(i).WindowStart
+		all, n := true, 0
+		for ; i < tb.Len() && tb.Row(i).WindowStart == start; i++ {
+			r := tb.Row(i)
+			if r.IsMark() {
+				continue
+			}
+			n++
+			if r.Verdict(c) != table.Agree {
+				all = false
+			}
+		}
+		if all && n > 0 {
+			out = append(out, start)
+		}
+	}
+	return out
+}
+
+// hiccupsFromStatus notices a hiccup the status shows that the learner did not inject
+// from this TUI (a script, another terminal), so 4.2 can tick for it too.
+func (t *Tracker) hiccupsFromStatus(h *history.History, s *backend.Status) {
+	for _, in := range s.Instances {
+		if !in.Hiccup || t.knownHiccup(in.Name, s.Now) {
+			continue
+		}
+		t.Injected(h, in.Name, in.HiccupLeft, s.Now)
+	}
+}
+
+func (t *Tracker) knownHiccup(instance string, now int64) bool {
+	for _, x := range t.hiccups {
+		if x.instance == instance && now <= x.at+x.d.Milliseconds()+2000 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkHiccups ticks 4.2 once a minute after a hiccup differs between the panes, and
+// keeps the minutes around the hiccup and the run's late records as evidence.
+func (t *Tracker) checkHiccups(h *history.History) {
+	if t.Done("4.2") {
+		return
+	}
+	for _, x := range t.hiccups {
+		if x.run.Ended {
+			continue
+		}
+		row := firstDiffering(x.run.Table, x.at, h.ClocksFor(x.run))
+		if row == nil {
+			continue
+		}
+		t.tick("4.2", now(h), "a hiccup on "+x.instance+" at "+meter.Clock(x.at)[:8]+", then the panes differ for "+
+			row.Tenant+" at "+meter.Clock(row.WindowStart)[:5])
+		until := x.at + x.d.Milliseconds() + 3*60000
+		t.watch(x.run, until, func() { t.takeHiccup(h, x) })
+		return
+	}
+}
+
+// firstDiffering returns the first row of a minute ending after at whose panes differ.
+func firstDiffering(tb *table.Table, at int64, c table.Clocks) *table.Row {
+	for i := tb.Search(at - 60000); i < tb.Len(); i++ {
+		r := tb.Row(i)
+		if !r.IsMark() && r.WindowEnd > at && r.Verdict(c) == table.Differs {
+			return r
+		}
+	}
+	return nil
+}
+
+func (t *Tracker) takeHiccup(h *history.History, x hiccup) {
+	c := h.ClocksFor(x.run)
+	tb := x.run.Table.SnapshotRange(x.at-2*60000, x.at+x.d.Milliseconds()+4*60000, 200, c)
+	ev := &state.Hiccup{Instance: x.instance, DurationMS: x.d.Milliseconds(), At: x.at, Table: *labelled(tb, x.run, now(h))}
+	late := x.run.Late
+	for i := max(0, late.Len()-state.MaxLate); i < late.Len(); i++ {
+		r := late.At(i)
+		ev.Late = append(ev.Late, state.Late{RequestID: r.RequestID, Tenant: r.TenantID, Gateway: r.Gateway,
+			Timestamp: r.Timestamp, Watermark: r.Watermark, Arrival: r.Arrival, USD: r.USD})
+	}
+	t.evidence.Hiccup = ev
+}
+
+// labelled fills in which run a table copy came from.
+func labelled(tb state.Table, run *history.Run, at int64) *state.Table {
+	tb.Run = run.ID
+	tb.Reason = run.Reason
+	if run.Replay {
+		tb.Reason = "replay"
+	}
+	tb.Timestamp = run.Timestamp.String()
+	tb.TakenAt = at
+	return &tb
+}

@@ -1,0 +1,198 @@
+// Package lab ticks Lab 4's "Try it" steps from what the lab shows: it watches the
+// history of runs as updates arrive, decides when each step's evidence exists, and keeps
+// a copy of that evidence (the tables as they stood, the late records, the replays) for
+// the autosave and the export. It has no Bubble Tea in it.
+package lab
+
+import (
+	"time"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/history"
+)
+
+// AgreeingMinutes is how many event-time minutes must agree between the panes for 4.1.
+const AgreeingMinutes = 5
+
+// Tracker decides the steps and keeps their evidence. It is driven from the update
+// loop only.
+type Tracker struct {
+	steps    map[string]state.Step
+	evidence state.Evidence
+	changed  bool
+
+	hiccups []hiccup
+	// refresh re-takes evidence copies while their run is still producing rows.
+	refresh []refresher
+	// pendingReplay is the replay the learner asked for, until it reports Done.
+	pendingReplay *replayAsk
+	moved         *movedIndex
+}
+
+// hiccup is one injected hiccup, in the run it happened in.
+type hiccup struct {
+	instance string
+	d        time.Duration
+	at       int64
+	run      *history.Run
+}
+
+// refresher re-takes one piece of evidence until the lab's processing time passes until
+// or its run ends.
+type refresher struct {
+	run     *history.Run
+	until   int64
+	version uint64
+	take    func()
+}
+
+type replayAsk struct {
+	path  string
+	field meter.TimestampField
+}
+
+// New returns a Tracker starting from saved progress (steps and evidence).
+func New(saved state.State) *Tracker {
+	t := &Tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(MovedIndexLimit)}
+	for k, v := range saved.Steps {
+		t.steps[k] = v
+	}
+	return t
+}
+
+// Steps returns which steps are ticked, by exercise ID.
+func (t *Tracker) Steps() map[string]state.Step { return t.steps }
+
+// Done reports whether step id is ticked.
+func (t *Tracker) Done(id string) bool { return t.steps[id].Done }
+
+// Changed reports whether steps or evidence changed since the last call.
+func (t *Tracker) Changed() bool {
+	c := t.changed
+	t.changed = false
+	return c
+}
+
+// Fill copies the steps and the evidence into st, for saving or exporting.
+func (t *Tracker) Fill(st *state.State) {
+	st.Steps = make(map[string]state.Step, len(t.steps))
+	for k, v := range t.steps {
+		st.Steps[k] = v
+	}
+	st.Evidence = state.State{Evidence: t.evidence}.Clone().Evidence
+}
+
+// Injected records a hiccup the learner injected, at processing time at.
+func (t *Tracker) Injected(h *history.History, instance string, d time.Duration, at int64) {
+	t.hiccups = append(t.hiccups, hiccup{instance: instance, d: d, at: at, run: h.Current()})
+	if len(t.hiccups) > 16 {
+		t.hiccups = t.hiccups[1:]
+	}
+	t.changed = true
+}
+
+// LastHiccup returns the latest hiccup injected, if any.
+func (t *Tracker) LastHiccup() (instance string, at int64, d time.Duration, ok bool) {
+	if len(t.hiccups) == 0 {
+		return "", 0, 0, false
+	}
+	x := t.hiccups[len(t.hiccups)-1]
+	return x.instance, x.at, x.d, true
+}
+
+// ReplayAsked records that the learner asked for a replay of path with field.
+func (t *Tracker) ReplayAsked(path string, field meter.TimestampField) {
+	t.pendingReplay = &replayAsk{path: path, field: field}
+}
+
+// Observe takes in one update after h applied it, and re-checks the steps.
+func (t *Tracker) Observe(h *history.History, u backend.Update) {
+	for i := range u.Results {
+		if r := &u.Results[i]; r.Kind == meter.TraceResult {
+			t.trace(h.Current(), r.Record)
+		}
+	}
+	if u.Status != nil {
+		t.hiccupsFromStatus(h, u.Status)
+	}
+	if u.Replay != nil && (u.Replay.Done || u.Replay.Err != nil) {
+		t.replayFinished(h, *u.Replay)
+	}
+	if len(u.Results) > 0 || u.Status != nil {
+		t.checkAgreement(h)
+		t.checkHiccups(h)
+		t.runRefreshers(h)
+	}
+}
+
+// tick marks step id done, once, with the reason.
+func (t *Tracker) tick(id string, at int64, because string) {
+	if t.steps[id].Done {
+		return
+	}
+	t.steps[id] = state.Step{Done: true, At: at, Because: because}
+	t.changed = true
+}
+
+// watch adds a refresher and takes the evidence once now.
+func (t *Tracker) watch(run *history.Run, until int64, take func()) {
+	take()
+	t.changed = true
+	t.refresh = append(t.refresh, refresher{run: run, until: until, version: run.Table.Version(), take: take})
+}
+
+func (t *Tracker) runRefreshers(h *history.History) {
+	now := int64(0)
+	if h.Status != nil {
+		now = h.Status.Now
+	}
+	kept := t.refresh[:0]
+	for _, r := range t.refresh {
+		if v := r.run.Table.Version(); v != r.version {
+			r.version = v
+			r.take()
+			t.changed = true
+		}
+		if !r.run.Ended && now <= r.until {
+			kept = append(kept, r)
+		}
+	}
+	clear(t.refresh[len(kept):])
+	t.refresh = kept
+}
+
+func now(h *history.History) int64 {
+	if h.Status == nil {
+		return 0
+	}
+	return h.Status.Now
+}
+
+// Restore lays saved progress under what this session found: a step ticked before stays
+// ticked, and saved evidence fills in what this session has not captured yet.
+func (t *Tracker) Restore(saved state.State) {
+	s := saved.Clone()
+	for id, st := range s.Steps {
+		if st.Done && !t.steps[id].Done {
+			t.steps[id] = st
+		}
+	}
+	e := &t.evidence
+	if e.Agreement == nil {
+		e.Agreement = s.Evidence.Agreement
+	}
+	if e.Hiccup == nil {
+		e.Hiccup = s.Evidence.Hiccup
+	}
+	if len(e.Moved) == 0 {
+		e.Moved = s.Evidence.Moved
+	}
+	rs := append(s.Evidence.Replays, e.Replays...)
+	if len(rs) > state.MaxReplays {
+		rs = rs[len(rs)-state.MaxReplays:]
+	}
+	e.Replays = rs
+	t.changed = true
+}

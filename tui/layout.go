@@ -1,0 +1,85 @@
+package tui
+
+import (
+	"github.com/labtui/labtui/tui/components/footer"
+	"github.com/labtui/labtui/tui/components/header"
+	"github.com/labtui/labtui/tui/components/labpanel"
+)
+
+// layout is where each part of the main screen sits, in lines from the top.
+type layout struct {
+	panesY, panesH         int
+	lateY, lateH           int
+	inspectorY, inspectorH int
+	labY, labH             int
+}
+
+// minPanes is the height under which the panes show too little to be worth drawing.
+const minPanes = 8
+
+// tooSmall reports whether the terminal is below MinWidth x MinHeight.
+func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+
+// relayout shares the height between the parts and sizes every component.
+func (m Model) relayout() Model {
+	avail := max(0, m.height-header.Height-footer.Height)
+	var l layout
+	l.labH = labpanel.CollapsedHeight
+	if m.focus == areaLab {
+		l.labH = max(18, avail*60/100)
+	}
+	if m.showLate {
+		l.lateH = max(4, avail/5)
+	}
+	if m.showInspector {
+		l.inspectorH = max(5, avail/4)
+	}
+	l.panesH = avail - l.labH - l.lateH - l.inspectorH
+	shrink := func(h *int, floor int) {
+		if d := minPanes - l.panesH; d > 0 && *h > floor {
+			take := min(d, *h-floor)
+			*h -= take
+			l.panesH += take
+		}
+	}
+	shrink(&l.inspectorH, 4)
+	shrink(&l.lateH, 3)
+	if m.focus == areaLab {
+		// The lab with the focus keeps its room; panes too short to read give theirs up.
+		if l.panesH < minPanes {
+			l.labH += l.panesH
+			l.panesH = 0
+		}
+	}
+	l.panesH = max(0, l.panesH)
+	l.panesY = header.Height
+	l.lateY = l.panesY + l.panesH
+	l.inspectorY = l.lateY + l.lateH
+	l.labY = l.inspectorY + l.inspectorH
+	m.layout = l
+
+	m.header = m.header.SetWidth(m.width)
+	m.footer = m.footer.SetWidth(m.width)
+	m.panes = m.panes.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
+	m.late = m.late.SetSize(m.width, l.lateH).SetFocused(m.focus == areaLate)
+	m.inspector = m.inspector.SetSize(m.width, l.inspectorH).SetFocused(m.focus == areaInspector)
+	m.lab = m.lab.SetSize(m.width, l.labH).SetFocused(m.focus == areaLab)
+	m.filter.Width = max(10, m.width-len(m.filter.Prompt)-2)
+	return m
+}
+
+// areaAt returns the part of the main screen at line y.
+func (m Model) areaAt(y int) (area, bool) {
+	l := m.layout
+	switch {
+	case y >= l.panesY && y < l.panesY+l.panesH:
+		return areaPanes, true
+	case y >= l.lateY && y < l.lateY+l.lateH:
+		return areaLate, true
+	case y >= l.inspectorY && y < l.inspectorY+l.inspectorH:
+		return areaInspector, true
+	case y >= l.labY && y < l.labY+l.labH:
+		return areaLab, true
+	}
+	return 0, false
+}

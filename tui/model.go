@@ -1,0 +1,229 @@
+// Package tui is labtui's terminal UI for Lab 4: both TenantCost sinks side by side,
+// the faults one key away, and the lab as a guided checklist. The root Model is a small
+// state machine that handles global keys, resizes and the backend's messages, and hands
+// the rest to the component with the focus (the packages under tui/components). Every
+// stream reaches Update as messages; no goroutine writes to the model.
+package tui
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/components/footer"
+	"github.com/labtui/labtui/tui/components/header"
+	"github.com/labtui/labtui/tui/components/labpanel"
+	"github.com/labtui/labtui/tui/components/panes"
+	"github.com/labtui/labtui/tui/components/picker"
+	"github.com/labtui/labtui/tui/components/records"
+	"github.com/labtui/labtui/tui/history"
+	"github.com/labtui/labtui/tui/lab"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// DefaultRecording is where the lab keeps the recorded hour of gateway-events.
+const DefaultRecording = "labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
+
+// DefaultHiccup is how long an injected hiccup holds an instance: the course's 30-second
+// delay and the few seconds the retries take.
+const DefaultHiccup = 35 * time.Second
+
+// MinWidth and MinHeight are the smallest terminal labtui draws in.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// Config is what the TUI needs besides a backend. The zero value of a field means its
+// default.
+type Config struct {
+	// Hiccup is the duration `i` injects; default DefaultHiccup.
+	Hiccup time.Duration
+	// Recording is the file `r` and `t` replay; default DefaultRecording.
+	Recording string
+	// ExportDir is where `e` writes lab-04-answers.md and .json; default ".".
+	ExportDir string
+	// Store autosaves answers and progress; nil turns autosave off.
+	Store *state.Store
+	// Saved is the progress found in the Store at start, if any: the TUI offers to
+	// continue with it.
+	Saved *state.State
+	// SaveDelay is how long the autosave waits for typing to pause; default 300 ms.
+	// Quitting saves at once.
+	SaveDelay time.Duration
+	// Now stamps saves and exports; default time.Now.
+	Now func() time.Time
+	// Logger receives what labtui logs; it must not write to the terminal. Default: none.
+	Logger *slog.Logger
+	// Limits bound the history kept; zero fields mean their defaults.
+	Limits history.Limits
+}
+
+func (c Config) withDefaults() Config {
+	if c.Hiccup <= 0 {
+		c.Hiccup = DefaultHiccup
+	}
+	if c.Recording == "" {
+		c.Recording = DefaultRecording
+	}
+	if c.ExportDir == "" {
+		c.ExportDir = "."
+	}
+	if c.SaveDelay <= 0 {
+		c.SaveDelay = 300 * time.Millisecond
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return c
+}
+
+// screen is the root state machine's state.
+type screen uint8
+
+const (
+	// screenResume asks whether to continue with saved answers.
+	screenResume screen = iota
+	// screenMain is the panes, the lists and the lab panel.
+	screenMain
+	// screenHelp lists every key.
+	screenHelp
+	// screenPick asks which instance a hiccup holds.
+	screenPick
+	// screenFilter edits the records filter.
+	screenFilter
+	// screenQuitting waits for the backend to close.
+	screenQuitting
+)
+
+// area is a part of the main screen that can have the focus.
+type area uint8
+
+const (
+	areaPanes area = iota
+	areaLate
+	areaInspector
+	areaLab
+)
+
+// Model is the root model.
+type Model struct {
+	cfg    Config
+	b      backend.Backend
+	ctx    context.Context
+	cancel context.CancelFunc
+	tasks  *tasks
+	keys   KeyMap
+	styles theme.Styles
+
+	screen screen
+	focus  area
+	width  int
+	height int
+	layout layout
+
+	hist    *history.History
+	tracker *lab.Tracker
+
+	header    header.Model
+	panes     panes.Model
+	late      records.Model
+	inspector records.Model
+	lab       labpanel.Model
+	footer    footer.Model
+	picker    picker.Model
+	filter    textinput.Model
+
+	showLate      bool
+	showInspector bool
+
+	started   bool
+	startErr  string
+	replaying bool
+	closed    bool
+
+	status string
+	level  footer.Level
+
+	// rev is the autosave revision; labRev the lab panel's revision last seen.
+	rev         uint64
+	labRev      uint64
+	savePending bool
+	// saveOK says autosave may write: not while the learner is still deciding whether
+	// to continue with saved answers.
+	saveOK bool
+}
+
+// New returns the root model driving b. Start it with tea.NewProgram, or use Run.
+func New(b backend.Backend, cfg Config) Model {
+	cfg = cfg.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	styles := theme.New()
+	keys := DefaultKeyMap()
+	fi := textinput.New()
+	fi.Prompt = "filter (tenant, gateway or request id): "
+	fi.Placeholder = "acme, gw-1, r-103…"
+	m := Model{
+		cfg: cfg, b: b, ctx: ctx, cancel: cancel, tasks: newTasks(), keys: keys, styles: styles,
+		screen:    screenMain,
+		hist:      history.New(cfg.Limits),
+		tracker:   lab.New(state.New()),
+		header:    header.New(styles),
+		panes:     panes.New(styles),
+		late:      records.New(styles, records.Late),
+		inspector: records.New(styles, records.Inspector),
+		lab:       labpanel.New(styles, keys.Lab, nil),
+		footer:    footer.New(styles),
+		filter:    fi,
+		saveOK:    true,
+		status:    "starting the " + b.Name() + " lab…",
+	}
+	if cfg.Saved != nil && !cfg.Saved.Empty() {
+		m.screen = screenResume
+		m.saveOK = false
+	}
+	if cfg.Saved != nil {
+		// The Store never writes a revision older than the one it loaded.
+		m.rev = cfg.Saved.Revision
+	}
+	return m.relayout()
+}
+
+// Init starts the backend and begins listening to its updates.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(m.startCmd(), listen(m.b.Updates()))
+}
+
+// Snapshot returns the learner's progress as it stands: answers, steps and evidence.
+func (m Model) Snapshot() state.State {
+	st := state.New()
+	st.Revision = m.rev
+	st.Answers = m.lab.Answers()
+	m.tracker.Fill(&st)
+	st.SavedAt = m.cfg.Now().UTC()
+	return st
+}
+
+// CanSave reports whether the model's progress may be written over the saved file: not
+// while the learner has not yet said whether to continue with the saved answers.
+func (m Model) CanSave() bool { return m.saveOK }
+
+// Closed reports whether the backend's Close returned.
+func (m Model) Closed() bool { return m.closed }
+
+// now is the lab's processing time, or 0 before the first status.
+func (m Model) now() int64 {
+	if m.hist.Status == nil {
+		return 0
+	}
+	return m.hist.Status.Now
+}

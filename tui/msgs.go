@@ -1,0 +1,138 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/export"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
+)
+
+// updateMsg is one backend.Update, read from Updates by listen.
+type updateMsg struct{ u backend.Update }
+
+// updatesClosedMsg says the backend closed Updates.
+type updatesClosedMsg struct{}
+
+// startedMsg says Start returned.
+type startedMsg struct{ err error }
+
+// generatorMsg says SetGenerator returned.
+type generatorMsg struct {
+	on  bool
+	err error
+}
+
+// injectedMsg says Inject returned.
+type injectedMsg struct {
+	instance string
+	d        time.Duration
+	err      error
+}
+
+// replayedMsg says Replay returned.
+type replayedMsg struct {
+	path  string
+	field meter.TimestampField
+	err   error
+}
+
+// closedMsg says Close returned.
+type closedMsg struct{ err error }
+
+// saveTickMsg says the autosave delay passed.
+type saveTickMsg struct{}
+
+// savedMsg says an autosave finished.
+type savedMsg struct{ err error }
+
+// archivedMsg says the saved answers were moved aside for a fresh start.
+type archivedMsg struct {
+	path string
+	err  error
+}
+
+// exportedMsg says an export finished.
+type exportedMsg struct {
+	paths []string
+	err   error
+}
+
+// listen reads one update from ch; Update re-arms it after each.
+func listen(ch <-chan backend.Update) tea.Cmd {
+	return func() tea.Msg {
+		u, ok := <-ch
+		if !ok {
+			return updatesClosedMsg{}
+		}
+		return updateMsg{u}
+	}
+}
+
+func (m Model) startCmd() tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return m.tasks.cmd(func() tea.Msg { return startedMsg{b.Start(ctx)} })
+}
+
+func (m Model) generatorCmd(on bool) tea.Cmd {
+	b := m.b
+	return m.tasks.cmd(func() tea.Msg { return generatorMsg{on, b.SetGenerator(on)} })
+}
+
+func (m Model) injectCmd(instance string, d time.Duration) tea.Cmd {
+	b := m.b
+	return m.tasks.cmd(func() tea.Msg { return injectedMsg{instance, d, b.Inject(instance, d)} })
+}
+
+func (m Model) replayCmd(path string, field meter.TimestampField) tea.Cmd {
+	b, ctx := m.b, m.ctx
+	return m.tasks.cmd(func() tea.Msg {
+		if _, err := os.Stat(path); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				err = fmt.Errorf("the recording %s does not exist: set --recording or recording: in the config", path)
+			}
+			return replayedMsg{path, field, err}
+		}
+		err := b.Replay(ctx, path, field)
+		if errors.Is(err, context.Canceled) {
+			err = nil
+		}
+		return replayedMsg{path, field, err}
+	})
+}
+
+func (m Model) closeCmd() tea.Cmd {
+	b := m.b
+	return m.tasks.cmd(func() tea.Msg { return closedMsg{b.Close()} })
+}
+
+func (m Model) saveCmd(st state.State) tea.Cmd {
+	s := m.cfg.Store
+	return m.tasks.cmd(func() tea.Msg {
+		_, err := s.Save(st)
+		return savedMsg{err}
+	})
+}
+
+func (m Model) archiveCmd() tea.Cmd {
+	s := m.cfg.Store
+	return m.tasks.cmd(func() tea.Msg {
+		p, err := s.Archive()
+		return archivedMsg{p, err}
+	})
+}
+
+func (m Model) exportCmd(st state.State) tea.Cmd {
+	dir, now := m.cfg.ExportDir, m.cfg.Now()
+	return m.tasks.cmd(func() tea.Msg {
+		paths, err := export.Write(dir, st, now)
+		return exportedMsg{paths, err}
+	})
+}

@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/labtui/labtui/backend"
+)
+
+// LogFile is the name of labtui's log inside the state directory.
+const LogFile = "labtui.log"
+
+// OpenLog opens (appending) the log file in dir, creating dir if needed.
+func OpenLog(dir string) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create the state directory %s: %w", dir, err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open the log: %w", err)
+	}
+	return f, nil
+}
+
+// Run runs the TUI over b until the learner quits or ctx ends. Whatever way it ends, it
+// closes b (once), saves the answers, and waits for the commands it started, so nothing
+// outlives it. While it runs, the standard logger and slog's default write to logOut
+// (the TUI owns the terminal); logOut may be nil to discard. opts are added to the
+// program's options (tests pass their own input and output).
+func Run(ctx context.Context, b backend.Backend, cfg Config, logOut io.Writer, opts ...tea.ProgramOption) error {
+	if os.Getenv("NO_COLOR") != "" {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	if logOut == nil {
+		logOut = io.Discard
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(logOut, nil))
+	}
+	prevLog, prevSlog := log.Writer(), slog.Default()
+	log.SetOutput(logOut)
+	slog.SetDefault(cfg.Logger)
+	defer func() {
+		log.SetOutput(prevLog)
+		slog.SetDefault(prevSlog)
+	}()
+
+	ob := &onceBackend{Backend: b}
+	m := New(ob, cfg)
+	popts := append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx)}, opts...)
+	final, err := tea.NewProgram(m, popts...).Run()
+	if fm, ok := final.(Model); ok {
+		m = fm
+	}
+	m.cancel()
+	if cerr := ob.Close(); cerr != nil {
+		m.cfg.Logger.Error("close the lab", "err", cerr)
+	}
+	if m.CanSave() && m.cfg.Store != nil {
+		st := m.Snapshot()
+		st.Revision = m.rev + 1
+		if _, serr := m.cfg.Store.Save(st); serr != nil && err == nil {
+			err = fmt.Errorf("save the answers: %w", serr)
+		}
+	}
+	if !m.tasks.wait(10 * time.Second) {
+		m.cfg.Logger.Warn("commands still running after 10s at exit")
+	}
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// onceBackend makes Close safe to call more than once: the first call closes, later ones
+// wait for it and return its error.
+type onceBackend struct {
+	backend.Backend
+	once sync.Once
+	err  error
+}
+
+// Close closes the backend once.
+func (o *onceBackend) Close() error {
+	o.once.Do(func() { o.err = o.Backend.Close() })
+	return o.err
+}

@@ -1,0 +1,159 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/export"
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+func TestExportWritesAnswersAndEvidence(t *testing.T) {
+	// Export to the current directory, as labtui does by default.
+	dir, wd := t.TempDir(), mustGetwd(t)
+	t.Chdir(dir)
+	script := courseScript()
+	fb := fakebackend.New(script[:2]...)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "running", "09:59")
+	fb.Send(backend.Update{Status: hiccupStatus(at("00:40"), 35*time.Second, 0)})
+	waitFor(t, tm, "HICCUP")
+	for _, u := range script[2:] {
+		fb.Send(u)
+	}
+	waitFor(t, tm, "02:01.500")
+	press(tm, "tab")
+	press(tm, "down")
+	press(tm, "enter")
+	tm.Type("No: r-103 and r-104 were dropped as late.")
+	press(tm, "esc")
+	press(tm, "e")
+	waitFor(t, tm, "exported")
+	_, view := finalView(t, tm)
+	if err := os.Chdir(wd); err != nil { // back to the package, where testdata is
+		t.Fatal(err)
+	}
+	teatest.RequireEqualOutput(t, []byte(view))
+
+	md, err := os.ReadFile(filepath.Join(dir, export.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"### 4.2a Does the event-time window still receive the burst under for_monotonous_timestamps()?\n\nNo: r-103 and r-104 were dropped as late.",
+		"Evidence: yes — a hiccup on gw-1 at 10:00:40, then the panes differ for acme at 10:01",
+		"| 10:01 | acme | $0.4000 (4) | $0.2000 (2) | differs |",
+		"| r-103 | acme | gw-1 | 10:00:44.000 | 10:01:09.000 | 0.1000 |",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("the markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, export.JSONFile)); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestTypedAnswersSurviveQuitAndRestart(t *testing.T) {
+	store := state.NewStore(t.TempDir())
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{Store: store, SaveDelay: time.Hour}, 80, 24)
+	waitFor(t, tm, "running")
+	press(tm, "tab")
+	press(tm, "enter")
+	tm.Type("They agree to the cent.")
+	waitFor(t, tm, "to the cent.")
+	// Quit while still writing, long before the autosave delay: nothing may be lost.
+	press(tm, "ctrl+c")
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if !fm.Closed() {
+		t.Error("quitting did not close the backend")
+	}
+	select {
+	case <-fb.Closed():
+	default:
+		t.Error("the backend was not closed")
+	}
+
+	saved, found, err := state.NewStore(store.Dir()).Load()
+	if err != nil || !found || saved.Answers["4.1a"] != "They agree to the cent." {
+		t.Fatalf("saved = %+v, %v, %v", saved.Answers, found, err)
+	}
+
+	fb2 := fakebackend.New()
+	tm2 := start(t, fb2, Config{Store: store, Saved: &saved}, 80, 24)
+	waitFor(t, tm2, "Continue with the answers")
+	press(tm2, "y")
+	waitFor(t, tm2, "restored 1 answer")
+	press(tm2, "tab")
+	waitFor(t, tm2, "They agree to the cent.")
+	fm2, view := finalView(t, tm2)
+	if got := fm2.lab.Answers()["4.1a"]; got != "They agree to the cent." {
+		t.Errorf("restored answer = %q", got)
+	}
+	teatest.RequireEqualOutput(t, []byte(view))
+}
+
+func TestStartingFreshKeepsTheOldAnswersAside(t *testing.T) {
+	store := state.NewStore(t.TempDir())
+	old := state.New()
+	old.Revision = 9
+	old.Answers["4.3b"] = "one enormous minute"
+	store.Save(old)
+	saved, _, _ := store.Load()
+	fb := fakebackend.New()
+	tm := start(t, fb, Config{Store: store, Saved: &saved, SaveDelay: 10 * time.Millisecond}, 80, 24)
+	waitFor(t, tm, "Continue with the answers")
+	press(tm, "n")
+	waitFor(t, tm, "starting fresh")
+	press(tm, "tab")
+	press(tm, "enter")
+	tm.Type("new")
+	time.Sleep(200 * time.Millisecond)
+	finalView(t, tm)
+	got, _, _ := state.NewStore(store.Dir()).Load()
+	if got.Answers["4.1a"] != "new" || got.Answers["4.3b"] != "" {
+		t.Errorf("answers after a fresh start = %+v", got.Answers)
+	}
+	bak, err := os.ReadFile(store.Path() + ".bak")
+	if err != nil || !strings.Contains(string(bak), "one enormous minute") {
+		t.Errorf("the old answers were not kept aside: %v", err)
+	}
+}
+
+func TestAutosaveWritesSoonAfterTyping(t *testing.T) {
+	store := state.NewStore(t.TempDir())
+	fb := fakebackend.New()
+	tm := start(t, fb, Config{Store: store, SaveDelay: 20 * time.Millisecond}, 80, 24)
+	press(tm, "tab")
+	press(tm, "enter")
+	tm.Type("draft")
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		st, _, _ := state.NewStore(store.Dir()).Load()
+		if st.Answers["4.1a"] == "draft" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no autosave of the draft: %+v", st.Answers)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	finalView(t, tm)
+}
+
+func mustGetwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}

@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+func TestHelpScreenListsEveryKey(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 100, 30)
+	waitFor(t, tm, "10:00:09.000")
+	press(tm, "?")
+	waitFor(t, tm, "labtui keys")
+	_, view := finalView(t, tm)
+	teatest.RequireEqualOutput(t, []byte(view))
+	for _, want := range []string{"generator on/off", "inject a hiccup", "replay the recorded hour",
+		"switch the timestamp field and replay", "focus next", "filter records", "mark line in both panes", "export answers", "quit"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+func TestHelpClosesWithEscape(t *testing.T) {
+	fb := fakebackend.New()
+	tm := start(t, fb, Config{}, 80, 24)
+	press(tm, "?")
+	waitFor(t, tm, "labtui keys")
+	press(tm, "esc")
+	waitFor(t, tm, "TumblingEventTimeWindows")
+	fm, _ := finalView(t, tm)
+	if fm.screen != screenMain {
+		t.Errorf("screen = %d after esc, want the main screen", fm.screen)
+	}
+}
+
+func TestSmallTerminalSaysSoPlainly(t *testing.T) {
+	fb := fakebackend.New()
+	tm := start(t, fb, Config{}, 60, 20)
+	waitFor(t, tm, "at least 80x24")
+	_, view := finalView(t, tm)
+	teatest.RequireEqualOutput(t, []byte(view))
+}
+
+func TestResizeRedrawsAtTheNewSize(t *testing.T) {
+	fb := fakebackend.New(courseScript()...)
+	tm := start(t, fb, Config{}, 60, 20)
+	waitFor(t, tm, "at least 80x24")
+	tm.Send(resize(120, 30))
+	waitFor(t, tm, "processing time (TumblingProcessingTimeWindows)")
+	_, view := finalView(t, tm)
+	lines := strings.Split(view, "\n")
+	if len(lines) != 30 {
+		t.Errorf("view has %d lines, want 30", len(lines))
+	}
+}
+
+// labScript gives evidence for 4.1 (five agreeing minutes), 4.2 (a hiccup and a
+// differing minute) and 4.3 (a replay that finished).
+func labScript() []backend.Update {
+	var us []backend.Update
+	us = append(us, backend.Update{Status: status(at("00:01"), at("00:00.5"))})
+	for m := range int64(5) {
+		rs := append(both("acme", m, 0.3, 3), both("globex", m, 0.2, 2)...)
+		us = append(us, backend.Update{Results: rs, Status: status(t0+(m+1)*60000+2000, t0+(m+1)*60000+1500)})
+	}
+	hs := status(at("05:10"), at("05:09"))
+	hs.Instances[1].Hiccup, hs.Instances[1].HiccupLeft = true, 30*time.Second
+	us = append(us, backend.Update{Status: hs})
+	us = append(us, backend.Update{Results: []meter.Result{
+		fired(meter.ProcessingTimeResult, "acme", 5, 0.2, 2), fired(meter.EventTimeResult, "acme", 5, 0.4, 4),
+	}, Status: status(at("06:03"), at("06:02"))})
+	us = append(us,
+		backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS, At: at("06:10")}},
+		// The recorded hour is yesterday's: its minutes come before today's.
+		backend.Update{Results: both("acme", -24*60, 0.3, 3), Status: status(at("06:20"), t0-23*3600000)},
+		backend.Update{Replay: &backend.ReplayProgress{Path: "recorded-hour.jsonl.gz", Records: 43200, Total: 43200, Done: true}},
+	)
+	return us
+}
+
+func TestLabPanelTicksStepsFromEvidence(t *testing.T) {
+	fb := fakebackend.New(labScript()...)
+	tm := start(t, fb, Config{}, 100, 32)
+	waitFor(t, tm, "replay done")
+	press(tm, "tab")
+	press(tm, "down")
+	press(tm, "down")
+	press(tm, "enter")
+	tm.Type("10:01:09, past the window")
+	press(tm, "esc")
+	waitFor(t, tm, "past the window")
+	fm, view := finalView(t, tm)
+	teatest.RequireEqualOutput(t, []byte(view))
+	for id, want := range map[string]bool{"4.1": true, "4.2": true, "4.3": true, "4.4": false} {
+		if fm.tracker.Done(id) != want {
+			t.Errorf("step %s done = %v, want %v", id, !want, want)
+		}
+	}
+	if got := fm.lab.Answers()["4.2b"]; got != "10:01:09, past the window" {
+		t.Errorf("answer 4.2b = %q", got)
+	}
+}

@@ -1,0 +1,260 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/components/picker"
+)
+
+// Update routes a message: resizes and the backend's messages whatever the screen,
+// then keys and mouse by screen and focus, then anything else to the component that
+// asked for it (the textarea's cursor, the filter's input).
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m.relayout(), nil
+	case tea.KeyMsg:
+		return m.key(msg)
+	case tea.MouseMsg:
+		return m.mouse(msg), nil
+	}
+	if mm, cmd, ok := m.backendMsg(msg); ok {
+		return mm, cmd
+	}
+	if mm, cmd, ok := m.saveMsg(msg); ok {
+		return mm, cmd
+	}
+	// Everything else belongs to a component: the textarea's cursor blink, the
+	// filter's cursor.
+	var cmd tea.Cmd
+	if m.screen == screenFilter {
+		m.filter, cmd = m.filter.Update(msg)
+		return m, cmd
+	}
+	m.lab, cmd = m.lab.Update(msg)
+	return m, cmd
+}
+
+// key handles a key by screen: quitting first, then the screen's own keys.
+func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if k.Type == tea.KeyCtrlC {
+		return m.quit()
+	}
+	switch m.screen {
+	case screenQuitting:
+		return m, nil
+	case screenResume:
+		return m.resumeKey(k)
+	case screenHelp:
+		switch {
+		case key.Matches(k, m.keys.Quit):
+			return m.quit()
+		case key.Matches(k, m.keys.Help), k.Type == tea.KeyEsc:
+			m.screen = screenMain
+		}
+		return m, nil
+	case screenPick:
+		m.picker, _ = m.picker.Update(k)
+		switch m.picker.Result() {
+		case picker.Chosen:
+			m.screen = screenMain
+			return m.inject(m.picker.Choice(), m.picker.Duration())
+		case picker.Cancelled:
+			m.screen = screenMain
+		}
+		return m, nil
+	case screenFilter:
+		return m.filterKey(k)
+	}
+	if m.tooSmall() {
+		if key.Matches(k, m.keys.Quit) {
+			return m.quit()
+		}
+		return m, nil
+	}
+	if m.focus == areaLab && m.lab.Editing() {
+		return m.editKey(k)
+	}
+	return m.mainKey(k)
+}
+
+// editKey gives every key to the answer being written, except tab, which moves on.
+func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if key.Matches(k, m.keys.Focus, m.keys.FocusBack) {
+		return m.cycleFocus(key.Matches(k, m.keys.Focus)), nil
+	}
+	var cmd tea.Cmd
+	m.lab, cmd = m.lab.Update(k)
+	return m.answersChanged(cmd)
+}
+
+// mainKey handles the main screen's keys.
+func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	km := m.keys
+	switch {
+	case key.Matches(k, km.Quit):
+		return m.quit()
+	case key.Matches(k, km.Help):
+		m.screen = screenHelp
+		return m, nil
+	case key.Matches(k, km.Focus):
+		return m.cycleFocus(true), nil
+	case key.Matches(k, km.FocusBack):
+		return m.cycleFocus(false), nil
+	case key.Matches(k, km.Generator):
+		return m.toggleGenerator()
+	case key.Matches(k, km.Inject):
+		return m.pickInstance(), nil
+	case key.Matches(k, km.Replay):
+		return m.replay(m.currentField())
+	case key.Matches(k, km.Timestamp):
+		return m.replay(1 - m.currentField())
+	case key.Matches(k, km.Mark):
+		return m.mark(), nil
+	case key.Matches(k, km.Export):
+		return m.export()
+	case key.Matches(k, km.Late):
+		m.showLate = !m.showLate
+		if !m.showLate && m.focus == areaLate {
+			m.focus = areaPanes
+		}
+		return m.relayout(), nil
+	case key.Matches(k, km.Inspector):
+		m.showInspector = !m.showInspector
+		if !m.showInspector && m.focus == areaInspector {
+			m.focus = areaPanes
+		}
+		return m.relayout(), nil
+	case key.Matches(k, km.Filter):
+		return m.startFilter()
+	}
+	if m.focus == areaLab {
+		var cmd tea.Cmd
+		m.lab, cmd = m.lab.Update(k)
+		return m, cmd
+	}
+	return m.scrollKey(k), nil
+}
+
+// cycleFocus moves the focus to the next (or previous) part that is shown.
+func (m Model) cycleFocus(forward bool) Model {
+	order := []area{areaPanes}
+	if m.showLate {
+		order = append(order, areaLate)
+	}
+	if m.showInspector {
+		order = append(order, areaInspector)
+	}
+	order = append(order, areaLab)
+	i := 0
+	for j, a := range order {
+		if a == m.focus {
+			i = j
+		}
+	}
+	if forward {
+		i = (i + 1) % len(order)
+	} else {
+		i = (i + len(order) - 1) % len(order)
+	}
+	m.focus = order[i]
+	return m.relayout()
+}
+
+// scrollKey scrolls the part with the focus.
+func (m Model) scrollKey(k tea.KeyMsg) Model {
+	km := m.keys
+	page := max(1, m.layout.panesH-4)
+	switch {
+	case key.Matches(k, km.Up):
+		return m.scroll(m.focus, -1)
+	case key.Matches(k, km.Down):
+		return m.scroll(m.focus, 1)
+	case key.Matches(k, km.PageUp):
+		return m.scroll(m.focus, -page)
+	case key.Matches(k, km.PageDown):
+		return m.scroll(m.focus, page)
+	case key.Matches(k, km.Home):
+		if m.focus == areaPanes {
+			m.panes = m.panes.Top(m.hist.Current())
+		} else {
+			return m.scroll(m.focus, -1<<30)
+		}
+	case key.Matches(k, km.End):
+		m.panes = m.panes.Bottom()
+		m.late = m.late.Bottom()
+		m.inspector = m.inspector.Bottom()
+	}
+	return m
+}
+
+// scroll moves one part's view by delta lines.
+func (m Model) scroll(a area, delta int) Model {
+	switch a {
+	case areaPanes:
+		var open []meter.Result
+		if m.hist.Status != nil {
+			open = m.hist.Status.Open
+		}
+		m.panes = m.panes.Scroll(m.hist.Current(), open, delta)
+	case areaLate:
+		m.late = m.late.Scroll(m.hist.Current().Late, delta)
+	case areaInspector:
+		m.inspector = m.inspector.Scroll(m.hist.Traces, delta)
+	}
+	return m
+}
+
+// mouse scrolls the part under the wheel.
+func (m Model) mouse(msg tea.MouseMsg) Model {
+	if m.screen != screenMain || m.tooSmall() {
+		return m
+	}
+	a, ok := m.areaAt(msg.Y)
+	if !ok {
+		return m
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		return m.scroll(a, -3)
+	case tea.MouseButtonWheelDown:
+		return m.scroll(a, 3)
+	}
+	return m
+}
+
+// startFilter opens the filter line, and the inspector if no list is shown.
+func (m Model) startFilter() (tea.Model, tea.Cmd) {
+	if !m.showInspector && !m.showLate {
+		m.showInspector = true
+		m = m.relayout()
+	}
+	m.screen = screenFilter
+	m.filter.SetValue(m.inspector.Filter())
+	return m, m.filter.Focus()
+}
+
+// filterKey edits the filter: it applies as typed, enter keeps it, esc clears it.
+func (m Model) filterKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch k.Type {
+	case tea.KeyEnter:
+		m.screen = screenMain
+		m.filter.Blur()
+		return m, nil
+	case tea.KeyEsc:
+		m.screen = screenMain
+		m.filter.Blur()
+		m.filter.SetValue("")
+		m.late = m.late.SetFilter("")
+		m.inspector = m.inspector.SetFilter("")
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.Update(k)
+	m.late = m.late.SetFilter(m.filter.Value())
+	m.inspector = m.inspector.SetFilter(m.filter.Value())
+	return m, cmd
+}

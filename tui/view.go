@@ -1,0 +1,109 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/components/footer"
+	"github.com/labtui/labtui/tui/components/header"
+	"github.com/labtui/labtui/tui/textutil"
+)
+
+// View draws the screen: the small-terminal notice, or the header, the body of the
+// current screen and the footer.
+func (m Model) View() string {
+	if m.width == 0 {
+		return ""
+	}
+	if m.tooSmall() {
+		return m.smallView()
+	}
+	parts := make([]string, 0, 8)
+	parts = append(parts, m.header.View(m.hist, header.Info{Backend: m.b.Name(), Err: m.startErr}))
+	if m.screen == screenHelp {
+		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
+	} else {
+		parts = append(parts, m.bodyViews()...)
+	}
+	parts = append(parts, m.footerView())
+	return strings.Join(parts, "\n")
+}
+
+// bodyViews draws the panes, the lists that are open and the lab panel.
+func (m Model) bodyViews() []string {
+	l := m.layout
+	out := make([]string, 0, 4)
+	if l.panesH > 0 {
+		run := m.hist.Current()
+		var open []meter.Result
+		if m.hist.Status != nil {
+			open = m.hist.Status.Open
+		}
+		out = append(out, textutil.Block(m.panes.View(run, m.hist.ClocksFor(run), open), m.width, l.panesH))
+	}
+	if l.lateH > 0 {
+		run := m.hist.Current()
+		title := fmt.Sprintf("late records dropped by the event-time window · run %d · %d ($%.4f) · l to hide",
+			run.ID, run.LateCount, run.LateUSD)
+		out = append(out, m.late.View(run.Late, title))
+	}
+	if l.inspectorH > 0 {
+		out = append(out, m.inspector.View(m.hist.Traces, "record inspector · latest records as they reached the windows · v to hide"))
+	}
+	if l.labH > 0 {
+		out = append(out, m.lab.View())
+	}
+	return out
+}
+
+// footerView draws the status line, or the prompt of the screen that asks something.
+func (m Model) footerView() string {
+	var keys help.KeyMap = mainHelp{m.keys}
+	prompt := ""
+	switch m.screen {
+	case screenResume:
+		prompt = m.resumePrompt()
+	case screenPick:
+		prompt = m.picker.View()
+	case screenFilter:
+		prompt = m.filter.View()
+	case screenHelp:
+		prompt = "all keys · ? or esc to go back"
+	}
+	if m.lab.Editing() {
+		keys = editHelp{m.keys}
+	}
+	return m.footer.View(m.status, m.level, prompt, keys)
+}
+
+// resumePrompt offers to continue with the saved answers.
+func (m Model) resumePrompt() string {
+	s := m.cfg.Saved
+	steps := 0
+	for _, st := range s.Steps {
+		if st.Done {
+			steps++
+		}
+	}
+	return fmt.Sprintf("Continue with the answers saved %s (%d answered, %d ticked)? y/n",
+		s.SavedAt.UTC().Format("2006-01-02 15:04"), s.Answered(), steps)
+}
+
+// helpView lists every key in h lines.
+func (m Model) helpView(h int) string {
+	title := m.styles.Title.Render("labtui keys")
+	intro := "labtui runs Lab 4 (event time and processing time). The left pane is the processing-time window, the right " +
+		"the event-time window; " + "a row marked ≠ differs between them."
+	body := title + "\n\n" + textutil.Wrap(intro, m.width) + "\n\n" + m.footer.FullHelp(mainHelp{m.keys}, helpGroupTitles)
+	return textutil.Block(body, m.width, h)
+}
+
+// smallView says plainly that the terminal is too small.
+func (m Model) smallView() string {
+	msg := fmt.Sprintf("labtui needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge the window, or press q to quit.",
+		MinWidth, MinHeight, m.width, m.height)
+	return textutil.Block(textutil.Wrap(msg, m.width), m.width, m.height)
+}
