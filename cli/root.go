@@ -74,6 +74,7 @@ func (a *app) rootCmd() *cobra.Command {
 		},
 	}
 	root.PersistentFlags().String("config", "", "config file (default $XDG_CONFIG_HOME/labtui/config.yaml)")
-	root.AddCommand(a.replayCmd())
+	a.setupTUI(root)
+	root.AddCommand(a.replayCmd(), a.exportCmd())
 	return root
 }

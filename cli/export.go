@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labtui/labtui/export"
+	"github.com/labtui/labtui/state"
+)
+
+func (a *app) exportCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Write your Lab 4 answers and the evidence labtui captured to lab-04-answers.md and .json",
+		Long: "export reads the answers and progress labtui autosaved (in $XDG_STATE_HOME/labtui) and\n" +
+			"writes lab-04-answers.md and lab-04-answers.json: per exercise your answers and the\n" +
+			"evidence captured, the same files the `e` key writes.",
+		Args: cobra.NoArgs,
+		RunE: a.runExport,
+	}
+	cmd.Flags().String("export-dir", ".", "where to write the two files")
+	return cmd
+}
+
+func (a *app) runExport(cmd *cobra.Command, _ []string) error {
+	store := state.NewStore(a.stateDir())
+	st, found, err := store.Load()
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("nothing to export yet: no saved answers in %s; run labtui and answer in the lab panel first", store.Path())
+	}
+	paths, err := export.Write(a.v.GetString("export-dir"), st, time.Now())
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		fmt.Fprintln(a.stdout, p)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"errors"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui"
+)
+
+// newBackend builds the lab the TUI drives. It is a variable so the lab's constructor
+// can be plugged in here (and a test can plug in a fake): it is given the app, whose
+// viper holds the flags, the environment and the config file, and returns a Backend
+// that has not been started; the TUI calls Start, and Close when it quits.
+var newBackend = func(a *app) (backend.Backend, error) {
+	return nil, errNoBackend
+}
+
+// errNoBackend is newBackend's answer until a lab is plugged in.
+var errNoBackend = errors.New("this labtui has no lab to run yet: the embedded backend (backend/embedded) is not built in; `labtui replay FILE` works meanwhile")
+
+// setupTUI makes the bare `labtui` command open the TUI, and adds its flags.
+func (a *app) setupTUI(root *cobra.Command) {
+	root.RunE = a.runTUI
+	root.Args = cobra.NoArgs
+	f := root.Flags()
+	f.Duration("hiccup", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
+	f.String("recording", tui.DefaultRecording, "the recorded hour the r and t keys replay")
+	f.String("export-dir", ".", "where the e key writes lab-04-answers.md and lab-04-answers.json")
+	addJobFlags(root)
+}
+
+// runTUI runs the TUI until the learner quits: answers autosave to the state directory,
+// and the log goes to a file there, never to the screen.
+func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
+	dir := a.stateDir()
+	logf, err := tui.OpenLog(dir)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	store := state.NewStore(dir)
+	saved, found, err := store.Load()
+	if err != nil {
+		return err
+	}
+	b, err := newBackend(a)
+	if err != nil {
+		return err
+	}
+	cfg := tui.Config{
+		Hiccup:    a.v.GetDuration("hiccup"),
+		Recording: a.v.GetString("recording"),
+		ExportDir: a.v.GetString("export-dir"),
+		Store:     store,
+	}
+	if found {
+		cfg.Saved = &saved
+	}
+	if cfg.Hiccup < time.Second {
+		return errors.New("--hiccup must be at least 1s")
+	}
+	return tui.Run(cmd.Context(), b, cfg, logf)
+}
+
+// stateDir is where answers autosave and the log goes: the state-dir setting
+// (LABTUI_STATE_DIR), else $XDG_STATE_HOME/labtui, else ~/.local/state/labtui.
+func (a *app) stateDir() string {
+	if d := a.v.GetString("state-dir"); d != "" {
+		return d
+	}
+	return state.Dir()
+}
