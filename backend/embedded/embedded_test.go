@@ -1,0 +1,72 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/meter"
+)
+
+func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
+	before := runtime.NumGoroutine()
+	gen := generator.Defaults()
+	gen.Rate = 200
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Generator: gen,
+		Hiccups: []inject.Hiccup{{Instance: 1, At: 300 * time.Millisecond, For: 1500 * time.Millisecond}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	results := map[meter.Kind]int{}
+	sawHiccup, sawHeld := false, false
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for u := range lab.Updates() {
+			for _, r := range u.Results {
+				results[r.Kind]++
+			}
+			if u.Status != nil && len(u.Status.Instances) == 3 && u.Status.Instances[1].Hiccup {
+				sawHiccup = true
+				sawHeld = sawHeld || u.Status.Instances[1].Held > 0
+			}
+		}
+	}()
+	if err := lab.SetGenerator(true); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	if err := lab.Close(); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	var out bytes.Buffer
+	s := lab.Summary()
+	s.Print(&out)
+	t.Log("\n" + out.String())
+	if !s.Balanced() || s.Requests < 300 || !strings.Contains(out.String(), "every event and every dollar is accounted for") {
+		t.Fatalf("unbalanced run:\n%s", out.String())
+	}
+	if !sawHiccup || !sawHeld {
+		t.Errorf("status never showed gw-1's hiccup with events held (hiccup %v, held %v)", sawHiccup, sawHeld)
+	}
+	if results[meter.TraceResult] != 0 || s.Records == 0 {
+		t.Errorf("results %v", results)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+1 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+1 {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%d goroutines left behind (was %d):\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	}
+}
