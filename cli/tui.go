@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/backend/embedded"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui"
 )
@@ -16,21 +17,24 @@ import (
 // viper holds the flags, the environment and the config file, and returns a Backend
 // that has not been started; the TUI calls Start, and Close when it quits.
 var newBackend = func(a *app) (backend.Backend, error) {
-	return nil, errNoBackend
+	cfg, err := a.labConfig()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Job.Trace = true // the record inspector shows every record
+	return embedded.New(cfg)
 }
-
-// errNoBackend is newBackend's answer until a lab is plugged in.
-var errNoBackend = errors.New("this labtui has no lab to run yet: the embedded backend (backend/embedded) is not built in; `labtui replay FILE` works meanwhile")
 
 // setupTUI makes the bare `labtui` command open the TUI, and adds its flags.
 func (a *app) setupTUI(root *cobra.Command) {
 	root.RunE = a.runTUI
 	root.Args = cobra.NoArgs
 	f := root.Flags()
-	f.Duration("hiccup", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
+	f.Duration("hiccup-duration", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
 	f.String("recording", tui.DefaultRecording, "the recorded hour the r and t keys replay")
 	f.String("export-dir", ".", "where the e key writes lab-04-answers.md and lab-04-answers.json")
 	addJobFlags(root)
+	addLabFlags(root)
 }
 
 // runTUI runs the TUI until the learner quits: answers autosave to the state directory,
@@ -52,7 +56,7 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	cfg := tui.Config{
-		Hiccup:    a.v.GetDuration("hiccup"),
+		Hiccup:    a.v.GetDuration("hiccup-duration"),
 		Recording: a.v.GetString("recording"),
 		ExportDir: a.v.GetString("export-dir"),
 		Store:     store,
@@ -61,7 +65,7 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 		cfg.Saved = &saved
 	}
 	if cfg.Hiccup < time.Second {
-		return errors.New("--hiccup must be at least 1s")
+		return errors.New("--hiccup-duration must be at least 1s")
 	}
 	return tui.Run(cmd.Context(), b, cfg, logf)
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/gateway"
@@ -32,6 +34,9 @@ type Config struct {
 	Hiccups []inject.Hiccup
 	// StatusEvery is how often a Status update is sent; default 100 ms.
 	StatusEvery time.Duration
+	// Consumed, if set, sees every record the job reads, with its arrival time, on the
+	// job's goroutine (labtui record writes them down).
+	Consumed func(r *kgo.Record, arrival int64)
 }
 
 // Lab is a running embedded lab: a backend.Backend.
@@ -126,6 +131,7 @@ func (l *Lab) startJob(ctx context.Context, why string) error {
 	job, err := livejob.Start(ctx, livejob.Config{
 		Brokers: []string{l.broker.Addr()}, Topic: l.broker.Topic(), StartAt: l.cfg.StartAt, Job: l.cfg.Job,
 		Malformed: func(p int32, off int64, err error) { l.logf("skipped partition %d offset %d: %v", p, off, err) },
+		Consumed:  l.cfg.Consumed,
 	}, l.collect)
 	if err != nil {
 		return err

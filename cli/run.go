@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labtui/labtui/backend/embedded"
+	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/livejob"
+	"github.com/labtui/labtui/meter"
+)
+
+func (a *app) runCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run the live lab: broker, gateway instances, the job, and faults",
+		Long: "run starts the embedded lab: a Kafka-protocol broker on loopback, the gateway instances\n" +
+			"producing to it, and the GatewayMeter job consuming it on the wall clock. With --headless\n" +
+			"it prints both print sinks and the late side output, and on exit (--duration, ctrl-c or\n" +
+			"SIGTERM) it stops everything and prints a summary whose numbers must balance.",
+		Args: cobra.NoArgs,
+		RunE: a.runRun,
+	}
+	f := cmd.Flags()
+	f.Bool("headless", false, "print results instead of opening the terminal UI")
+	f.Duration("duration", 0, "stop after this long (0: run until ctrl-c)")
+	f.StringArray("hiccup", nil, "schedule a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@40s+35s (repeatable)")
+	f.String("format", "text", "text (print-sink lines) or jsonl")
+	f.Bool("trace", false, "also print a trace line per assembled record")
+	addLabFlags(cmd)
+	addJobFlags(cmd)
+	return cmd
+}
+
+// addLabFlags adds the flags of the embedded lab: broker, generator, job source.
+func addLabFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	addBrokerFlags(cmd)
+	def := generator.Defaults()
+	f.Float64("rate", def.Rate, "requests per second over all gateway instances")
+	f.Int("instances", def.Instances, "gateway instances, gw-0 … gw-N-1")
+	f.StringSlice("tenants", def.Tenants, "tenants requests are spread over")
+	f.Int64("seed", def.Seed, "seed of the generator's schedule")
+	f.String("starting-offsets", "earliest", "where the job starts (and restarts) reading: earliest or latest")
+}
+
+func addBrokerFlags(cmd *cobra.Command) {
+	cmd.Flags().String("broker-addr", broker.DefaultAddr, "where the embedded broker listens (loopback only)")
+}
+
+// labConfig reads the embedded lab's configuration.
+func (a *app) labConfig() (embedded.Config, error) {
+	gen := generator.Defaults()
+	gen.Rate = a.v.GetFloat64("rate")
+	gen.Instances = a.v.GetInt("instances")
+	gen.Tenants = a.v.GetStringSlice("tenants")
+	gen.Seed = a.v.GetInt64("seed")
+	if err := gen.Validate(); err != nil {
+		return embedded.Config{}, err
+	}
+	opts, err := a.jobOptions()
+	if err != nil {
+		return embedded.Config{}, err
+	}
+	opts.Trace = a.v.GetBool("trace")
+	var start livejob.StartAt
+	switch s := a.v.GetString("starting-offsets"); s {
+	case "earliest", "":
+		start = livejob.Earliest
+	case "latest":
+		start = livejob.Latest
+	default:
+		return embedded.Config{}, fmt.Errorf("--starting-offsets must be earliest or latest, not %q", s)
+	}
+	hiccups, err := inject.ParseHiccups(a.v.GetStringSlice("hiccup"))
+	if err != nil {
+		return embedded.Config{}, err
+	}
+	return embedded.Config{BrokerAddr: a.v.GetString("broker-addr"), Generator: gen, Job: opts, StartAt: start, Hiccups: hiccups}, nil
+}
+
+func (a *app) runRun(cmd *cobra.Command, _ []string) error {
+	if !a.v.GetBool("headless") {
+		return a.runTUI(cmd, nil)
+	}
+	format, err := meter.ParseFormat(a.v.GetString("format"))
+	if err != nil {
+		return err
+	}
+	cfg, err := a.labConfig()
+	if err != nil {
+		return err
+	}
+	lab, err := embedded.New(cfg)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	if err := lab.Start(ctx); err != nil {
+		return brokerError(err)
+	}
+	out := meter.NewPrinter(a.stdout, format)
+	printed := make(chan struct{})
+	go func() {
+		defer close(printed)
+		for u := range lab.Updates() {
+			for _, r := range u.Results {
+				out.Print(r)
+			}
+			if u.Log != "" {
+				fmt.Fprintln(a.stderr, "#", u.Log)
+			}
+			if u.Dropped > 0 {
+				fmt.Fprintf(a.stderr, "# %d results dropped: the printer fell behind\n", u.Dropped)
+			}
+			out.Flush()
+		}
+	}()
+	if err := lab.SetGenerator(true); err != nil {
+		lab.Close()
+		<-printed
+		return err
+	}
+	if d := a.v.GetDuration("duration"); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	<-ctx.Done()
+	fmt.Fprintln(a.stderr, "# stopping: generator, in-flight produces, job, broker")
+	err = lab.Close()
+	<-printed
+	out.Flush()
+	lab.Summary().Print(a.stderr)
+	return err
+}
+
+// brokerError turns a busy port into the one sentence that names the fix.
+func brokerError(err error) error {
+	var busy *broker.PortInUseError
+	if errors.As(err, &busy) {
+		return exitError{code: 1, msg: busy.Error()}
+	}
+	return err
+}
+
+func (a *app) brokerCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "broker",
+		Short: "Run the embedded Kafka broker alone, in the foreground",
+		Long: "broker runs labtui's embedded Kafka-protocol broker (kfake) on loopback with the topic\n" +
+			"gateway-events (3 partitions), so kcat, any Kafka client or the PyFlink job can use it.\n" +
+			"It stops on ctrl-c.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			b, err := broker.Start(cmd.Context(), broker.Config{Addr: a.v.GetString("broker-addr")})
+			if err != nil {
+				return brokerError(err)
+			}
+			defer b.Close()
+			fmt.Fprintf(a.stdout, "broker listening on %s, topic %s with %d partitions; ctrl-c stops it\n", b.Addr(), b.Topic(), broker.DefaultPartitions)
+			<-cmd.Context().Done()
+			return nil
+		},
+	}
+	addBrokerFlags(cmd)
+	return cmd
+}

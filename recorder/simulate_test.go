@@ -1,0 +1,124 @@
+package recorder
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/recording"
+)
+
+const recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
+
+// recordedHourConfig is the command in data/README.md.
+func recordedHourConfig(t testing.TB) SimConfig {
+	gen := generator.Defaults()
+	gen.Seed = 4
+	h, err := inject.ParseHiccup("gw-1@20m40s+35s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return SimConfig{Generator: gen, Start: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), Duration: time.Hour, Hiccups: []inject.Hiccup{h}}
+}
+
+func simulateToBytes(t testing.TB, cfg SimConfig) []byte {
+	var buf bytes.Buffer
+	w := recording.NewWriter(&buf)
+	if _, err := Simulate(cfg, w.Write); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestRecordedHourIsReproducible(t *testing.T) {
+	f, err := os.Open(recordedHour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := io.ReadAll(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := simulateToBytes(t, recordedHourConfig(t))
+	if !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("the simulation no longer writes the recorded hour (%d vs %d bytes, first difference at byte %d): "+
+			"regenerate it with the command in data/README.md if the change is intended", len(got), len(want), i)
+	}
+}
+
+func TestSimulationHoldsTheHiccupsEventsAndKeepsTheirOrder(t *testing.T) {
+	cfg := recordedHourConfig(t)
+	cfg.Duration = 25 * time.Minute
+	from, to := cfg.Start.Add(20*time.Minute+40*time.Second).UnixMilli(), cfg.Start.Add(21*time.Minute+15*time.Second).UnixMilli()
+	var last int64
+	var held int
+	r := recording.NewReader(bytes.NewReader(simulateToBytes(t, cfg)), nil)
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if e.Arrival < last {
+			t.Fatalf("line %d arrives at %d, before the line above it (%d)", e.Line, e.Arrival, last)
+		}
+		last = e.Arrival
+		isGw1 := bytes.Contains(e.Value, []byte(`"gateway":"gw-1"`))
+		if isGw1 && e.Timestamp >= from && e.Timestamp < to {
+			held++
+			if e.Arrival < to {
+				t.Fatalf("a held event arrived at %d, before the hiccup ended at %d", e.Arrival, to)
+			}
+		} else if e.Arrival-e.Timestamp > 10 {
+			t.Fatalf("an event nobody held arrived %d ms late", e.Arrival-e.Timestamp)
+		}
+	}
+	if held < 300 {
+		t.Fatalf("only %d events held by a 35 s hiccup at 20 requests/s", held)
+	}
+}
+
+func TestPartitionIsWhereFranzGoPutsTheKey(t *testing.T) {
+	b, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr()), kgo.DefaultProduceTopic(b.Topic()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for _, key := range []string{"r-1", "r-2", "r-tp9d40-24486", "acme", "a-little-bit-longer-string"} {
+		res := cl.ProduceSync(context.Background(), &kgo.Record{Key: []byte(key), Value: []byte("{}")})
+		r, err := res.First()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := Partition([]byte(key), 3); r.Partition != want {
+			t.Errorf("franz-go put %q in partition %d, Partition says %d", key, r.Partition, want)
+		}
+	}
+}
