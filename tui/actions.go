@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -100,7 +101,7 @@ func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 	m.replaying = true
 	m.hist.ExpectReplay()
 	m.tracker.ReplayAsked(m.cfg.Recording, field)
-	m = m.say(footer.Info, "replaying %s from the earliest offset with %s…", m.cfg.Recording, field)
+	m = m.say(footer.Info, "replaying %s with %s from the earliest offset…", filepath.Base(m.cfg.Recording), field)
 	return m, m.replayCmd(m.cfg.Recording, field)
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -88,7 +89,7 @@ func (m Model) replayStatus(p *backend.ReplayProgress) Model {
 	case p.Err != nil:
 		return m.say(footer.Error, "replay failed after %d records: %v", p.Records, p.Err)
 	case p.Done:
-		return m.say(footer.Info, "replay done: %d records of %s with %s", p.Records, p.Path, m.hist.Current().Timestamp)
+		return m.say(footer.Info, "replay done: %d records with %s from %s", p.Records, m.hist.Current().Timestamp, filepath.Base(p.Path))
 	}
 	pct := ""
 	if p.Total > 0 {

@@ -17,8 +17,11 @@ type layout struct {
 // minPanes is the height under which the panes show too little to be worth drawing.
 const minPanes = 8
 
-// tooSmall reports whether the terminal is below MinWidth x MinHeight.
-func (m Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+// tooSmall reports whether the terminal is known to be below MinWidth x MinHeight
+// (before the first size message it is not known).
+func (m Model) tooSmall() bool {
+	return m.width > 0 && (m.width < MinWidth || m.height < MinHeight)
+}
 
 // relayout shares the height between the parts and sizes every component.
 func (m Model) relayout() Model {

@@ -96,7 +96,7 @@ func (m Model) replayCmd(path string, field meter.TimestampField) tea.Cmd {
 	return m.tasks.cmd(func() tea.Msg {
 		if _, err := os.Stat(path); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				err = fmt.Errorf("the recording %s does not exist: set --recording or recording: in the config", path)
+				err = fmt.Errorf("no recording at %s: set --recording or recording: in the config", path)
 			}
 			return replayedMsg{path, field, err}
 		}

@@ -28,7 +28,7 @@ func (m Model) View(r *ring.Ring[meter.RecordTrace], title string) string {
 		title += " · scrolled (end to follow)"
 	}
 	lines := []string{textutil.Fit(st.Render(title), m.width)}
-	narrow := m.width < 110
+	narrow := m.kind == Inspector && m.width < 110
 	if m.height > 1 {
 		lines = append(lines, m.styles.Dim.Render(textutil.Fit(m.head(narrow), m.width)))
 	}

@@ -1,0 +1,88 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+// TestRunQuitsCleanlyAndLeavesNoGoroutine drives Run as labtui does, through a pipe for
+// a keyboard: q closes the backend (a replay in flight is cancelled), the answers are
+// saved, and no goroutine Run started is left.
+func TestRunQuitsCleanlyAndLeavesNoGoroutine(t *testing.T) {
+	before := runtime.NumGoroutine()
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	replaying := make(chan struct{})
+	fb.ReplayFn = func(ctx context.Context, _ string, _ meter.TimestampField) error {
+		close(replaying)
+		<-ctx.Done() // a replay runs until quitting cancels it
+		return ctx.Err()
+	}
+	recording := t.TempDir() + "/hour.jsonl.gz"
+	if err := state.WriteFileAtomic(recording, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	store := state.NewStore(t.TempDir())
+	in, keys := io.Pipe()
+	var logs bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), fb, Config{Store: store, Recording: recording}, &logs,
+			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+	}()
+	// Keys before the lab has started are refused, so wait for it.
+	waitUntil(t, func() bool { return len(fb.Called("Start")) == 1 })
+	time.Sleep(100 * time.Millisecond)
+	keys.Write([]byte("r"))
+	select {
+	case <-replaying:
+	case <-time.After(5 * time.Second):
+		t.Fatal("r did not start a replay")
+	}
+	keys.Write([]byte("q"))
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after q")
+	}
+	keys.Close()
+	select {
+	case <-fb.Closed():
+	default:
+		t.Error("the backend was not closed")
+	}
+	if _, found, _ := store.Load(); !found {
+		t.Error("nothing was saved at quit")
+	}
+	if !strings.Contains(logs.String(), "replaying") {
+		t.Errorf("the log lacks the replay:\n%s", logs.String())
+	}
+	waitUntil(t, func() bool { return runtime.NumGoroutine() <= before })
+}
+
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			n := runtime.Stack(buf, true)
+			t.Fatalf("condition not met in 5s; goroutines:\n%s", buf[:n])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
