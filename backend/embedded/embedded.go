@@ -60,14 +60,15 @@ type Lab struct {
 	planStop context.CancelFunc
 	planDone chan struct{}
 	final    livejob.Snapshot
+	replays  int
+	topic    string
+	startAt  livejob.StartAt
 }
 
 // New returns a lab that Start brings up.
 func New(cfg Config) (*Lab, error) {
 	if cfg.Generator.Instances == 0 {
-		def := generator.Defaults()
-		def.Rate, def.Seed = cfg.Generator.Rate, cfg.Generator.Seed
-		cfg.Generator = def
+		cfg.Generator = generator.Defaults()
 	}
 	if cfg.StatusEvery <= 0 {
 		cfg.StatusEvery = 100 * time.Millisecond
@@ -81,7 +82,7 @@ func New(cfg Config) (*Lab, error) {
 	if err := cfg.Job.Validate(); err != nil {
 		return nil, err
 	}
-	return &Lab{cfg: cfg, updates: make(chan backend.Update, 64), ledger: newLedger(cfg.Job.Prices)}, nil
+	return &Lab{cfg: cfg, updates: make(chan backend.Update, 64), ledger: newLedger(cfg.Job.Prices), startAt: cfg.StartAt}, nil
 }
 
 // Name is "embedded".
@@ -128,8 +129,14 @@ func (l *Lab) Start(ctx context.Context) error {
 }
 
 func (l *Lab) startJob(ctx context.Context, why string) error {
+	l.mu.Lock()
+	if l.topic == "" {
+		l.topic = l.broker.Topic()
+	}
+	topic, startAt := l.topic, l.startAt
+	l.mu.Unlock()
 	job, err := livejob.Start(ctx, livejob.Config{
-		Brokers: []string{l.broker.Addr()}, Topic: l.broker.Topic(), StartAt: l.cfg.StartAt, Job: l.cfg.Job,
+		Brokers: []string{l.broker.Addr()}, Topic: topic, StartAt: startAt, Job: l.cfg.Job,
 		Malformed: func(p int32, off int64, err error) { l.logf("skipped partition %d offset %d: %v", p, off, err) },
 		Consumed:  l.cfg.Consumed,
 	}, l.collect)
@@ -177,6 +184,14 @@ func (l *Lab) SetGenerator(on bool) error {
 	if gen != nil {
 		return nil
 	}
+	l.mu.Lock()
+	replaying, field := l.topic != l.broker.Topic(), l.cfg.Job.Timestamp
+	l.mu.Unlock()
+	if replaying { // back from a replay: the job follows the live topic again, from now
+		if err := l.restartOn(context.Background(), l.broker.Topic(), livejob.Latest, field, "back to the live topic"); err != nil {
+			return err
+		}
+	}
 	cfg := l.cfg.Generator
 	l.mu.Lock()
 	cfg.Seed += int64(l.genRuns)
@@ -215,22 +230,28 @@ func (l *Lab) Inject(instance string, d time.Duration) error {
 	return nil
 }
 
-// RestartJob kills the job and starts a new one, as a TaskManager that dies and comes
-// back without checkpoints: empty state, reading from the configured starting offsets.
+// RestartJob kills the job and starts a new one on the same topic, as a TaskManager
+// that dies and comes back without checkpoints: empty state, reading from the
+// configured starting offsets.
 func (l *Lab) RestartJob(ctx context.Context, field meter.TimestampField) error {
 	l.mu.Lock()
+	topic, startAt := l.topic, l.startAt
+	l.mu.Unlock()
+	return l.restartOn(ctx, topic, startAt, field, "job restarted with empty state")
+}
+
+// restartOn stops the job and starts a new one reading topic from startAt.
+func (l *Lab) restartOn(ctx context.Context, topic string, startAt livejob.StartAt, field meter.TimestampField, why string) error {
+	l.mu.Lock()
 	job := l.job
+	l.job = nil
+	l.topic, l.startAt = topic, startAt
+	l.cfg.Job.Timestamp = field
 	l.mu.Unlock()
 	if job != nil {
 		job.Stop()
 	}
-	l.cfg.Job.Timestamp = field
-	return l.startJob(ctx, "job restarted with empty state")
-}
-
-// Replay is not offered by the embedded lab yet: it says so plainly.
-func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
-	return errors.New("replay into the embedded broker is not built yet: use `labtui replay FILE` from the shell")
+	return l.startJob(ctx, why)
 }
 
 // Close stops the hiccups, the generator (waiting for what it holds), the job and the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/meter"
@@ -70,3 +71,55 @@ func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
 		t.Fatalf("%d goroutines left behind (was %d):\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+func TestReplayWritesTheRecordingAndRestartsTheJobFromTheEarliestOffset(t *testing.T) {
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var traces, restarts int
+	var done *backendReplay
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for u := range lab.Updates() {
+			for _, r := range u.Results {
+				if r.Kind == meter.TraceResult {
+					traces++
+				}
+			}
+			if u.Restarted != nil {
+				restarts++
+			}
+			if u.Replay != nil && u.Replay.Done {
+				p := *u.Replay
+				done = &p
+			}
+		}
+	}()
+	if err := lab.Replay(context.Background(), "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl", meter.CompletedTS); err != nil {
+		t.Fatal(err)
+	}
+	st := lab.Status()
+	if err := lab.Close(); err != nil {
+		t.Fatal(err)
+	}
+	<-finished
+	if done == nil || done.Records != 12 || done.Total != 12 || done.Err != nil {
+		t.Fatalf("final progress %+v", done)
+	}
+	var openEvent float64
+	for _, r := range st.Open {
+		if r.Window == meter.EventTimeResult {
+			openEvent += r.Minute.USD
+		}
+	}
+	if st.Job.Records != 6 || !same(st.Job.EventUSD+st.Job.LateUSD+openEvent, 0.6) || restarts != 2 {
+		t.Fatalf("after the replay: %+v, open event-time $%v, %d restarts", st.Job, openEvent, restarts)
+	}
+}
+
+type backendReplay = backend.ReplayProgress

@@ -60,10 +60,10 @@ func (l *Lab) send(u backend.Update) bool {
 // Status is a snapshot of the lab.
 func (l *Lab) Status() backend.Status {
 	l.mu.Lock()
-	job, gen := l.job, l.gen
+	job, gen, field := l.job, l.gen, l.cfg.Job.Timestamp
 	l.mu.Unlock()
 	st := backend.Status{Now: time.Now().UnixMilli(), Backend: "embedded", Watermark: engine.MinWatermark,
-		Generator: gen != nil, Timestamp: l.cfg.Job.Timestamp}
+		Generator: gen != nil, Timestamp: field}
 	if l.broker != nil {
 		st.Broker = l.broker.Addr()
 	}

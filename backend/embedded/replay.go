@@ -1,0 +1,165 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/livejob"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
+)
+
+// Replay writes a recording into a fresh topic of the broker, keeping each record's
+// partition, key and timestamp, and restarts the job on that topic from the earliest
+// offset with field as its event timestamp, as a learner points the lab's job at a
+// recorded topic. The generator stops first. Replay returns when the job has read every
+// record; the job then stands as an unbounded Kafka job would, with the last event-time
+// windows open. Progress arrives on Updates ten times a second.
+func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
+	entries, err := readRecording(path, l.logf)
+	if err != nil {
+		return err
+	}
+	if err := l.SetGenerator(false); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	l.replays++
+	topic := fmt.Sprintf("%s-replay-%d", l.broker.Topic(), l.replays)
+	l.mu.Unlock()
+	if err := l.createTopic(ctx, topic); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := l.restartOn(ctx, topic, livejob.Earliest, field, "replay of "+path); err != nil {
+		return err
+	}
+	var produced atomic.Int64
+	done := make(chan error, 1)
+	go func() { done <- l.produceAll(ctx, topic, entries, &produced) }()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	total := int64(len(entries))
+	var produceErr error
+	for producing := true; ; {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case produceErr = <-done:
+			producing = false
+			if produceErr != nil {
+				l.sendReplay(ctx, backend.ReplayProgress{Path: path, Total: total, Done: true, Err: produceErr})
+				return produceErr
+			}
+		case <-tick.C:
+		}
+		p := l.replayProgress(path, total, start)
+		if !producing && p.Records >= total {
+			p.Done = true
+			l.sendReplay(ctx, p)
+			l.logf("replayed %d records of %s in %s (%.0f records/s)", total, path, time.Since(start).Round(time.Millisecond), p.Rate)
+			return nil
+		}
+		l.send(backend.Update{Replay: &p})
+	}
+}
+
+func (l *Lab) replayProgress(path string, total int64, start time.Time) backend.ReplayProgress {
+	l.mu.Lock()
+	job := l.job
+	l.mu.Unlock()
+	s := job.Snapshot()
+	p := backend.ReplayProgress{Path: path, Records: s.Consumed, Total: total, EventTime: s.Watermark}
+	if el := time.Since(start).Seconds(); el > 0 {
+		p.Rate = float64(s.Consumed) / el
+	}
+	if p.Rate > 0 && total > s.Consumed {
+		p.Left = time.Duration(float64(total-s.Consumed) / p.Rate * float64(time.Second))
+	}
+	return p
+}
+
+// sendReplay delivers a final progress report, waiting for room: it must not be lost.
+func (l *Lab) sendReplay(ctx context.Context, p backend.ReplayProgress) {
+	select {
+	case l.updates <- backend.Update{Replay: &p}:
+	case <-ctx.Done():
+	}
+}
+
+func readRecording(path string, logf func(string, ...any)) ([]recording.Entry, error) {
+	r, err := recording.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var entries []recording.Entry
+	for {
+		e, err := r.Next()
+		var le *recording.LineError
+		switch {
+		case errors.Is(err, io.EOF):
+			return entries, nil
+		case errors.As(err, &le):
+			logf("%s:%d: skipped: %v", path, le.Line, le.Err)
+		case err != nil:
+			return nil, err
+		default:
+			entries = append(entries, e.Clone())
+		}
+	}
+}
+
+func (l *Lab) createTopic(ctx context.Context, topic string) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(l.broker.Addr()))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	resp, err := kadm.NewClient(cl).CreateTopic(ctx, broker.DefaultPartitions, 1, nil, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		return fmt.Errorf("create topic %s: %w", topic, err)
+	}
+	return nil
+}
+
+// produceAll writes entries to topic in order, each to its recorded partition.
+func (l *Lab) produceAll(ctx context.Context, topic string, entries []recording.Entry, produced *atomic.Int64) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(l.broker.Addr()), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.MaxBufferedRecords(100_000), kgo.ProducerLinger(5*time.Millisecond), kgo.ClientID("labtui-replay"))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	var firstErr atomic.Value
+	for i := range entries {
+		e := &entries[i]
+		r := &kgo.Record{Topic: topic, Partition: e.Partition % broker.DefaultPartitions, Key: e.Key, Value: e.Value,
+			Timestamp: time.UnixMilli(e.Timestamp)}
+		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
+			if err != nil {
+				firstErr.CompareAndSwap(nil, err)
+			}
+			produced.Add(1)
+		})
+	}
+	if err := cl.Flush(ctx); err != nil {
+		return err
+	}
+	if err, _ := firstErr.Load().(error); err != nil {
+		return fmt.Errorf("write the recording into %s: %w", topic, err)
+	}
+	return nil
+}
