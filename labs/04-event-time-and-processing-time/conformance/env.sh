@@ -40,9 +40,11 @@ setup_jars() {
   local mvn=(mvn -B -q -f "$CONF_DIR/pom.xml" -Dmaven.repo.local="$M2_REPO"
              -Dflink.kafka.connector.version="$LABTUI_CONNECTOR_VERSION"
              -Dkafka.version="$LABTUI_KAFKA_VERSION")
-  "${mvn[@]}" dependency:copy -DoutputDirectory="$JARS_DIR" >&2
+  # (sed: Maven 3.8 prints colour resets even in batch mode)
+  "${mvn[@]}" dependency:copy -DoutputDirectory="$JARS_DIR" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2
   rm -rf "$KAFKA_LIBS"
-  "${mvn[@]}" dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIBS" >&2
+  "${mvn[@]}" dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIBS" 2>&1 \
+    | sed 's/\x1b\[[0-9;]*m//g' >&2
   [ -f "$CONNECTOR_JAR" ] || die "connector jar missing after fetch: $CONNECTOR_JAR"
   ls "$KAFKA_LIBS"/kafka_2.13-*.jar >/dev/null || die "kafka_2.13 jar missing in $KAFKA_LIBS"
   local dt=$(( $(now_ms) - t0 ))
