@@ -57,9 +57,9 @@ func TestReplayAndTimestampKeysCallTheBackend(t *testing.T) {
 	if err := state.WriteFileAtomic(recording, []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	fb := fakebackend.New(backend.Update{Results: both("acme", 0, 0.1, 1), Status: status(at("01:10"), at("01:09"))})
 	tm := start(t, fb, Config{Recording: recording}, 80, 24)
-	waitFor(t, tm, "running", "10:00:09.000")
+	waitFor(t, tm, "running", "10:01:09.000")
 	press(tm, "r")
 	waitFor(t, tm, "replaying")
 	fb.Send(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS}})
@@ -160,7 +160,20 @@ func TestLateRecordsPaneListsWhatTheWatermarkDropped(t *testing.T) {
 	press(tm, "l")
 	waitFor(t, tm, "late records dropped by the event-time window")
 	_, view := finalView(t, tm)
-	if !strings.Contains(view, "r-103        acme       gw-1     10:00:44.000 10:01:09.000") {
+	if !strings.Contains(view, "r-103            acme       gw-1     10:00:44.000 10:01:09.000") {
 		t.Errorf("the late pane lacks r-103 with the watermark it met:\n%s", view)
+	}
+}
+
+func TestAFirstRestartReplacesTheEmptyStartingRun(t *testing.T) {
+	fb := fakebackend.New(
+		backend.Update{Restarted: &backend.Restart{Reason: "started", Timestamp: meter.CompletedTS}},
+		backend.Update{Results: both("acme", 0, 0.2, 2), Status: status(at("01:02"), at("01:01"))},
+	)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "run 1 · started")
+	fm, _ := finalView(t, tm)
+	if n := len(fm.hist.Runs()); n != 1 {
+		t.Errorf("%d runs, want the one that started", n)
 	}
 }

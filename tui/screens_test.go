@@ -75,8 +75,9 @@ func labScript() []backend.Update {
 	hs.Instances[1].Hiccup, hs.Instances[1].HiccupLeft = true, 30*time.Second
 	us = append(us, backend.Update{Status: hs})
 	us = append(us, backend.Update{Results: []meter.Result{
+		late("r-103", "acme", "gw-1", at("05:44"), at("06:09"), 0.1),
 		fired(meter.ProcessingTimeResult, "acme", 5, 0.2, 2), fired(meter.EventTimeResult, "acme", 5, 0.4, 4),
-	}, Status: status(at("06:03"), at("06:02"))})
+	}, Status: status(at("06:13"), at("06:12"))})
 	us = append(us,
 		backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS, At: at("06:10")}},
 		// The recorded hour is yesterday's: its minutes come before today's.

@@ -63,6 +63,9 @@ type Run struct {
 	LateUSD   float64
 }
 
+// empty reports whether nothing was recorded in the run.
+func (r *Run) empty() bool { return r.Table.Len() == 0 && r.Table.Dropped() == 0 && r.LateCount == 0 }
+
 // Title names the run for a pane title: "run 2 · replay · started_ts".
 func (r *Run) Title() string {
 	kind := r.Reason
@@ -128,7 +131,13 @@ func (h *History) Apply(u backend.Update) {
 	if r := u.Restarted; r != nil {
 		replay := h.expectReplay || strings.Contains(strings.ToLower(r.Reason), "replay")
 		h.expectReplay = false
-		h.begin(r.Reason, r.Timestamp, replay, r.At)
+		if cur := h.Current(); cur.empty() {
+			// Nothing happened in the run yet (a backend reports its first start as a
+			// restart): it becomes the new run instead of leaving an empty one behind.
+			cur.Reason, cur.Timestamp, cur.Replay, cur.StartedAt = r.Reason, r.Timestamp, replay, r.At
+		} else {
+			h.begin(r.Reason, r.Timestamp, replay, r.At)
+		}
 	}
 	h.Dropped += u.Dropped
 	cur := h.Current()

@@ -77,8 +77,8 @@ func (t *Tracker) knownHiccup(instance string, now int64) bool {
 	return false
 }
 
-// checkHiccups ticks 4.2 once a minute after a hiccup differs between the panes, and
-// keeps the minutes around the hiccup and the run's late records as evidence.
+// checkHiccups ticks 4.2 once a minute after a hiccup differs between the panes because
+// of it, and keeps the minutes around the hiccup and the run's late records as evidence.
 func (t *Tracker) checkHiccups(h *history.History) {
 	if t.Done("4.2") {
 		return
@@ -87,7 +87,7 @@ func (t *Tracker) checkHiccups(h *history.History) {
 		if x.run.Ended {
 			continue
 		}
-		row := firstDiffering(x.run.Table, x.at, h.ClocksFor(x.run))
+		row := hiccupDifference(x.run, x.at, h.ClocksFor(x.run))
 		if row == nil {
 			continue
 		}
@@ -99,15 +99,47 @@ func (t *Tracker) checkHiccups(h *history.History) {
 	}
 }
 
-// firstDiffering returns the first row of a minute ending after at whose panes differ.
-func firstDiffering(tb *table.Table, at int64, c table.Clocks) *table.Row {
-	for i := tb.Search(at - 60000); i < tb.Len(); i++ {
-		r := tb.Row(i)
-		if !r.IsMark() && r.WindowEnd > at && r.Verdict(c) == table.Differs {
-			return r
+// MinHiccupShift is how many requests a minute's panes must differ by, over its tenants,
+// to count as the hiccup's doing when no record was dropped late: a record that
+// completes a millisecond before a minute ends and reaches the window just after it
+// differs by one on its own, with no fault at all.
+const MinHiccupShift = 3
+
+// hiccupDifference returns the first row, of a minute ending after at, whose panes
+// differ because of the hiccup: the run dropped late records that arrived after at, or
+// the minute's requests differ between the panes by MinHiccupShift or more.
+func hiccupDifference(run *history.Run, at int64, c table.Clocks) *table.Row {
+	lateAfter := false
+	for i := run.Late.Len() - 1; i >= 0 && !lateAfter; i-- {
+		lateAfter = run.Late.At(i).Arrival >= at
+	}
+	tb := run.Table
+	for i := tb.Search(at - 60000); i < tb.Len(); {
+		start := tb.Row(i).WindowStart
+		var first *table.Row
+		shift := int64(0)
+		for ; i < tb.Len() && tb.Row(i).WindowStart == start; i++ {
+			r := tb.Row(i)
+			if r.IsMark() || r.WindowEnd <= at || r.Verdict(c) != table.Differs {
+				continue
+			}
+			if first == nil {
+				first = r
+			}
+			shift += abs(r.Cells[table.Processing].Requests - r.Cells[table.Event].Requests)
+		}
+		if first != nil && (lateAfter || shift >= MinHiccupShift) {
+			return first
 		}
 	}
 	return nil
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func (t *Tracker) takeHiccup(h *history.History, x hiccup) {

@@ -90,7 +90,7 @@ func TestAHiccupThenADifferingMinuteTicks42WithLateRecords(t *testing.T) {
 		t.Fatal("4.2 ticked with agreeing panes")
 	}
 	late := meter.Result{Kind: meter.LateResult, Record: meter.RecordTrace{RequestID: "r-103", TenantID: "acme",
-		Timestamp: t0 + 104000, Watermark: t0 + 129000, USD: 0.1}}
+		Timestamp: t0 + 104000, Watermark: t0 + 129000, Arrival: t0 + 135000, USD: 0.1}}
 	l.apply(backend.Update{Results: []meter.Result{late}})
 	l.minute(2, 0.4, 0.2)
 	if !l.t.Done("4.2") {
@@ -178,5 +178,25 @@ func TestSavedStepsStayTicked(t *testing.T) {
 	saved.Steps["4.3"] = state.Step{Done: true, Because: "earlier"}
 	if !New(saved).Done("4.3") {
 		t.Error("a saved tick was lost")
+	}
+}
+
+func TestABoundaryRecordAloneDoesNotTick42(t *testing.T) {
+	l := newLab()
+	l.minute(0, 0.2, 0.2)
+	l.t.Injected(l.h, "gw-1", 35*time.Second, t0+100000)
+	// One record that completed just before 10:01 reached the windows just after: the
+	// panes differ by one request with no fault involved.
+	l.apply(backend.Update{Results: []meter.Result{
+		fired(meter.ProcessingTimeResult, "acme", 1, 0.2, 2), fired(meter.EventTimeResult, "acme", 1, 0.3, 3),
+	}, Status: status(t0+122000, t0+121500)})
+	if l.t.Done("4.2") {
+		t.Error("4.2 ticked on a one-request boundary difference")
+	}
+	l.apply(backend.Update{Results: []meter.Result{
+		fired(meter.ProcessingTimeResult, "globex", 2, 0.9, 9), fired(meter.EventTimeResult, "globex", 2, 0.3, 3),
+	}, Status: status(t0+182000, t0+181500)})
+	if !l.t.Done("4.2") {
+		t.Error("4.2 not ticked on a six-request difference after the hiccup")
 	}
 }

@@ -81,7 +81,7 @@ func clockWidth(narrow bool) int {
 func (m Model) head(narrow bool) string {
 	cw := clockWidth(narrow)
 	if m.kind == Late {
-		return textutil.Fit("request", 12) + " " + textutil.Fit("tenant", 10) + " " + textutil.Fit("gateway", 8) + " " +
+		return textutil.Fit("request", 16) + " " + textutil.Fit("tenant", 10) + " " + textutil.Fit("gateway", 8) + " " +
 			textutil.Fit("timestamp", cw) + " " + textutil.Fit("watermark met", 13) + " " + textutil.Right("USD", 9)
 	}
 	return textutil.Fit("request", m.requestWidth(narrow)) + " " + textutil.Fit("tenant", 8) + " " + textutil.Fit("gw", 5) + " " +
@@ -98,7 +98,7 @@ func (m Model) requestWidth(narrow bool) int {
 func (m Model) line(r *meter.RecordTrace, narrow bool) string {
 	cw := clockWidth(narrow)
 	if m.kind == Late {
-		return textutil.Fit(r.RequestID, 12) + " " + textutil.Fit(r.TenantID, 10) + " " + textutil.Fit(r.Gateway, 8) + " " +
+		return textutil.Fit(r.RequestID, 16) + " " + textutil.Fit(r.TenantID, 10) + " " + textutil.Fit(r.Gateway, 8) + " " +
 			textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), 13) + " " +
 			textutil.Right(fmt.Sprintf("$%.4f", r.USD), 9)
 	}
