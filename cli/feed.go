@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/recording"
+)
+
+func (a *app) feedCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "feed FILE",
+		Short: "Produce a recording into a Kafka topic, paced by its arrival times",
+		Long: "feed writes a recording into any Kafka cluster (the compose lab's, `labtui broker`, a\n" +
+			"real broker), each record to its recorded partition with its key, at its arrival time.\n" +
+			"With --shift (default auto) every time is moved by a whole number of minutes so the\n" +
+			"recording plays now: event ts, Kafka timestamps and arrivals move together, so every\n" +
+			"window boundary stays where it was relative to the data. --shifted-out writes the\n" +
+			"recording as fed, for `labtui replay --pace recorded` to re-enact.",
+		Args: cobra.ExactArgs(1),
+		RunE: a.runFeed,
+	}
+	f := cmd.Flags()
+	f.String("brokers", "127.0.0.1:9092", "bootstrap servers, comma-separated")
+	f.String("topic", "gateway-events", "the topic to write")
+	f.String("pace", "recorded", "recorded (at each record's arrival time) or fast (all at once)")
+	f.String("shift", "auto", "auto (start in the next minute), 0, or a whole number of minutes such as 120m")
+	f.Duration("lead", 5*time.Second, "with --shift auto, the least time before the first record is due")
+	f.String("shifted-out", "", "also write the recording as fed (times shifted) to this file")
+	return cmd
+}
+
+func (a *app) runFeed(cmd *cobra.Command, args []string) error {
+	src, err := recording.Open(args[0])
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	var entries []recording.Entry
+	for {
+		e, err := src.Next()
+		var le *recording.LineError
+		if errors.Is(err, io.EOF) {
+			break
+		} else if errors.As(err, &le) {
+			fmt.Fprintf(a.stderr, "%s:%d: skipped: %v\n", args[0], le.Line, le.Err)
+			continue
+		} else if err != nil {
+			return err
+		}
+		entries = append(entries, e.Clone())
+	}
+	if len(entries) == 0 {
+		return fmt.Errorf("%s holds no records", args[0])
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Arrival < entries[j].Arrival })
+	shift, err := feedShift(a.v.GetString("shift"), entries[0].Arrival, time.Now().Add(a.v.GetDuration("lead")).UnixMilli())
+	if err != nil {
+		return err
+	}
+	for i := range entries {
+		entries[i] = shiftEntry(entries[i], shift)
+	}
+	if out := a.v.GetString("shifted-out"); out != "" {
+		if err := writeEntries(out, entries); err != nil {
+			return err
+		}
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(a.v.GetString("brokers"), ",")...),
+		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0), kgo.ClientID("labtui-feed"))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	paced := a.v.GetString("pace") != "fast"
+	fmt.Fprintf(a.stderr, "feeding %d records to %s (shifted by %d min), first due at %s UTC\n",
+		len(entries), a.v.GetString("topic"), shift/60000, time.UnixMilli(entries[0].Arrival).UTC().Format("15:04:05.000"))
+	ctx := cmd.Context()
+	var firstErr atomic.Pointer[error]
+	for _, e := range entries {
+		if paced {
+			if wait := time.Until(time.UnixMilli(e.Arrival)); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+		}
+		r := &kgo.Record{Topic: a.v.GetString("topic"), Partition: e.Partition, Key: e.Key, Value: e.Value, Timestamp: time.UnixMilli(e.Timestamp)}
+		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
+			if err != nil {
+				firstErr.CompareAndSwap(nil, &err)
+			}
+		})
+		if paced {
+			cl.Flush(ctx)
+		}
+	}
+	if err := cl.Flush(ctx); err != nil {
+		return err
+	}
+	if err := firstErr.Load(); err != nil {
+		return fmt.Errorf("produce to %s: %w", a.v.GetString("topic"), *err)
+	}
+	fmt.Fprintf(a.stderr, "fed %d records\n", len(entries))
+	return nil
+}
+
+// feedShift returns the shift in milliseconds: a whole number of minutes.
+func feedShift(spec string, first, earliest int64) (int64, error) {
+	switch spec {
+	case "auto", "":
+		const minute = 60_000
+		if first >= earliest {
+			return 0, nil
+		}
+		return (earliest - first + minute - 1) / minute * minute, nil
+	}
+	d, err := time.ParseDuration(spec)
+	if err != nil || d%time.Minute != 0 {
+		return 0, fmt.Errorf("--shift must be auto or a whole number of minutes such as 120m, not %q", spec)
+	}
+	return d.Milliseconds(), nil
+}
+
+// shiftEntry moves an entry's Kafka timestamp, arrival and its event's ts by shift.
+// A value that is not an event is left as it is (a malformed record stays malformed).
+func shiftEntry(e recording.Entry, shift int64) recording.Entry {
+	e.Timestamp += shift
+	e.Arrival += shift
+	if ev, err := gateway.ParseEvent(e.Value); err == nil {
+		ev.TS += shift
+		e.Value = ev.AppendJSON(nil)
+	}
+	return e
+}
+
+func writeEntries(path string, entries []recording.Entry) error {
+	w, err := recording.Create(path)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := w.Write(e); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	return w.Close()
+}
