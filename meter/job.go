@@ -92,6 +92,14 @@ func (j *Job) Now() int64 { return j.rt.Now() }
 // wrapping gateway.ErrMalformed; the job goes on.
 func (j *Job) ProcessValue(value []byte, kafkaTimestamp int64) error {
 	ev, err := j.parser.Parse(value)
+	return j.ProcessParsed(ev, err, kafkaTimestamp)
+}
+
+// ProcessParsed processes an event parsed elsewhere (a source thread parsing ahead of
+// the job, say) with the parse error, if any: it does what ProcessValue does after
+// parsing, counting and returning a malformed event's error.
+func (j *Job) ProcessParsed(ev gateway.Event, parseErr error, kafkaTimestamp int64) error {
+	err := parseErr
 	if err == nil {
 		err = j.checkPriced(ev)
 	}
