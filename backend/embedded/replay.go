@@ -25,10 +25,11 @@ import (
 // record; the job then stands as an unbounded Kafka job would, with the last event-time
 // windows open. Progress arrives on Updates ten times a second.
 func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
-	entries, err := readRecording(path, l.logf)
+	src, err := recording.Open(path)
 	if err != nil {
 		return err
 	}
+	defer src.Close()
 	if err := l.SetGenerator(false); err != nil {
 		return err
 	}
@@ -43,12 +44,11 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	if err := l.restartOn(ctx, topic, livejob.Earliest, field, "replay of "+path); err != nil {
 		return err
 	}
-	var produced atomic.Int64
+	var total atomic.Int64 // grows as the recording is read; final when done is sent
 	done := make(chan error, 1)
-	go func() { done <- l.produceAll(ctx, topic, entries, &produced) }()
+	go func() { done <- l.produceAll(ctx, topic, readEntries(src, path, l.logf), &total) }()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	total := int64(len(entries))
 	var produceErr error
 	for producing := true; ; {
 		select {
@@ -57,16 +57,16 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		case produceErr = <-done:
 			producing = false
 			if produceErr != nil {
-				l.sendReplay(ctx, backend.ReplayProgress{Path: path, Total: total, Done: true, Err: produceErr})
+				l.sendReplay(ctx, backend.ReplayProgress{Path: path, Total: total.Load(), Done: true, Err: produceErr})
 				return produceErr
 			}
 		case <-tick.C:
 		}
-		p := l.replayProgress(path, total, start)
-		if !producing && p.Records >= total {
+		p := l.replayProgress(path, total.Load(), start)
+		if !producing && p.Records >= p.Total {
 			p.Done = true
 			l.sendReplay(ctx, p)
-			l.logf("replayed %d records of %s in %s (%.0f records/s)", total, path, time.Since(start).Round(time.Millisecond), p.Rate)
+			l.logf("replayed %d records of %s in %s (%.0f records/s)", p.Total, path, time.Since(start).Round(time.Millisecond), p.Rate)
 			return nil
 		}
 		l.send(backend.Update{Replay: &p})
@@ -96,25 +96,26 @@ func (l *Lab) sendReplay(ctx context.Context, p backend.ReplayProgress) {
 	}
 }
 
-func readRecording(path string, logf func(string, ...any)) ([]recording.Entry, error) {
-	r, err := recording.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	var entries []recording.Entry
-	for {
-		e, err := r.Next()
-		var le *recording.LineError
-		switch {
-		case errors.Is(err, io.EOF):
-			return entries, nil
-		case errors.As(err, &le):
-			logf("%s:%d: skipped: %v", path, le.Line, le.Err)
-		case err != nil:
-			return nil, err
-		default:
-			entries = append(entries, e.Clone())
+// readEntries yields a recording's entries, each a copy it owns, logging the lines it
+// skips; a read error is yielded and ends it.
+func readEntries(src *recording.Reader, path string, logf func(string, ...any)) func(yield func(recording.Entry, error) bool) {
+	return func(yield func(recording.Entry, error) bool) {
+		for {
+			e, err := src.Next()
+			var le *recording.LineError
+			switch {
+			case errors.Is(err, io.EOF):
+				return
+			case errors.As(err, &le):
+				logf("%s:%d: skipped: %v", path, le.Line, le.Err)
+				continue
+			case err != nil:
+				yield(recording.Entry{}, err)
+				return
+			}
+			if !yield(e.Clone(), nil) {
+				return
+			}
 		}
 	}
 }
@@ -135,8 +136,9 @@ func (l *Lab) createTopic(ctx context.Context, topic string) error {
 	return nil
 }
 
-// produceAll writes entries to topic in order, each to its recorded partition.
-func (l *Lab) produceAll(ctx context.Context, topic string, entries []recording.Entry, produced *atomic.Int64) error {
+// produceAll writes entries to topic in order, each to its recorded partition, counting
+// them in total as it goes.
+func (l *Lab) produceAll(ctx context.Context, topic string, entries func(func(recording.Entry, error) bool), total *atomic.Int64) error {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(l.broker.Addr()), kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.MaxBufferedRecords(100_000), kgo.ProducerLinger(5*time.Millisecond), kgo.ClientID("labtui-replay"))
 	if err != nil {
@@ -144,16 +146,18 @@ func (l *Lab) produceAll(ctx context.Context, topic string, entries []recording.
 	}
 	defer cl.Close()
 	var firstErr atomic.Value
-	for i := range entries {
-		e := &entries[i]
+	for e, err := range entries {
+		if err != nil {
+			return err
+		}
 		r := &kgo.Record{Topic: topic, Partition: e.Partition % broker.DefaultPartitions, Key: e.Key, Value: e.Value,
 			Timestamp: time.UnixMilli(e.Timestamp)}
 		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
 			if err != nil {
 				firstErr.CompareAndSwap(nil, err)
 			}
-			produced.Add(1)
 		})
+		total.Add(1)
 	}
 	if err := cl.Flush(ctx); err != nil {
 		return err
