@@ -112,14 +112,15 @@ func cellLine(mark string, r *table.Row, side table.Side, c table.Clocks, w int)
 		textutil.Right(usd, 10) + textutil.Right(req, 7)
 }
 
-// openRows draws the windows still open, aligned like the fired rows.
+// openRows draws the windows still open, aligned like the fired rows: in the lines
+// reserved for them, or in all the lines the fired rows left free.
 func (m Model) openRows(lines []string, rows []openRow, lw, rw int) []string {
+	limit := max(m.openLines(len(rows)), m.height-1-len(lines)) - 1
 	heading := "  still open, running totals:"
 	if len(rows) == 0 {
 		heading = "  no window open"
 	}
 	lines = append(lines, m.join(m.styles.Dim.Render(heading), m.styles.Dim.Render(heading), lw, rw))
-	limit := m.openLines(len(rows)) - 1
 	for i, r := range rows {
 		if i == limit {
 			break
