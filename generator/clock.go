@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// Clock is the time a Generator paces its events by and stamps them with. Sleep must
-// return early with ctx's error when ctx is done.
+// Clock is the time a Generator paces its events by and stamps them with. SleepUntil
+// must return early with ctx's error when ctx is done, and at once if t has passed.
 type Clock interface {
 	Now() time.Time
-	Sleep(ctx context.Context, d time.Duration) error
+	SleepUntil(ctx context.Context, t time.Time) error
 }
 
 // WallClock is the real clock, for live runs.
@@ -19,22 +19,27 @@ type WallClock struct{}
 // Now returns time.Now().
 func (WallClock) Now() time.Time { return time.Now() }
 
-// Sleep waits d, or until ctx is done.
-func (WallClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
+// SleepUntil waits until t, or until ctx is done.
+func (WallClock) SleepUntil(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
 	select {
-	case <-t.C:
+	case <-timer.C:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-// VirtualClock is a clock that never waits: Sleep moves it forward by d at once. A
-// Generator on a VirtualClock releases events as fast as it can produce them while
-// still stamping each with its scheduled ts, which is how a simulated recording and the
-// throughput benchmark run. It is safe for concurrent use.
+// VirtualClock is a clock that never waits: SleepUntil moves it forward to t at once,
+// unless it is already past t. A Generator on a VirtualClock releases events as fast as
+// its producers take them while still stamping each with its scheduled ts, which is how
+// a simulated recording and the throughput benchmark run. It is safe for concurrent use;
+// with several sleepers it reads the latest time any of them slept until.
 type VirtualClock struct{ nanos atomic.Int64 }
 
 // NewVirtualClock returns a virtual clock that reads start.
@@ -47,11 +52,16 @@ func NewVirtualClock(start time.Time) *VirtualClock {
 // Now returns the virtual time.
 func (c *VirtualClock) Now() time.Time { return time.Unix(0, c.nanos.Load()) }
 
-// Sleep advances the virtual time by d without waiting, unless ctx is already done.
-func (c *VirtualClock) Sleep(ctx context.Context, d time.Duration) error {
+// SleepUntil advances the virtual time to t without waiting, unless ctx is done.
+func (c *VirtualClock) SleepUntil(ctx context.Context, t time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	c.nanos.Add(int64(d))
-	return nil
+	target := t.UnixNano()
+	for {
+		now := c.nanos.Load()
+		if now >= target || c.nanos.CompareAndSwap(now, target) {
+			return nil
+		}
+	}
 }

@@ -5,22 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
-
-	"github.com/labtui/labtui/gateway"
-	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// Generator runs the gateway fleet: it releases each event of its source when the clock
-// reaches the event's ts and produces it, keyed by request_id and with the ts as the
-// record's CreateTime, through the producer of the instance that owns it. Create it with
-// New, run it with Start, and always end it with Stop.
+// Generator runs the gateway fleet. Each instance has its own producer and its own
+// release loop, as a separate gateway process would: the loop waits until the clock
+// reaches the ts of the instance's next event, then produces it, keyed by request_id and
+// with the ts as the record's CreateTime. An instance whose producer is stuck (a broker
+// hiccup with a full buffer) never holds up the others. Create a Generator with New, run
+// it with Start, and always end it with Stop.
 type Generator struct {
-	cfg      Config
-	opts     options
-	clients  []*kgo.Client
-	counters []counters
-	promises []func(*kgo.Record, error)
+	cfg       Config
+	opts      options
+	instances []*instance
 
 	// produceCtx is handed to every Produce; it is canceled only when Stop gives up on
 	// the events still buffered, since canceling it can fail them.
@@ -30,6 +26,7 @@ type Generator struct {
 	mu        sync.Mutex
 	started   bool
 	stopped   bool
+	startMs   int64
 	cancelRun context.CancelFunc
 	done      chan struct{}
 }
@@ -40,17 +37,11 @@ func New(cfg Config, opts ...Option) (*Generator, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g := &Generator{
-		cfg:      cfg,
-		opts:     options{clock: WallClock{}},
-		clients:  make([]*kgo.Client, 0, cfg.Instances),
-		counters: make([]counters, cfg.Instances),
-		promises: make([]func(*kgo.Record, error), cfg.Instances),
-		done:     make(chan struct{}),
-	}
+	g := &Generator{cfg: cfg, opts: options{clock: WallClock{}}, done: make(chan struct{})}
 	for _, o := range opts {
 		o(&g.opts)
 	}
+	g.produceCtx, g.abandon = context.WithCancel(context.Background())
 	for i := range cfg.Instances {
 		var dial DialFunc
 		if g.opts.dialer != nil {
@@ -61,88 +52,55 @@ func New(cfg Config, opts ...Option) (*Generator, error) {
 			g.closeClients()
 			return nil, err
 		}
-		g.clients = append(g.clients, cl)
-		g.promises[i] = g.counters[i].promise
+		g.instances = append(g.instances, newInstance(cl, cfg.Topic, g.produceCtx))
 	}
-	g.produceCtx, g.abandon = context.WithCancel(context.Background())
 	return g, nil
 }
 
-// Start begins releasing events in a goroutine and returns at once. Unless a Source was
-// given, the schedule starts at the clock's current time. Releasing ends when ctx is
-// done, when Stop is called, or after WithMaxEvents events; Done is closed then. Start
-// may be called once.
+// Start begins releasing events and returns at once. The schedule starts at the clock's
+// current time (StartMs). Releasing ends when ctx is done, when Stop is called, or at
+// the WithUntil time; Done is closed then. Start may be called once.
 func (g *Generator) Start(ctx context.Context) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.started || g.stopped {
 		return errors.New("the generator was already started")
 	}
-	src := g.opts.source
-	if src == nil {
-		s, err := NewSchedule(g.cfg, g.opts.clock.Now().UnixMilli())
-		if err != nil {
-			return err
-		}
-		src = s
-	}
 	g.started = true
+	g.startMs = g.opts.clock.Now().UnixMilli()
 	runCtx, cancel := context.WithCancel(ctx)
 	g.cancelRun = cancel
+	var wg sync.WaitGroup
+	for i, in := range g.instances {
+		s := newStream(g.cfg, g.startMs, i)
+		wg.Go(func() { in.release(runCtx, g.opts.clock, s, g.opts.untilMs) })
+	}
 	go func() {
-		defer close(g.done)
-		g.release(runCtx, src)
+		wg.Wait()
+		close(g.done)
 	}()
 	return nil
+}
+
+// StartMs returns the time Start read from the clock, in milliseconds since the epoch,
+// and 0 before Start. NewSchedule(cfg, StartMs()) yields the events this generator
+// releases, in the order the fleet as a whole released them.
+func (g *Generator) StartMs() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.startMs
 }
 
 // Done is closed when the generator has stopped releasing events. Events already
 // released may still be in flight: Stop waits for them.
 func (g *Generator) Done() <-chan struct{} { return g.done }
 
-// release is the loop that paces and produces events.
-func (g *Generator) release(ctx context.Context, src Source) {
-	stop := ctx.Done()
-	for n := int64(0); g.opts.maxEvents == 0 || n < g.opts.maxEvents; n++ {
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		ev, instance := src.Next()
-		if wait := time.UnixMilli(ev.TS).Sub(g.opts.clock.Now()); wait > 0 {
-			if g.opts.clock.Sleep(ctx, wait) != nil {
-				return
-			}
-		}
-		g.produce(ev, instance)
-	}
-}
-
-// produce hands one event to its instance's producer. Key and value share one buffer.
-func (g *Generator) produce(ev gateway.Event, instance int) {
-	c := &g.counters[instance]
-	if ev.Type == gateway.RequestStarted {
-		c.requests.Add(1)
-	}
-	buf := make([]byte, len(ev.RequestID), len(ev.RequestID)+224)
-	copy(buf, ev.RequestID)
-	r := &kgo.Record{
-		Topic:     g.cfg.Topic,
-		Key:       buf[:len(ev.RequestID):len(ev.RequestID)],
-		Value:     ev.AppendJSON(buf[len(ev.RequestID):]),
-		Timestamp: time.UnixMilli(ev.TS),
-	}
-	c.produced.Add(1)
-	g.clients[instance].Produce(g.produceCtx, r, g.promises[instance])
-}
-
 // Stats returns a snapshot of every instance's counts, in instance order. It is safe to
 // call from any goroutine at any time.
 func (g *Generator) Stats() []InstanceStats {
-	out := make([]InstanceStats, len(g.counters))
-	for i := range g.counters {
-		out[i] = g.counters[i].snapshot(InstanceName(i))
+	out := make([]InstanceStats, len(g.instances))
+	for i, in := range g.instances {
+		out[i] = in.counters.snapshot(InstanceName(i))
 	}
 	return out
 }
@@ -151,10 +109,10 @@ func (g *Generator) Stats() []InstanceStats {
 // or failed: during a broker hiccup, the events its retry buffer holds. It is safe to
 // call from any goroutine and returns 0 for an instance that does not exist.
 func (g *Generator) InFlight(instance int) int64 {
-	if instance < 0 || instance >= len(g.counters) {
+	if instance < 0 || instance >= len(g.instances) {
 		return 0
 	}
-	return g.counters[instance].inFlight()
+	return g.instances[instance].counters.inFlight()
 }
 
 // Stop stops releasing events, waits until every event released so far is acknowledged
@@ -180,7 +138,7 @@ func (g *Generator) Stop(ctx context.Context) error {
 	select {
 	case <-g.done:
 	case <-ctx.Done():
-		// The loop is blocked in Produce on a full buffer; abandoning unblocks it.
+		// A loop is blocked in Produce on a full buffer; abandoning unblocks it.
 		g.abandon()
 		<-g.done
 	}
@@ -193,17 +151,17 @@ func (g *Generator) Stop(ctx context.Context) error {
 
 // flush waits for every producer's buffered events, all producers at once.
 func (g *Generator) flush(ctx context.Context) error {
-	errs := make([]error, len(g.clients))
+	errs := make([]error, len(g.instances))
 	var wg sync.WaitGroup
-	for i, cl := range g.clients {
-		wg.Go(func() { errs[i] = cl.Flush(ctx) })
+	for i, in := range g.instances {
+		wg.Go(func() { errs[i] = in.client.Flush(ctx) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
 }
 
 func (g *Generator) closeClients() {
-	for _, cl := range g.clients {
-		cl.Close()
+	for _, in := range g.instances {
+		in.client.Close()
 	}
 }

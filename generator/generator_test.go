@@ -22,8 +22,8 @@ func TestGeneratorWritesItsScheduleToTheTopicOnceInOrder(t *testing.T) {
 	b := startBroker(t)
 	cfg := Defaults()
 	cfg.Brokers, cfg.Rate = []string{b.Addr()}, 200
-	const n = 3000
-	g, err := New(cfg, WithClock(NewVirtualClock(time.UnixMilli(start))), WithMaxEvents(n))
+	const until = start + 10_000
+	g, err := New(cfg, WithClock(NewVirtualClock(time.UnixMilli(start))), WithUntil(until))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,8 @@ func TestGeneratorWritesItsScheduleToTheTopicOnceInOrder(t *testing.T) {
 	<-g.Done()
 	stopped(t, g)
 
-	want := draw(t, cfg, n)
+	want := drawFor(t, cfg, until-start)
+	n := len(want)
 	total := Total(g.Stats())
 	requests := 0
 	for _, d := range want {
@@ -43,7 +44,7 @@ func TestGeneratorWritesItsScheduleToTheTopicOnceInOrder(t *testing.T) {
 			requests++
 		}
 	}
-	if total.Produced != n || total.Acked != n || total.Failed != 0 || total.InFlight != 0 || total.Requests != int64(requests) {
+	if total.Produced != int64(n) || total.Acked != int64(n) || total.Failed != 0 || total.InFlight != 0 || total.Requests != int64(requests) {
 		t.Errorf("stats after Stop = %+v, want %d produced and acked, %d requests", total, n, requests)
 	}
 
@@ -91,7 +92,7 @@ func TestGeneratorReleasesEachEventWhenItsTimeComes(t *testing.T) {
 	// By each whole second, exactly the events with a ts up to then are released.
 	events := drawFor(t, cfg, 10_000)
 	for second := int64(0); second <= 10; second++ {
-		eventually(t, "the generator waits for the clock", func() bool { return clock.sleeping() == 1 })
+		eventually(t, "every instance waits for the clock", func() bool { return clock.sleeping() == cfg.Instances })
 		due := 0
 		for _, d := range events {
 			if d.ev.TS <= start+second*1000 {

@@ -78,9 +78,9 @@ func (c *manualClock) Now() time.Time {
 	return c.now
 }
 
-func (c *manualClock) Sleep(ctx context.Context, d time.Duration) error {
+func (c *manualClock) SleepUntil(ctx context.Context, t time.Time) error {
 	c.mu.Lock()
-	w := manualWaiter{at: c.now.Add(d), wake: make(chan struct{})}
+	w := manualWaiter{at: t, wake: make(chan struct{})}
 	if !w.at.After(c.now) {
 		c.mu.Unlock()
 		return nil

@@ -1,21 +1,13 @@
 package generator
 
-import "github.com/labtui/labtui/gateway"
-
-// Source yields events in ts order, each with the index of the instance that writes it.
-// *Schedule is the Source a Generator uses unless given another.
-type Source interface {
-	Next() (gateway.Event, int)
-}
-
 // Option changes how a Generator runs.
 type Option func(*options)
 
 type options struct {
-	clock     Clock
-	dialer    func(instance int) DialFunc
-	source    Source
-	maxEvents int64
+	clock  Clock
+	dialer func(instance int) DialFunc
+	// untilMs, if not zero, is the ts at which release stops.
+	untilMs int64
 }
 
 // WithClock paces and stamps events by c instead of the WallClock.
@@ -28,11 +20,8 @@ func WithDialer(dial func(instance int) DialFunc) Option {
 	return func(o *options) { o.dialer = dial }
 }
 
-// WithSource releases src's events instead of those of the schedule that Start would
-// draw from the clock's time. The events' instance indexes must be below
-// Config.Instances.
-func WithSource(src Source) Option { return func(o *options) { o.source = src } }
-
-// WithMaxEvents ends the release loop, and closes Done, after n events; 0, the default,
-// means never.
-func WithMaxEvents(n int64) Option { return func(o *options) { o.maxEvents = n } }
+// WithUntil ends each instance's release at its first event whose ts is untilMs or
+// later; Done is closed when every instance has reached it. The events released are
+// then exactly the events of the schedule with a ts before untilMs, which is how a
+// simulated recording of a fixed length is made.
+func WithUntil(untilMs int64) Option { return func(o *options) { o.untilMs = untilMs } }

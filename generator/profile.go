@@ -35,19 +35,6 @@ const (
 	maxCompletion = 8000
 )
 
-func (p modelProfile) tokens(r random) (prompt, completion int64) {
-	if p.flat {
-		return int64(p.promptMedian), int64(p.completionMedian)
-	}
-	prompt = clampTokens(r.logNormal(p.promptMedian, tokenSigma), maxPrompt)
-	completion = clampTokens(r.logNormal(p.completionMedian, tokenSigma), maxCompletion)
-	return prompt, completion
-}
-
-func clampTokens(x float64, most int64) int64 {
-	return max(1, min(most, int64(math.Round(x))))
-}
-
 // The latency of a request, in seconds, is a mix: most requests are log-normal around
 // bodyMedian, and a tailShare of them are Pareto-distributed from tailScale, so that
 // about 3% take longer than 30 s and cross a minute boundary more often than not. Every
@@ -63,14 +50,82 @@ const (
 	maxLatency = 120.0
 )
 
-// latencyMs returns the latency of one request in milliseconds, at least 1.
-func (p modelProfile) latencyMs(r random) int64 {
-	var s float64
-	if r.float() < tailShare {
-		s = r.pareto(tailScale, tailShape)
-	} else {
-		s = r.logNormal(bodyMedian, bodySigma)
+// shapes are the distributions a stream draws its requests from, tabulated once so that
+// a draw is a table lookup rather than a few transcendental functions.
+type shapes struct {
+	profiles []modelProfile
+	// prompt and completion are each model's token-count quantiles, nil for flat models.
+	prompt, completion []quantiles
+	// body is the quantiles of the common latencies, in seconds.
+	body quantiles
+}
+
+func newShapes(models []string) *shapes {
+	s := &shapes{
+		profiles:   make([]modelProfile, len(models)),
+		prompt:     make([]quantiles, len(models)),
+		completion: make([]quantiles, len(models)),
+		body:       logNormalQuantiles(bodyMedian, bodySigma),
 	}
-	s = max(minLatency, min(maxLatency, s*p.slowness))
-	return max(1, int64(s*1000))
+	for i, m := range models {
+		p := profileFor(m)
+		s.profiles[i] = p
+		if !p.flat {
+			s.prompt[i] = logNormalQuantiles(p.promptMedian, tokenSigma)
+			s.completion[i] = logNormalQuantiles(p.completionMedian, tokenSigma)
+		}
+	}
+	return s
+}
+
+// tokens draws the prompt and completion token counts of a request to model.
+func (s *shapes) tokens(r *random, model int) (prompt, completion int64) {
+	p := s.profiles[model]
+	if p.flat {
+		return int64(p.promptMedian), int64(p.completionMedian)
+	}
+	prompt = clampTokens(s.prompt[model].draw(r), maxPrompt)
+	completion = clampTokens(s.completion[model].draw(r), maxCompletion)
+	return prompt, completion
+}
+
+func clampTokens(x float64, most int64) int64 {
+	return max(1, min(most, int64(math.Round(x))))
+}
+
+// latencyMs draws the latency of a request to model in milliseconds, at least 1.
+func (s *shapes) latencyMs(r *random, model int) int64 {
+	var sec float64
+	if r.float() < tailShare {
+		sec = r.pareto(tailScale, tailShape)
+	} else {
+		sec = s.body.draw(r)
+	}
+	sec = max(minLatency, min(maxLatency, sec*s.profiles[model].slowness))
+	return max(1, int64(sec*1000))
+}
+
+// quantiles tabulates a distribution's inverse CDF at the midpoints of n equal slices of
+// probability; a draw interpolates between neighbouring entries. It cuts the outermost
+// 1/(2n) of each tail, which clamping would mostly cut anyway.
+type quantiles []float64
+
+const quantilePoints = 1024
+
+// logNormalQuantiles tabulates the log-normal distribution with the given median and
+// sigma.
+func logNormalQuantiles(median, sigma float64) quantiles {
+	q := make(quantiles, quantilePoints)
+	for i := range q {
+		p := (float64(i) + 0.5) / quantilePoints
+		z := math.Sqrt2 * math.Erfinv(2*p-1)
+		q[i] = median * math.Exp(sigma*z)
+	}
+	return q
+}
+
+func (q quantiles) draw(r *random) float64 {
+	x := r.float() * float64(len(q)-1)
+	i := int(x)
+	return q[i] + (x-float64(i))*(q[i+1]-q[i])
 }

@@ -1,10 +1,6 @@
 package generator
 
-import (
-	"sync/atomic"
-
-	"github.com/twmb/franz-go/pkg/kgo"
-)
+import "sync/atomic"
 
 // InstanceStats counts what one gateway instance has done so far.
 type InstanceStats struct {
@@ -35,8 +31,8 @@ type counters struct {
 	lastErr  atomic.Pointer[error]
 }
 
-// promise is the produce callback of the instance these counters belong to.
-func (c *counters) promise(_ *kgo.Record, err error) {
+// settle counts the outcome of one produced event.
+func (c *counters) settle(err error) {
 	if err != nil {
 		c.lastErr.Store(&err)
 		c.failed.Add(1)

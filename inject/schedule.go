@@ -92,10 +92,8 @@ func (in *Injector) Run(ctx context.Context, start time.Time, plan []Hiccup) err
 	plan = slices.Clone(plan)
 	slices.SortStableFunc(plan, func(a, b Hiccup) int { return cmp.Compare(a.At, b.At) })
 	for _, h := range plan {
-		if wait := start.Add(h.At).Sub(in.clock.Now()); wait > 0 {
-			if err := in.clock.Sleep(ctx, wait); err != nil {
-				return fmt.Errorf("hiccup plan stopped before %v: %w", h, err)
-			}
+		if err := in.clock.SleepUntil(ctx, start.Add(h.At)); err != nil {
+			return fmt.Errorf("hiccup plan stopped before %v: %w", h, err)
 		}
 		if err := in.Start(h.Instance, h.For); err != nil {
 			return err

@@ -1,0 +1,72 @@
+package generator
+
+import (
+	"context"
+	"time"
+
+	"github.com/labtui/labtui/gateway"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// instance is one gateway: its producer, its counts, and what its release loop reuses.
+type instance struct {
+	client     *kgo.Client
+	topic      string
+	produceCtx context.Context
+	counters   counters
+	promise    func(*kgo.Record, error)
+	// encoder and arena belong to the release loop.
+	encoder *encoder
+	arena   arena
+}
+
+func newInstance(cl *kgo.Client, topic string, produceCtx context.Context) *instance {
+	in := &instance{client: cl, topic: topic, produceCtx: produceCtx}
+	in.promise = func(_ *kgo.Record, err error) { in.counters.settle(err) }
+	return in
+}
+
+// release produces the stream's events, each when the clock reaches its ts, until ctx
+// is done or, if untilMs is not zero, the next event is due at untilMs or later.
+func (in *instance) release(ctx context.Context, clock Clock, s *stream, untilMs int64) {
+	stop := ctx.Done()
+	in.encoder = newEncoder(s.kinds())
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		ev, kind := s.next()
+		if untilMs != 0 && ev.TS >= untilMs {
+			return
+		}
+		if due := time.UnixMilli(ev.TS); due.After(clock.Now()) {
+			if clock.SleepUntil(ctx, due) != nil {
+				return
+			}
+		}
+		in.produce(ev, kind)
+	}
+}
+
+// produce hands one event to the producer. Its record, value and key are carved from
+// the loop's arena.
+func (in *instance) produce(ev gateway.Event, kind int) {
+	c := &in.counters
+	if ev.Type == gateway.RequestStarted {
+		c.requests.Add(1)
+	}
+	r := in.arena.record()
+	dst := in.arena.free()
+	buf := in.encoder.appendEvent(dst, ev, kind)
+	n := len(buf)
+	buf = append(buf, ev.RequestID...)
+	in.arena.used(dst, buf)
+	r.Topic = in.topic
+	r.Key = buf[n:len(buf):len(buf)]
+	r.Value = buf[:n:n]
+	r.Timestamp = time.UnixMilli(ev.TS)
+	c.produced.Add(1)
+	in.client.Produce(in.produceCtx, r, in.promise)
+}
