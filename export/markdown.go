@@ -63,6 +63,9 @@ func writeEvidence(b *strings.Builder, e *Evidence) {
 		default:
 			fmt.Fprintf(b, "%d records replayed so far.\n", r.Records)
 		}
+		if r.Diff == nil && r.Done {
+			b.WriteString("\nNo earlier run was kept to compare the event-time output with: run the live generator for a few minutes before replaying.\n")
+		}
 		if d := r.Diff; d != nil {
 			fmt.Fprintf(b, "\nEvent-time output against %s: %d (minute, tenant) pairs compared, %d the same, %d different, %d only in the replay, %d only in %s.\n",
 				d.Against, d.Compared, d.Same, d.Different, d.OnlyHere, d.OnlyThere, d.Against)

@@ -39,7 +39,7 @@ func (t *Tracker) replayFinished(h *history.History, p backend.ReplayProgress) {
 	}
 	t.tick(step, at, "a replay of "+p.Path+" with "+field.String()+" finished ("+itoa(p.Records)+" records)")
 	t.addReplay(ev)
-	t.watch(run, at+2*60000, func() {
+	t.watch(h, run, at+2*60000, func() {
 		r := t.findReplay(at, ev.Timestamp)
 		if r == nil {
 			return

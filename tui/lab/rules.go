@@ -28,7 +28,7 @@ func (t *Tracker) checkAgreement(h *history.History) {
 	}
 	t.tick("4.1", now(h), "five event-time minutes agreed tenant by tenant in both panes: "+strings.Join(names, ", "))
 	from, to := minutes[0], minutes[len(minutes)-1]+60000
-	t.watch(run, now(h), func() {
+	t.watch(h, run, now(h), func() {
 		tb := run.Table.SnapshotRange(from, to, 200, h.ClocksFor(run))
 		t.evidence.Agreement = labelled(tb, run, now(h))
 	})
@@ -94,7 +94,7 @@ func (t *Tracker) checkHiccups(h *history.History) {
 		t.tick("4.2", now(h), "a hiccup on "+x.instance+" at "+meter.Clock(x.at)[:8]+", then the panes differ for "+
 			row.Tenant+" at "+meter.Clock(row.WindowStart)[:5])
 		until := x.at + x.d.Milliseconds() + 3*60000
-		t.watch(x.run, until, func() { t.takeHiccup(h, x) })
+		t.watch(h, x.run, until, func() { t.takeHiccup(h, x) })
 		return
 	}
 }

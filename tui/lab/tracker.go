@@ -40,13 +40,18 @@ type hiccup struct {
 }
 
 // refresher re-takes one piece of evidence until the lab's processing time passes until
-// or its run ends.
+// or its run ends, at most once per RefreshEvery.
 type refresher struct {
 	run     *history.Run
 	until   int64
 	version uint64
+	taken   int64
 	take    func()
 }
+
+// RefreshEvery is how often, in the lab's processing time, evidence that follows a run is
+// copied again while the run produces rows.
+const RefreshEvery = 1000
 
 type replayAsk struct {
 	path  string
@@ -75,8 +80,10 @@ func (t *Tracker) Changed() bool {
 	return c
 }
 
-// Fill copies the steps and the evidence into st, for saving or exporting.
+// Fill copies the steps and the evidence into st, for saving or exporting; evidence
+// that follows a run is copied afresh first.
 func (t *Tracker) Fill(st *state.State) {
+	t.flush()
 	st.Steps = make(map[string]state.Step, len(t.steps))
 	for k, v := range t.steps {
 		st.Steps[k] = v
@@ -137,30 +144,41 @@ func (t *Tracker) tick(id string, at int64, because string) {
 }
 
 // watch adds a refresher and takes the evidence once now.
-func (t *Tracker) watch(run *history.Run, until int64, take func()) {
+func (t *Tracker) watch(h *history.History, run *history.Run, until int64, take func()) {
 	take()
 	t.changed = true
-	t.refresh = append(t.refresh, refresher{run: run, until: until, version: run.Table.Version(), take: take})
+	t.refresh = append(t.refresh, refresher{run: run, until: until, version: run.Table.Version(), taken: now(h), take: take})
 }
 
+// runRefreshers re-takes the evidence whose run changed, at most once per RefreshEvery,
+// and lets go of the ones whose time is up, after a last copy.
 func (t *Tracker) runRefreshers(h *history.History) {
-	now := int64(0)
-	if h.Status != nil {
-		now = h.Status.Now
-	}
+	n := now(h)
 	kept := t.refresh[:0]
 	for _, r := range t.refresh {
-		if v := r.run.Table.Version(); v != r.version {
-			r.version = v
+		over := r.run.Ended || n > r.until
+		if v := r.run.Table.Version(); v != r.version && (over || n-r.taken >= RefreshEvery) {
+			r.version, r.taken = v, n
 			r.take()
 			t.changed = true
 		}
-		if !r.run.Ended && now <= r.until {
+		if !over {
 			kept = append(kept, r)
 		}
 	}
 	clear(t.refresh[len(kept):])
 	t.refresh = kept
+}
+
+// flush re-takes every watched evidence whose run changed since its last copy.
+func (t *Tracker) flush() {
+	for i := range t.refresh {
+		r := &t.refresh[i]
+		if v := r.run.Table.Version(); v != r.version {
+			r.version = v
+			r.take()
+		}
+	}
 }
 
 func now(h *history.History) int64 {

@@ -58,6 +58,9 @@ func (m Model) View(h *history.History, info Info) string {
 		l1 = m.summary(st)
 		l2 = m.instances(st.Instances)
 		l3 = m.clocks(st)
+		if h.Dropped > 0 {
+			l3 += m.styles.Warn.Render(fmt.Sprintf(" · %d results dropped (the screen fell behind)", h.Dropped))
+		}
 	}
 	return strings.Join([]string{textutil.Fit(l1, m.width), textutil.Fit(l2, m.width), textutil.Fit(l3, m.width)}, "\n")
 }
