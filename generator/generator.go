@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/labtui/labtui/gateway"
 )
 
 // Generator runs the gateway fleet. Each instance has its own producer and its own
@@ -52,7 +54,12 @@ func New(cfg Config, opts ...Option) (*Generator, error) {
 			g.closeClients()
 			return nil, err
 		}
-		g.instances = append(g.instances, newInstance(cl, cfg.Topic, g.produceCtx))
+		in := newInstance(cl, cfg.Topic, g.produceCtx)
+		if obs := g.opts.observe; obs != nil {
+			i := len(g.instances)
+			in.observe = func(ev gateway.Event) { obs(ev, i) }
+		}
+		g.instances = append(g.instances, in)
 	}
 	return g, nil
 }

@@ -18,6 +18,8 @@ type instance struct {
 	// encoder and arena belong to the release loop.
 	encoder *encoder
 	arena   arena
+	// observe, if set, sees each event produced (WithObserver).
+	observe func(gateway.Event)
 }
 
 func newInstance(cl *kgo.Client, topic string, produceCtx context.Context) *instance {
@@ -69,4 +71,7 @@ func (in *instance) produce(ev gateway.Event, kind int) {
 	r.Timestamp = time.UnixMilli(ev.TS)
 	c.produced.Add(1)
 	in.client.Produce(in.produceCtx, r, in.promise)
+	if in.observe != nil {
+		in.observe(ev)
+	}
 }

@@ -1,5 +1,7 @@
 package generator
 
+import "github.com/labtui/labtui/gateway"
+
 // Option changes how a Generator runs.
 type Option func(*options)
 
@@ -8,6 +10,8 @@ type options struct {
 	dialer func(instance int) DialFunc
 	// untilMs, if not zero, is the ts at which release stops.
 	untilMs int64
+	// observe, if set, sees every event as it is handed to a producer.
+	observe func(ev gateway.Event, instance int)
 }
 
 // WithClock paces and stamps events by c instead of the WallClock.
@@ -25,3 +29,11 @@ func WithDialer(dial func(instance int) DialFunc) Option {
 // then exactly the events of the schedule with a ts before untilMs, which is how a
 // simulated recording of a fixed length is made.
 func WithUntil(untilMs int64) Option { return func(o *options) { o.untilMs = untilMs } }
+
+// WithObserver calls observe with every event as its instance hands it to its producer,
+// from that instance's release goroutine (so observe must be safe for concurrent use and
+// quick). The events observed are exactly the events produced: a ledger of what the
+// fleet generated, kept outside the generator, balances against the topic.
+func WithObserver(observe func(ev gateway.Event, instance int)) Option {
+	return func(o *options) { o.observe = observe }
+}

@@ -197,12 +197,7 @@ func (l *Lab) SetGenerator(on bool) error {
 	cfg.Seed += int64(l.genRuns)
 	l.genRuns++
 	l.mu.Unlock()
-	start := time.Now().UnixMilli()
-	sched, err := generator.NewSchedule(cfg, start)
-	if err != nil {
-		return err
-	}
-	g, err := generator.New(cfg, generator.WithSource(l.ledger.watch(sched)), generator.WithDialer(l.injector.Dialer))
+	g, err := generator.New(cfg, generator.WithObserver(l.ledger.observe), generator.WithDialer(l.injector.Dialer))
 	if err != nil {
 		return err
 	}

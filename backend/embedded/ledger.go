@@ -14,9 +14,6 @@ type ledger struct {
 
 	mu        sync.Mutex
 	prompt    map[string]int64 // prompt tokens of requests started and not yet completed
-	fetched   int64            // events the fleet has taken from its schedule
-	pending   *gateway.Event   // the last one taken: produced only once the next is taken
-	requests  int64
 	completed int64
 	usd       float64
 	retired   []generator.InstanceStats
@@ -27,40 +24,11 @@ func newLedger(p gateway.PriceTable) *ledger {
 	return &ledger{prices: p, prompt: make(map[string]int64)}
 }
 
-// watch wraps a schedule so the ledger sees each event the fleet releases.
-func (l *ledger) watch(src generator.Source) generator.Source {
-	return &watched{src: src, l: l}
-}
-
-type watched struct {
-	src generator.Source
-	l   *ledger
-}
-
-func (w *watched) Next() (gateway.Event, int) {
-	ev, i := w.src.Next()
-	w.l.record(ev)
-	return ev, i
-}
-
-// record books the event taken before ev, which the fleet has produced by now (it takes
-// the next event only after producing the last), and holds ev until it is produced too.
-func (l *ledger) record(ev gateway.Event) {
+// observe books one event the fleet produced; it runs on the instances' goroutines.
+func (l *ledger) observe(ev gateway.Event, _ int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.commitPending()
-	l.pending = &ev
-	l.fetched++
-}
-
-func (l *ledger) commitPending() {
-	if l.pending == nil {
-		return
-	}
-	ev := *l.pending
-	l.pending = nil
 	if ev.Type == gateway.RequestStarted {
-		l.requests++
 		l.prompt[ev.RequestID] = ev.PromptTokens
 		return
 	}
@@ -110,7 +78,7 @@ type Totals struct {
 func (l *ledger) totals() Totals {
 	l.mu.Lock()
 	live := l.live
-	t := Totals{Requests: l.requests, Completed: l.completed, USD: l.usd}
+	t := Totals{Completed: l.completed, USD: l.usd}
 	t.Instances = append(t.Instances, l.retired...)
 	l.mu.Unlock()
 	if live != nil {
@@ -124,12 +92,7 @@ func (l *ledger) totals() Totals {
 	}
 	all := generator.Total(t.Instances)
 	t.Produced, t.Acked, t.Failed = all.Produced, all.Acked, all.Failed
-	l.mu.Lock()
-	if all.Produced == l.fetched { // the last event taken was produced too
-		l.commitPending()
-	}
-	t.Requests, t.Completed, t.USD = l.requests, l.completed, l.usd
-	l.mu.Unlock()
+	t.Requests = all.Requests
 	return t
 }
 
