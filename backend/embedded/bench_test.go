@@ -15,7 +15,7 @@ import (
 
 const recordedHour = "../../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
 
-// BenchmarkReplayHourThroughBroker is `r` in the TUI: the recorded hour (144,097
+// BenchmarkReplayHourThroughBroker is `r` in the TUI: the recorded hour (143,400
 // records) written into the embedded broker and read by the job, both windows running,
 // until the job has consumed the last record.
 func BenchmarkReplayHourThroughBroker(b *testing.B) {
