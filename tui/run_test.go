@@ -6,10 +6,13 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
@@ -85,4 +88,58 @@ func waitUntil(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// TestNoColorMeansNoColorEscapes runs labtui on a colour terminal profile with NO_COLOR
+// set: afterwards the screen it draws holds no escape sequence at all, the differing rows
+// still marked in text.
+func TestNoColorMeansNoColorEscapes(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	fb := fakebackend.New()
+	in, keys := io.Pipe()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), fb, Config{}, nil, tea.WithInput(in), tea.WithOutput(&out), tea.WithoutSignalHandler())
+	}()
+	waitUntil(t, func() bool { return len(fb.Called("Start")) == 1 })
+	keys.Write([]byte("q"))
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	keys.Close()
+
+	m := New(fakebackend.New(), Config{})
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = mm.(Model)
+	for _, u := range courseScript() {
+		m, _ = m.apply(u)
+	}
+	view := m.View()
+	if strings.Contains(view, "\x1b[") {
+		t.Errorf("the screen has escape sequences under NO_COLOR: %q", view)
+	}
+	if !strings.Contains(view, "≠ 10:01  acme") {
+		t.Errorf("the differing row is not marked in text:\n%s", view)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the program's writer and the test's reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
