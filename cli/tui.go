@@ -33,6 +33,7 @@ func (a *app) setupTUI(root *cobra.Command) {
 	f.Duration("hiccup-duration", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
 	f.String("recording", tui.DefaultRecording, "the recorded hour the r and t keys replay")
 	f.String("export-dir", ".", "where the e key writes lab-04-answers.md and lab-04-answers.json")
+	f.Bool("start-generator", true, "turn the generator on as soon as the lab is up (the g key toggles it)")
 	addJobFlags(root)
 	addLabFlags(root)
 }
@@ -60,6 +61,8 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 		Recording: a.v.GetString("recording"),
 		ExportDir: a.v.GetString("export-dir"),
 		Store:     store,
+
+		StartGenerator: a.v.GetBool("start-generator"),
 	}
 	if found {
 		cfg.Saved = &saved

@@ -28,6 +28,10 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m.say(footer.Error, "the lab did not start: %v", msg.err), nil, true
 		}
 		m.started = true
+		if m.cfg.StartGenerator {
+			m = m.say(footer.Info, "the %s lab is running: starting the generator (g stops it)", m.b.Name())
+			return m, m.generatorCmd(true), true
+		}
 		return m.say(footer.Info, "the %s lab is running: press g to start the generator", m.b.Name()), nil, true
 	case generatorMsg:
 		if msg.err != nil {

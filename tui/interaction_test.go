@@ -177,3 +177,13 @@ func TestAFirstRestartReplacesTheEmptyStartingRun(t *testing.T) {
 		t.Errorf("%d runs, want the one that started", n)
 	}
 }
+
+func TestStartGeneratorTurnsItOnOnceTheLabIsUp(t *testing.T) {
+	fb := fakebackend.New()
+	tm := start(t, fb, Config{StartGenerator: true}, 80, 24)
+	waitFor(t, tm, "generator on")
+	finalView(t, tm)
+	if c := fb.Called("SetGenerator"); len(c) != 1 || !c[0].On {
+		t.Errorf("SetGenerator calls = %+v", c)
+	}
+}

@@ -63,6 +63,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Limits bound the history kept; zero fields mean their defaults.
 	Limits history.Limits
+	// StartGenerator turns the generator on once the lab is up, so the panes fill
+	// without a key press.
+	StartGenerator bool
 }
 
 func (c Config) withDefaults() Config {
