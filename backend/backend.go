@@ -34,6 +34,13 @@ type Backend interface {
 	Close() error
 }
 
+// Restarter is a Backend whose job can be killed and started again, as when a
+// TaskManager dies and comes back without checkpoints: the new job has empty state and
+// reads from its configured starting offsets. The TUI offers it when a backend has it.
+type Restarter interface {
+	RestartJob(ctx context.Context) error
+}
+
 // Update is one report from a backend: any of its fields may be set.
 type Update struct {
 	// Results are what the job wrote since the last update, in order: fired windows,

@@ -24,10 +24,11 @@ import (
 type StartAt uint8
 
 const (
+	// Earliest reads the topic from the beginning, as the lab's job is configured: the
+	// zero value.
+	Earliest StartAt = iota
 	// Latest reads only what is produced after the job starts.
-	Latest StartAt = iota
-	// Earliest reads the topic from the beginning (a replay).
-	Earliest
+	Latest
 )
 
 // Config configures a live job.

@@ -228,9 +228,9 @@ func (l *Lab) Inject(instance string, d time.Duration) error {
 // RestartJob kills the job and starts a new one on the same topic, as a TaskManager
 // that dies and comes back without checkpoints: empty state, reading from the
 // configured starting offsets.
-func (l *Lab) RestartJob(ctx context.Context, field meter.TimestampField) error {
+func (l *Lab) RestartJob(ctx context.Context) error {
 	l.mu.Lock()
-	topic, startAt := l.topic, l.startAt
+	topic, startAt, field := l.topic, l.startAt, l.cfg.Job.Timestamp
 	l.mu.Unlock()
 	return l.restartOn(ctx, topic, startAt, field, "job restarted with empty state")
 }

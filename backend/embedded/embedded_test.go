@@ -123,3 +123,53 @@ func TestReplayWritesTheRecordingAndRestartsTheJobFromTheEarliestOffset(t *testi
 }
 
 type backendReplay = backend.ReplayProgress
+
+var _ backend.Restarter = (*Lab)(nil)
+
+func TestARestartedJobHasEmptyStateAndRereadsFromTheEarliestOffset(t *testing.T) {
+	gen := generator.Defaults()
+	gen.Rate = 300
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Generator: gen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	restarts := 0
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for u := range lab.Updates() {
+			if u.Restarted != nil {
+				restarts++
+			}
+		}
+	}()
+	lab.SetGenerator(true)
+	time.Sleep(1500 * time.Millisecond)
+	lab.SetGenerator(false)
+	produced := lab.ledger.totals().Acked
+	for lab.Status().Job.Events < produced {
+		time.Sleep(20 * time.Millisecond)
+	}
+	before := lab.Status().Job
+	if err := lab.RestartJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if fresh := lab.Status().Job; fresh.Events >= before.Events && before.Events > 0 {
+		t.Fatalf("the restarted job did not start empty: %d events before, %d after", before.Events, fresh.Events)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for lab.Status().Job.Events < produced && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	after := lab.Status().Job
+	lab.Close()
+	<-done
+	// From the earliest offset, the new job reads every event again: the same records,
+	// the same dollars, assembled a second time from empty state.
+	if after.Events != produced || after.Records != before.Records || !same(after.RecordsUSD, before.RecordsUSD) || restarts != 2 {
+		t.Fatalf("after the restart: %+v; before: %+v; produced %d; %d restarts", after, before, produced, restarts)
+	}
+}
