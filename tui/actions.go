@@ -117,6 +117,17 @@ func (m Model) mark() Model {
 	return m.say(footer.Info, "marked %q in both panes", text)
 }
 
+// killJob kills the job and starts it again with empty state, as a TaskManager that
+// dies without checkpoints; the restart begins a new run in the panes.
+func (m Model) killJob() (tea.Model, tea.Cmd) {
+	m, ok := m.running("restart the job")
+	if !ok || m.restarter == nil {
+		return m, nil
+	}
+	m = m.say(footer.Warn, "killing the job: it restarts with empty state from its starting offsets…")
+	return m, m.restartCmd()
+}
+
 // export writes the answers and the evidence.
 func (m Model) export() (tea.Model, tea.Cmd) {
 	m = m.say(footer.Info, "exporting to %s…", m.cfg.ExportDir)

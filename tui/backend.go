@@ -55,6 +55,11 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m.say(footer.Error, "replay: %v", msg.err), nil, true
 		}
 		return m, nil, true
+	case jobRestartedMsg:
+		if msg.err != nil {
+			return m.say(footer.Error, "restart the job: %v", msg.err), nil, true
+		}
+		return m, nil, true
 	case closedMsg:
 		m.closed = true
 		if msg.err != nil {

@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
@@ -185,5 +187,37 @@ func TestStartGeneratorTurnsItOnOnceTheLabIsUp(t *testing.T) {
 	finalView(t, tm)
 	if c := fb.Called("SetGenerator"); len(c) != 1 || !c[0].On {
 		t.Errorf("SetGenerator calls = %+v", c)
+	}
+}
+
+// restartable is the fake with a job that can be killed and restarted.
+type restartable struct {
+	*fakebackend.Backend
+	restarts int
+}
+
+func (r *restartable) RestartJob(context.Context) error {
+	r.restarts++
+	r.Send(backend.Update{Restarted: &backend.Restart{Reason: "job killed", Timestamp: meter.CompletedTS}})
+	return nil
+}
+
+func TestKillRestartsTheJobWhenTheBackendCan(t *testing.T) {
+	rb := &restartable{Backend: fakebackend.New(backend.Update{Results: both("acme", 0, 0.2, 2), Status: status(at("01:02"), at("01:01"))})}
+	tm := teatest.NewTestModel(t, New(rb, Config{}), teatest.WithInitialTermSize(80, 24))
+	t.Cleanup(func() { rb.Close() })
+	waitFor(t, tm, "running", "10:01:01.000")
+	press(tm, "x")
+	waitFor(t, tm, "run 2 · job killed")
+	fm, _ := finalView(t, tm)
+	if rb.restarts != 1 || len(fm.hist.Runs()) != 2 {
+		t.Errorf("restarts %d, runs %d", rb.restarts, len(fm.hist.Runs()))
+	}
+}
+
+func TestKillIsOffWhenTheBackendCannot(t *testing.T) {
+	m := New(fakebackend.New(), Config{})
+	if m.keys.Kill.Enabled() {
+		t.Error("x is offered for a backend that cannot restart its job")
 	}
 }

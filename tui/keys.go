@@ -14,6 +14,7 @@ type KeyMap struct {
 	Replay    key.Binding
 	Timestamp key.Binding
 	Mark      key.Binding
+	Kill      key.Binding
 	Export    key.Binding
 
 	Focus     key.Binding
@@ -42,6 +43,7 @@ func DefaultKeyMap() KeyMap {
 		Replay:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "replay the recorded hour")),
 		Timestamp: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "switch the timestamp field and replay")),
 		Mark:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark line in both panes")),
+		Kill:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill the job: restart, empty state")),
 		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export answers")),
 
 		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
@@ -88,7 +90,7 @@ func short(b key.Binding, desc string) key.Binding {
 func (h mainHelp) FullHelp() [][]key.Binding {
 	k := h.k
 	return [][]key.Binding{
-		{k.Generator, k.Inject, k.Replay, k.Timestamp, k.Mark},
+		{k.Generator, k.Inject, k.Replay, k.Timestamp, k.Mark, k.Kill},
 		{k.Focus, k.FocusBack, k.Late, k.Inspector, k.Filter, k.Help},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Export, k.Quit},

@@ -120,13 +120,15 @@ const (
 
 // Model is the root model.
 type Model struct {
-	cfg    Config
-	b      backend.Backend
-	ctx    context.Context
-	cancel context.CancelFunc
-	tasks  *tasks
-	keys   KeyMap
-	styles theme.Styles
+	cfg Config
+	b   backend.Backend
+	// restarter is b's job restart, when b offers one.
+	restarter backend.Restarter
+	ctx       context.Context
+	cancel    context.CancelFunc
+	tasks     *tasks
+	keys      KeyMap
+	styles    theme.Styles
 
 	screen screen
 	focus  area
@@ -190,6 +192,8 @@ func New(b backend.Backend, cfg Config) Model {
 		saveOK:    true,
 		status:    "starting the " + b.Name() + " lab…",
 	}
+	m.restarter, _ = unwrap(b).(backend.Restarter)
+	m.keys.Kill.SetEnabled(m.restarter != nil)
 	if cfg.Saved != nil && !cfg.Saved.Empty() {
 		m.screen = screenResume
 		m.saveOK = false

@@ -44,6 +44,9 @@ type replayedMsg struct {
 	err   error
 }
 
+// jobRestartedMsg says RestartJob returned.
+type jobRestartedMsg struct{ err error }
+
 // closedMsg says Close returned.
 type closedMsg struct{ err error }
 
@@ -106,6 +109,11 @@ func (m Model) replayCmd(path string, field meter.TimestampField) tea.Cmd {
 		}
 		return replayedMsg{path, field, err}
 	})
+}
+
+func (m Model) restartCmd() tea.Cmd {
+	r, ctx := m.restarter, m.ctx
+	return m.tasks.cmd(func() tea.Msg { return jobRestartedMsg{r.RestartJob(ctx)} })
 }
 
 func (m Model) closeCmd() tea.Cmd {

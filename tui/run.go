@@ -97,3 +97,11 @@ func (o *onceBackend) Close() error {
 	o.once.Do(func() { o.err = o.Backend.Close() })
 	return o.err
 }
+
+// unwrap returns the backend a onceBackend wraps, so its optional interfaces show.
+func unwrap(b backend.Backend) backend.Backend {
+	if o, ok := b.(*onceBackend); ok {
+		return o.Backend
+	}
+	return b
+}

@@ -114,6 +114,8 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.replay(1 - m.currentField())
 	case key.Matches(k, km.Mark):
 		return m.mark(), nil
+	case key.Matches(k, km.Kill):
+		return m.killJob()
 	case key.Matches(k, km.Export):
 		return m.export()
 	case key.Matches(k, km.Late):
