@@ -97,23 +97,28 @@ func brokersUnderTest(t *testing.T) (brokers []string, topic string) {
 	return []string{b.Addr()}, b.Topic()
 }
 
+// The acceptance test's run: the default fleet at 100 requests/s for 9 s on the wall
+// clock, with gw-1 cut off from 2 s to 6 s (the 35 s, shortened).
+const (
+	victim    = 1
+	hiccupAt  = 2 * time.Second
+	hiccupFor = 4 * time.Second
+	runFor    = 9 * time.Second
+)
+
 // TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds is the issue's
-// acceptance test, on the wall clock with the hiccup shortened to 4 s.
+// acceptance test: every generated event is in the topic exactly once with its original
+// ts, each instance's events keep their order within a partition, the events held
+// during the hiccup arrive within 1 s of its end, and the other instances are never
+// delayed.
 func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for about 10 s on the wall clock")
 	}
 	checkGoroutines(t)
-	const (
-		victim    = 1
-		hiccupAt  = 2 * time.Second
-		hiccupFor = 4 * time.Second
-		runFor    = 9 * time.Second
-	)
 	brokers, topic := brokersUnderTest(t)
 	cfg := generator.Defaults()
 	cfg.Brokers, cfg.Topic, cfg.Rate, cfg.Seed = brokers, topic, 100, 7
-
 	w := watch(t, brokers, topic)
 
 	in := New(cfg.Instances)
@@ -121,20 +126,18 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	stopGen := func() {
+	stop := func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := gen.Stop(ctx); err != nil {
 			t.Errorf("stop the generator: %v", err)
 		}
 	}
-	t.Cleanup(stopGen)
+	t.Cleanup(stop)
 	if err := gen.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	began := time.UnixMilli(gen.StartMs())
-
-	// The hiccup, and what the injector reports while it lasts.
 	if err := in.Run(t.Context(), began, []Hiccup{{victim, hiccupAt, hiccupFor}}); err != nil {
 		t.Fatal(err)
 	}
@@ -143,61 +146,75 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 	during := in.State(gen)
 	time.Sleep(runFor - hiccupAt - hiccupFor + 500*time.Millisecond)
 	after := in.State(gen)
-	stopGen()
+	stop()
 
-	stats := generator.Total(gen.Stats())
-	if stats.Failed != 0 || stats.Acked != stats.Produced {
-		t.Fatalf("generator stats %+v: every produced event must be acknowledged", stats)
+	if total := generator.Total(gen.Stats()); total.Failed != 0 || total.Acked != total.Produced {
+		t.Fatalf("generator stats %+v: every produced event must be acknowledged", total)
 	}
-	if d := during[victim]; d.Dropped == 0 || d.Refused == 0 {
-		t.Errorf("%s state = %+v: the hiccup neither dropped a connection nor refused a retry", d.Name, d)
-	}
-	if !during[victim].On || during[victim].Held < 50 {
-		t.Errorf("near the hiccup's end, %s state = %+v: want on, holding the events of ~3.5 s", during[victim].Name, during[victim])
-	}
-	for i, s := range during {
-		if i != victim && (s.On || s.Held > 50) {
-			t.Errorf("during %s's hiccup, %s state = %+v: want off and holding little", during[victim].Name, s.Name, s)
-		}
-	}
-	if after[victim].On || after[victim].Held > 50 {
-		t.Errorf("after the hiccup, %s state = %+v: want off, its held events delivered", after[victim].Name, after[victim])
-	}
+	checkStates(t, during, after)
 
-	// Regenerate what was produced: each instance released the first events of its part
-	// of the schedule, as many as its producer counted.
-	replay, _ := generator.NewSchedule(cfg, gen.StartMs())
-	type sent struct {
-		pos      int
-		ev       gateway.Event
-		instance int
-	}
-	want := map[string]sent{}
-	left := gen.Stats()
-	for i := 0; ; i++ {
-		ev, instance := replay.Next()
-		if left[instance].Produced == 0 {
-			if generator.Total(left).Produced == 0 {
-				break
-			}
-			continue
-		}
-		left[instance].Produced--
-		want[string(ev.AppendJSON(nil))] = sent{i, ev, instance}
-	}
-
+	want := produced(cfg, gen)
 	// Every event is acknowledged; wait until the consumer has read them all, and a
 	// little longer to catch any duplicate.
 	for deadline := time.Now().Add(20 * time.Second); w.count() < len(want) && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond)
 	}
 	time.Sleep(500 * time.Millisecond)
-	got := w.stop()
+	checkDelivery(t, w.stop(), want, began, hiccupEnd)
+	t.Logf("%s's hiccup dropped %d connections and refused %d dials", during[victim].Name, during[victim].Dropped, during[victim].Refused)
+}
 
+// checkStates checks what the injector reported near the end of the hiccup and after it.
+func checkStates(t *testing.T, during, after []State) {
+	t.Helper()
+	v := during[victim]
+	if v.Dropped == 0 || v.Refused == 0 {
+		t.Errorf("%s state = %+v: the hiccup neither dropped a connection nor refused a retry", v.Name, v)
+	}
+	if !v.On || v.Held < 50 {
+		t.Errorf("near the hiccup's end, %s state = %+v: want on, holding the events of ~3.5 s", v.Name, v)
+	}
+	for i, s := range during {
+		if i != victim && (s.On || s.Held > 50) {
+			t.Errorf("during %s's hiccup, %s state = %+v: want off and holding little", v.Name, s.Name, s)
+		}
+	}
+	if a := after[victim]; a.On || a.Held > 50 {
+		t.Errorf("after the hiccup, %s state = %+v: want off, its held events delivered", a.Name, a)
+	}
+}
+
+// sent is a generated event: its position in the fleet's schedule and its instance.
+type sent struct {
+	pos      int
+	ev       gateway.Event
+	instance int
+}
+
+// produced regenerates, by their JSON, the events gen produced: each instance released
+// the first events of its part of the schedule, as many as its producer counted.
+func produced(cfg generator.Config, gen *generator.Generator) map[string]sent {
+	replay, _ := generator.NewSchedule(cfg, gen.StartMs())
+	left := gen.Stats()
+	want := map[string]sent{}
+	for pos := 0; generator.Total(left).Produced > 0; pos++ {
+		ev, instance := replay.Next()
+		if left[instance].Produced == 0 {
+			continue
+		}
+		left[instance].Produced--
+		want[string(ev.AppendJSON(nil))] = sent{pos, ev, instance}
+	}
+	return want
+}
+
+// checkDelivery checks what the consumer read against what was generated.
+func checkDelivery(t *testing.T, got []arrival, want map[string]sent, began, hiccupEnd time.Time) {
+	t.Helper()
 	seen := map[string]bool{}
-	last := map[[2]int]int{}
+	last := map[[2]int]int{} // (partition, instance) -> position of its last event
 	var held, heldLate int
-	var worstOther, worstHeld time.Duration
+	var worstOther, worstOtherAt, worstHeld time.Duration
 	for _, a := range got {
 		s, ok := want[string(a.rec.Value)]
 		if !ok {
@@ -215,17 +232,23 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 			t.Errorf("partition %d: %s's event %d arrived after its event %d", a.rec.Partition, s.ev.Gateway, s.pos, p)
 		}
 		last[k] = s.pos
-		delay := a.at.Sub(time.UnixMilli(s.ev.TS))
+
 		ts := time.UnixMilli(s.ev.TS)
 		switch {
 		case s.instance != victim:
-			worstOther = max(worstOther, delay)
+			// The first events of a run also wait for the producers' first metadata and
+			// producer IDs and the consumer's first fetch (up to ~1 s on a real broker
+			// with a new topic); from a second before the hiccup on, only the hiccup
+			// could delay them.
+			if delay := a.at.Sub(ts); ts.After(began.Add(hiccupAt-time.Second)) && delay > worstOther {
+				worstOther, worstOtherAt = delay, ts.Sub(began)
+			}
 		case ts.After(began.Add(hiccupAt)) && ts.Before(hiccupEnd):
 			held++
 			if a.at.Before(hiccupEnd) {
 				t.Errorf("%s's event of %v arrived at %v, before the hiccup ended at %v", s.ev.Gateway, ts, a.at, hiccupEnd)
 			}
-			if late := a.at.Sub(hiccupEnd); late > time.Second {
+			if a.at.Sub(hiccupEnd) > time.Second {
 				heldLate++
 			}
 			worstHeld = max(worstHeld, a.at.Sub(hiccupEnd))
@@ -235,14 +258,14 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 		t.Errorf("%d of %d generated events are in the topic", len(seen), len(want))
 	}
 	if held < 100 {
-		t.Errorf("only %d events were produced by %s during its hiccup, want ~%v", held, generator.InstanceName(victim), hiccupFor.Seconds()*cfg.Rate*2/3)
+		t.Errorf("only %d events were produced by %s during its hiccup, want about 250", held, generator.InstanceName(victim))
 	}
 	if heldLate > 0 {
 		t.Errorf("%d of %d held events arrived more than 1 s after the hiccup ended (the last %v after)", heldLate, held, worstHeld)
 	}
 	if worstOther > 750*time.Millisecond {
-		t.Errorf("another instance's event took %v from its ts to the topic during a hiccup it was not part of", worstOther)
+		t.Errorf("another instance's event of %v after the start took %v to reach the topic", worstOtherAt, worstOther)
 	}
-	t.Logf("%d events, %d held by %s for up to %v (%d connections dropped, %d dials refused), all delivered by %v after the hiccup; other instances' worst delay %v",
-		len(seen), held, generator.InstanceName(victim), hiccupFor, during[victim].Dropped, during[victim].Refused, worstHeld, worstOther)
+	t.Logf("%d events, %d held by %s for up to %v, all delivered by %v after the hiccup; other instances' worst delay %v (event at %v)",
+		len(seen), held, generator.InstanceName(victim), hiccupFor, worstHeld, worstOther, worstOtherAt)
 }
