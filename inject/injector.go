@@ -149,7 +149,10 @@ func (in *Injector) Stop(instance int) error {
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	in.gates[instance].until = time.Time{}
+	g := &in.gates[instance]
+	if now := in.clock.Now(); now.Before(g.until) {
+		g.until = now
+	}
 	return nil
 }
 

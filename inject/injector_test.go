@@ -98,6 +98,9 @@ func TestStopEndsAHiccupEarly(t *testing.T) {
 	if _, err := in.Dialer(2)(t.Context(), "tcp", "b:1"); err != nil {
 		t.Errorf("dial after Stop: %v", err)
 	}
+	if s := in.State(nil)[2]; s.On || !s.Until.Equal(clock.Now()) {
+		t.Errorf("state after Stop = %+v, want off, ended now", s)
+	}
 }
 
 func TestUnknownInstancesAndBadDurationsAreRefusedInPlainWords(t *testing.T) {
