@@ -1,0 +1,330 @@
+package diff
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/meter"
+)
+
+// Cause is why a record one run counted in a window is not in the other run's window.
+type Cause uint8
+
+const (
+	// Late: the other run dropped it as late; the window had already fired, or was due
+	// to, when it arrived.
+	Late Cause = iota + 1
+	// Elsewhere: the other run counted it in another window: a different timestamp (on
+	// the event-time sink) or a different arrival minute (on the processing-time sink).
+	Elsewhere
+	// Missing: the other run has no trace of it; it never reached its windows (a half
+	// never arrived or was forgotten, or the run stopped before it).
+	Missing
+)
+
+// String names the cause in a word.
+func (c Cause) String() string {
+	switch c {
+	case Late:
+		return "late"
+	case Elsewhere:
+		return "elsewhere"
+	case Missing:
+		return "missing"
+	}
+	return "unknown"
+}
+
+// Evidence says what an explanation was computed from.
+type Evidence uint8
+
+const (
+	// NoEvidence: neither traces in both runs nor (on the event-time sink) late records
+	// that account for the difference.
+	NoEvidence Evidence = iota
+	// Traces: both runs have a trace per record, so the records each run counted in the
+	// window are known exactly.
+	Traces
+	// LateOutput: at least one run has no traces; the explanation comes from the late
+	// side outputs alone (records late in one run and not the other).
+	LateOutput
+)
+
+// Explanation accounts for a row's difference record by record.
+type Explanation struct {
+	// Groups are the records counted by one run and not the other, grouped by the side
+	// that did not count them, the cause, and the window they went to instead.
+	Groups []Group
+	// Explained says the groups add up exactly to the difference between the rows:
+	// requests, and USD to a billionth of a dollar.
+	Explained bool
+	Evidence  Evidence
+	// WatermarkA and WatermarkB are the highest watermark any record met in each run
+	// (engine.MinWatermark when none, or when the run has neither traces nor late
+	// records): where a pending window's run left its watermark, near enough.
+	WatermarkA, WatermarkB int64
+	// ArrivalA and ArrivalB are the latest processing time at which a traced record
+	// reached each run's windows (0 without traces): where a pending processing-time
+	// window's run left its clock, near enough.
+	ArrivalA, ArrivalB int64
+}
+
+// Group is a set of records one run counted in the row's window and the other, Missed,
+// did not, for the same Cause.
+type Group struct {
+	Missed Side
+	Cause  Cause
+	// Window is the end of the window the Missed run put the records in instead
+	// (Elsewhere only).
+	Window   int64
+	Records  []Record
+	Requests int64
+	USD      float64
+}
+
+// Record is one request in a Group, with what each run's trace (or late side output)
+// says of it; a side with neither is nil.
+type Record struct {
+	RequestID string
+	USD       float64
+	A, B      *meter.RecordTrace
+}
+
+// Trace returns the side's view of the record, or nil.
+func (r *Record) Trace(s Side) *meter.RecordTrace {
+	if s == B {
+		return r.B
+	}
+	return r.A
+}
+
+// runIndex is what one run's output says about the records of the rows that differ.
+type runIndex struct {
+	traced bool
+	// counted lists, per (tenant, window end) of a differing row, the records the run
+	// counted in it (traced runs only); lateIn lists the records late in each such
+	// event-time window, from traces or, without them, from the late side output.
+	counted map[key][]*meter.RecordTrace
+	lateIn  map[key][]*meter.RecordTrace
+	// traces and late are the run's view of the records an explanation names, by id.
+	traces, late map[string]*meter.RecordTrace
+	maxWM        int64
+	lastArr      int64
+}
+
+// indexRun indexes rs for the rows whose keys are in need: one pass over the results,
+// keeping only what those rows need.
+func indexRun(rs []meter.Result, sink meter.Kind, size int64, need map[key]struct{}) *runIndex {
+	x := &runIndex{counted: make(map[key][]*meter.RecordTrace), lateIn: make(map[key][]*meter.RecordTrace), maxWM: engine.MinWatermark}
+	for i := range rs {
+		if rs[i].Kind == meter.TraceResult {
+			x.traced = true
+			break
+		}
+	}
+	for i := range rs {
+		r := &rs[i].Record
+		switch {
+		case rs[i].Kind == meter.TraceResult:
+			x.maxWM, x.lastArr = max(x.maxWM, r.Watermark), max(x.lastArr, r.Arrival)
+			if r.Late {
+				if k := (key{r.TenantID, r.EventWindowEnd}); has(need, k) {
+					x.lateIn[k] = append(x.lateIn[k], r)
+				}
+				if sink == meter.EventTimeResult {
+					continue
+				}
+			}
+			if k := (key{r.TenantID, windowOf(r, sink)}); has(need, k) {
+				x.counted[k] = append(x.counted[k], r)
+			}
+		case rs[i].Kind == meter.LateResult:
+			x.maxWM = max(x.maxWM, r.Watermark)
+			if k := (key{r.TenantID, eventWindowEnd(r, size)}); !x.traced && has(need, k) {
+				x.lateIn[k] = append(x.lateIn[k], r)
+			}
+		}
+	}
+	return x
+}
+
+func has(set map[key]struct{}, k key) bool {
+	_, ok := set[k]
+	return ok
+}
+
+// lookUp fills the run's view of the records named in ids: its trace, and its late
+// side-output line.
+func (x *runIndex) lookUp(rs []meter.Result, ids map[string]struct{}) {
+	x.traces, x.late = make(map[string]*meter.RecordTrace, len(ids)), make(map[string]*meter.RecordTrace)
+	for i := range rs {
+		if k := rs[i].Kind; k == meter.TraceResult || k == meter.LateResult {
+			if _, ok := ids[rs[i].Record.RequestID]; !ok {
+				continue
+			}
+			if k == meter.TraceResult {
+				x.traces[rs[i].Record.RequestID] = &rs[i].Record
+			} else {
+				x.late[rs[i].Record.RequestID] = &rs[i].Record
+			}
+		}
+	}
+}
+
+// windowOf returns the end of the window of the sink a traced record went to.
+func windowOf(t *meter.RecordTrace, sink meter.Kind) int64 {
+	if sink == meter.ProcessingTimeResult {
+		return t.ProcessingWindowEnd
+	}
+	return t.EventWindowEnd
+}
+
+// eventWindowEnd returns a record's event-time window end; late side-output lines do not
+// carry it, so it is computed from the timestamp as TimeWindow does.
+func eventWindowEnd(t *meter.RecordTrace, size int64) int64 {
+	if t.EventWindowEnd != 0 {
+		return t.EventWindowEnd
+	}
+	r := t.Timestamp % size
+	if r < 0 {
+		r += size
+	}
+	return t.Timestamp - r + size
+}
+
+// view returns what the run knows of a record: its trace, else its late line, else nil.
+func (x *runIndex) view(id string) *meter.RecordTrace {
+	if t, ok := x.traces[id]; ok {
+		return t
+	}
+	return x.late[id]
+}
+
+// differing holds the records counted by one run and not the other in a row: the
+// first phase of an explanation, before the runs' views of those records are looked up.
+type differing struct {
+	evidence     Evidence
+	onlyA, onlyB []string // counted by A (B missed them), counted by B (A missed them)
+}
+
+// compareRecords finds the records counted by one run and not the other in row's window.
+func compareRecords(row *Row, sink meter.Kind, xa, xb *runIndex) differing {
+	k := key{row.TenantID, row.WindowEnd}
+	switch {
+	case xa.traced && xb.traced:
+		return differing{Traces, minus(xa.counted[k], xb.counted[k]), minus(xb.counted[k], xa.counted[k])}
+	case sink == meter.EventTimeResult:
+		// Without a trace on both sides, only lateness can be compared: a record late in
+		// one run and not in the other was counted by the other, if it reached it at all.
+		return differing{LateOutput, minus(xb.lateIn[k], xa.lateIn[k]), minus(xa.lateIn[k], xb.lateIn[k])}
+	}
+	return differing{}
+}
+
+// explain accounts for row's difference from the records compareRecords found and the
+// runs' views of them.
+func explain(row *Row, d differing, sink meter.Kind, size int64, xa, xb *runIndex) *Explanation {
+	e := &Explanation{Evidence: d.evidence, WatermarkA: xa.maxWM, WatermarkB: xb.maxWM, ArrivalA: xa.lastArr, ArrivalB: xb.lastArr}
+	e.Groups = append(group(d.onlyA, B, sink, row.WindowEnd, size, xa, xb), group(d.onlyB, A, sink, row.WindowEnd, size, xa, xb)...)
+	var requests int64
+	var usd float64
+	for _, g := range e.Groups {
+		if g.Missed == B {
+			requests, usd = requests-g.Requests, usd-g.USD
+		} else {
+			requests, usd = requests+g.Requests, usd+g.USD
+		}
+	}
+	e.Explained = d.evidence != NoEvidence && requests == row.DeltaRequests() && sameUSD(usd, row.DeltaUSD()) &&
+		(row.A.Fired == row.B.Fired || row.A.Pending || row.B.Pending || !row.A.Present || !row.B.Present)
+	if e.Evidence == LateOutput && len(e.Groups) == 0 {
+		e.Evidence = NoEvidence
+	}
+	if row.Status == PendingOnly {
+		e.Explained = true // the pending line is the run's own word that the window never fired
+	}
+	return e
+}
+
+// group classifies the records missed by side missed (and counted by the other) in the
+// window ending at end; size is the window length.
+func group(ids []string, missed Side, sink meter.Kind, end, size int64, xa, xb *runIndex) []Group {
+	if len(ids) == 0 {
+		return nil
+	}
+	type gk struct {
+		cause  Cause
+		window int64
+	}
+	at := make(map[gk]int)
+	var gs []Group
+	for _, id := range ids {
+		rec := Record{RequestID: id, A: xa.view(id), B: xb.view(id)}
+		m, counted := rec.Trace(missed), rec.Trace(missed.Other())
+		if counted != nil {
+			rec.USD = counted.USD
+		} else if m != nil {
+			rec.USD = m.USD
+		}
+		k := gk{cause: Missing}
+		switch {
+		case m == nil:
+		case sink == meter.EventTimeResult && m.Late && eventWindowEnd(m, size) == end:
+			k.cause = Late
+		case sink == meter.EventTimeResult:
+			k.cause, k.window = Elsewhere, eventWindowEnd(m, size)
+		default:
+			k.cause, k.window = Elsewhere, m.ProcessingWindowEnd
+		}
+		n, ok := at[k]
+		if !ok {
+			n = len(gs)
+			at[k] = n
+			gs = append(gs, Group{Missed: missed, Cause: k.cause, Window: k.window})
+		}
+		g := &gs[n]
+		g.Records = append(g.Records, rec)
+		g.Requests++
+		g.USD += rec.USD
+	}
+	for i := range gs {
+		slices.SortFunc(gs[i].Records, func(x, y Record) int {
+			tx, ty := x.Trace(missed.Other()), y.Trace(missed.Other())
+			if tx == nil {
+				tx = x.Trace(missed)
+			}
+			if ty == nil {
+				ty = y.Trace(missed)
+			}
+			if tx != nil && ty != nil {
+				if c := cmp.Compare(tx.Timestamp, ty.Timestamp); c != 0 {
+					return c
+				}
+			}
+			return cmp.Compare(x.RequestID, y.RequestID)
+		})
+	}
+	slices.SortFunc(gs, func(x, y Group) int {
+		return cmp.Or(cmp.Compare(x.Missed, y.Missed), cmp.Compare(x.Cause, y.Cause), cmp.Compare(x.Window, y.Window))
+	})
+	return gs
+}
+
+// minus returns the ids of the records of xs that are not in ys, in xs's order.
+func minus(xs, ys []*meter.RecordTrace) []string {
+	if len(xs) == 0 {
+		return nil
+	}
+	in := make(map[string]struct{}, len(ys))
+	for _, y := range ys {
+		in[y.RequestID] = struct{}{}
+	}
+	var out []string
+	for _, x := range xs {
+		if _, ok := in[x.RequestID]; !ok {
+			out = append(out, x.RequestID)
+		}
+	}
+	return out
+}

@@ -1,0 +1,181 @@
+package diff
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/labtui/labtui/meter"
+)
+
+// Side names one of the two runs compared.
+type Side uint8
+
+const (
+	// A is the first run, the reference (a re-enactment at recorded pace, a live run).
+	A Side = iota + 1
+	// B is the second run, compared against A (a replay).
+	B
+)
+
+// String returns "A" or "B".
+func (s Side) String() string {
+	if s == B {
+		return "B"
+	}
+	return "A"
+}
+
+// Other returns the other side.
+func (s Side) Other() Side {
+	if s == B {
+		return A
+	}
+	return B
+}
+
+// Cell is one run's row of a (tenant, window): what the sink wrote for it.
+type Cell struct {
+	// Present says the run has the window at all: a tenant idle in a window, or whose
+	// every record was dropped as late, has none.
+	Present bool
+	// Pending says the window never fired: it was still open when the run ended, and the
+	// run printed it as pending.
+	Pending bool
+	// Fired counts how many times the window fired: more than once only when a restarted
+	// job re-read records it had already windowed.
+	Fired    int
+	USD      float64
+	Requests int64
+}
+
+// Status says how A's and B's rows of one (tenant, window) compare.
+type Status uint8
+
+const (
+	// Identical rows have the same requests and USD, and fired (or stayed open) alike.
+	Identical Status = iota
+	// Differ rows are present in both runs with different sums, or fired a different
+	// number of times.
+	Differ
+	// OnlyA rows are present in A and absent from B.
+	OnlyA
+	// OnlyB rows are present in B and absent from A.
+	OnlyB
+	// PendingOnly rows have the same sums, but the window fired in one run and was
+	// still open at the end of the other.
+	PendingOnly
+)
+
+// String names the status in a word or two.
+func (s Status) String() string {
+	switch s {
+	case Differ:
+		return "differ"
+	case OnlyA:
+		return "only in A"
+	case OnlyB:
+		return "only in B"
+	case PendingOnly:
+		return "pending in one"
+	}
+	return "identical"
+}
+
+// Row is one (tenant, window) of the compared sink, in both runs.
+type Row struct {
+	TenantID    string
+	WindowStart int64
+	WindowEnd   int64
+	A, B        Cell
+	Status      Status
+	// Why explains a row that is not Identical; it is nil for identical rows.
+	Why *Explanation
+}
+
+// Cell returns the row's cell of side s.
+func (r *Row) Cell(s Side) Cell {
+	if s == B {
+		return r.B
+	}
+	return r.A
+}
+
+// Explained reports whether the row needs no explanation (it is identical) or has one
+// that accounts for the whole difference.
+func (r *Row) Explained() bool { return r.Status == Identical || (r.Why != nil && r.Why.Explained) }
+
+// DeltaUSD returns B's USD minus A's (absent cells count as zero).
+func (r *Row) DeltaUSD() float64 { return r.B.USD - r.A.USD }
+
+// DeltaRequests returns B's requests minus A's.
+func (r *Row) DeltaRequests() int64 { return r.B.Requests - r.A.Requests }
+
+type key struct {
+	tenant string
+	end    int64
+}
+
+// table lines up the windows of one sink of two runs, sorted by window start, then tenant.
+func table(a, b []meter.Result, sink meter.Kind) []Row {
+	idx := make(map[key]int)
+	var rows []Row
+	add := func(rs []meter.Result, side Side) {
+		for i := range rs {
+			res := &rs[i]
+			if res.Kind != sink && (res.Kind != meter.PendingResult || res.Window != sink) {
+				continue
+			}
+			m := res.Minute
+			k := key{m.TenantID, m.WindowEnd}
+			n, ok := idx[k]
+			if !ok {
+				n = len(rows)
+				idx[k] = n
+				rows = append(rows, Row{TenantID: m.TenantID, WindowStart: m.WindowStart, WindowEnd: m.WindowEnd})
+			}
+			c := &rows[n].A
+			if side == B {
+				c = &rows[n].B
+			}
+			// The last line of a window wins: after a restart it is the one now billed.
+			c.Present, c.USD, c.Requests = true, m.USD, m.Requests
+			if res.Kind == meter.PendingResult {
+				c.Pending = true
+			} else {
+				c.Fired++
+				c.Pending = false
+			}
+		}
+	}
+	add(a, A)
+	add(b, B)
+	slices.SortFunc(rows, func(x, y Row) int {
+		return cmp.Or(cmp.Compare(x.WindowStart, y.WindowStart), cmp.Compare(x.WindowEnd, y.WindowEnd), cmp.Compare(x.TenantID, y.TenantID))
+	})
+	for i := range rows {
+		rows[i].Status = status(rows[i].A, rows[i].B)
+	}
+	return rows
+}
+
+func status(a, b Cell) Status {
+	switch {
+	case !b.Present:
+		return OnlyA
+	case !a.Present:
+		return OnlyB
+	case a.Requests != b.Requests || !sameUSD(a.USD, b.USD) || a.Fired != b.Fired && !a.Pending && !b.Pending:
+		return Differ
+	case a.Pending != b.Pending:
+		return PendingOnly
+	}
+	return Identical
+}
+
+// sameUSD compares two sums to a billionth of a dollar (relative, above a dollar): the
+// same records added in another order can differ in the last bit, and no price of the
+// lab's table is anywhere near that small.
+func sameUSD(x, y float64) bool {
+	return math.Abs(x-y) <= 1e-9*math.Max(1, math.Max(math.Abs(x), math.Abs(y)))
+}
