@@ -153,7 +153,7 @@ func (m *Moves) WriteText(w io.Writer, names Names, limit int) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, m.Summary(names))
 	if len(m.Moves) > 0 {
-		fmt.Fprintf(bw, "%-18s %-10s %-7s %-10s %-24s %-24s %s\n", "request", "tenant", "gateway", "usd",
+		fmt.Fprintf(bw, "%-18s %-10s %-7s %-10s %-25s %-25s %s\n", "request", "tenant", "gateway", "usd",
 			names.A+" "+m.word()+" (ts)", names.B+" "+m.word()+" (ts)", "dropped as late")
 	}
 	for i := range m.Moves {
@@ -171,7 +171,7 @@ func (m *Moves) WriteText(w io.Writer, names Names, limit int) error {
 		case mv.B.Late:
 			late = fmt.Sprintf("in %s (watermark %s)", names.B, meter.Clock(mv.B.Watermark))
 		}
-		fmt.Fprintf(bw, "%-18s %-10s %-7s %-10s %-24s %-24s %s\n", mv.RequestID, mv.TenantID, mv.Gateway, usd(mv.USD),
+		fmt.Fprintf(bw, "%-18s %-10s %-7s %-10s %-25s %-25s %s\n", mv.RequestID, mv.TenantID, mv.Gateway, usd(mv.USD),
 			m.minute(m.WindowStart(mv, A), mv.A.Timestamp), m.minute(m.WindowStart(mv, B), mv.B.Timestamp), late)
 	}
 	return bw.Flush()

@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
+	"github.com/labtui/labtui/replay"
+)
+
+func (a *app) diffCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "diff A B",
+		Short: "Compare two runs' window output, (tenant, minute) by (tenant, minute), and explain each difference",
+		Long: "diff lines up every (tenant, minute) of one sink of two runs' output (jsonl from\n" +
+			"`labtui replay --format jsonl --trace`, print-sink text, or a Flink TaskManager's stdout),\n" +
+			"folds the identical rows, and explains each difference from the traces: which records one\n" +
+			"run counted and the other dropped as late, put in another minute, or never saw. Without\n" +
+			"traces, the late side output explains what it can.\n\n" +
+			"Exit status: 0 when the outputs are identical, 1 when they differ, 2 on trouble.",
+		Args: cobra.ArbitraryArgs,
+		// Trouble exits 2, as diff(1)'s does, from the configuration on.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.loadConfig(cmd); err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+			return nil
+		},
+		RunE: a.runDiff,
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exitError{code: 2, msg: err.Error()} })
+	f := cmd.Flags()
+	f.String("sink", "event-time", "the window compared: event-time or processing-time")
+	f.Int("records", 3, "records listed under each explanation (-1: all)")
+	f.Bool("identical", false, "list identical rows too, instead of folding them")
+	f.BoolP("brief", "q", false, "print only the summary line")
+	f.String("names", "A,B", "what to call the two runs in the report, comma-separated (\"live run,replay\")")
+	return cmd
+}
+
+func (a *app) runDiff(cmd *cobra.Command, args []string) error {
+	trouble := func(err error) error { return exitError{code: 2, msg: err.Error()} }
+	if len(args) != 2 {
+		return trouble(fmt.Errorf("diff takes two output files, A and B; got %d", len(args)))
+	}
+	var sink meter.Kind
+	switch s := a.v.GetString("sink"); s {
+	case "event-time", "":
+		sink = meter.EventTimeResult
+	case "processing-time":
+		sink = meter.ProcessingTimeResult
+	default:
+		return trouble(fmt.Errorf("--sink must be event-time or processing-time, not %q", s))
+	}
+	names, err := parseNames(a.v.GetString("names"))
+	if err != nil {
+		return trouble(err)
+	}
+	runs := make([][]meter.Result, 2)
+	for i, path := range args {
+		if runs[i], err = diff.ReadFile(path); err != nil {
+			return trouble(err)
+		}
+	}
+	r := diff.Compare(runs[0], runs[1], diff.Options{Sink: sink})
+	if a.v.GetBool("brief") {
+		fmt.Fprintln(a.stdout, r.Summary(names))
+	} else {
+		fmt.Fprintf(a.stdout, "%s = %s\n%s = %s\n", names.A, args[0], names.B, args[1])
+		if err := r.WriteText(a.stdout, diff.TextOptions{Names: names, Records: a.v.GetInt("records"), Identical: a.v.GetBool("identical")}); err != nil {
+			return trouble(err)
+		}
+	}
+	if !r.Same() {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+func parseNames(s string) (diff.Names, error) {
+	a, b, ok := strings.Cut(s, ",")
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if !ok || a == "" || b == "" || strings.Contains(b, ",") {
+		return diff.Names{}, fmt.Errorf("--names must be two names separated by a comma, not %q", s)
+	}
+	return diff.Names{A: a, B: b}, nil
+}
+
+func (a *app) movedCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "moved A B | moved --replay RECORDING",
+		Short: "List the requests whose event-time minute changed between two runs (completed_ts against started_ts)",
+		Long: "moved reads two runs' output with traces (`labtui replay --format jsonl --trace`, the first\n" +
+			"with --timestamp completed_ts, the second with --timestamp started_ts) and lists each request\n" +
+			"whose event-time minute changed: its id, tenant, cost, both minutes, and whether it was\n" +
+			"dropped as late. With --replay it re-enacts a recording both ways itself.",
+		Args: cobra.MaximumNArgs(2),
+		RunE: a.runMoved,
+	}
+	f := cmd.Flags()
+	f.Int("limit", 20, "requests listed (-1: all)")
+	f.String("replay", "", "a recording to re-enact at recorded pace with completed_ts (A) and started_ts (B)")
+	f.Duration("out-of-orderness", 0, "with --replay: bounded out-of-orderness; 0 is for_monotonous_timestamps()")
+	f.Duration("watermark-interval", 200*time.Millisecond, "with --replay: periodic watermark interval")
+	f.Duration("forget-after", 10*time.Minute, "with --replay: how long the RequestAssembler keeps a half request")
+	return cmd
+}
+
+func (a *app) runMoved(cmd *cobra.Command, args []string) error {
+	var ra, rb []meter.Result
+	names := diff.Names{A: "A", B: "B"}
+	if path := a.v.GetString("replay"); path != "" {
+		if len(args) != 0 {
+			return fmt.Errorf("moved takes two output files or --replay RECORDING, not both")
+		}
+		opts, err := a.jobOptions()
+		if err != nil {
+			return err
+		}
+		opts.Trace = true
+		for i, field := range []meter.TimestampField{meter.CompletedTS, meter.StartedTS} {
+			opts.Timestamp = field
+			rs, err := replayResults(cmd.Context(), path, replay.Config{Job: opts})
+			if err != nil {
+				return err
+			}
+			if i == 0 {
+				ra = rs
+			} else {
+				rb = rs
+			}
+		}
+		names = diff.Names{A: "completed_ts", B: "started_ts"}
+	} else {
+		if len(args) != 2 {
+			return fmt.Errorf("moved takes two output files, A (completed_ts) and B (started_ts), or --replay RECORDING")
+		}
+		var err error
+		if ra, err = diff.ReadFile(args[0]); err != nil {
+			return err
+		}
+		if rb, err = diff.ReadFile(args[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "A = %s\nB = %s\n", args[0], args[1])
+	}
+	m, err := diff.Moved(ra, rb)
+	if err != nil {
+		return err
+	}
+	return m.WriteText(a.stdout, names, a.v.GetInt("limit"))
+}
+
+// replayResults replays a recording and returns every result; a malformed line is
+// skipped, as `labtui replay` skips it, and counted in the error only if nothing was read.
+func replayResults(ctx context.Context, path string, cfg replay.Config) ([]meter.Result, error) {
+	src, err := recording.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	var out []meter.Result
+	_, err = replay.Run(ctx, src, cfg, func(r meter.Result) { out = append(out, r) }, func(int, error) {})
+	return out, err
+}
