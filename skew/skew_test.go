@@ -1,0 +1,263 @@
+package skew
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"flag"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
+	"github.com/labtui/labtui/replay"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+const (
+	seedBurst    = "../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+	recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
+	t0           = int64(1_795_946_400_000) // 10:00:00.000 of the seed burst's day
+)
+
+// run re-enacts a recording with traces, as `labtui skew` does.
+func run(t testing.TB, path string) []meter.Result {
+	t.Helper()
+	r, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []meter.Result
+	_, err = replay.Run(context.Background(), r, replay.Config{Job: meter.Options{Trace: true}},
+		func(x meter.Result) { out = append(out, x) }, func(line int, err error) { t.Fatalf("line %d: %v", line, err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// seedModel is the course's burst with the hiccup the course tells: gw-1 held from
+// 10:00:40 to 10:01:15.
+func seedModel(t testing.TB) Model {
+	return Build(run(t, seedBurst), Options{Hiccup: t0 + 40_000, Flush: t0 + 75_000})
+}
+
+func TestBuildSeedBurst(t *testing.T) {
+	m := seedModel(t)
+	if m.X != (Range{t0, t0 + 120_000}) || m.Y != m.X {
+		t.Fatalf("axes %+v %+v", m.X, m.Y)
+	}
+	if m.Held != "gw-1" || len(m.Points) != 6 {
+		t.Fatalf("held %q, %d points", m.Held, len(m.Points))
+	}
+	var held []string
+	for _, p := range m.Points {
+		if p.Held {
+			held = append(held, p.RequestID)
+			if !p.Late {
+				t.Errorf("%s is held but not late", p.RequestID)
+			}
+		}
+	}
+	if strings.Join(held, ",") != "r-103,r-104" {
+		t.Fatalf("held records %v", held)
+	}
+	// 10:00 fired with $0.20 at the watermark tick just after r-105 (10:01:09.000) passed
+	// the assigner, which a processing-time timer runs 1 ms after it is due; 10:01 never
+	// closed.
+	want := []Strip{{Start: t0, End: t0 + 60_000, Closed: t0 + 69_001, USD: 0.2, Requests: 2}, {Start: t0 + 60_000, End: t0 + 120_000, USD: 0.2, Requests: 2}}
+	if len(m.EventWindows) != 2 || m.EventWindows[0] != want[0] || m.EventWindows[1] != want[1] {
+		t.Fatalf("strips %+v", m.EventWindows)
+	}
+	if b := m.ProcessingWindows; len(b) != 2 || b[0].USD != 0.2 || b[1].USD != 0.4 || b[1].Requests != 4 || b[0].Open || b[1].Open {
+		t.Fatalf("bands %+v", b)
+	}
+	if len(m.Watermark) == 0 || m.Watermark[len(m.Watermark)-1].Watermark != t0+79_999 {
+		t.Fatalf("watermark %+v", m.Watermark)
+	}
+}
+
+// TestBuildFromAnOutputFileClosesStripsAtTheWatermark: results read back from a file
+// carry no processing time of their own; a strip then closes at the first arrival whose
+// record met a watermark past its end.
+func TestBuildFromAnOutputFileClosesStripsAtTheWatermark(t *testing.T) {
+	rs := run(t, seedBurst)
+	for i := range rs {
+		rs[i].At = 0
+	}
+	m := Build(rs, Options{Held: "gw-0"})
+	if m.EventWindows[0].Closed != t0+77_000 { // r-103 arrived at 10:01:17 and met 10:01:08.999
+		t.Fatalf("closed at %s", meter.Clock(m.EventWindows[0].Closed))
+	}
+	if m.Held != "gw-0" || !m.Points[0].Held || len(m.Marks) != 0 {
+		t.Fatalf("held %q, first point %+v", m.Held, m.Points[0])
+	}
+}
+
+func TestBuildSpanZooms(t *testing.T) {
+	m := Build(run(t, seedBurst), Options{Span: Range{t0 + 60_000, t0 + 120_000}})
+	if m.X != (Range{t0 + 60_000, t0 + 120_000}) || m.Y != m.X {
+		t.Fatalf("axes %+v %+v", m.X, m.Y)
+	}
+	var ids []string
+	for _, p := range m.Points {
+		ids = append(ids, p.RequestID)
+	}
+	if strings.Join(ids, ",") != "r-105,r-106" { // r-103 and r-104 arrived in it, but their timestamps are before it
+		t.Fatalf("points %v", ids)
+	}
+}
+
+// svgCounts decodes an SVG document with encoding/xml (failing on anything that is not
+// well-formed) and counts its elements by name and class.
+func svgCounts(t *testing.T, doc []byte) map[string]int {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	n := make(map[string]int)
+	var groups []string
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			class := ""
+			for _, a := range e.Attr {
+				if a.Name.Local == "class" {
+					class = a.Value
+				}
+			}
+			if e.Name.Local == "g" {
+				groups = append(groups, class)
+			}
+			n[e.Name.Local]++
+			n[e.Name.Local+"."+class]++
+			if e.Name.Local == "circle" && len(groups) > 0 && groups[len(groups)-1] == "records" {
+				n["record circle"]++
+			}
+		case xml.EndElement:
+			if e.Name.Local == "g" {
+				groups = groups[:len(groups)-1]
+			}
+		}
+	}
+	if n["svg"] != 1 {
+		t.Fatalf("%d svg elements", n["svg"])
+	}
+	return n
+}
+
+func TestSVGSeedBurst(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteSVG(&buf, seedModel(t), SVGOptions{Title: "seed-burst.jsonl <completed_ts & monotonous>"}); err != nil {
+		t.Fatal(err)
+	}
+	n := svgCounts(t, buf.Bytes())
+	for what, want := range map[string]int{
+		"record circle":              6, // one per record
+		"circle.record held late":    2, // r-103 and r-104
+		"line.diagonal":              2, // the picture's and the legend's
+		"polyline.watermark":         1,
+		"rect.event-window":          2, // 10:00, closed ...
+		"rect.event-window open":     1, // ... and 10:01, open
+		"line.close":                 1,
+		"rect.processing-window":     1, // 10:00, and 10:01 shaded odd
+		"rect.processing-window odd": 2, // 10:01 and the legend's swatch
+		"line.mark":                  2, // hiccup and flush
+	} {
+		got := n[what]
+		if what == "rect.event-window" {
+			got += n["rect.event-window open"] - 1 // the legend's swatch is a closed one
+		}
+		if got != want {
+			t.Errorf("%s: %d, want %d", what, got, want)
+		}
+	}
+	for _, s := range []string{"<title>seed-burst.jsonl &lt;completed_ts &amp; monotonous&gt;</title>", ">$0.40 · 4</text>", ">$0.20 open</text>",
+		">hiccup 10:00:40.000</text>", "<title>r-103 gw-1: ts 10:00:44.000, arrived 10:01:17.000, $0.10, late</title>"} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("SVG lacks %s", s)
+		}
+	}
+}
+
+func TestSVGRecordedHourHasACirclePerRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays the recorded hour")
+	}
+	rs := run(t, recordedHour)
+	traces := 0
+	for _, r := range rs {
+		if r.Kind == meter.TraceResult {
+			traces++
+		}
+	}
+	m := Build(rs, Options{})
+	var buf bytes.Buffer
+	if err := WriteSVG(&buf, m, SVGOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	n := svgCounts(t, buf.Bytes())
+	if n["record circle"] != traces || traces < 70_000 || m.Held != "gw-1" || n["rect.event-window"]+n["rect.event-window open"] != 61 {
+		t.Fatalf("%d circles for %d records, held %q, %d strips", n["record circle"], traces, m.Held, n["rect.event-window"]+n["rect.event-window open"])
+	}
+}
+
+// TestRenderSeedBurstGolden: the braille picture of the course's burst, reviewed by eye
+// and kept in testdata (go test ./skew -update rewrites it).
+func TestRenderSeedBurstGolden(t *testing.T) {
+	got := Render(seedModel(t), 80, 24) + "\n"
+	const golden = "testdata/seed-burst-80x24.txt"
+	if *update {
+		os.WriteFile(golden, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Fatalf("render differs from %s:\n%s", golden, got)
+	}
+}
+
+func TestRenderIsExactlyTheSizeAsked(t *testing.T) {
+	m := seedModel(t)
+	for _, size := range [][2]int{{80, 24}, {40, 10}, {132, 50}, {21, 6}, {12, 3}, {5, 1}} {
+		out := Render(m, size[0], size[1])
+		lines := strings.Split(out, "\n")
+		if len(lines) != size[1] {
+			t.Fatalf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if n := len([]rune(l)); n != size[0] {
+				t.Fatalf("%dx%d: line %d is %d cells: %q", size[0], size[1], i, n, l)
+			}
+		}
+	}
+}
+
+func TestRenderStyledMarksLayers(t *testing.T) {
+	m := seedModel(t)
+	plain := Render(m, 80, 24)
+	var held int
+	styled := RenderStyled(m, 80, 24, func(l Layer, s string) string {
+		if l == HeldRecords {
+			held += len([]rune(s))
+		}
+		return "<" + string(rune('a'+l)) + ">" + s + "</>"
+	})
+	for l := Strips; l <= Text; l++ {
+		styled = strings.ReplaceAll(styled, "<"+string(rune('a'+l))+">", "")
+	}
+	if strings.ReplaceAll(styled, "</>", "") != plain || held == 0 {
+		t.Fatalf("styled text is not the plain text with styles around it (held cells %d)", held)
+	}
+}
