@@ -76,6 +76,6 @@ func (a *app) rootCmd() *cobra.Command {
 	root.PersistentFlags().String("config", "", "config file (default $XDG_CONFIG_HOME/labtui/config.yaml)")
 	a.setupTUI(root)
 	root.AddCommand(a.replayCmd(), a.exportCmd(), a.runCmd(), a.brokerCmd(), a.recordCmd(), a.feedCmd())
-	root.AddCommand(a.diffCmd(), a.movedCmd())
+	root.AddCommand(a.diffCmd(), a.movedCmd(), a.skewCmd())
 	return root
 }

@@ -181,6 +181,17 @@ func Build(results []meter.Result, opts Options) Model {
 	if opts.Span.Len() > 0 {
 		m.X, m.Y = opts.Span, opts.Span
 		m.Points = slices.DeleteFunc(m.Points, func(p Point) bool { return !m.X.has(p.Event) || !m.Y.has(p.Processing) })
+		// The watermark from where it stood when the span began to where it stood at its end.
+		var steps []Step
+		for i, st := range m.Watermark {
+			switch {
+			case st.Processing < m.Y.From && (i+1 == len(m.Watermark) || m.Watermark[i+1].Processing >= m.Y.From) && st.Watermark >= m.X.From:
+				steps = append(steps, Step{Processing: m.Y.From, Watermark: st.Watermark})
+			case m.Y.has(st.Processing):
+				steps = append(steps, st)
+			}
+		}
+		m.Watermark = steps
 	}
 	return m
 }

@@ -261,3 +261,18 @@ func TestRenderStyledMarksLayers(t *testing.T) {
 		t.Fatalf("styled text is not the plain text with styles around it (held cells %d)", held)
 	}
 }
+
+func TestBuildSpanKeepsTheWatermarkInside(t *testing.T) {
+	span := Range{t0 + 30_000, t0 + 90_000}
+	m := Build(run(t, seedBurst), Options{Span: span})
+	// r-102 met 10:00:29.999 at 10:00:31, r-105 10:00:57.999 at 10:01:09, r-103 10:01:08.999
+	// at 10:01:17; r-106's step at 10:01:30 is past the span.
+	if len(m.Watermark) != 3 || m.Watermark[0].Processing != t0+31_000 {
+		t.Fatalf("watermark %+v", m.Watermark)
+	}
+	for _, st := range m.Watermark {
+		if !span.has(st.Processing) {
+			t.Fatalf("step outside the span: %+v", st)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func WriteSVG(w io.Writer, m Model, o SVGOptions) error {
 .band-label { fill: #555555; font-size: 10px; } .strip-label { fill: #4c78a8; font-size: 10px; }
 </style>` + "\n")
 	p(`<rect class="background" x="0" y="0" width="%d" height="%d"/>`+"\n", o.Width, o.Height)
-	p(`<text class="label" x="%d" y="24" font-size="14">%s</text>`+"\n", int(g.left), esc(o.Title))
+	p(`<text class="label" x="%d" y="24" font-size="13">%s</text>`+"\n", int(g.left), esc(o.Title))
 
 	// Processing-time windows: horizontal bands with their sums on the right.
 	p(`<g class="processing-windows">` + "\n")
@@ -118,28 +118,6 @@ func WriteSVG(w io.Writer, m Model, o SVGOptions) error {
 		p(`<line class="diagonal" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", f(g.x(lo)), f(g.y(lo)), f(g.x(hi)), f(g.y(hi)))
 	}
 
-	// The watermark: at each processing time, the event time it had reached (clipped to
-	// the picture).
-	if len(m.Watermark) > 0 {
-		p(`<polyline class="watermark" points="`)
-		var last string
-		point := func(x, y float64) {
-			s := f(x) + "," + f(y)
-			if s != last {
-				p("%s ", s)
-				last = s
-			}
-		}
-		for i, st := range m.Watermark {
-			x := g.x(min(max(st.Watermark, m.X.From), m.X.To))
-			if i > 0 {
-				point(g.x(min(max(m.Watermark[i-1].Watermark, m.X.From), m.X.To)), g.y(st.Processing))
-			}
-			point(x, g.y(st.Processing))
-		}
-		p("\"/>\n")
-	}
-
 	for _, mk := range m.Marks {
 		if !m.Y.has(mk.At) {
 			continue
@@ -172,6 +150,29 @@ func WriteSVG(w io.Writer, m Model, o SVGOptions) error {
 		}
 	}
 	p("</g>\n")
+
+	// The watermark, over the records: at each processing time, the event time it had
+	// reached (clipped to the picture).
+	if len(m.Watermark) > 0 {
+		p(`<polyline class="watermark" points="`)
+		var last string
+		point := func(x, y float64) {
+			s := f(x) + "," + f(y)
+			if s != last {
+				p("%s ", s)
+				last = s
+			}
+		}
+		cx := func(t int64) float64 { return g.x(min(max(t, m.X.From), m.X.To)) }
+		cy := func(t int64) float64 { return g.y(min(max(t, m.Y.From), m.Y.To)) }
+		for i, st := range m.Watermark {
+			if i > 0 {
+				point(cx(m.Watermark[i-1].Watermark), cy(st.Processing))
+			}
+			point(cx(st.Watermark), cy(st.Processing))
+		}
+		p("\"/>\n")
+	}
 
 	// Axes, ticks and their times.
 	p(`<line class="axis" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", f(g.left), f(g.bottom), f(g.right), f(g.bottom))
