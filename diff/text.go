@@ -263,6 +263,8 @@ func (r *Report) Explain(row *Row, names Names) []string {
 	}
 	if !e.Explained {
 		switch {
+		case row.A.Requests == row.B.Requests && sameUSD(row.A.USD, row.B.USD):
+			out = append(out, "UNEXPLAINED: the sums agree, but the window fired a different number of times")
 		case e.Evidence == NoEvidence && r.Sink == meter.ProcessingTimeResult:
 			out = append(out, "UNEXPLAINED: a processing-time difference needs a trace of both runs")
 		case e.Evidence == NoEvidence:
