@@ -1,0 +1,236 @@
+// Package compose is the lab for real: a backend.Backend that drives the docker-compose
+// cluster of package github.com/labtui/labtui/compose (Kafka, a Flink jobmanager and
+// taskmanager) with `docker compose`, runs the lab's PyFlink job on it, and reads the
+// job's print sinks from the taskmanager's log, so the TUI shows the same results the
+// embedded lab produces. The gateway fleet and the broker hiccup are labtui's own,
+// pointed at the cluster's Kafka on 127.0.0.1:9092.
+//
+// Every docker command is run as a program (os/exec, never a shell) and shown on the
+// lab's log as the line a learner would type: "$ docker compose -p labtui-lab4 -f
+// compose/docker-compose.yml up -d --build --wait".
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/labtui/labtui/backend"
+	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/meter"
+)
+
+// Config configures a compose lab. The zero value of each field means its default.
+type Config struct {
+	// ComposeFile is the compose file's path, as docker is given it; default: the
+	// labtui checkout's compose/docker-compose.yml, found by FindComposeFile from the
+	// working directory.
+	ComposeFile string
+	// Docker is the docker executable; default "docker", found on PATH.
+	Docker string
+	// FlinkURL is the base URL of Flink's REST API; default http://127.0.0.1:8081.
+	FlinkURL string
+	// Broker is where labtui's generator and replay reach Kafka; default 127.0.0.1:9092.
+	Broker string
+	// Generator is the gateway fleet; its Brokers and Topic are replaced by Broker and
+	// the lab's topic. Default generator.Defaults().
+	Generator generator.Config
+	// Job carries the job's options that the PyFlink job takes: Timestamp,
+	// Watermarks.OutOfOrderness and ForgetAfter. Its price table and window size are
+	// fixed in gateway_meter.py; other prices are refused.
+	Job meter.Options
+	// StartAt is where the job starts reading: "earliest" (the default, as the lab's
+	// job is configured) or "latest".
+	StartAt string
+	// KeepCluster leaves the cluster running when the lab closes (no `docker compose
+	// down`); the next start reuses it and cancels the job it left running.
+	KeepCluster bool
+	// StatusEvery is how often results and a Status update are sent; default 100 ms.
+	StatusEvery time.Duration
+	// PollEvery is how often Flink's REST API is asked for the job's state; default 1 s.
+	PollEvery time.Duration
+	// JobTimeout bounds the wait for a submitted job to be RUNNING; default 3 minutes
+	// (the first job on a fresh cluster starts its Python workers).
+	JobTimeout time.Duration
+	// CheckerOptions are added to the doctor checks Preflight runs (tests set the
+	// ports with them).
+	CheckerOptions []cluster.CheckerOption
+	// Now is the clock; default time.Now. `docker compose logs --since` takes its time.
+	Now func() time.Time
+}
+
+// Lab is a compose lab: a backend.Backend. Create it with New, then Preflight (or
+// Start, which runs it), and always Close it.
+type Lab struct {
+	cfg      Config
+	docker   *docker
+	flink    *rest
+	updates  chan backend.Update
+	injector *inject.Injector
+	// life ends when Close begins: everything the lab runs in the background stops.
+	life context.Context
+	end  context.CancelFunc
+	// bg counts the background goroutines: the log follower and the job watcher.
+	bg sync.WaitGroup
+	// startMu is held by Start, and by Close once it has ended life, so that `down`
+	// never races an `up` still running.
+	startMu sync.Mutex
+	// genMu serializes starting and stopping the generator.
+	genMu sync.Mutex
+
+	mu           sync.Mutex
+	queue        []backend.Update
+	queueDropped int
+	batch        []meter.Result
+	dropped      int
+	books        books
+	field        meter.TimestampField
+	topic        string
+	jobID        string
+	jobState     string
+	lastRestart  time.Time
+	preflighted  bool
+	upRan        bool
+	started      bool
+	closed       bool
+	tmDown       bool
+	kill         *killRequest
+	gen          *generator.Generator
+	genRuns      int
+	retired      []generator.InstanceStats
+	replays      int
+	pumpStop     context.CancelFunc
+	pumpDone     chan struct{}
+}
+
+// New checks cfg and returns a lab that Start brings up. It runs nothing.
+func New(cfg Config) (*Lab, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	l := &Lab{cfg: cfg, updates: make(chan backend.Update, 64), books: newBooks(),
+		field: cfg.Job.Timestamp, topic: cluster.Topic, retired: make([]generator.InstanceStats, cfg.Generator.Instances)}
+	l.life, l.end = context.WithCancel(context.Background())
+	l.docker = &docker{path: cfg.Docker, project: cluster.ProjectName, file: cfg.ComposeFile, logf: l.logf}
+	l.flink = newREST(cfg.FlinkURL)
+	l.injector = inject.New(cfg.Generator.Instances)
+	return l, nil
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Docker == "" {
+		c.Docker = "docker"
+	}
+	if c.FlinkURL == "" {
+		c.FlinkURL = "http://" + net.JoinHostPort(cluster.HostIP, strconv.Itoa(cluster.FlinkWebPort))
+	}
+	if c.Broker == "" {
+		c.Broker = net.JoinHostPort(cluster.HostIP, strconv.Itoa(cluster.KafkaHostPort))
+	}
+	if c.Generator.Instances == 0 {
+		c.Generator = generator.Defaults()
+	}
+	c.Generator.Brokers, c.Generator.Topic = []string{c.Broker}, cluster.Topic
+	if c.StartAt == "" {
+		c.StartAt = "earliest"
+	}
+	if c.StatusEvery <= 0 {
+		c.StatusEvery = 100 * time.Millisecond
+	}
+	if c.PollEvery <= 0 {
+		c.PollEvery = time.Second
+	}
+	if c.JobTimeout <= 0 {
+		c.JobTimeout = 3 * time.Minute
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Job.ForgetAfter <= 0 {
+		c.Job.ForgetAfter = meter.DefaultForgetAfter
+	}
+	if c.StartAt != "earliest" && c.StartAt != "latest" {
+		return c, fmt.Errorf("the job's starting offsets must be earliest or latest, not %q", c.StartAt)
+	}
+	if err := c.Generator.Validate(); err != nil {
+		return c, err
+	}
+	if err := c.Job.Validate(); err != nil {
+		return c, err
+	}
+	if c.Job.Prices != nil && !samePrices(c.Job.Prices, gateway.DefaultPrices()) {
+		return c, errors.New("the compose lab's job has the course's price table built in (gateway_meter.py): remove the prices from the config, or use the embedded lab")
+	}
+	if c.Job.WindowSize != 0 && c.Job.WindowSize != meter.Minute {
+		return c, errors.New("the compose lab's job has one-minute windows built in (gateway_meter.py)")
+	}
+	if iv := c.Job.Watermarks.Interval; iv != 0 && iv != engine.DefaultWatermarkInterval {
+		return c, errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
+	}
+	if c.ComposeFile == "" {
+		f, err := FindComposeFile("")
+		if err != nil {
+			return c, err
+		}
+		c.ComposeFile = f
+	}
+	return c, nil
+}
+
+// samePrices reports whether two price tables hold the same models at the same prices.
+func samePrices(a, b gateway.PriceTable) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for m, p := range a {
+		if q, ok := b[m]; !ok || p != q {
+			return false
+		}
+	}
+	return true
+}
+
+// Name is "compose".
+func (l *Lab) Name() string { return "compose" }
+
+// Updates delivers results, status, log lines and restarts; it is closed when Close
+// returns.
+func (l *Lab) Updates() <-chan backend.Update { return l.updates }
+
+// Broker returns where the cluster's Kafka is reached from this machine.
+func (l *Lab) Broker() string { return l.cfg.Broker }
+
+// errClosed is returned by calls made after Close.
+var errClosed = errors.New("the compose lab is closed")
+
+// errNotStarted is returned by calls that need a running lab before Start has finished.
+var errNotStarted = errors.New("the compose lab has not started yet: wait until its job is RUNNING")
+
+// ready returns errClosed or errNotStarted unless the lab is running.
+func (l *Lab) ready() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return errClosed
+	case !l.started:
+		return errNotStarted
+	}
+	return nil
+}
+
+// bound returns ctx ended also when the lab closes.
+func (l *Lab) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(l.life, cancel)
+	return ctx, func() { stop(); cancel() }
+}

@@ -1,0 +1,177 @@
+package compose
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"time"
+
+	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/meter"
+)
+
+// followArgs are the arguments of `docker compose … logs -f` on the taskmanager from since.
+func followArgs(since time.Time) []string {
+	return []string{"logs", "-f", "--no-log-prefix", "--since", since.UTC().Format(time.RFC3339Nano), cluster.TaskManagerService}
+}
+
+// follow reads the taskmanager's log, from first (already started) and then from each
+// new log command, until the lab closes, handing each line to taskManagerLine. When the
+// log ends, the taskmanager has stopped (killed by RestartTaskManager, or dead by
+// itself): follow reports the restart the job goes through, brings the taskmanager back
+// with `docker compose up -d --no-deps --wait taskmanager`, and follows the new log from
+// the moment it died, so no line of the old run is read twice. A log that ends while
+// the taskmanager still runs is followed again, with a growing pause between attempts.
+func (l *Lab) follow(first *proc) {
+	defer l.bg.Done()
+	ctx := l.life
+	wait := backoff{}
+	down := false
+	var since time.Time
+	var kill *killRequest
+	for ctx.Err() == nil {
+		if !down {
+			began := time.Now()
+			var err error
+			if first != nil {
+				err, first = first.lines(l.taskManagerLine), nil
+			} else {
+				err = l.docker.stream(ctx, l.taskManagerLine, followArgs(since)...)
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			ended := l.cfg.Now()
+			kill = l.takeKill()
+			reason := "TaskManager died"
+			if kill != nil {
+				reason = kill.reason
+			} else if l.taskManagerRunning(ctx) {
+				if err != nil {
+					l.logf("following the taskmanager's log failed (%v): following it again", err)
+				}
+				since = ended
+				if !wait.sleep(ctx, time.Since(began)) {
+					return
+				}
+				continue
+			} else {
+				l.logf("the taskmanager stopped (its log ended): the job restarts once a taskmanager is back, from its starting offsets, with empty state")
+			}
+			l.setTaskManagerDown(true)
+			l.restarted(reason)
+			down, since = true, ended
+		}
+		p := &progress{logf: l.logf}
+		err := l.docker.stream(ctx, p.line, "up", "-d", "--no-deps", "--wait", cluster.TaskManagerService)
+		if ctx.Err() != nil {
+			kill.answer(errClosed)
+			return
+		}
+		if err != nil {
+			l.logf("bring the taskmanager back: %v", err)
+			kill.answer(err)
+			kill = nil
+			if !wait.sleep(ctx, 0) {
+				return
+			}
+			continue
+		}
+		l.logf("the taskmanager is back: Flink runs the job on it again")
+		l.setTaskManagerDown(false)
+		kill.answer(nil)
+		kill, down = nil, false
+		wait = backoff{}
+	}
+}
+
+// taskManagerRunning asks compose whether the taskmanager's container is running.
+func (l *Lab) taskManagerRunning(ctx context.Context) bool {
+	out, _, err := l.docker.runCompose(ctx, "ps", "--status", "running", "--quiet", cluster.TaskManagerService)
+	return err == nil && len(bytes.TrimSpace(out)) > 0
+}
+
+func (l *Lab) setTaskManagerDown(down bool) {
+	l.mu.Lock()
+	l.tmDown = down
+	l.mu.Unlock()
+}
+
+// taskManagerLine takes one line of the taskmanager's log: a print-sink line becomes a
+// meter.Result stamped with the time it was read (Arrival too, for traces and late
+// records, whose lines carry none); a malformed line is counted and logged; anything
+// else (Flink's own logging) is ignored.
+func (l *Lab) taskManagerLine(s string) {
+	sink, ok := printSink(s)
+	if !ok {
+		return
+	}
+	if sink == "malformed" {
+		l.mu.Lock()
+		l.books.stats.Malformed++
+		l.mu.Unlock()
+		l.logf("the job skipped a malformed event: %s", truncate(strings.TrimSpace(s[strings.Index(s, ">")+1:]), 200))
+		return
+	}
+	r, ok, err := meter.ParseResultLine([]byte(s))
+	if err != nil {
+		l.logf("the taskmanager printed an unreadable %s line: %v", sink, err)
+		return
+	}
+	if !ok {
+		return
+	}
+	now := l.cfg.Now().UnixMilli()
+	r.At = now
+	if (r.Kind == meter.TraceResult || r.Kind == meter.LateResult) && r.Record.Arrival == 0 {
+		r.Record.Arrival = now
+	}
+	l.collect(r)
+}
+
+// printSink returns the identifier of a print-sink line, `ID> {…}` or `ID:N> {…}`,
+// when ID is one the lab's job prints.
+func printSink(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	i := strings.Index(s, "> {")
+	if i <= 0 {
+		return "", false
+	}
+	id := s[:i]
+	if c := strings.IndexByte(id, ':'); c > 0 && allDigits(id[c+1:]) {
+		id = id[:c]
+	}
+	if _, ok := meter.ParseKind(id); ok || id == "malformed" {
+		return id, true
+	}
+	return "", false
+}
+
+func allDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// backoff spaces out retries: 1 s, doubling to 30 s, unless the last attempt ran long.
+type backoff struct{ next time.Duration }
+
+// sleep waits before the next attempt and reports false if ctx ended first. An attempt
+// that lasted a minute or more starts the backoff over.
+func (b *backoff) sleep(ctx context.Context, lasted time.Duration) bool {
+	if b.next == 0 || lasted >= time.Minute {
+		b.next = time.Second
+	}
+	t := time.NewTimer(b.next)
+	defer t.Stop()
+	b.next = min(2*b.next, 30*time.Second)
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

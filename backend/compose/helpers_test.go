@@ -1,0 +1,280 @@
+package compose
+
+import (
+	"bufio"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/backend"
+	cluster "github.com/labtui/labtui/compose"
+)
+
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "docker" {
+		os.Exit(fakeDocker(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// Job ids the fake docker hands out, submission by submission.
+const (
+	job1 = "0f7c5e3c6bd1c8a7d2f1e0b9a8c7d6e5"
+	job2 = "a3d9e8f7c6b5a4d3e2f1a0b9c8d7e6f5"
+)
+
+// t0 is the test clock's time: 10:01:30 UTC, while the taskmanager-1.log lines print.
+var t0 = time.Date(2026, 1, 1, 10, 1, 30, 0, time.UTC)
+
+// harness is a compose lab wired to the fake docker and a fake Flink REST API, with
+// every update it sends kept.
+type harness struct {
+	t       *testing.T
+	dir     string
+	flink   *fakeFlink
+	srv     *httptest.Server
+	clock   *clock
+	lab     *Lab
+	cfg     Config
+	mu      sync.Mutex
+	updates []backend.Update
+	done    chan struct{}
+}
+
+// newHarness puts the fake docker first and alone on PATH, with the recorded compose
+// output and taskmanager logs beside it, and starts the fake REST API.
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(dir, "docker")); err != nil {
+		t.Skipf("cannot link the fake docker: %v", err)
+	}
+	t.Setenv("PATH", dir)
+	t.Setenv(fakeDirEnv, dir)
+	// A race-enabled fake would sleep a second at every exit to let reports through.
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	for _, f := range []string{"up.txt", "taskmanager-1.log", "taskmanager-2.log"} {
+		b, err := os.ReadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, f, string(b))
+	}
+	writeFile(t, dir, "jobid-1", job1)
+	writeFile(t, dir, "jobid-2", job2)
+	h := &harness{t: t, dir: dir, clock: &clock{t: t0}, done: make(chan struct{})}
+	h.flink = &fakeFlink{dir: dir, states: map[string]string{}}
+	h.srv = httptest.NewServer(h.flink)
+	h.cfg = Config{ComposeFile: "compose/docker-compose.yml", FlinkURL: h.srv.URL, StatusEvery: 10 * time.Millisecond,
+		PollEvery: 20 * time.Millisecond, CheckerOptions: []cluster.CheckerOption{cluster.WithPorts()}, Now: h.clock.Now}
+	return h
+}
+
+// open creates the lab from h.cfg and starts keeping its updates.
+func (h *harness) open() *Lab {
+	h.t.Helper()
+	lab, err := New(h.cfg)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.lab = lab
+	go func() {
+		defer close(h.done)
+		for u := range lab.Updates() {
+			h.mu.Lock()
+			h.updates = append(h.updates, u)
+			h.mu.Unlock()
+		}
+	}()
+	return lab
+}
+
+// close closes the lab, waits for its last update and stops the fake REST API.
+func (h *harness) close() error {
+	err := h.lab.Close()
+	select {
+	case <-h.done:
+	case <-time.After(10 * time.Second):
+		h.t.Fatal("Updates was not closed after Close")
+	}
+	h.srv.Close()
+	return err
+}
+
+// snapshot returns the updates so far.
+func (h *harness) snapshot() []backend.Update {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]backend.Update(nil), h.updates...)
+}
+
+// waitFor waits up to 10 s until ok holds for the updates so far.
+func (h *harness) waitFor(what string, ok func([]backend.Update) bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok(h.snapshot()) {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s; log:\n%s", what, strings.Join(logLines(h.snapshot()), "\n"))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// calls returns every invocation the fake docker recorded, as command lines.
+func (h *harness) calls() []string {
+	h.t.Helper()
+	f, err := os.Open(filepath.Join(h.dir, "calls.jsonl"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var args []string
+		if err := json.Unmarshal(sc.Bytes(), &args); err != nil {
+			h.t.Fatalf("calls.jsonl: %v", err)
+		}
+		out = append(out, commandLine(args))
+	}
+	return out
+}
+
+// logLines returns every Log line in the updates.
+func logLines(us []backend.Update) []string {
+	var out []string
+	for _, u := range us {
+		if u.Log != "" {
+			out = append(out, u.Log)
+		}
+	}
+	return out
+}
+
+// commands returns the docker command lines the lab announced, without the "$ ".
+func commands(us []backend.Update) []string {
+	var out []string
+	for _, l := range logLines(us) {
+		if s, ok := strings.CutPrefix(l, "$ "); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func writeFile(t *testing.T, dir, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// clock is a settable clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.t = t
+	c.mu.Unlock()
+}
+
+// fakeFlink answers GET /jobs/overview with the jobs the fake docker submitted
+// (RUNNING unless set otherwise) and PATCH /jobs/:id?mode=cancel by cancelling one.
+type fakeFlink struct {
+	dir     string
+	mu      sync.Mutex
+	states  map[string]string
+	extra   []flinkJob
+	cancels []string
+}
+
+func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/jobs/overview":
+		jobs := append([]flinkJob(nil), f.extra...)
+		entries, _ := os.ReadDir(filepath.Join(f.dir, "submitted"))
+		for _, e := range entries {
+			state := f.states[e.Name()]
+			if state == "" {
+				state = "RUNNING"
+			}
+			jobs = append(jobs, flinkJob{ID: e.Name(), Name: JobName, State: state})
+		}
+		for i := range jobs {
+			if s := f.states[jobs[i].ID]; s != "" {
+				jobs[i].State = s
+			}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"jobs": jobs})
+	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/jobs/") && r.URL.Query().Get("mode") == "cancel":
+		id := strings.TrimPrefix(r.URL.Path, "/jobs/")
+		f.cancels = append(f.cancels, id)
+		f.states[id] = "CANCELED"
+		w.WriteHeader(http.StatusAccepted)
+		w.Write([]byte("{}"))
+	default:
+		http.Error(w, `{"errors":["Not found: `+r.URL.Path+`"]}`, http.StatusNotFound)
+	}
+}
+
+func (f *fakeFlink) set(id, state string) {
+	f.mu.Lock()
+	f.states[id] = state
+	f.mu.Unlock()
+}
+
+func (f *fakeFlink) cancelled() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.cancels...)
+}
+
+// noLeak fails the test unless the goroutine count falls back to before within 5 s.
+func noLeak(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines left behind (before %d):\n%s", runtime.NumGoroutine()-before, before, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// portsTaken makes the doctor find ports 9092 and 8081 in use.
+func portsTaken() cluster.CheckerOption {
+	return func(c *cluster.Checker) {
+		cluster.WithPorts(9092, 8081)(c)
+		cluster.WithListen(func(network, addr string) (net.Listener, error) {
+			return nil, &net.OpError{Op: "listen", Net: network, Err: os.NewSyscallError("bind", syscall.EADDRINUSE)}
+		})(c)
+	}
+}

@@ -1,0 +1,201 @@
+package compose
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/labtui/labtui/meter"
+)
+
+// jobRun returns a submission of the job reading topic from startAt with field as its
+// event time, with the configured watermarks and forget-after.
+func (l *Lab) jobRun(topic, startAt string, field meter.TimestampField) jobRun {
+	return jobRun{topic: topic, startAt: startAt, field: field,
+		outOfOrd: l.cfg.Job.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter}
+}
+
+// submit reports the restart a new job is, runs `flink run -d -py …` in the jobmanager,
+// and waits until Flink reports the job RUNNING.
+//
+// The restart is reported before `flink run` runs, so that every line the new job
+// prints comes after it, however fast the job is.
+func (l *Lab) submit(ctx context.Context, run jobRun, reason string) error {
+	l.mu.Lock()
+	l.jobID, l.jobState, l.topic, l.field = "", "", run.topic, run.field
+	l.mu.Unlock()
+	l.restarted(reason)
+	out, _, err := l.docker.runCompose(ctx, run.submitArgs()...)
+	if err != nil {
+		return fmt.Errorf("submit the job: %w", err)
+	}
+	m := jobID.FindSubmatch(out)
+	if m == nil {
+		return fmt.Errorf("submit the job: flink run printed no JobID: %s", truncate(string(out), 300))
+	}
+	id := string(m[1])
+	l.mu.Lock()
+	l.jobID = id
+	l.mu.Unlock()
+	l.logf("job %s submitted: it reads %s from the %s offsets, with %s as event time", id, run.topic, run.startAt, run.field)
+	return l.waitRunning(ctx, id)
+}
+
+// waitRunning polls Flink's REST API until the job is RUNNING, has ended, or
+// JobTimeout has passed.
+func (l *Lab) waitRunning(ctx context.Context, id string) error {
+	ctx, cancel := context.WithTimeout(ctx, l.cfg.JobTimeout)
+	defer cancel()
+	t := time.NewTicker(l.cfg.PollEvery / 2)
+	defer t.Stop()
+	var lastErr error
+	for {
+		state, err := l.flink.job(ctx, id)
+		switch {
+		case err != nil:
+			lastErr = err
+		case state == "RUNNING":
+			l.jobStateSeen(id, state)
+			l.logf("job %s is RUNNING: its print sinks write to the taskmanager's log, which labtui reads", id)
+			return nil
+		case terminal(state):
+			l.jobStateSeen(id, state)
+			return fmt.Errorf("the job %s is %s before it ran: %s/#/job/%s/exceptions shows why", id, state, l.cfg.FlinkURL, id)
+		}
+		select {
+		case <-ctx.Done():
+			if lastErr != nil {
+				return fmt.Errorf("wait for the job %s to run: %w (last answer: %v)", id, ctx.Err(), lastErr)
+			}
+			return fmt.Errorf("wait for the job %s to run: %w", id, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// cancelJobs cancels every job of the lab's name that is still running (one a kept
+// cluster may have left), through the REST API, and waits until each has ended.
+func (l *Lab) cancelJobs(ctx context.Context) error {
+	jobs, err := l.flink.jobs(ctx)
+	if err != nil {
+		return fmt.Errorf("list Flink's jobs: %w", err)
+	}
+	for _, j := range jobs {
+		if j.Name == JobName && !terminal(j.State) {
+			if err := l.cancelJob(ctx, j.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// cancelJob cancels one job, PATCH /jobs/:jobid?mode=cancel, and waits up to 30 s for
+// it to be CANCELED, so that its last lines come before the next job's.
+func (l *Lab) cancelJob(ctx context.Context, id string) error {
+	l.mu.Lock()
+	if l.jobID == id {
+		l.jobID, l.jobState = "", "" // its end is expected: the watcher leaves it alone
+	}
+	l.mu.Unlock()
+	l.logf("cancel job %s: PATCH %s/jobs/%s?mode=cancel", id, l.cfg.FlinkURL, id)
+	if err := l.flink.cancel(ctx, id); err != nil {
+		return fmt.Errorf("cancel the job %s: %w", id, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	t := time.NewTicker(l.cfg.PollEvery / 2)
+	defer t.Stop()
+	for {
+		state, err := l.flink.job(ctx, id)
+		if err == nil && (state == "" || terminal(state)) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("cancel the job %s: it is still %s: %w", id, state, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// restartJob cancels the current job and submits run in its place.
+func (l *Lab) restartJob(ctx context.Context, run jobRun, reason string) error {
+	l.mu.Lock()
+	id := l.jobID
+	l.mu.Unlock()
+	if id != "" {
+		if err := l.cancelJob(ctx, id); err != nil {
+			return err
+		}
+	}
+	return l.submit(ctx, run, reason)
+}
+
+// watch asks Flink for the job's state every PollEvery until the lab closes, logs each
+// change, and reports a restart when the job fails and Flink restarts it.
+func (l *Lab) watch() {
+	defer l.bg.Done()
+	t := time.NewTicker(l.cfg.PollEvery)
+	defer t.Stop()
+	failing := false
+	for {
+		select {
+		case <-l.life.Done():
+			return
+		case <-t.C:
+		}
+		l.mu.Lock()
+		id := l.jobID
+		l.mu.Unlock()
+		if id == "" {
+			continue
+		}
+		state, err := l.flink.job(l.life, id)
+		if l.life.Err() != nil {
+			return
+		}
+		if err != nil {
+			if !failing {
+				l.logf("Flink's REST API does not answer (%v): the job's state is unknown until it does", err)
+			}
+			failing = true
+			continue
+		}
+		if failing {
+			l.logf("Flink's REST API answers again")
+			failing = false
+		}
+		l.jobStateSeen(id, state)
+	}
+}
+
+// restartQuiet is how long after a reported restart a RESTARTING job is taken as that
+// same restart: a killed taskmanager makes the job restart a few seconds later.
+const restartQuiet = time.Minute
+
+// jobStateSeen records the state Flink reports for the job id, logs a change, and
+// reports a restart when the job goes RESTARTING with no restart reported just before.
+func (l *Lab) jobStateSeen(id, state string) {
+	l.mu.Lock()
+	if id != l.jobID || state == l.jobState {
+		l.mu.Unlock()
+		return
+	}
+	prev := l.jobState
+	l.jobState = state
+	report := state == "RESTARTING" && l.cfg.Now().Sub(l.lastRestart) > restartQuiet
+	l.mu.Unlock()
+	switch {
+	case state == "":
+		l.logf("job %s is no longer listed by Flink", id)
+	case prev != "":
+		l.logf("job %s: %s → %s", id, prev, state)
+	}
+	if report {
+		l.restarted("the job failed and Flink restarted it")
+	}
+	if terminal(state) && prev != "" {
+		l.logf("the job has ended (%s): %s/#/job/%s/exceptions shows why; restart labtui to submit it again", state, l.cfg.FlinkURL, id)
+	}
+}

@@ -1,0 +1,176 @@
+package compose
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/meter"
+)
+
+const seedBurst = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+
+// kafka starts labtui's embedded broker as the cluster's Kafka stand-in.
+func kafka(t *testing.T) *broker.Broker {
+	t.Helper()
+	b, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func lastStatus(us []backend.Update) *backend.Status {
+	for i := len(us) - 1; i >= 0; i-- {
+		if us[i].Status != nil {
+			return us[i].Status
+		}
+	}
+	return nil
+}
+
+// Given a running lab, when the generator starts and one instance hiccups, then the
+// fleet produces to the cluster's broker address, the status shows every instance's
+// counts and the hiccup, and stopping the generator leaves nothing behind.
+func TestGeneratorAndHiccupUseTheClusterBroker(t *testing.T) {
+	before := runtime.NumGoroutine()
+	k := kafka(t)
+	h := newHarness(t)
+	h.cfg.Broker = k.Addr()
+	h.cfg.Generator = generator.Defaults()
+	h.cfg.Generator.Rate = 200
+	lab := h.open()
+	if err := lab.SetGenerator(true); err == nil {
+		t.Fatal("SetGenerator before Start: no error")
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.SetGenerator(true); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("acknowledged events on every instance", func(us []backend.Update) bool {
+		st := lastStatus(us)
+		if st == nil || !st.Generator || len(st.Instances) != 3 {
+			return false
+		}
+		for _, in := range st.Instances {
+			if in.Acked == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	if err := lab.Inject("gw-1", time.Second); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("gw-1's hiccup in the status", func(us []backend.Update) bool {
+		st := lastStatus(us)
+		return st != nil && st.Instances[1].Hiccup && !st.Instances[0].Hiccup
+	})
+	if err := lab.Inject("gw-9", time.Second); err == nil {
+		t.Error("a hiccup on gw-9 of 3 instances: no error")
+	}
+	if err := lab.SetGenerator(false); err != nil {
+		t.Fatal(err)
+	}
+	st := lastStatus(h.snapshot())
+	if err := h.close(); err != nil {
+		t.Fatal(err)
+	}
+	k.Close()
+	if st.Broker != k.Addr() {
+		t.Errorf("status broker %q, want %q", st.Broker, k.Addr())
+	}
+	noLeak(t, before)
+}
+
+// Given a running lab, when a recording is replayed with started_ts, then it is written
+// into a fresh topic with its partitions, keys and timestamps, the running job is
+// cancelled through the REST API, a new job reads the new topic from the earliest offset
+// with started_ts, a replay restart and a final progress report arrive, and starting the
+// generator afterwards puts a job back on the live topic from the latest offset.
+func TestReplayWritesAFreshTopicAndResubmitsTheJob(t *testing.T) {
+	k := kafka(t)
+	defer k.Close()
+	h := newHarness(t)
+	writeFile(t, h.dir, "jobid-3", "b4e0f9a8d7c6b5a4e3f2a1b0c9d8e7f6")
+	h.cfg.Broker = k.Addr()
+	lab := h.open()
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Replay(context.Background(), seedBurst, meter.StartedTS); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.SetGenerator(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.close(); err != nil {
+		t.Fatal(err)
+	}
+	us := h.snapshot()
+
+	if c := h.flink.cancelled(); !slices.Equal(c, []string{job1, job2}) {
+		t.Errorf("cancelled %q, want the first job for the replay, then the replay's job", c)
+	}
+	var submits []string
+	for _, c := range commands(us) {
+		if strings.Contains(c, "flink run") {
+			_, opts, _ := strings.Cut(c, "--bootstrap kafka:29092 ")
+			submits = append(submits, opts)
+		}
+	}
+	want := []string{
+		"--topic gateway-events --starting-offsets earliest --timestamp completed_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
+		"--topic gateway-events-replay-1 --starting-offsets earliest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
+		"--topic gateway-events --starting-offsets latest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
+	}
+	if !slices.Equal(submits, want) {
+		t.Errorf("job options:\n  %s\nwant\n  %s", strings.Join(submits, "\n  "), strings.Join(want, "\n  "))
+	}
+	if r := restarts(us); !slices.Equal(r, []string{"started", "replay of " + seedBurst, "back to the live topic"}) {
+		t.Errorf("restarts %q", r)
+	}
+	for _, u := range us {
+		if u.Restarted != nil && strings.HasPrefix(u.Restarted.Reason, "replay") && u.Restarted.Timestamp != meter.StartedTS {
+			t.Errorf("the replay's restart reads %s", u.Restarted.Timestamp)
+		}
+	}
+	var final *backend.ReplayProgress
+	for _, u := range us {
+		if u.Replay != nil {
+			final = u.Replay
+		}
+	}
+	if final == nil || !final.Done || final.Err != nil || final.Records != 12 || final.Total != 12 || final.EventTime != 1795946490000 {
+		t.Errorf("last replay progress %+v, want done with 12 of 12 records up to event time 1795946490000", final)
+	}
+
+	cl, err := kgo.NewClient(kgo.SeedBrokers(k.Addr()), kgo.ConsumeTopics("gateway-events-replay-1"),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var got []string
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for len(got) < 12 && ctx.Err() == nil {
+		cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) {
+			got = append(got, string(r.Key)+"@"+string(rune('0'+r.Partition))+"@"+r.Timestamp.UTC().Format("15:04:05"))
+		})
+	}
+	slices.Sort(got)
+	if len(got) != 12 || got[0] != "r-101@0@10:00:05" || !slices.Contains(got, "r-102@1@10:00:20") {
+		t.Errorf("the replay topic holds %q", got)
+	}
+}

@@ -1,0 +1,156 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/backend"
+	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
+)
+
+// Replay writes a recording into a fresh topic of the cluster's Kafka
+// (gateway-events-replay-N, 3 partitions), keeping each record's partition, key and
+// timestamp, and restarts the job on it: the running job is cancelled through Flink's
+// REST API and a new `flink run` reads the new topic from the earliest offset with
+// field as its event time. The generator stops first. Progress arrives on Updates ten
+// times a second; its Records count what Kafka has acknowledged, as the compose lab
+// cannot see what the job has consumed. Replay returns once the whole recording is in
+// the topic; the job reads it in the seconds after (a PyFlink job's results trail its
+// input by about 5 s).
+func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
+	if err := l.ready(); err != nil {
+		return err
+	}
+	ctx, cancel := l.bound(ctx)
+	defer cancel()
+	src, err := recording.Open(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if err := l.stopGenerator(); err != nil {
+		return err
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(l.cfg.Broker), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.MaxBufferedRecords(100_000), kgo.ProducerLinger(5*time.Millisecond), kgo.ClientID("labtui-replay"))
+	if err != nil {
+		return fmt.Errorf("connect to Kafka on %s: %w", l.cfg.Broker, err)
+	}
+	defer cl.Close()
+	l.mu.Lock()
+	l.replays++
+	topic := fmt.Sprintf("%s-replay-%d", cluster.Topic, l.replays)
+	l.mu.Unlock()
+	if err := createTopic(ctx, cl, topic); err != nil {
+		return err
+	}
+	l.logf("created topic %s with %d partitions on %s", topic, cluster.TopicPartitions, l.cfg.Broker)
+	if err := l.restartJob(ctx, l.jobRun(topic, "earliest", field), "replay of "+path); err != nil {
+		return err
+	}
+	return l.produceAll(ctx, cl, topic, src, path)
+}
+
+// createTopic creates topic with the lab's partition count and one replica.
+func createTopic(ctx context.Context, cl *kgo.Client, topic string) error {
+	resp, err := kadm.NewClient(cl).CreateTopic(ctx, cluster.TopicPartitions, 1, nil, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		return fmt.Errorf("create topic %s: %w", topic, err)
+	}
+	return nil
+}
+
+// replayCount is how far a replay has come, shared with the produce callbacks.
+type replayCount struct {
+	read, acked atomic.Int64
+	eventTime   atomic.Int64
+	failed      atomic.Pointer[error]
+}
+
+// produceAll writes the recording into topic, each record to its recorded partition,
+// and reports progress until Kafka has acknowledged every record.
+func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, src *recording.Reader, path string) error {
+	var n replayCount
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- l.produce(ctx, cl, topic, src, path, &n) }()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			p := replayProgress(path, &n, start)
+			p.Done, p.Err = true, err
+			l.enqueue(backend.Update{Replay: &p})
+			if err != nil {
+				return err
+			}
+			l.logf("replayed %d records of %s into %s in %s", p.Records, path, topic, time.Since(start).Round(time.Millisecond))
+			return nil
+		case <-tick.C:
+			p := replayProgress(path, &n, start)
+			l.enqueue(backend.Update{Replay: &p})
+		}
+	}
+}
+
+// replayProgress is a replay's progress now.
+func replayProgress(path string, n *replayCount, start time.Time) backend.ReplayProgress {
+	p := backend.ReplayProgress{Path: path, Records: n.acked.Load(), Total: n.read.Load(), EventTime: n.eventTime.Load()}
+	if el := time.Since(start).Seconds(); el > 0 {
+		p.Rate = float64(p.Records) / el
+	}
+	if p.Rate > 0 && p.Total > p.Records {
+		p.Left = time.Duration(float64(p.Total-p.Records) / p.Rate * float64(time.Second))
+	}
+	return p
+}
+
+// produce reads the recording and produces every entry, then flushes.
+func (l *Lab) produce(ctx context.Context, cl *kgo.Client, topic string, src *recording.Reader, path string, n *replayCount) error {
+	for {
+		e, err := src.Next()
+		var le *recording.LineError
+		switch {
+		case errors.Is(err, io.EOF):
+			if err := cl.Flush(ctx); err != nil {
+				return fmt.Errorf("write the recording into %s: %w", topic, err)
+			}
+			if err := n.failed.Load(); err != nil {
+				return fmt.Errorf("write the recording into %s: %w", topic, *err)
+			}
+			return nil
+		case errors.As(err, &le):
+			l.logf("%s:%d: skipped: %v", path, le.Line, le.Err)
+			continue
+		case err != nil:
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		e = e.Clone()
+		r := &kgo.Record{Topic: topic, Partition: e.Partition % cluster.TopicPartitions, Key: e.Key, Value: e.Value,
+			Timestamp: time.UnixMilli(e.Timestamp)}
+		n.read.Add(1)
+		ts := e.Timestamp
+		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
+			if err != nil {
+				n.failed.CompareAndSwap(nil, &err)
+				return
+			}
+			n.acked.Add(1)
+			for cur := n.eventTime.Load(); ts > cur && !n.eventTime.CompareAndSwap(cur, ts); cur = n.eventTime.Load() {
+			}
+		})
+	}
+}

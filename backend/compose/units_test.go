@@ -1,0 +1,104 @@
+package compose
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/meter"
+)
+
+func TestPrintSinkKnowsTheJobsIdentifiersOnly(t *testing.T) {
+	for line, want := range map[string]string{
+		`event-time> {"tenant_id":"acme"}`:   "event-time",
+		`event-time:2> {"tenant_id":"acme"}`: "event-time",
+		`  processing-time:12> {}`:           "processing-time",
+		`late> {"request_id":"r-1"}`:         "late",
+		`trace> {}`:                          "trace",
+		`malformed> {"reason":"x"}`:          "malformed",
+		`malformed:1> {"reason":"x"}`:        "malformed",
+		`event-time:x> {}`:                   "",
+		`2026-01-01 INFO Task [] - sink> {x`: "",
+		`some-other-sink> {"a":1}`:           "",
+		`event-time> not json`:               "",
+		`Starting Task Manager`:              "",
+		`> {"tenant_id":"acme"}`:             "",
+	} {
+		got, ok := printSink(line)
+		if got != want || ok != (want != "") {
+			t.Errorf("printSink(%q) = %q, %v; want %q", line, got, ok, want)
+		}
+	}
+}
+
+func TestCommandLinesQuoteOnlyWhatAShellWouldSplit(t *testing.T) {
+	got := commandLine([]string{"compose", "-p", "labtui-lab4", "-f", "my labs/docker-compose.yml", "info", "--format", "{{.ServerVersion}}", "it's", ""})
+	want := `docker compose -p labtui-lab4 -f 'my labs/docker-compose.yml' info --format '{{.ServerVersion}}' 'it'\''s' ''`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestFindComposeFileWalksUpToTheCheckout(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"compose", "labs", "cli/deep"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "compose", "docker-compose.yml"), []byte("name: labtui-lab4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{root: "compose/docker-compose.yml", filepath.Join(root, "cli/deep"): "../../compose/docker-compose.yml"} {
+		got, err := FindComposeFile(dir)
+		if err != nil || got != filepath.FromSlash(want) {
+			t.Errorf("FindComposeFile(%s) = %q, %v; want %q", dir, got, err, want)
+		}
+	}
+	if _, err := FindComposeFile(t.TempDir()); err == nil || !strings.Contains(err.Error(), "compose-file") {
+		t.Errorf("outside a checkout: %v", err)
+	}
+	// This package's own checkout has one.
+	if got, err := FindComposeFile("."); err != nil || got != filepath.FromSlash("../../compose/docker-compose.yml") {
+		t.Errorf("from backend/compose: %q, %v", got, err)
+	}
+}
+
+func TestConfigRefusesWhatThePyFlinkJobCannotDo(t *testing.T) {
+	prices := gateway.DefaultPrices()
+	prices["nova-large"] = gateway.Price{InputPer1K: 1, OutputPer1K: 1}
+	for name, cfg := range map[string]Config{
+		"prices":             {Job: meter.Options{Prices: prices}},
+		"window size":        {Job: meter.Options{WindowSize: 30_000}},
+		"watermark interval": {Job: meter.Options{Watermarks: engine.WatermarkStrategy{Interval: 50}}},
+		"starting offsets":   {StartAt: "committed"},
+	} {
+		cfg.ComposeFile = "compose/docker-compose.yml"
+		if _, err := New(cfg); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := New(Config{ComposeFile: "x.yml", Job: meter.Options{Prices: gateway.DefaultPrices(), Watermarks: engine.WatermarkStrategy{Interval: 200}}}); err != nil {
+		t.Errorf("the course's own options: %v", err)
+	}
+}
+
+func TestBooksForgetWindowsLongPastDue(t *testing.T) {
+	b := newBooks()
+	const end = 1767261660000
+	b.add(&meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{TenantID: "acme", Watermark: end - 30_000,
+		EventWindowEnd: end, ProcessingWindowEnd: end, Arrival: end - 10_000}})
+	if n := len(b.openWindows(end - 5_000)); n != 2 {
+		t.Fatalf("%d open windows, want 2", n)
+	}
+	if n := len(b.openWindows(end + meter.Minute)); n != 1 {
+		t.Errorf("a minute after its end, the processing-time window is still open (%d open)", n)
+	}
+	b.watermark = end + meter.Minute
+	if n := len(b.openWindows(end + meter.Minute)); n != 0 {
+		t.Errorf("a minute after the watermark passed it, the event-time window is still open (%d open)", n)
+	}
+}
