@@ -75,7 +75,7 @@ func (a *app) rootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().String("config", "", "config file (default $XDG_CONFIG_HOME/labtui/config.yaml)")
 	a.setupTUI(root)
-	root.AddCommand(a.replayCmd(), a.exportCmd(), a.runCmd(), a.brokerCmd(), a.recordCmd(), a.feedCmd())
+	root.AddCommand(a.replayCmd(), a.exportCmd(), a.runCmd(), a.brokerCmd(), a.recordCmd(), a.feedCmd(), a.doctorCmd())
 	root.AddCommand(a.diffCmd(), a.movedCmd(), a.skewCmd())
 	return root
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,13 +17,23 @@ import (
 // can be plugged in here (and a test can plug in a fake): it is given the app, whose
 // viper holds the flags, the environment and the config file, and returns a Backend
 // that has not been started; the TUI calls Start, and Close when it quits.
+//
+// The backend setting (--backend, LABTUI_BACKEND, backend: in the config file) chooses
+// the lab: "embedded", the default, or "compose", which runs the doctor's checks first.
 var newBackend = func(a *app) (backend.Backend, error) {
-	cfg, err := a.labConfig()
-	if err != nil {
-		return nil, err
+	switch name := a.v.GetString("backend"); name {
+	case "", "embedded":
+		cfg, err := a.labConfig()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Job.Trace = true // the record inspector shows every record
+		return embedded.New(cfg)
+	case "compose":
+		return a.composeBackend()
+	default:
+		return nil, fmt.Errorf("--backend must be embedded or compose, not %q", name)
 	}
-	cfg.Job.Trace = true // the record inspector shows every record
-	return embedded.New(cfg)
 }
 
 // setupTUI makes the bare `labtui` command open the TUI, and adds its flags.
@@ -33,6 +44,7 @@ func (a *app) setupTUI(root *cobra.Command) {
 	f.Duration("hiccup-duration", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
 	f.String("recording", tui.DefaultRecording, "the recorded hour the r and t keys replay")
 	f.String("export-dir", ".", "where the e key writes lab-04-answers.md and lab-04-answers.json")
+	f.String("backend", "embedded", "the lab: embedded (everything in labtui) or compose (Kafka and Flink in Docker; see labtui doctor)")
 	f.Bool("start-generator", true, "turn the generator on as soon as the lab is up (the g key toggles it)")
 	addJobFlags(root)
 	addLabFlags(root)
