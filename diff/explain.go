@@ -202,10 +202,14 @@ func (x *runIndex) view(id string) *meter.RecordTrace {
 }
 
 // differing holds the records counted by one run and not the other in a row: the
-// first phase of an explanation, before the runs' views of those records are looked up.
+// first phase of an explanation, before the other run's view of them is looked up.
 type differing struct {
-	evidence     Evidence
-	onlyA, onlyB []string // counted by A (B missed them), counted by B (A missed them)
+	evidence Evidence
+	// onlyA were counted by A and missed by B, onlyB the other way round, each as the
+	// run named by its side saw them: the counting run's traces when both runs are
+	// traced, the missing run's late records otherwise.
+	onlyA, onlyB     []*meter.RecordTrace
+	sideOfA, sideOfB Side
 }
 
 // compareRecords finds the records counted by one run and not the other in row's window.
@@ -213,20 +217,37 @@ func compareRecords(row *Row, sink meter.Kind, xa, xb *runIndex) differing {
 	k := key{row.TenantID, row.WindowEnd}
 	switch {
 	case xa.traced && xb.traced:
-		return differing{Traces, minus(xa.counted[k], xb.counted[k]), minus(xb.counted[k], xa.counted[k])}
+		return differing{Traces, minus(xa.counted[k], xb.counted[k]), minus(xb.counted[k], xa.counted[k]), A, B}
 	case sink == meter.EventTimeResult:
 		// Without a trace on both sides, only lateness can be compared: a record late in
 		// one run and not in the other was counted by the other, if it reached it at all.
-		return differing{LateOutput, minus(xb.lateIn[k], xa.lateIn[k]), minus(xa.lateIn[k], xb.lateIn[k])}
+		return differing{LateOutput, minus(xb.lateIn[k], xa.lateIn[k]), minus(xa.lateIn[k], xb.lateIn[k]), B, A}
 	}
 	return differing{}
+}
+
+// need adds, to the sets of ids each run must look up, the records whose view d lacks.
+func (d *differing) need(idsA, idsB map[string]struct{}) {
+	for _, l := range []struct {
+		recs []*meter.RecordTrace
+		side Side
+	}{{d.onlyA, d.sideOfA}, {d.onlyB, d.sideOfB}} {
+		ids := idsB
+		if l.side == B {
+			ids = idsA
+		}
+		for _, r := range l.recs {
+			ids[r.RequestID] = struct{}{}
+		}
+	}
 }
 
 // explain accounts for row's difference from the records compareRecords found and the
 // runs' views of them.
 func explain(row *Row, d differing, sink meter.Kind, size int64, xa, xb *runIndex) *Explanation {
 	e := &Explanation{Evidence: d.evidence, WatermarkA: xa.maxWM, WatermarkB: xb.maxWM, ArrivalA: xa.lastArr, ArrivalB: xb.lastArr}
-	e.Groups = append(group(d.onlyA, B, sink, row.WindowEnd, size, xa, xb), group(d.onlyB, A, sink, row.WindowEnd, size, xa, xb)...)
+	e.Groups = append(group(d.onlyA, d.sideOfA, B, sink, row.WindowEnd, size, xa, xb),
+		group(d.onlyB, d.sideOfB, A, sink, row.WindowEnd, size, xa, xb)...)
 	var requests int64
 	var usd float64
 	for _, g := range e.Groups {
@@ -248,9 +269,9 @@ func explain(row *Row, d differing, sink meter.Kind, size int64, xa, xb *runInde
 }
 
 // group classifies the records missed by side missed (and counted by the other) in the
-// window ending at end; size is the window length.
-func group(ids []string, missed Side, sink meter.Kind, end, size int64, xa, xb *runIndex) []Group {
-	if len(ids) == 0 {
+// window ending at end, given as side of saw them; size is the window length.
+func group(recs []*meter.RecordTrace, of, missed Side, sink meter.Kind, end, size int64, xa, xb *runIndex) []Group {
+	if len(recs) == 0 {
 		return nil
 	}
 	type gk struct {
@@ -259,8 +280,13 @@ func group(ids []string, missed Side, sink meter.Kind, end, size int64, xa, xb *
 	}
 	at := make(map[gk]int)
 	var gs []Group
-	for _, id := range ids {
-		rec := Record{RequestID: id, A: xa.view(id), B: xb.view(id)}
+	for _, r := range recs {
+		rec := Record{RequestID: r.RequestID}
+		if of == A {
+			rec.A, rec.B = r, xb.view(r.RequestID)
+		} else {
+			rec.A, rec.B = xa.view(r.RequestID), r
+		}
 		m, counted := rec.Trace(missed), rec.Trace(missed.Other())
 		if counted != nil {
 			rec.USD = counted.USD
@@ -311,8 +337,8 @@ func group(ids []string, missed Side, sink meter.Kind, end, size int64, xa, xb *
 	return gs
 }
 
-// minus returns the ids of the records of xs that are not in ys, in xs's order.
-func minus(xs, ys []*meter.RecordTrace) []string {
+// minus returns the records of xs whose ids are not in ys, in xs's order.
+func minus(xs, ys []*meter.RecordTrace) []*meter.RecordTrace {
 	if len(xs) == 0 {
 		return nil
 	}
@@ -320,10 +346,10 @@ func minus(xs, ys []*meter.RecordTrace) []string {
 	for _, y := range ys {
 		in[y.RequestID] = struct{}{}
 	}
-	var out []string
+	var out []*meter.RecordTrace
 	for _, x := range xs {
 		if _, ok := in[x.RequestID]; !ok {
-			out = append(out, x.RequestID)
+			out = append(out, x)
 		}
 	}
 	return out

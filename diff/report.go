@@ -72,20 +72,15 @@ func Compare(a, b []meter.Result, opts Options) *Report {
 	// other did not, then look those records up in both runs, and explain.
 	xa, xb := indexRun(a, sink, r.WindowSize, need), indexRun(b, sink, r.WindowSize, need)
 	diffs := make([]differing, len(rows))
-	ids := make(map[string]struct{})
+	idsA, idsB := make(map[string]struct{}), make(map[string]struct{})
 	for i := range rows {
 		if rows[i].Status != Identical {
 			diffs[i] = compareRecords(&rows[i], sink, xa, xb)
-			for _, id := range diffs[i].onlyA {
-				ids[id] = struct{}{}
-			}
-			for _, id := range diffs[i].onlyB {
-				ids[id] = struct{}{}
-			}
+			diffs[i].need(idsA, idsB)
 		}
 	}
-	xa.lookUp(a, ids)
-	xb.lookUp(b, ids)
+	xa.lookUp(a, idsA)
+	xb.lookUp(b, idsB)
 	for i := range rows {
 		if rows[i].Status != Identical {
 			rows[i].Why = explain(&rows[i], diffs[i], sink, r.WindowSize, xa, xb)
