@@ -1,0 +1,223 @@
+package diff
+
+import (
+	"fmt"
+
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/meter"
+)
+
+// pendingRun says why a run of PendingOnly rows differs, once for all of them.
+func (r *Report) pendingRun(row *Row, names Names) string {
+	open := B
+	if row.A.Pending {
+		open = A
+	}
+	return fmt.Sprintf("fired in %s, still open in %s when its run ended%s", names.of(open.Other()), names.of(open), r.stoodAt(row, open, names))
+}
+
+// pendingNote says that row's window fired in one run (or is absent from it) and was
+// still open in the other, open, when that run ended.
+func (r *Report) pendingNote(row *Row, open Side, names Names) string {
+	s := fmt.Sprintf("open in %s when its run ended: %s", names.of(open), r.notPassed(row))
+	if row.Cell(open.Other()).Present {
+		s = fmt.Sprintf("fired in %s; still %s", names.of(open.Other()), s)
+	}
+	return s + r.stoodAt(row, open, names)
+}
+
+// notPassed says what never happened to a window left open.
+func (r *Report) notPassed(row *Row) string {
+	if r.Sink == meter.ProcessingTimeResult {
+		return "its clock never reached " + meter.Clock(row.WindowEnd)
+	}
+	return "no watermark passed " + meter.Clock(row.WindowEnd-1)
+}
+
+// stoodAt says where the open run's watermark (or clock) was last seen, if it is known.
+func (r *Report) stoodAt(row *Row, open Side, names Names) string {
+	e := row.Why
+	if e == nil {
+		return ""
+	}
+	if r.Sink == meter.ProcessingTimeResult {
+		at := e.ArrivalA
+		if open == B {
+			at = e.ArrivalB
+		}
+		if at == 0 {
+			return ""
+		}
+		return fmt.Sprintf(" (the last record reached %s's windows at %s)", names.of(open), meter.Clock(at))
+	}
+	wm := e.WatermarkA
+	if open == B {
+		wm = e.WatermarkB
+	}
+	if wm == engine.MinWatermark {
+		return ""
+	}
+	return fmt.Sprintf(" (the highest watermark a record met in %s was %s)", names.of(open), meter.Clock(wm))
+}
+
+// Explain returns the sentences that explain a row, one per group of records and one per
+// other fact (a window still open, a window fired twice, what is left unexplained); an
+// identical row has none.
+func (r *Report) Explain(row *Row, names Names) []string {
+	names = names.orDefault()
+	e := row.Why
+	if e == nil {
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(e.Groups); i++ {
+		g := &e.Groups[i]
+		j := i + 1
+		for j < len(e.Groups) && e.Groups[j].Missed == g.Missed && e.Groups[j].Cause == g.Cause {
+			j++
+		}
+		if g.Cause != Elsewhere || j-i <= maxElsewhere {
+			out = append(out, r.groupSentence(row, g, names))
+			continue
+		}
+		// Many windows elsewhere (a processing-time replay, say): the first few, then the rest
+		// in one sentence.
+		for k := i; k < i+maxElsewhere-1; k++ {
+			out = append(out, r.groupSentence(row, &e.Groups[k], names))
+		}
+		var n int64
+		var u float64
+		for k := i + maxElsewhere - 1; k < j; k++ {
+			n, u = n+e.Groups[k].Requests, u+e.Groups[k].USD
+		}
+		out = append(out, fmt.Sprintf("%s (%s) in %d other %ss of %s instead, %s to %s", plural(int(n), "record"), usd(u),
+			j-i-maxElsewhere+1, r.windowWord(), names.of(g.Missed), r.label(e.Groups[i+maxElsewhere-1].Window-r.WindowSize),
+			r.label(e.Groups[j-1].Window-r.WindowSize)))
+		i = j - 1
+	}
+	switch {
+	case row.A.Pending && row.B.Pending:
+		out = append(out, "open in both runs when they ended: "+r.notPassed(row))
+	case row.A.Pending:
+		out = append(out, r.pendingNote(row, A, names))
+	case row.B.Pending:
+		out = append(out, r.pendingNote(row, B, names))
+	}
+	if row.A.Fired != row.B.Fired && row.A.Fired > 0 && row.B.Fired > 0 {
+		out = append(out, fmt.Sprintf("fired %s in %s and %s in %s: a restarted job windowed the same records again",
+			plural(row.A.Fired, "time"), names.A, plural(row.B.Fired, "time"), names.B))
+	}
+	if !e.Explained {
+		switch {
+		case row.A.Requests == row.B.Requests && sameUSD(row.A.USD, row.B.USD):
+			out = append(out, "UNEXPLAINED: the sums agree, but the window fired a different number of times")
+		case e.Evidence == NoEvidence && r.Sink == meter.ProcessingTimeResult:
+			out = append(out, "UNEXPLAINED: a processing-time difference needs a trace of both runs")
+		case e.Evidence == NoEvidence:
+			out = append(out, "UNEXPLAINED: no late record or trace accounts for it")
+		default:
+			out = append(out, "UNEXPLAINED: the records above do not add up to the difference")
+		}
+	}
+	return out
+}
+
+// maxElsewhere is how many windows elsewhere Explain names one by one.
+const maxElsewhere = 4
+
+func (r *Report) groupSentence(row *Row, g *Group, names Names) string {
+	x, y := names.of(g.Missed), names.of(g.Missed.Other())
+	they, them := "they", "them"
+	if g.Requests == 1 {
+		they, them = "it", "it"
+	}
+	n := fmt.Sprintf("%s (%s)", plural(int(g.Requests), "record"), usd(g.USD))
+	mine := func(rec *Record) *meter.RecordTrace { return rec.Trace(g.Missed) }
+	theirs := func(rec *Record) *meter.RecordTrace { return rec.Trace(g.Missed.Other()) }
+	switch g.Cause {
+	case Late:
+		s := fmt.Sprintf("%s late in %s: the watermark had passed %s when %s arrived", n, x, meter.Clock(row.WindowEnd-1), they)
+		wm := span(g.Records, mine, func(t *meter.RecordTrace) int64 { return t.Watermark })
+		arr := span(g.Records, mine, func(t *meter.RecordTrace) int64 { return t.Arrival })
+		switch {
+		case wm != "" && arr != "":
+			s += fmt.Sprintf(" (it stood at %s; %s arrived %s)", wm, they, arr)
+		case wm != "":
+			s += fmt.Sprintf(" (it stood at %s)", wm)
+		}
+		s += fmt.Sprintf("; %s read %s before any watermark passed the %s", y, them, r.windowWord())
+		if top, ok := highest(g.Records, theirs, func(t *meter.RecordTrace) int64 { return t.Watermark }); ok {
+			if top == engine.MinWatermark {
+				s += " (it had no watermark yet)"
+			} else {
+				s += fmt.Sprintf(" (its watermark was at most %s)", meter.Clock(top))
+			}
+		}
+		return s
+	case Elsewhere:
+		if r.Sink == meter.ProcessingTimeResult {
+			s := fmt.Sprintf("%s in %s's processing-time %s %s instead", n, x, r.windowWord(), r.label(g.Window-r.WindowSize))
+			a := span(g.Records, mine, func(t *meter.RecordTrace) int64 { return t.Arrival })
+			b := span(g.Records, theirs, func(t *meter.RecordTrace) int64 { return t.Arrival })
+			if a != "" && b != "" {
+				s += fmt.Sprintf(": %s read %s at %s, %s at %s", x, them, a, y, b)
+			}
+			return s
+		}
+		s := fmt.Sprintf("%s in %s's %s %s instead", n, x, r.windowWord(), r.label(g.Window-r.WindowSize))
+		a := span(g.Records, mine, func(t *meter.RecordTrace) int64 { return t.Timestamp })
+		b := span(g.Records, theirs, func(t *meter.RecordTrace) int64 { return t.Timestamp })
+		if a != "" && b != "" {
+			s += fmt.Sprintf(": %s stamped %s %s, %s %s", x, them, a, y, b)
+		}
+		late := 0
+		for i := range g.Records {
+			if t := mine(&g.Records[i]); t != nil && t.Late {
+				late++
+			}
+		}
+		switch {
+		case late > 0 && g.Requests == 1:
+			s += " (dropped as late there)"
+		case late > 0:
+			s += fmt.Sprintf(" (%d of them dropped as late there)", late)
+		}
+		return s
+	}
+	return fmt.Sprintf("%s never reached %s's windows: %s has no trace of %s (a half never arrived or was forgotten, or the run stopped first)", n, x, x, them)
+}
+
+// span returns "lo" or "lo–hi" of a field over the records' views, skipping records
+// without a view and zero values (a late line has no arrival); "" when none has one.
+func span(recs []Record, view func(*Record) *meter.RecordTrace, f func(*meter.RecordTrace) int64) string {
+	var lo, hi int64
+	seen := false
+	for i := range recs {
+		t := view(&recs[i])
+		if t == nil || f(t) == 0 {
+			continue
+		}
+		v := f(t)
+		if !seen {
+			lo, hi, seen = v, v, true
+		}
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	switch {
+	case !seen:
+		return ""
+	case lo == hi:
+		return meter.Clock(lo)
+	}
+	return meter.Clock(lo) + "–" + meter.Clock(hi)
+}
+
+func highest(recs []Record, view func(*Record) *meter.RecordTrace, f func(*meter.RecordTrace) int64) (int64, bool) {
+	top, seen := int64(engine.MinWatermark), false
+	for i := range recs {
+		if t := view(&recs[i]); t != nil {
+			top, seen = max(top, f(t)), true
+		}
+	}
+	return top, seen
+}
