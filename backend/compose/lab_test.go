@@ -341,3 +341,5 @@ func TestKeptClusterIsReusedAndKept(t *testing.T) {
 		t.Errorf("no line says the cluster is kept")
 	}
 }
+
+var _ backend.Restarter = (*Lab)(nil)

@@ -75,3 +75,7 @@ func (l *Lab) RestartTaskManager(ctx context.Context) error {
 		return errClosed
 	}
 }
+
+// RestartJob is RestartTaskManager: on the compose lab the job restarts because its
+// TaskManager died, which makes the lab a backend.Restarter for the TUI's kill key.
+func (l *Lab) RestartJob(ctx context.Context) error { return l.RestartTaskManager(ctx) }
