@@ -83,6 +83,10 @@ func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, erro
 		kgo.ConsumeTopics(cfg.Topic),
 		kgo.ConsumeResetOffset(reset),
 		kgo.FetchMaxWait(100*time.Millisecond),
+		// Bounded fetches: the job reads a recorded hour as fast as it can without holding
+		// more than a few megabytes of it at a time.
+		kgo.FetchMaxBytes(4<<20),
+		kgo.FetchMaxPartitionBytes(1<<20),
 		kgo.MetadataMinAge(250*time.Millisecond),
 		kgo.ClientID("labtui-gateway-meter"),
 	)
@@ -140,7 +144,7 @@ func (j *Job) run(ctx context.Context, job *meter.Job) {
 		var parser gateway.Parser
 		defer close(fetches)
 		for ctx.Err() == nil {
-			fs := j.client.PollFetches(ctx)
+			fs := j.client.PollRecords(ctx, 8192)
 			var f fetched
 			fs.EachError(func(_ string, _ int32, err error) {
 				if !errors.Is(err, context.Canceled) && f.err == nil {
@@ -196,7 +200,7 @@ func (j *Job) run(ctx context.Context, job *meter.Job) {
 				}
 			}
 		}
-		if t := j.cfg.Now(); t.Sub(lastPublish) >= 100*time.Millisecond {
+		if t := time.Now(); t.Sub(lastPublish) >= 100*time.Millisecond { // wall time: a simulated clock may stand still
 			lastPublish = t
 			j.publish(job, consumed)
 		}
