@@ -17,7 +17,8 @@ const recordedHour = "../../labs/04-event-time-and-processing-time/data/recorded
 
 // BenchmarkReplayHourThroughBroker is `r` in the TUI: the recorded hour (143,400
 // records) written into the embedded broker and read by the job, both windows running,
-// until the job has consumed the last record.
+// until the job has consumed the last record. The first replay reads the file; later
+// ones (`t` after `r`) replay it from memory, as the baseline's prepared records are.
 func BenchmarkReplayHourThroughBroker(b *testing.B) {
 	lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
 	if err != nil {

@@ -61,6 +61,7 @@ type Lab struct {
 	planDone chan struct{}
 	final    livejob.Snapshot
 	replays  int
+	cached   *cachedRecording
 	topic    string
 	startAt  livejob.StartAt
 }

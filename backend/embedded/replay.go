@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -25,11 +26,10 @@ import (
 // record; the job then stands as an unbounded Kafka job would, with the last event-time
 // windows open. Progress arrives on Updates ten times a second.
 func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
-	src, err := recording.Open(path)
+	entries, err := l.recordingEntries(path)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
 	if err := l.SetGenerator(false); err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	}
 	var total atomic.Int64 // grows as the recording is read; final when done is sent
 	done := make(chan error, 1)
-	go func() { done <- l.produceAll(ctx, topic, readEntries(src, path, l.logf), &total) }()
+	go func() { done <- l.produceAll(ctx, topic, entries, &total) }()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	var produceErr error
@@ -94,6 +94,55 @@ func (l *Lab) sendReplay(ctx context.Context, p backend.ReplayProgress) {
 	case l.updates <- backend.Update{Replay: &p}:
 	case <-ctx.Done():
 	}
+}
+
+// recordingEntries yields the entries of the recording at path: from memory when the
+// last replay read the same file unchanged (a learner replays the hour with both
+// timestamp fields), else read from the file while they are produced, and kept.
+func (l *Lab) recordingEntries(path string) (func(func(recording.Entry, error) bool), error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read recording: %w", err)
+	}
+	l.mu.Lock()
+	c := l.cached
+	l.mu.Unlock()
+	if c != nil && c.path == path && c.size == info.Size() && c.mtime.Equal(info.ModTime()) {
+		return func(yield func(recording.Entry, error) bool) {
+			for _, e := range c.entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+		}, nil
+	}
+	src, err := recording.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return func(yield func(recording.Entry, error) bool) {
+		defer src.Close()
+		keep := &cachedRecording{path: path, size: info.Size(), mtime: info.ModTime()}
+		for e, err := range readEntries(src, path, l.logf) {
+			if err == nil {
+				keep.entries = append(keep.entries, e)
+			}
+			if !yield(e, err) {
+				return
+			}
+		}
+		l.mu.Lock()
+		l.cached = keep
+		l.mu.Unlock()
+	}, nil
+}
+
+// cachedRecording is the last recording replayed, kept in memory.
+type cachedRecording struct {
+	path    string
+	size    int64
+	mtime   time.Time
+	entries []recording.Entry
 }
 
 // readEntries yields a recording's entries, each a copy it owns, logging the lines it
