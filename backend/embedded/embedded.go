@@ -126,6 +126,9 @@ func (l *Lab) Start(ctx context.Context) error {
 		}
 	}()
 	l.logf("embedded broker on %s, topic %s with %d partitions", b.Addr(), b.Topic(), broker.DefaultPartitions)
+	for _, h := range l.cfg.Hiccups {
+		l.logf("hiccup scheduled: %s (%s after start, for %s)", h, h.At, h.For)
+	}
 	return nil
 }
 
