@@ -61,7 +61,10 @@ func New(rt *engine.Runtime, opts Options, sink func(Result)) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	var records engine.Output[Request] = &tap{j: j, out: engine.Broadcast[Request]{j.procWin, j.eventWin}}
+	var records engine.Output[Request] = windowsOf{j.procWin, j.eventWin}
+	if opts.Trace {
+		records = &tap{j: j, out: records}
+	}
 	if opts.Timestamp == StartedTS {
 		records = engine.NewTimestampAssigner(rt, opts.Watermarks, startedTS, records)
 	}
@@ -195,24 +198,36 @@ func (s windowSink) Collect(rec engine.Record[gateway.TenantCostMinute]) {
 
 func (windowSink) EmitWatermark(int64) {}
 
-// tap sits where the records stream splits into the two windows and writes a trace of
-// each record as both windows are about to see it.
+// windowsOf hands every record and watermark to both windows, processing time first:
+// the records stream consumed by two window operators.
+type windowsOf [2]*windowOp
+
+func (w windowsOf) Collect(rec engine.Record[Request]) {
+	w[0].Collect(rec)
+	w[1].Collect(rec)
+}
+
+func (w windowsOf) EmitWatermark(wm int64) {
+	w[0].EmitWatermark(wm)
+	w[1].EmitWatermark(wm)
+}
+
+// tap, when the job traces, sits where the records stream splits into the two windows
+// and writes a trace of each record as both windows are about to see it.
 type tap struct {
 	j   *Job
 	out engine.Output[Request]
 }
 
 func (t *tap) Collect(rec engine.Record[Request]) {
-	if t.j.opts.Trace {
-		j := t.j
-		j.sink(Result{Kind: TraceResult, At: j.rt.Now(), Record: RecordTrace{
-			RequestID: rec.Value.RequestID, TenantID: rec.Value.TenantID, Gateway: rec.Value.Gateway,
-			Timestamp: rec.Timestamp, KafkaTimestamp: rec.Value.KafkaTimestamp, Arrival: j.rt.Now(),
-			Watermark: j.eventWin.Watermark(), EventWindowEnd: j.eventWin.WindowFor(rec.Timestamp).End,
-			ProcessingWindowEnd: j.procWin.WindowFor(rec.Timestamp).End, Late: j.eventWin.IsLate(rec.Timestamp),
-			USD: rec.Value.USD,
-		}})
-	}
+	j := t.j
+	j.sink(Result{Kind: TraceResult, At: j.rt.Now(), Record: RecordTrace{
+		RequestID: rec.Value.RequestID, TenantID: rec.Value.TenantID, Gateway: rec.Value.Gateway,
+		Timestamp: rec.Timestamp, KafkaTimestamp: rec.Value.KafkaTimestamp, Arrival: j.rt.Now(),
+		Watermark: j.eventWin.Watermark(), EventWindowEnd: j.eventWin.WindowFor(rec.Timestamp).End,
+		ProcessingWindowEnd: j.procWin.WindowFor(rec.Timestamp).End, Late: j.eventWin.IsLate(rec.Timestamp),
+		USD: rec.Value.USD,
+	}})
 	t.out.Collect(rec)
 }
 
