@@ -90,6 +90,9 @@ type Evidence struct {
 	// Moved are 4.4: requests whose cost moved minutes when event time was read from
 	// started_ts instead of completed_ts.
 	Moved []Moved `json:"moved,omitempty"`
+	// MovedSummary totals every moved request when the two runs were compared whole;
+	// nil when Moved was noted record by record as the started_ts run went.
+	MovedSummary *MovedSummary `json:"moved_summary,omitempty"`
 }
 
 // MaxReplays is how many replays Evidence keeps.
@@ -114,9 +117,14 @@ func (e Evidence) clone() Evidence {
 			d.Examples = append([]DiffRow(nil), d.Examples...)
 			r.Diff = &d
 		}
+		r.Compare = r.Compare.clone()
 		c.Replays = append(c.Replays, r)
 	}
 	c.Moved = append([]Moved(nil), e.Moved...)
+	if e.MovedSummary != nil {
+		s := *e.MovedSummary
+		c.MovedSummary = &s
+	}
 	return c
 }
 
@@ -209,6 +217,9 @@ type Replay struct {
 	// Diff compares the replay's event-time output with an earlier run's: the live run
 	// for a completed_ts replay, the last completed_ts replay for a started_ts one.
 	Diff *Diff `json:"diff,omitempty"`
+	// Compare sets both sinks of the replay against the reference run of the recording,
+	// with every difference explained from the traces; nil until it was worked out.
+	Compare *Comparison `json:"compare,omitempty"`
 }
 
 // Diff compares the event-time cells of two runs, (minute, tenant) by (minute, tenant).
@@ -241,4 +252,10 @@ type Moved struct {
 	StartedMinute   int64   `json:"started_minute"`
 	StartedTS       int64   `json:"started_ts"`
 	USD             float64 `json:"usd"`
+	// Gateway and CompletedTS are filled when the runs were compared whole.
+	Gateway     string `json:"gateway,omitempty"`
+	CompletedTS int64  `json:"completed_ts,omitempty"`
+	// LateStarted says the started_ts run dropped the request as late: its cost is in
+	// no event-time minute there.
+	LateStarted bool `json:"late_started,omitempty"`
 }

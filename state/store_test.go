@@ -107,3 +107,21 @@ func TestDirFollowsXDGStateHome(t *testing.T) {
 		t.Errorf("Dir = %s", d)
 	}
 }
+
+func TestCloneCopiesComparisonsAndTheMovedSummary(t *testing.T) {
+	st := New()
+	st.Evidence.Replays = []Replay{{Timestamp: "completed_ts", Compare: &Comparison{
+		EventTime:         DiffReport{Summary: "event-time: 3 rows", Lines: []string{"= 3 identical rows"}},
+		ProcessingMinutes: []Row{{Tenant: "acme", Processing: &Cell{USD: 1}}},
+	}}}
+	st.Evidence.MovedSummary = &MovedSummary{Moved: 2}
+	c := st.Clone()
+	c.Evidence.Replays[0].Compare.EventTime.Lines[0] = "changed"
+	c.Evidence.Replays[0].Compare.ProcessingMinutes[0].Processing.USD = 9
+	c.Evidence.MovedSummary.Moved = 9
+	orig := st.Evidence
+	if orig.Replays[0].Compare.EventTime.Lines[0] != "= 3 identical rows" || orig.Replays[0].Compare.ProcessingMinutes[0].Processing.USD != 1 ||
+		orig.MovedSummary.Moved != 2 {
+		t.Errorf("the clone shares evidence with the original: %+v", orig)
+	}
+}
