@@ -98,11 +98,12 @@ func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 	if m.replaying {
 		return m.say(footer.Warn, "a replay is already running: wait for it to finish"), nil
 	}
-	m.replaying = true
+	m.replaying, m.replayField = true, field
+	m.hist.Replay = nil
 	m.hist.ExpectReplay()
 	m.tracker.ReplayAsked(m.cfg.Recording, field)
 	m = m.say(footer.Info, "replaying %s with %s from the earliest offset…", filepath.Base(m.cfg.Recording), field)
-	return m, m.replayCmd(m.cfg.Recording, field)
+	return m.relayout(), m.replayCmd(m.cfg.Recording, field)
 }
 
 // mark puts a mark line into both panes: the latest hiccup when there was one in the

@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"fmt"
 	"path/filepath"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -51,6 +51,7 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, cmd, true
 	case replayedMsg:
 		m.replaying = false
+		m = m.relayoutIfNeeded()
 		if msg.err != nil {
 			return m.say(footer.Error, "replay: %v", msg.err), nil, true
 		}
@@ -89,13 +90,23 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 		m.panes = m.panes.Bottom()
 		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", r.Reason, r.Timestamp, m.hist.Current().ID)
 	}
+	var settle tea.Cmd
 	if p := u.Replay; p != nil {
 		m = m.replayStatus(p)
+		if p.Done && p.Err == nil {
+			settle = tea.Tick(settleDelay, func(time.Time) tea.Msg { return settledMsg{} })
+		}
 	}
-	return m.progressChanged()
+	if r := u.Restarted; r != nil && m.replaying {
+		m.replayField = r.Timestamp
+	}
+	m = m.relayoutIfNeeded()
+	m, save := m.progressChanged()
+	return m, tea.Batch(settle, save)
 }
 
-// replayStatus shows a replay's progress in the status line.
+// replayStatus says in the status line when a replay finished or failed; the replay
+// line above the panes shows its progress meanwhile.
 func (m Model) replayStatus(p *backend.ReplayProgress) Model {
 	switch {
 	case p.Err != nil:
@@ -103,12 +114,5 @@ func (m Model) replayStatus(p *backend.ReplayProgress) Model {
 	case p.Done:
 		return m.say(footer.Info, "replay done: %d records with %s from %s", p.Records, m.hist.Current().Timestamp, filepath.Base(p.Path))
 	}
-	pct := ""
-	if p.Total > 0 {
-		pct = fmt.Sprintf("%d%% · ", p.Records*100/p.Total)
-	}
-	m.status = fmt.Sprintf("replay %s%d of %d records · event time %s · %.0f records/s · %s left",
-		pct, p.Records, p.Total, clock(p.EventTime), p.Rate, p.Left.Round(1e9))
-	m.level = footer.Warn
 	return m
 }

@@ -17,6 +17,12 @@ type KeyMap struct {
 	Kill      key.Binding
 	Export    key.Binding
 
+	Diff    key.Binding
+	Skew    key.Binding
+	NextTab key.Binding
+	PrevTab key.Binding
+	Back    key.Binding
+
 	Focus     key.Binding
 	FocusBack key.Binding
 	Late      key.Binding
@@ -45,6 +51,12 @@ func DefaultKeyMap() KeyMap {
 		Mark:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark line in both panes")),
 		Kill:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill the job: restart, empty state")),
 		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export answers")),
+
+		Diff:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff the replay against the live run")),
+		Skew:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "skew picture of the run")),
+		NextTab: key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next diff tab")),
+		PrevTab: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous diff tab")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the panes")),
 
 		Focus:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus next")),
 		FocusBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous")),
@@ -75,7 +87,8 @@ func (h mainHelp) ShortHelp() []key.Binding {
 	return []key.Binding{
 		short(k.Generator, "generator"), short(k.Inject, "hiccup"), short(k.Replay, "replay"),
 		short(k.Timestamp, "ts field"), short(k.Mark, "mark"), short(k.Focus, "focus"),
-		short(k.Help, "keys"), short(k.Quit, "quit"), short(k.Export, "export"), short(k.Filter, "filter"),
+		short(k.Help, "keys"), short(k.Quit, "quit"), short(k.Diff, "diff"), short(k.Skew, "skew"),
+		short(k.Export, "export"), short(k.Filter, "filter"),
 		short(k.Late, "late"), short(k.Inspector, "records"),
 	}
 }
@@ -89,9 +102,10 @@ func short(b key.Binding, desc string) key.Binding {
 // FullHelp is every key, a group per column: the lab, the views, scrolling, answers.
 func (h mainHelp) FullHelp() [][]key.Binding {
 	k := h.k
+	tabs := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "diff tabs: event, processing, moved"))
 	return [][]key.Binding{
 		{k.Generator, k.Inject, k.Replay, k.Timestamp, k.Mark, k.Kill},
-		{k.Focus, k.FocusBack, k.Late, k.Inspector, k.Filter, k.Help},
+		{k.Diff, tabs, k.Skew, k.Back, k.Focus, k.FocusBack, k.Late, k.Inspector, k.Filter, k.Help},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Export, k.Quit},
 	}

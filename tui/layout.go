@@ -4,10 +4,12 @@ import (
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/header"
 	"github.com/labtui/labtui/tui/components/labpanel"
+	"github.com/labtui/labtui/tui/components/replaybar"
 )
 
 // layout is where each part of the main screen sits, in lines from the top.
 type layout struct {
+	replayY, replayH       int
 	panesY, panesH         int
 	lateY, lateH           int
 	inspectorY, inspectorH int
@@ -27,14 +29,18 @@ func (m Model) tooSmall() bool {
 func (m Model) relayout() Model {
 	avail := max(0, m.height-header.Height-footer.Height)
 	var l layout
+	if m.showReplayBar() {
+		l.replayH = replaybar.Height
+		avail = max(0, avail-l.replayH)
+	}
 	l.labH = labpanel.CollapsedHeight
 	if m.focus == areaLab {
 		l.labH = max(18, avail*60/100)
 	}
-	if m.showLate {
+	if m.showLate && m.view == viewPanes {
 		l.lateH = max(4, avail/5)
 	}
-	if m.showInspector {
+	if m.showInspector && m.view == viewPanes {
 		l.inspectorH = max(5, avail/4)
 	}
 	l.panesH = avail - l.labH - l.lateH - l.inspectorH
@@ -55,7 +61,8 @@ func (m Model) relayout() Model {
 		}
 	}
 	l.panesH = max(0, l.panesH)
-	l.panesY = header.Height
+	l.replayY = header.Height
+	l.panesY = l.replayY + l.replayH
 	l.lateY = l.panesY + l.panesH
 	l.inspectorY = l.lateY + l.lateH
 	l.labY = l.inspectorY + l.inspectorH
@@ -63,7 +70,10 @@ func (m Model) relayout() Model {
 
 	m.header = m.header.SetWidth(m.width)
 	m.footer = m.footer.SetWidth(m.width)
+	m.replayBar = m.replayBar.SetWidth(m.width)
 	m.panes = m.panes.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
+	m.diffView = m.diffView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
+	m.skewView = m.skewView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
 	m.late = m.late.SetSize(m.width, l.lateH).SetFocused(m.focus == areaLate)
 	m.inspector = m.inspector.SetSize(m.width, l.inspectorH).SetFocused(m.focus == areaInspector)
 	m.lab = m.lab.SetSize(m.width, l.labH).SetFocused(m.focus == areaLab)
@@ -85,4 +95,16 @@ func (m Model) areaAt(y int) (area, bool) {
 		return areaLab, true
 	}
 	return 0, false
+}
+
+// showReplayBar says whether the replay's progress line is shown: while a replay runs,
+// and afterwards as long as the panes show the replay's run.
+func (m Model) showReplayBar() bool { return m.replaying || m.hist.Current().Replay }
+
+// relayoutIfNeeded lays the screen out again when the replay line comes or goes.
+func (m Model) relayoutIfNeeded() Model {
+	if m.showReplayBar() != (m.layout.replayH > 0) {
+		return m.relayout()
+	}
+	return m
 }

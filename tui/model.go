@@ -15,13 +15,17 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/components/diffview"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/header"
 	"github.com/labtui/labtui/tui/components/labpanel"
 	"github.com/labtui/labtui/tui/components/panes"
 	"github.com/labtui/labtui/tui/components/picker"
 	"github.com/labtui/labtui/tui/components/records"
+	"github.com/labtui/labtui/tui/components/replaybar"
+	"github.com/labtui/labtui/tui/components/skewview"
 	"github.com/labtui/labtui/tui/history"
 	"github.com/labtui/labtui/tui/lab"
 	"github.com/labtui/labtui/tui/theme"
@@ -66,6 +70,11 @@ type Config struct {
 	// StartGenerator turns the generator on once the lab is up, so the panes fill
 	// without a key press.
 	StartGenerator bool
+	// Job is the job's options (prices, watermarks), for the live run the diff view
+	// re-enacts from the recording; its Timestamp and Trace are set per re-enactment.
+	// The zero value is the course's defaults, as the lab's job runs unless told
+	// otherwise.
+	Job meter.Options
 }
 
 func (c Config) withDefaults() Config {
@@ -131,6 +140,7 @@ type Model struct {
 	styles    theme.Styles
 
 	screen screen
+	view   view
 	focus  area
 	width  int
 	height int
@@ -145,8 +155,14 @@ type Model struct {
 	inspector records.Model
 	lab       labpanel.Model
 	footer    footer.Model
+	replayBar replaybar.Model
+	diffView  diffview.Model
+	skewView  skewview.Model
 	picker    picker.Model
 	filter    textinput.Model
+
+	// an is what was worked out from the runs: references, diffs, moved, skew.
+	an *analysis
 
 	showLate      bool
 	showInspector bool
@@ -154,7 +170,9 @@ type Model struct {
 	started   bool
 	startErr  string
 	replaying bool
-	closed    bool
+	// replayField is the timestamp field of the replay asked for last.
+	replayField meter.TimestampField
+	closed      bool
 
 	status string
 	level  footer.Level
@@ -188,7 +206,11 @@ func New(b backend.Backend, cfg Config) Model {
 		inspector: records.New(styles, records.Inspector),
 		lab:       labpanel.New(styles, keys.Lab, nil),
 		footer:    footer.New(styles),
+		replayBar: replaybar.New(styles),
+		diffView:  diffview.New(styles),
+		skewView:  skewview.New(styles),
 		filter:    fi,
+		an:        newAnalysis(),
 		saveOK:    true,
 		status:    "starting the " + b.Name() + " lab…",
 	}

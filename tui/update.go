@@ -15,7 +15,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		return m.relayout(), nil
+		m = m.relayout()
+		if m.view == viewSkew {
+			return m.refreshSkew(false)
+		}
+		return m, nil
 	case tea.KeyMsg:
 		return m.key(msg)
 	case tea.MouseMsg:
@@ -25,6 +29,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return mm, cmd
 	}
 	if mm, cmd, ok := m.saveMsg(msg); ok {
+		return mm, cmd
+	}
+	if mm, cmd, ok := m.analysisMsg(msg); ok {
 		return mm, cmd
 	}
 	// Everything else belongs to a component: the textarea's cursor blink, the
@@ -94,6 +101,9 @@ func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 // mainKey handles the main screen's keys.
 func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	km := m.keys
+	if mm, ok := m.viewKey(k); ok {
+		return mm, nil
+	}
 	switch {
 	case key.Matches(k, km.Quit):
 		return m.quit()
@@ -118,20 +128,26 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.killJob()
 	case key.Matches(k, km.Export):
 		return m.export()
+	case key.Matches(k, km.Diff):
+		return m.toggleView(viewDiff)
+	case key.Matches(k, km.Skew):
+		return m.toggleView(viewSkew)
 	case key.Matches(k, km.Late):
+		m = m.panesFirst()
 		m.showLate = !m.showLate
 		if !m.showLate && m.focus == areaLate {
 			m.focus = areaPanes
 		}
 		return m.relayout(), nil
 	case key.Matches(k, km.Inspector):
+		m = m.panesFirst()
 		m.showInspector = !m.showInspector
 		if !m.showInspector && m.focus == areaInspector {
 			m.focus = areaPanes
 		}
 		return m.relayout(), nil
 	case key.Matches(k, km.Filter):
-		return m.startFilter()
+		return m.panesFirst().startFilter()
 	}
 	if m.focus == areaLab {
 		var cmd tea.Cmd
@@ -144,10 +160,10 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 // cycleFocus moves the focus to the next (or previous) part that is shown.
 func (m Model) cycleFocus(forward bool) Model {
 	order := []area{areaPanes}
-	if m.showLate {
+	if m.showLate && m.view == viewPanes {
 		order = append(order, areaLate)
 	}
-	if m.showInspector {
+	if m.showInspector && m.view == viewPanes {
 		order = append(order, areaInspector)
 	}
 	order = append(order, areaLab)
@@ -180,12 +196,18 @@ func (m Model) scrollKey(k tea.KeyMsg) Model {
 	case key.Matches(k, km.PageDown):
 		return m.scroll(m.focus, page)
 	case key.Matches(k, km.Home):
+		if m.focus == areaPanes && m.view != viewPanes {
+			return m.scroll(m.focus, -1<<30)
+		}
 		if m.focus == areaPanes {
 			m.panes = m.panes.Top(m.hist.Current())
 		} else {
 			return m.scroll(m.focus, -1<<30)
 		}
 	case key.Matches(k, km.End):
+		if m.view == viewDiff {
+			return m.scroll(m.focus, 1<<30)
+		}
 		m.panes = m.panes.Bottom()
 		m.late = m.late.Bottom()
 		m.inspector = m.inspector.Bottom()
@@ -195,6 +217,13 @@ func (m Model) scrollKey(k tea.KeyMsg) Model {
 
 // scroll moves one part's view by delta lines.
 func (m Model) scroll(a area, delta int) Model {
+	switch {
+	case a == areaPanes && m.view == viewDiff:
+		m.diffView = m.diffView.Scroll(delta)
+		return m
+	case a == areaPanes && m.view == viewSkew:
+		return m
+	}
 	switch a {
 	case areaPanes:
 		var open []meter.Result

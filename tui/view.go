@@ -35,8 +35,16 @@ func (m Model) View() string {
 // bodyViews draws the panes, the lists that are open and the lab panel.
 func (m Model) bodyViews() []string {
 	l := m.layout
-	out := make([]string, 0, 4)
-	if l.panesH > 0 {
+	out := make([]string, 0, 5)
+	if l.replayH > 0 {
+		out = append(out, m.replayBar.View(m.hist.Replay, m.replayField))
+	}
+	switch {
+	case l.panesH > 0 && m.view == viewDiff:
+		out = append(out, m.diffView.View())
+	case l.panesH > 0 && m.view == viewSkew:
+		out = append(out, m.skewView.View())
+	case l.panesH > 0:
 		run := m.hist.Current()
 		var open []meter.Result
 		if m.hist.Status != nil {

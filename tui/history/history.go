@@ -25,6 +25,12 @@ type Limits struct {
 	Traces int
 	// Runs is how many runs are kept, the current one included; default 4.
 	Runs int
+	// Results is how many results each run keeps for the diff and the skew picture;
+	// default DefaultResults.
+	Results int
+	// ResultRuns is how many of the newest runs keep their results (older runs keep only
+	// their tables); default 3, enough for a live run and two replays.
+	ResultRuns int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -39,6 +45,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Runs < 2 {
 		l.Runs = 4
+	}
+	if l.Results < 1 {
+		l.Results = DefaultResults
+	}
+	if l.ResultRuns < 1 {
+		l.ResultRuns = 3
 	}
 	return l
 }
@@ -61,10 +73,23 @@ type Run struct {
 	// LateCount and LateUSD count every late record of the run, kept or not.
 	LateCount int
 	LateUSD   float64
+	// Results is everything the job wrote in the run, bounded; an old run's are let go.
+	Results *Results
+	// Open is the windows still open, as the latest status of the run listed them
+	// (PendingResults): with Results, the run's whole output so far.
+	Open []meter.Result
+	// Hiccups are the hiccups the status showed during the run, oldest first.
+	Hiccups []Hiccup
+	// ReplayPath is the recording a replay run read, once its replay reported Done.
+	ReplayPath string
+	// ReplayDone says the run's replay has been read to the end without error.
+	ReplayDone bool
 }
 
 // empty reports whether nothing was recorded in the run.
-func (r *Run) empty() bool { return r.Table.Len() == 0 && r.Table.Dropped() == 0 && r.LateCount == 0 }
+func (r *Run) empty() bool {
+	return r.Table.Len() == 0 && r.Table.Dropped() == 0 && r.LateCount == 0 && r.Results.Len() == 0 && r.Results.Dropped() == 0
+}
 
 // Title names the run for a pane title: "run 2 · replay · started_ts".
 func (r *Run) Title() string {
@@ -146,6 +171,8 @@ func (h *History) Apply(u backend.Update) {
 	}
 	if u.Status != nil {
 		h.Status = u.Status
+		cur.Open = u.Status.Open
+		cur.hiccups(u.Status)
 		if len(h.runs) == 1 && cur.StartedAt == 0 {
 			cur.Timestamp = u.Status.Timestamp
 		}
@@ -153,10 +180,14 @@ func (h *History) Apply(u backend.Update) {
 	if u.Replay != nil {
 		p := *u.Replay
 		h.Replay = &p
+		if p.Done && p.Err == nil && cur.Replay {
+			cur.ReplayDone, cur.ReplayPath = true, p.Path
+		}
 	}
 }
 
 func (h *History) result(cur *Run, r *meter.Result) {
+	cur.Results.push(*r)
 	switch r.Kind {
 	case meter.ProcessingTimeResult:
 		cur.Table.Add(table.Processing, r.Minute, false)
@@ -186,11 +217,36 @@ func (h *History) begin(reason string, ts meter.TimestampField, replay bool, at 
 	h.runs = append(h.runs, &Run{
 		ID: h.nextID, Reason: reason, Timestamp: ts, Replay: replay, StartedAt: at,
 		Table: table.New(h.limits.Rows), Late: ring.New[meter.RecordTrace](h.limits.Late),
+		Results: newResults(h.limits.Results),
 	})
 	if len(h.runs) > h.limits.Runs {
 		h.runs[0] = nil
 		h.runs = h.runs[1:]
 	}
+	if n := len(h.runs) - h.limits.ResultRuns; n > 0 {
+		h.runs[n-1].Results.release()
+	}
+}
+
+// Run returns the run kept with ID id, or nil.
+func (h *History) Run(id int) *Run {
+	for _, r := range h.runs {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// LatestReplay returns the newest run whose replay of a recording was read to the end
+// with field as its event timestamp and whose results are all kept, or nil.
+func (h *History) LatestReplay(field meter.TimestampField) *Run {
+	for i := len(h.runs) - 1; i >= 0; i-- {
+		if r := h.runs[i]; r.ReplayDone && r.Timestamp == field && r.Results.Complete() && r.Results.Len() > 0 {
+			return r
+		}
+	}
+	return nil
 }
 
 // Mark puts a mark line into the current run's table.

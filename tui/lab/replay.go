@@ -166,7 +166,7 @@ func (t *Tracker) trace(run *history.Run, r meter.RecordTrace) {
 		t.moved.put(r.RequestID, r.EventWindowEnd)
 		return
 	}
-	if len(t.evidence.Moved) >= MaxMoved {
+	if len(t.evidence.Moved) >= MaxMoved || t.evidence.MovedSummary != nil {
 		return
 	}
 	end, ok := t.moved.get(r.RequestID)

@@ -205,7 +205,7 @@ func (t *Tracker) Restore(saved state.State) {
 		e.Hiccup = s.Evidence.Hiccup
 	}
 	if len(e.Moved) == 0 {
-		e.Moved = s.Evidence.Moved
+		e.Moved, e.MovedSummary = s.Evidence.Moved, s.Evidence.MovedSummary
 	}
 	rs := append(s.Evidence.Replays, e.Replays...)
 	if len(rs) > state.MaxReplays {

@@ -78,9 +78,12 @@ func (m Model) FullHelp(keys help.KeyMap, titles []string) string {
 	for i := 0; i < len(groups); i += 2 {
 		pair := groups[i:min(i+2, len(groups))]
 		cols := m.help.FullHelpView(pair)
-		if i+1 < len(titles) {
+		switch {
+		case len(pair) == 2 && i+1 < len(titles):
 			left := textutil.Fit(titles[i], columnWidth(pair[0])+len(m.help.FullSeparator))
 			b.WriteString(m.styles.Title.Render(left) + m.styles.Title.Render(titles[i+1]) + "\n")
+		case len(pair) == 1 && i < len(titles):
+			b.WriteString(m.styles.Title.Render(titles[i]) + "\n")
 		}
 		b.WriteString(cols + "\n\n")
 	}

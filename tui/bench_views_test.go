@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"context"
+	"testing"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
+	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+const recordedHour = "../" + DefaultRecording
+
+// hourModel is a model at w x h after a replay of the recorded hour (read fast, on a
+// clock that moves a millisecond every 100 records), compared with its re-enactment,
+// with view v open.
+func hourModel(tb testing.TB, w, h int, v string) Model {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("replays the recorded hour")
+	}
+	src, err := recording.Open(recordedHour)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer src.Close()
+	now, n := replayStart, 0
+	var results, open []meter.Result
+	_, err = replay.Run(context.Background(), src, replay.Config{Pace: replay.Fast, Job: meter.Options{Trace: true},
+		Now: func() int64 { n++; return now + int64(n/100) }}, func(r meter.Result) {
+		if r.Kind == meter.PendingResult {
+			open = append(open, r)
+		} else {
+			results = append(results, r)
+		}
+	}, func(int, error) {})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m := New(fakebackend.New(), Config{Recording: recordedHour})
+	m = update(tb, m, resize(w, h))
+	m.hist.ExpectReplay()
+	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS, At: replayStart}})
+	m, _ = m.apply(backend.Update{Results: results, Status: status(now+2000, engine.MinWatermark, open...)})
+	m, _ = m.apply(backend.Update{Replay: &backend.ReplayProgress{Path: recordedHour, Records: 143400, Total: 143400, Done: true}})
+	m = update(tb, m, settledMsg{})
+	return update(tb, m, keyPress(v))
+}
+
+func BenchmarkViewOfTheRecordedHour200x60(b *testing.B) {
+	for _, v := range []string{"d", "s"} {
+		name := map[string]string{"d": "diff", "s": "skew"}[v]
+		b.Run(name, func(b *testing.B) {
+			m := hourModel(b, 200, 60, v)
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+func TestDiffAndSkewViewsOfTheRecordedHourAreFast(t *testing.T) {
+	if raceEnabled {
+		t.Skip("timing test")
+	}
+	for _, v := range []string{"d", "s"} {
+		m := hourModel(t, 200, 60, v)
+		if v == "d" && m.diffView.Content() == nil {
+			t.Fatal("the diff view has no comparison")
+		}
+		if v == "s" && m.an.skew.model == nil {
+			t.Fatal("the skew view has no picture")
+		}
+		r := testing.Benchmark(func(b *testing.B) {
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+		t.Logf("View() at 200x60 of the recorded hour's %s view: %.3f ms a frame", v, float64(r.NsPerOp())/1e6)
+		if r.NsPerOp() > 5e6 {
+			t.Errorf("View() takes %.3f ms, over the 5 ms budget", float64(r.NsPerOp())/1e6)
+		}
+		if n := len(splitLines(m.View())); n != 60 {
+			t.Errorf("View() has %d lines, want 60", n)
+		}
+	}
+}

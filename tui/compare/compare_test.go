@@ -1,0 +1,97 @@
+package compare
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
+	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/state"
+)
+
+const seedBurst = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+
+// fastReplay is the seed burst read as fast as it can be, on a clock that moves a
+// millisecond a read, as a replay into the broker reads it.
+func fastReplay(t *testing.T, field meter.TimestampField) []meter.Result {
+	t.Helper()
+	src, err := recording.Open(seedBurst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	now := int64(1795950000000)
+	var out []meter.Result
+	_, err = replay.Run(context.Background(), src, replay.Config{Pace: replay.Fast, Job: meter.Options{Trace: true, Timestamp: field},
+		Now: func() int64 { now++; return now }}, func(r meter.Result) { out = append(out, r) }, func(int, error) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestTheReferenceIsDeterministicAndTraced(t *testing.T) {
+	a, err := Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	if r := diff.Compare(a, b, diff.Options{}); !r.Same() || !r.TracedA {
+		t.Fatalf("two re-enactments differ: %s", r.Summary(Names))
+	}
+	if _, err := Reference(context.Background(), "no-such-file.jsonl", meter.Options{}, meter.CompletedTS); err == nil {
+		t.Error("a missing recording is not an error")
+	}
+}
+
+func TestAFastReplayDiffersFromTheReferenceOnlyWhereTheTraceExplains(t *testing.T) {
+	ref, err := Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Compare(ref, fastReplay(t, meter.CompletedTS))
+	if c.Event.Counts.Unexplained != 0 || c.Event.Same() {
+		t.Fatalf("event time: %s", c.Event.Summary(Names))
+	}
+	if len(c.Minutes) == 0 || c.Processing.Same() {
+		t.Fatalf("processing time: %s, %d minutes", c.Processing.Summary(Names), len(c.Minutes))
+	}
+	ev := c.Evidence("a re-enactment of seed-burst.jsonl")
+	if ev.EventTime.Summary != c.Event.Summary(Names) || len(ev.EventTime.Lines) == 0 || len(ev.ProcessingMinutes) != len(c.Minutes) {
+		t.Errorf("evidence %+v", ev)
+	}
+	if !strings.Contains(strings.Join(ev.EventTime.Lines, "\n"), "late in the live run") {
+		t.Errorf("the explanation does not name the live run's late records:\n%s", strings.Join(ev.EventTime.Lines, "\n"))
+	}
+}
+
+func TestReportsAreCutBetweenRows(t *testing.T) {
+	lines := []string{"~ a", "      why a", "~ b", "      why b", "      and more", "~ c"}
+	got, omitted := cutBetweenRows(lines, 4)
+	if len(got) != 2 || omitted != 4 || got[1] != "      why a" {
+		t.Errorf("cut to %q, %d omitted", got, omitted)
+	}
+	if got, omitted := cutBetweenRows(lines, 10); len(got) != 6 || omitted != 0 {
+		t.Errorf("a short report was cut: %q, %d", got, omitted)
+	}
+}
+
+func TestMovedEvidenceListsTheFirstRequestsAndTotalsThemAll(t *testing.T) {
+	a, _ := Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	b, _ := Reference(context.Background(), seedBurst, meter.Options{}, meter.StartedTS)
+	m, err := diff.Moved(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, list := MovedEvidence(m, "re-enactments")
+	if sum.Moved != len(m.Moves) || sum.Listed != len(list) || sum.Moved == 0 || list[0].RequestID != m.Moves[0].RequestID {
+		t.Fatalf("summary %+v, list %+v", sum, list)
+	}
+	var _ state.Moved = list[0]
+	if list[0].StartedMinute == list[0].CompletedMinute {
+		t.Errorf("a moved request did not move: %+v", list[0])
+	}
+}

@@ -1,0 +1,155 @@
+// Package diffview is the diff view: a replay's output lined up against the reference
+// run of its recording (the recorded hour re-enacted at the pace it was recorded, the
+// live run), in three tabs. Event time: every (tenant, minute), identical rows folded,
+// each difference explained from the traces. Processing time: where the replay's
+// processing-time windows put the whole hour, and why no row matches the live run's.
+// Moved requests: each request whose event-time minute changed between the completed_ts
+// and the started_ts run, with its cost, both minutes, and whether started_ts dropped it.
+package diffview
+
+import (
+	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// Tab is one of the view's tabs.
+type Tab uint8
+
+const (
+	// EventTab compares the event-time sinks.
+	EventTab Tab = iota
+	// ProcessingTab compares the processing-time sinks.
+	ProcessingTab
+	// MovedTab lists the moved requests.
+	MovedTab
+	numTabs
+)
+
+// String names the tab as its label shows it.
+func (t Tab) String() string {
+	switch t {
+	case ProcessingTab:
+		return "processing time"
+	case MovedTab:
+		return "moved requests"
+	}
+	return "event time"
+}
+
+// Moved is the moved-requests list and what it compared.
+type Moved struct {
+	// Title says which two runs were compared.
+	Title string
+	Moves *diff.Moves
+}
+
+// Model is the diff view: its size, tab, scroll positions and what it shows.
+type Model struct {
+	styles  theme.Styles
+	width   int
+	height  int
+	focused bool
+	tab     Tab
+	top     [numTabs]int
+
+	content *Content
+	moved   *Moved
+	// notes say, per tab, what is under way or missing; shown instead of the content
+	// when there is none, and above it otherwise.
+	notes [numTabs]string
+	// wrapped are the event and processing tabs' lines wrapped to the width.
+	wrapped [2][]line
+}
+
+// New returns an empty diff view on the event-time tab.
+func New(styles theme.Styles) Model { return Model{styles: styles} }
+
+// SetSize sets the cells the view fills.
+func (m Model) SetSize(w, h int) Model {
+	if w != m.width {
+		m.width = w
+		m = m.rewrap()
+	}
+	m.height = h
+	return m.clamp()
+}
+
+// SetFocused says whether the view has the focus (its tab bar shows it).
+func (m Model) SetFocused(f bool) Model {
+	m.focused = f
+	return m
+}
+
+// SetContent shows a replay's comparison in the event and processing tabs; a new replay
+// starts both at the top.
+func (m Model) SetContent(c *Content) Model {
+	if c != nil && (m.content == nil || m.content.Title != c.Title) {
+		m.top[EventTab], m.top[ProcessingTab] = 0, 0
+	}
+	m.content = c
+	return m.rewrap().clamp()
+}
+
+// Content is the comparison shown, or nil.
+func (m Model) Content() *Content { return m.content }
+
+// SetMoved shows a moved-requests list in the moved tab.
+func (m Model) SetMoved(mv *Moved) Model {
+	if mv != nil && (m.moved == nil || m.moved.Title != mv.Title) {
+		m.top[MovedTab] = 0
+	}
+	m.moved = mv
+	return m.clamp()
+}
+
+// Moved is the moved-requests list shown, or nil.
+func (m Model) Moved() *Moved { return m.moved }
+
+// SetNote sets what tab t says of work under way or missing ("" for nothing).
+func (m Model) SetNote(t Tab, note string) Model {
+	m.notes[t] = note
+	return m
+}
+
+// Tab is the tab shown.
+func (m Model) Tab() Tab { return m.tab }
+
+// SetTab shows tab t.
+func (m Model) SetTab(t Tab) Model {
+	m.tab = t % numTabs
+	return m
+}
+
+// NextTab shows the next tab (forward) or the previous one, round the end.
+func (m Model) NextTab(forward bool) Model {
+	if forward {
+		return m.SetTab(m.tab + 1)
+	}
+	return m.SetTab(m.tab + numTabs - 1)
+}
+
+// Scroll moves the tab's view by delta lines (negative is up); a huge delta goes to
+// the top or the bottom.
+func (m Model) Scroll(delta int) Model {
+	m.top[m.tab] += delta
+	return m.clamp()
+}
+
+// clamp keeps every tab's top within its lines.
+func (m Model) clamp() Model {
+	for t := range numTabs {
+		m.top[t] = max(0, min(m.top[t], m.lineCount(t)-m.bodyHeight(t)))
+	}
+	return m
+}
+
+// lineCount is how many scrolling lines tab t has.
+func (m Model) lineCount(t Tab) int {
+	switch {
+	case t == MovedTab && m.moved != nil:
+		return len(m.moved.Moves.Moves)
+	case t != MovedTab:
+		return len(m.wrapped[t])
+	}
+	return 0
+}

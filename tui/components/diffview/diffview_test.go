@@ -1,0 +1,86 @@
+package diffview
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/compare"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+const seedBurst = "../../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+
+func TestReportLinesReadByTheirMark(t *testing.T) {
+	for s, want := range map[string]kind{
+		"  = 12 identical rows, 10:00 to 10:11": same,
+		"~ 10:20 acme  …":                       explained,
+		"! 10:21 acme  …":                       unexplained,
+		"      3 records late in the live run":  plain,
+		"        r-103 $0.10  the live run: …":  detail,
+		"the replay's processing-time windows":  plain,
+	} {
+		if got := classify(s); got != want {
+			t.Errorf("classify(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// content compares the seed burst's two re-enactments, completed_ts against started_ts:
+// a difference in each sink, with explanations long enough to wrap.
+func content(t *testing.T) (*Content, *diff.Moves) {
+	t.Helper()
+	a, err := compare.Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := compare.Reference(context.Background(), seedBurst, meter.Options{}, meter.StartedTS)
+	mv, err := diff.Moved(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build("run 2 · replay", compare.Compare(a, b)), mv
+}
+
+func TestEveryLineFitsAndLongSentencesWrap(t *testing.T) {
+	c, mv := content(t)
+	m := New(theme.New()).SetSize(60, 30).SetContent(c).SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv})
+	for _, tab := range []Tab{EventTab, ProcessingTab, MovedTab} {
+		view := m.SetTab(tab).View()
+		lines := strings.Split(view, "\n")
+		if len(lines) != 30 {
+			t.Errorf("%s: %d lines", tab, len(lines))
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w != 60 {
+				t.Errorf("%s line %d is %d cells: %q", tab, i, w, l)
+			}
+		}
+	}
+	if n := len(m.wrapped[EventTab]); n <= len(c.Event.Lines) {
+		t.Errorf("nothing wrapped at 60 cells: %d lines from %d", n, len(c.Event.Lines))
+	}
+	if !strings.Contains(m.SetTab(MovedTab).View(), "r-105") {
+		t.Error("the moved tab lacks r-105")
+	}
+}
+
+func TestScrollingStaysWithinTheLines(t *testing.T) {
+	c, _ := content(t)
+	m := New(theme.New()).SetSize(60, 8).SetContent(c)
+	m = m.Scroll(1 << 30)
+	if top, last := m.top[EventTab], len(m.wrapped[EventTab])-m.bodyHeight(EventTab); top != last || top <= 0 {
+		t.Errorf("scrolled to the end: top %d, want %d", top, last)
+	}
+	m = m.Scroll(-1 << 30)
+	if m.top[EventTab] != 0 {
+		t.Errorf("scrolled to the top: %d", m.top[EventTab])
+	}
+	if m.NextTab(false).Tab() != MovedTab || m.NextTab(true).Tab() != ProcessingTab {
+		t.Error("tabs do not go round")
+	}
+}

@@ -1,0 +1,164 @@
+package diffview
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/compare"
+	"github.com/labtui/labtui/tui/textutil"
+)
+
+// View draws the tab bar, the tab's title and summary, its lines from the scroll
+// position, and a status line.
+func (m Model) View() string {
+	if m.width < 20 || m.height < 4 {
+		return textutil.Block("", m.width, m.height)
+	}
+	lines := make([]string, 0, m.height)
+	lines = append(lines, m.tabBar())
+	head, body, total := m.tabLines()
+	lines = append(lines, head...)
+	lines = append(lines, body...)
+	for len(lines) < m.height-1 {
+		lines = append(lines, "")
+	}
+	lines = lines[:m.height-1]
+	status := "nothing to show yet"
+	if total > 0 {
+		status = fmt.Sprintf("lines %d–%d of %d", m.top[m.tab]+1, m.top[m.tab]+len(body), total)
+		if m.tab == MovedTab {
+			status = fmt.Sprintf("requests %d–%d of %d", m.top[m.tab]+1, m.top[m.tab]+len(body), total)
+		}
+	}
+	lines = append(lines, m.styles.Dim.Render(status+" · ↑/↓ pgup/pgdn scroll · ←/→ tab · d or esc back to the panes"))
+	for i, l := range lines {
+		lines[i] = textutil.Fit(l, m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tabBar names the tabs, the one shown in brackets.
+func (m Model) tabBar() string {
+	st := m.styles.Title
+	if m.focused {
+		st = m.styles.FocusTitle
+	}
+	parts := make([]string, 0, numTabs)
+	for t := range numTabs {
+		if t == m.tab {
+			parts = append(parts, st.Render("[ "+t.String()+" ]"))
+		} else {
+			parts = append(parts, m.styles.Dim.Render("  "+t.String()+"  "))
+		}
+	}
+	return st.Render("diff against the live run") + "  " + strings.Join(parts, " ")
+}
+
+// headHeight is how many lines stay above tab t's scrolling lines: title, note, summary
+// (up to two lines) and, for the moved list, its column heads.
+func (m Model) headHeight(t Tab) int {
+	return len(m.head(t))
+}
+
+// bodyHeight is how many scrolling lines tab t shows.
+func (m Model) bodyHeight(t Tab) int { return max(1, m.height-2-m.headHeight(t)) }
+
+// head is the lines of tab t that do not scroll.
+func (m Model) head(t Tab) []string {
+	var out []string
+	title, summary := "", ""
+	switch {
+	case t == MovedTab && m.moved != nil:
+		title, summary = m.moved.Title, m.moved.Moves.Summary(compare.MovedNames)
+	case t == EventTab && m.content != nil:
+		title, summary = m.content.Title, m.content.Event.Summary
+	case t == ProcessingTab && m.content != nil:
+		title, summary = m.content.Title, m.content.Processing.Summary
+	}
+	if title != "" {
+		out = append(out, m.styles.Dim.Render(title))
+	}
+	if n := m.notes[t]; n != "" {
+		for _, l := range strings.Split(textutil.Wrap(n, m.width), "\n") {
+			out = append(out, m.styles.Warn.Render(l))
+		}
+	}
+	if summary != "" {
+		sl := strings.Split(textutil.Wrap(summary, m.width), "\n")
+		for _, l := range sl[:min(2, len(sl))] {
+			out = append(out, m.styles.Title.Render(l))
+		}
+	}
+	if t == MovedTab && m.moved != nil && len(m.moved.Moves.Moves) > 0 {
+		out = append(out, m.styles.Dim.Render(movedHead))
+	}
+	return out
+}
+
+// tabLines returns the tab's fixed lines, its visible scrolling lines, and how many
+// scrolling lines it has in all.
+func (m Model) tabLines() (head, body []string, total int) {
+	head = m.head(m.tab)
+	n := m.bodyHeight(m.tab)
+	top := m.top[m.tab]
+	if m.tab == MovedTab {
+		if m.moved == nil {
+			return head, nil, 0
+		}
+		mv := m.moved.Moves
+		for i := top; i < min(len(mv.Moves), top+n); i++ {
+			body = append(body, m.movedLine(mv, &mv.Moves[i]))
+		}
+		return head, body, len(mv.Moves)
+	}
+	w := m.wrapped[m.tab]
+	for i := top; i < min(len(w), top+n); i++ {
+		body = append(body, m.styled(w[i]))
+	}
+	return head, body, len(w)
+}
+
+// styled draws a report line in the style of its kind.
+func (m Model) styled(l line) string {
+	s := m.styles
+	switch l.kind {
+	case same, detail:
+		return s.Dim.Render(l.text)
+	case explained:
+		return s.Warn.Render(l.text)
+	case unexplained:
+		return s.Error.Render(l.text)
+	}
+	return l.text
+}
+
+// movedHead is the moved list's column heads.
+var movedHead = fmt.Sprintf("%-18s %-9s %-6s %9s  %-21s %-21s %s", "request", "tenant", "gw", "usd",
+	"completed_ts minute", "started_ts minute", "dropped as late")
+
+// movedLine is one moved request: id, tenant, gateway, cost, both minutes with the
+// timestamps that put it there, and whether either run dropped it as late.
+func (m Model) movedLine(mv *diff.Moves, x *diff.Move) string {
+	late := "no"
+	switch {
+	case x.A.Late && x.B.Late:
+		late = "with both"
+	case x.B.Late:
+		late = "with started_ts (watermark " + meter.Clock(x.B.Watermark) + ")"
+	case x.A.Late:
+		late = "with completed_ts (watermark " + meter.Clock(x.A.Watermark) + ")"
+	}
+	s := fmt.Sprintf("%-18s %-9s %-6s %9s  %-21s %-21s %s", x.RequestID, x.TenantID, x.Gateway, fmt.Sprintf("$%.4f", x.USD),
+		minute(mv.WindowStart(x, diff.A), x.A.Timestamp), minute(mv.WindowStart(x, diff.B), x.B.Timestamp), late)
+	if x.B.Late {
+		return m.styles.Warn.Render(s)
+	}
+	return s
+}
+
+// minute is a window start as hh:mm with the timestamp that put the request there.
+func minute(start, ts int64) string {
+	return meter.Clock(start)[:5] + " (" + meter.Clock(ts) + ")"
+}

@@ -1,0 +1,112 @@
+// Package replaybar draws a replay's progress as one line: a bar, the records the job has
+// read of those written, the event time its watermark has reached, the rate and the time
+// left; once the replay is over, what it did and where to look next.
+package replaybar
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/textutil"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// Height is how many lines the bar takes.
+const Height = 1
+
+// Bar widths, in cells: the bar takes what the text leaves, within these bounds.
+const (
+	minBar = 10
+	maxBar = 40
+)
+
+// Model is the bar's width and styles; what it shows is given to View.
+type Model struct {
+	styles theme.Styles
+	width  int
+}
+
+// New returns a bar drawn with styles.
+func New(styles theme.Styles) Model { return Model{styles: styles} }
+
+// SetWidth sets the cells the line fills.
+func (m Model) SetWidth(w int) Model {
+	m.width = w
+	return m
+}
+
+// View draws the line for a replay reading field: p is its latest progress, nil before
+// the first report.
+func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField) string {
+	s := m.styles
+	head := s.Title.Render("replay " + field.String())
+	switch {
+	case p == nil:
+		return textutil.Fit(head+" · writing the recording into the broker…", m.width)
+	case p.Err != nil:
+		return textutil.Fit(head+" "+s.Error.Render(fmt.Sprintf("failed after %s records: %v", Count(p.Records), p.Err)), m.width)
+	case p.Done:
+		line := fmt.Sprintf("%s %s %s records of %s", head, s.Good.Render("done:"), Count(p.Records), filepath.Base(p.Path))
+		if et := eventTime(p.EventTime); et != noneYet {
+			line += " · event time reached " + et
+		}
+		if p.Rate > 0 {
+			line += " · " + Count(int64(p.Rate)) + " records/s"
+		}
+		return textutil.Fit(line+" · d diff · s skew", m.width)
+	}
+	frac := 0.0
+	if p.Total > 0 {
+		frac = min(1, float64(p.Records)/float64(p.Total))
+	}
+	text := fmt.Sprintf(" %3.0f%% · %s of %s records · event time %s · %s records/s · %s left", frac*100,
+		Count(p.Records), Count(p.Total), eventTime(p.EventTime), Count(int64(p.Rate)), left(p.Left))
+	bw := max(minBar, min(maxBar, m.width-ansi.StringWidth(head)-ansi.StringWidth(text)-3))
+	fill := int(frac*float64(bw) + 0.5)
+	bar := "[" + s.Good.Render(strings.Repeat("█", fill)) + s.Dim.Render(strings.Repeat("░", bw-fill)) + "]"
+	return textutil.Fit(head+" "+bar+text, m.width)
+}
+
+const noneYet = "none yet"
+
+// eventTime is the watermark reached, or "none yet" before the first.
+func eventTime(wm int64) string {
+	if wm == engine.MinWatermark || wm <= 0 {
+		return noneYet
+	}
+	return meter.Clock(wm)
+}
+
+// left is the time left, to a tenth of a second under a minute.
+func left(d time.Duration) string {
+	if d < time.Minute {
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	}
+	return d.Round(time.Second).String()
+}
+
+// Count writes n with thousands separated by commas: 143,400.
+func Count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

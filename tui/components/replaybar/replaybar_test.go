@@ -1,0 +1,57 @@
+package replaybar
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+func TestTheBarShowsRecordsEventTimeRateAndTimeLeft(t *testing.T) {
+	m := New(theme.New()).SetWidth(140)
+	p := &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 71700, Total: 143400, EventTime: 1795946400000 + 30*60000,
+		Rate: 120000, Left: 600 * time.Millisecond}
+	got := ansi.Strip(m.View(p, meter.CompletedTS))
+	for _, want := range []string{"replay completed_ts [", "50% · 71,700 of 143,400 records", "event time 10:30:00.000",
+		"120,000 records/s", "0.6s left"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("bar %q lacks %q", got, want)
+		}
+	}
+	if w := ansi.StringWidth(got); w != 140 {
+		t.Errorf("bar is %d cells wide, want 140", w)
+	}
+	if d := strings.Count(got, "█") - strings.Count(got, "░"); d < 0 || d > 1 {
+		t.Errorf("half done is not half filled: %q", got)
+	}
+}
+
+func TestTheBarSaysWhenTheReplayIsOverOrFailed(t *testing.T) {
+	m := New(theme.New()).SetWidth(160)
+	done := ansi.Strip(m.View(&backend.ReplayProgress{Path: "labs/x/hour.jsonl.gz", Records: 143400, Total: 143400, Done: true,
+		EventTime: 1795949999800, Rate: 98000}, meter.StartedTS))
+	if !strings.Contains(done, "replay started_ts done: 143,400 records of hour.jsonl.gz · event time reached 10:59:59.800") {
+		t.Errorf("done line %q", done)
+	}
+	failed := ansi.Strip(m.View(&backend.ReplayProgress{Records: 12, Err: errors.New("broker gone")}, meter.CompletedTS))
+	if !strings.Contains(failed, "failed after 12 records: broker gone") {
+		t.Errorf("failed line %q", failed)
+	}
+	if w := ansi.StringWidth(m.View(nil, meter.CompletedTS)); w != 160 {
+		t.Errorf("waiting line is %d cells wide", w)
+	}
+}
+
+func TestCountSeparatesThousands(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 143400: "143,400", -1234567: "-1,234,567"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package history
+
+import "github.com/labtui/labtui/backend"
+
+// Hiccup is a stretch of processing time in which the status showed a gateway instance
+// held: From when it first showed the hiccup, To when it first showed it over (the held
+// records flushed), or 0 while it lasts.
+type Hiccup struct {
+	Instance string
+	From, To int64
+}
+
+// maxHiccups is how many hiccups a run remembers.
+const maxHiccups = 16
+
+// hiccups follows the instances' hiccup state from a status: a hiccup starts when an
+// instance first shows one, and ends when it no longer does.
+func (r *Run) hiccups(s *backend.Status) {
+	for _, in := range s.Instances {
+		i := r.openHiccup(in.Name)
+		switch {
+		case in.Hiccup && i < 0:
+			r.Hiccups = append(r.Hiccups, Hiccup{Instance: in.Name, From: s.Now})
+			if len(r.Hiccups) > maxHiccups {
+				r.Hiccups = append([]Hiccup(nil), r.Hiccups[len(r.Hiccups)-maxHiccups:]...)
+			}
+		case !in.Hiccup && i >= 0:
+			r.Hiccups[i].To = s.Now
+		}
+	}
+}
+
+// openHiccup returns the index of instance's hiccup that has not ended, or -1.
+func (r *Run) openHiccup(instance string) int {
+	for i := len(r.Hiccups) - 1; i >= 0; i-- {
+		if h := r.Hiccups[i]; h.Instance == instance && h.To == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// LastHiccup returns the run's latest hiccup, if any.
+func (r *Run) LastHiccup() (Hiccup, bool) {
+	if len(r.Hiccups) == 0 {
+		return Hiccup{}, false
+	}
+	return r.Hiccups[len(r.Hiccups)-1], true
+}

@@ -1,0 +1,66 @@
+package history
+
+import (
+	"testing"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+)
+
+func traceResult(id string) meter.Result {
+	return meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{RequestID: id}}
+}
+
+func TestEachRunKeepsItsOwnResultsAndOldRunsLetThemGo(t *testing.T) {
+	h := New(Limits{ResultRuns: 2})
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("a")}})
+	first := h.Current()
+	h.ExpectReplay()
+	h.Apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS},
+		Results: []meter.Result{traceResult("b"), traceResult("c")}})
+	h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Done: true}})
+	replay := h.Current()
+	if first.Results.Len() != 1 || replay.Results.Len() != 2 || !replay.ReplayDone || replay.ReplayPath != "hour.jsonl.gz" {
+		t.Fatalf("results %d and %d, replay done %v", first.Results.Len(), replay.Results.Len(), replay.ReplayDone)
+	}
+	if h.LatestReplay(meter.CompletedTS) != replay || h.LatestReplay(meter.StartedTS) != nil {
+		t.Error("LatestReplay does not find the finished completed_ts replay alone")
+	}
+	h.Apply(backend.Update{Restarted: &backend.Restart{Reason: "back to the live topic"}})
+	if first.Results.Len() != 0 || first.Results.Complete() || replay.Results.Len() != 2 {
+		t.Errorf("after a third run: first keeps %d, replay %d", first.Results.Len(), replay.Results.Len())
+	}
+}
+
+func TestAFullResultsBufferLetsTheOldestHalfGoWithoutTouchingASnapshot(t *testing.T) {
+	h := New(Limits{Results: 4})
+	for _, id := range []string{"a", "b", "c", "d"} {
+		h.Apply(backend.Update{Results: []meter.Result{traceResult(id)}})
+	}
+	r := h.Current().Results
+	snap := r.Snapshot()
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("e")}})
+	if r.Len() != 3 || r.Dropped() != 2 || r.Snapshot()[0].Record.RequestID != "c" {
+		t.Errorf("kept %d, dropped %d", r.Len(), r.Dropped())
+	}
+	if len(snap) != 4 || snap[0].Record.RequestID != "a" || snap[3].Record.RequestID != "d" {
+		t.Errorf("the snapshot changed: %+v", snap)
+	}
+}
+
+func TestHiccupsFollowTheStatus(t *testing.T) {
+	h := New(Limits{})
+	st := func(now int64, held bool) *backend.Status {
+		return &backend.Status{Now: now, Instances: []backend.Instance{{Name: "gw-0"}, {Name: "gw-1", Hiccup: held}}}
+	}
+	h.Apply(backend.Update{Status: st(1000, false)})
+	h.Apply(backend.Update{Status: st(2000, true)})
+	h.Apply(backend.Update{Status: st(3000, true)})
+	if x, ok := h.Current().LastHiccup(); !ok || x.From != 2000 || x.To != 0 || x.Instance != "gw-1" {
+		t.Fatalf("during the hiccup: %+v", x)
+	}
+	h.Apply(backend.Update{Status: st(4000, false)})
+	if x, _ := h.Current().LastHiccup(); x.To != 4000 || len(h.Current().Hiccups) != 1 {
+		t.Errorf("after the hiccup: %+v", h.Current().Hiccups)
+	}
+}

@@ -1,0 +1,54 @@
+package history
+
+import "github.com/labtui/labtui/meter"
+
+// DefaultResults is how many results a run keeps unless told otherwise: nearly three times
+// what a replay of the recorded hour writes (a trace per request and the windows it fired).
+const DefaultResults = 200_000
+
+// Results is everything the job wrote in one run, in order: fired and late results and a
+// trace per record, as the diff and the skew picture need them. It is bounded: when it
+// is full, the oldest half is let go and counted, so a live run that goes on for hours
+// keeps its latest stretch.
+type Results struct {
+	items   []meter.Result
+	limit   int
+	dropped int
+}
+
+func newResults(limit int) *Results { return &Results{limit: limit} }
+
+// push adds one result. A full buffer moves its newest half to a new array, so a
+// Snapshot taken earlier is never written to.
+func (r *Results) push(x meter.Result) {
+	if r.limit <= 0 {
+		r.dropped++
+		return
+	}
+	if len(r.items) >= r.limit {
+		half := len(r.items) / 2
+		r.items = append([]meter.Result(nil), r.items[half:]...)
+		r.dropped += half
+	}
+	r.items = append(r.items, x)
+}
+
+// Snapshot returns the results kept, oldest first. The slice is read-only and stays as
+// it is while more results arrive (they go past its end, or to a new array), so it may be
+// handed to a command running in another goroutine.
+func (r *Results) Snapshot() []meter.Result { return r.items[:len(r.items):len(r.items)] }
+
+// Len is the number of results kept.
+func (r *Results) Len() int { return len(r.items) }
+
+// Dropped counts the results let go to stay within the limit.
+func (r *Results) Dropped() int { return r.dropped }
+
+// Complete reports whether every result of the run is kept.
+func (r *Results) Complete() bool { return r.dropped == 0 }
+
+// release forgets every result (an old run's), counting them as dropped.
+func (r *Results) release() {
+	r.dropped += len(r.items)
+	r.items, r.limit = nil, 0
+}

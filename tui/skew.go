@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/skew"
+	"github.com/labtui/labtui/tui/compare"
+	"github.com/labtui/labtui/tui/history"
+)
+
+// minSkewEvery is the least time between two builds of the skew picture; a build that
+// took long waits twice as long as it took, so the picture never takes more than a third
+// of a core.
+const minSkewEvery = 250 * time.Millisecond
+
+// skewMsg is a picture built (model set) or drawn again at a new size (model nil).
+type skewMsg struct {
+	runID, n int
+	w, h     int
+	model    *skew.Model
+	title    string
+	text     string
+	took     time.Duration
+}
+
+// skewOptions singles out the run's latest hiccup: its instance's dots, its start and
+// the flush when it ended. A replay read the recording long after it was made, so every
+// record arrives far behind its timestamp: its held gateway is the one whose records the
+// broker took in far behind their timestamps, as the recording kept them.
+// The options are taken on the update loop; heldInRecording, a pass over the results, is
+// left to the command.
+func skewOptions(run *history.Run) (o skew.Options, replay bool) {
+	if h, ok := run.LastHiccup(); ok {
+		o.Held, o.Hiccup, o.Flush = h.Instance, h.From, h.To
+		return o, false
+	}
+	return o, run.Replay
+}
+
+// heldInRecording returns the gateway with the most records whose Kafka timestamp is more
+// than skew.DefaultFar after their event timestamp (the first by name on a tie), or "".
+func heldInRecording(results []meter.Result) string {
+	n := make(map[string]int)
+	for i := range results {
+		if t := &results[i].Record; results[i].Kind == meter.TraceResult && t.KafkaTimestamp-t.Timestamp > skew.DefaultFar {
+			n[t.Gateway]++
+		}
+	}
+	best := ""
+	for gw, c := range n {
+		if c > n[best] || c == n[best] && gw < best {
+			best = gw
+		}
+	}
+	return best
+}
+
+// skewTitle names the run a picture is of.
+func skewTitle(run *history.Run, m *skew.Model) string {
+	s := fmt.Sprintf("%s · %d records", run.Title(), len(m.Points))
+	if m.Held != "" {
+		s += " · " + m.Held + " held apart"
+	}
+	for _, mk := range m.Marks {
+		s += " · " + mk.Label + " " + meter.Clock(mk.At)[:8]
+	}
+	return s
+}
+
+// refreshSkew builds the current run's picture again if its results changed, or draws
+// it again if the view's size changed, unless a build is under way or the last one was
+// too recent; now forces a build unless one is under way.
+func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
+	e := &m.an.skew
+	if e.pending {
+		return m, nil
+	}
+	run := m.hist.Current()
+	w, h := m.skewView.PictureSize()
+	if w < 1 || h < 1 {
+		return m, nil
+	}
+	stale := e.model == nil || e.runID != run.ID || e.n != run.Results.Len()
+	wait := max(minSkewEvery, 2*e.took)
+	switch {
+	case stale && (now || time.Since(e.built) >= wait):
+		if run.Results.Len() == 0 {
+			m.skewView = m.skewView.SetNote("no record has reached the windows in " + run.Title() + " yet")
+			return m, nil
+		}
+		e.pending = true
+		m.skewView = m.skewView.SetNote("")
+		return m, m.skewBuildCmd(run, w, h)
+	case !stale && (e.w != w || e.h != h):
+		e.pending = true
+		return m, m.skewDrawCmd(e.model, e.title, w, h)
+	}
+	return m, nil
+}
+
+func (m Model) skewBuildCmd(run *history.Run, w, h int) tea.Cmd {
+	snap, open, style := run.Results.Snapshot(), run.Open, m.skewView.Style()
+	opts, replay := skewOptions(run)
+	id, r := run.ID, history.Run{ID: run.ID, Reason: run.Reason, Replay: run.Replay, Timestamp: run.Timestamp}
+	return m.tasks.cmd(func() tea.Msg {
+		start := time.Now()
+		if replay {
+			opts.Held = heldInRecording(snap)
+		}
+		model := skew.Build(compare.Output(snap, open), opts)
+		text := skew.RenderStyled(model, w, h, style)
+		return skewMsg{runID: id, n: len(snap), w: w, h: h, model: &model, title: skewTitle(&r, &model), text: text, took: time.Since(start)}
+	})
+}
+
+func (m Model) skewDrawCmd(model *skew.Model, title string, w, h int) tea.Cmd {
+	e, style := m.an.skew, m.skewView.Style()
+	return m.tasks.cmd(func() tea.Msg {
+		return skewMsg{runID: e.runID, n: e.n, w: w, h: h, title: title, text: skew.RenderStyled(*model, w, h, style)}
+	})
+}
+
+// skewDrawn shows a picture built or drawn again.
+func (m Model) skewDrawn(msg skewMsg) (Model, tea.Cmd) {
+	e := &m.an.skew
+	e.pending = false
+	e.runID, e.n, e.w, e.h, e.title = msg.runID, msg.n, msg.w, msg.h, msg.title
+	if msg.model != nil {
+		e.model, e.built, e.took = msg.model, time.Now(), msg.took
+	}
+	m.skewView = m.skewView.SetPicture(msg.title, msg.text)
+	if m.view != viewSkew {
+		return m, nil
+	}
+	// A resize while it was drawn is drawn at once.
+	if w, h := m.skewView.PictureSize(); w != e.w || h != e.h {
+		return m.refreshSkew(false)
+	}
+	return m, nil
+}

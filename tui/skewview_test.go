@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/compare"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+// liveBurst is the seed burst as the live lab shows it: gw-1 held from 10:00:40 to
+// 10:01:15 (the status says so), the records as the job met them at the pace they were
+// recorded, and the windows still open in the last status.
+func liveBurst(t testing.TB) []backend.Update {
+	t.Helper()
+	rs, err := compare.Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results, open []meter.Result
+	for _, r := range rs {
+		if r.Kind == meter.PendingResult {
+			open = append(open, r)
+		} else {
+			results = append(results, r)
+		}
+	}
+	return []backend.Update{
+		{Status: status(at("00:30"), at("00:29"))},
+		{Status: hiccupStatus(at("00:40"), 35*time.Second, 0)},
+		{Status: hiccupStatus(at("01:00"), 15*time.Second, 2)},
+		{Status: status(at("01:15"), at("01:08.999"))},
+		{Results: results, Status: status(at("01:40"), at("01:39"), open...)},
+	}
+}
+
+func TestSkewViewDrawsTheRunWithTheHiccupMarked(t *testing.T) {
+	fb := fakebackend.New(liveBurst(t)...)
+	tm := start(t, fb, Config{Recording: seedBurst}, 120, 40)
+	waitFor(t, tm, "10:01:39.000")
+	press(tm, "s")
+	waitFor(t, tm, "6 records", "flush 10:01:15")
+	fm, view := finalView(t, tm)
+	teatest.RequireEqualOutput(t, []byte(view))
+	for _, want := range []string{"skew · run 1 · start · completed_ts · 6 records", "gw-1 held apart", "hiccup 10:00:40",
+		"◂hiccup", "◂flush", "x event time · y processing time · 6 records"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the skew view lacks %q", want)
+		}
+	}
+	if !strings.ContainsAny(view, "⠁⠂⠄⡀⠈⠐⠠⢀") {
+		t.Error("the skew view has no braille dots")
+	}
+	if fm.view != viewSkew {
+		t.Errorf("view = %d", fm.view)
+	}
+}
+
+func TestSkewViewRedrawsAtANewSize(t *testing.T) {
+	m := New(fakebackend.New(), Config{})
+	m = update(t, m, resize(120, 40))
+	for _, u := range liveBurst(t) {
+		m, _ = m.apply(u)
+	}
+	m = update(t, m, keyPress("s"))
+	if m.an.skew.w != 120 {
+		t.Fatalf("drawn at %dx%d", m.an.skew.w, m.an.skew.h)
+	}
+	m = update(t, m, resize(90, 30))
+	if w, h := m.skewView.PictureSize(); m.an.skew.w != w || m.an.skew.h != h || w != 90 {
+		t.Fatalf("drawn at %dx%d for a view of %dx%d", m.an.skew.w, m.an.skew.h, w, h)
+	}
+	for i, l := range strings.Split(m.View(), "\n") {
+		if w := len([]rune(l)); w != 90 {
+			t.Errorf("line %d is %d cells wide after the resize: %q", i, w, l)
+		}
+	}
+}
+
+func TestSkewViewWaitsForRecords(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 100, 30)
+	waitFor(t, tm, "running")
+	press(tm, "s")
+	waitFor(t, tm, "no record has reached the windows")
+	press(tm, "s")
+	waitFor(t, tm, "TumblingEventTimeWindows")
+	finalView(t, tm)
+}
+
+// update runs msg through m, then every command it returns, and their messages in
+// turn, as the program would, but for the open views' ticks (they would go on for ever).
+func update(t testing.TB, m Model, msg tea.Msg) Model {
+	t.Helper()
+	queue := []tea.Msg{msg}
+	for len(queue) > 0 {
+		mm, cmd := m.Update(queue[0])
+		m, queue = mm.(Model), queue[1:]
+		for _, msg := range run(t, cmd) {
+			if _, tick := msg.(viewTickMsg); !tick {
+				queue = append(queue, msg)
+			}
+		}
+	}
+	return m
+}
+
+// run runs a command and the batches in it, and returns their messages.
+func run(t testing.TB, cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, run(t, c)...)
+		}
+		return out
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
+func keyPress(k string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)} }
