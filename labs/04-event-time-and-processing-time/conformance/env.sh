@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 mkdir -p "$LABTUI_CACHE"
-# The cache lives inside the work tree; this keeps git from ever seeing it.
+# Should the cache be put inside a work tree (LABTUI_CACHE=...), this keeps git from seeing it.
 [ -f "$LABTUI_CACHE/.gitignore" ] || printf '*\n' > "$LABTUI_CACHE/.gitignore"
 TIMINGS="$LABTUI_CACHE/timings.txt"
 

@@ -2,7 +2,7 @@
 # run_job.sh: run gateway_meter.py on PyFlink's local mini-cluster for a given time and
 # collect what it prints.
 #
-#   run_job.sh --seconds N --out FILE [--ready-file F] [--stop-file S] [-- job options...]
+#   run_job.sh --seconds N --out FILE [--ready-file F] [--stop-file S] [--pid-file P] [-- job options...]
 #
 # The job reads $LABTUI_BOOTSTRAP (else the broker broker.sh started) with the connector jar
 # env.sh fetched (--jars file://...). Its stdout (the print sinks) goes to FILE, its stderr
@@ -12,16 +12,19 @@
 # partitions), first_output_ms (launch until the first `ID> ` line) (-1: never) and the
 # command. --ready-file F is touched once the job consumes, for a caller that must not
 # produce before that; creating --stop-file S stops the job before the N seconds are up.
+# --pid-file P gets the job's process group id, for a caller that must be able to stop the
+# job even if this script is killed (kill -- -PGID).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-seconds=""; out=""; ready=""; stopfile=""
+seconds=""; out=""; ready=""; stopfile=""; pidfile=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --ready-file) ready=$2; shift 2 ;;
     --stop-file) stopfile=$2; shift 2 ;;
+    --pid-file) pidfile=$2; shift 2 ;;
     --) shift; break ;;
     *) die "unknown option $1 (job options go after --)" ;;
   esac
@@ -45,10 +48,12 @@ cmd=("$PY" -u "$JOB_PY" --bootstrap "$bootstrap" --jars "file://$CONNECTOR_JAR" 
 launch=$(now_ms)
 setsid "${cmd[@]}" >"$out" 2>"$out.stderr" < /dev/null &
 pid=$!   # setsid runs the job as the leader of a new process group: pgid = pid
+[ -z "$pidfile" ] || echo "$pid" > "$pidfile"
 log "job started (pid $pid), for ${seconds} s, output to $out"
 
 stop_job() {
-  kill -0 "$pid" 2>/dev/null || return 0
+  # The group, not the leader: the JVM and the Python workers may outlive the python leader.
+  kill -0 -- "-$pid" 2>/dev/null || return 0
   kill -TERM -- "-$pid" 2>/dev/null || true
   for _ in $(seq 1 50); do kill -0 -- "-$pid" 2>/dev/null || return 0; sleep 0.2; done
   log "job group $pid still alive 10 s after SIGTERM: SIGKILL"
@@ -73,6 +78,7 @@ while [ "$(now_ms)" -lt "$deadline" ]; do
 done
 stop_job
 trap - EXIT INT TERM
+[ -z "$pidfile" ] || rm -f "$pidfile"
 cat > "$out.meta" <<META
 launch_ms=$launch
 first_output_ms=$first

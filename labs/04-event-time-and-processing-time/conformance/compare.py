@@ -1,0 +1,513 @@
+#!/usr/bin/env python3
+"""compare.py: what gateway_meter.py printed on real Flink, result by result, against
+`labtui replay --pace recorded --format jsonl --trace` of the same (shifted) recording.
+Standard library only.
+
+    compare.py check  --shifted S.jsonl --reference REF.jsonl --flink JOB.OUT
+                      [--out-of-orderness-ms B] [--timestamp completed_ts|started_ts]
+                      [--latency-ms L] [--bundle-ms 2000] [--name N] [--report FILE]
+    compare.py wait   --reference REF.jsonl --flink JOB.OUT --deadline-ms T [--job-pid P]
+                      returns once Flink has printed everything the reference fired, or at T
+
+Both sides saw the same records at the same arrival times: labtui feed produced each record
+at the arrival the shifted recording gives it, and the reference re-enacts that recording on
+a simulated clock with Java Flink's timing (200 ms watermark ticks, no other delay). PyFlink
+adds latency: a record reaches an operator some time d after its arrival, 0 <= d <= L (the
+scenario's latency margin), and records of different partitions may reach the source in
+another order than they arrived (at most L apart). Nothing else may differ:
+
+  trace      every request the reference assembled is traced by Flink, none else, with the
+             same tenant, gateway, timestamp and event-time window.
+  watermark  the watermark a record met in Flink is a watermark the assigner can emit (the
+             minimum, or an event's timestamp - out-of-orderness - 1 ms), never decreases in
+             Flink's trace order, and lies in
+                 [W(arrival - L), W'(arrival + L)]
+             where W(t) is the watermark an instant assigner holds at t (largest timestamp
+             that arrived before t, - out-of-orderness - 1 ms) and W' also counts records of
+             other partitions that arrived up to arrival + L, but not the record's own.
+             The reference's watermark must itself be in that range. How many equal the
+             reference's, and how many trail it by less than a bundle (--bundle-ms) is printed.
+  late       on both sides late == (watermark >= window end - 1); so a record whose late flag
+             differs is explained by its watermark, within the range above (it is listed).
+             The late side output holds exactly the records Flink's trace calls late, with
+             the reference's timestamp and usd (floats, bit for bit).
+  event time for every (tenant, minute): the records each side traced on time are the same
+             (but for the listed ones); a window fired in Flink iff it fired in the reference
+             (else it is pending there); a fired window holds exactly Flink's on-time records,
+             their usd summed in Flink's order; and equals the reference's window bit for bit
+             when the records came in the same order (when not, the last bits may differ:
+             floating-point addition is not associative; such windows are listed).
+  processing for each tenant, Flink's windows in order take consecutive runs of its records
+             in Flink's trace order (the processing-time window sees the same stream); every
+             record of a window arrived in [start - L, end); usd is the run's sum; totals equal
+             the reference's. A minute where no record of the tenant arrived within L before
+             either of its boundaries must equal the reference's window; the others are listed
+             as explained by latency when they differ.
+  malformed  none, but the run's own warm-up value.
+Anything else is a difference: `check` prints FAIL and exits 1.
+"""
+
+import argparse
+import bisect
+import json
+import os
+import re
+import sys
+import time
+from collections import defaultdict
+
+MINUTE_MS = 60_000
+LONG_MIN = -(1 << 63)
+LINE = re.compile(r"^(?P<sink>[a-z-]+)(?::\d+)?> (?P<body>\{.*\})\s*$")
+WARM_UP = "conformance warm-up"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading.
+
+def read_flink(path):
+    """The print-sink lines of the job's stdout, by sink, in order."""
+    out = defaultdict(list)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            m = LINE.match(raw.rstrip("\n"))
+            if not m:
+                continue
+            try:
+                out[m["sink"]].append(json.loads(m["body"]))
+            except ValueError:
+                out["unparsable"].append(raw.rstrip("\n"))
+    return out
+
+
+def read_reference(path):
+    out = defaultdict(list)
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                obj = json.loads(line)
+                out[obj.pop("sink")].append(obj)
+    return out
+
+
+def read_events(path):
+    """(arrival, timestamp, request_id) of every value of the shifted recording that is an
+    event: what the first timestamp assigner sees."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            e = json.loads(line)
+            v = e["value"]
+            if isinstance(v, str):
+                try:
+                    v = json.loads(v)
+                except ValueError:
+                    continue
+            if isinstance(v, dict) and v.get("type") in ("RequestStarted", "RequestCompleted"):
+                rows.append((e.get("arrival", e["timestamp"]), v["ts"], v["request_id"]))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Waiting for the job.
+
+def expected_counts(ref):
+    pt = defaultdict(int)
+    for w in ref["processing-time"]:
+        pt[w["tenant_id"]] += w["requests"]
+    return {"trace": len(ref["trace"]), "late": len(ref["late"]),
+            "event-time": len(ref["event-time"]), "pt_requests": dict(pt)}
+
+
+def reached(want, flink):
+    pt = defaultdict(int)
+    for w in flink.get("processing-time", []):
+        pt[w["tenant_id"]] += w["requests"]
+    return (len(flink.get("trace", [])) >= want["trace"]
+            and len(flink.get("late", [])) >= want["late"]
+            and len(flink.get("event-time", [])) >= want["event-time"]
+            and all(pt[t] >= n for t, n in want["pt_requests"].items()))
+
+
+def alive(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Watermarks.
+
+class Watermarks:
+    """The watermarks of an assigner fed items (arrival, timestamp, key)."""
+
+    def __init__(self, items, bound_ms):
+        self.items = sorted(items)
+        self.arrivals = [a for a, _, _ in self.items]
+        self.prefix_max = []
+        m = LONG_MIN
+        for _, ts, _ in self.items:
+            m = max(m, ts)
+            self.prefix_max.append(m)
+        self.bound = bound_ms
+        self.values = {ts - bound_ms - 1 for _, ts, _ in self.items} | {LONG_MIN}
+
+    def wm(self, max_ts):
+        return LONG_MIN if max_ts == LONG_MIN else max_ts - self.bound - 1
+
+    def before(self, t):
+        """W(t): from every item that arrived strictly before t."""
+        i = bisect.bisect_left(self.arrivals, t)
+        return self.wm(self.prefix_max[i - 1] if i else LONG_MIN)
+
+    def upper(self, arrival, t, own):
+        """W'(t): from every item that arrived before `arrival` (the record's own first half
+        included) and every item but the record's own that arrived from then up to t."""
+        i = bisect.bisect_left(self.arrivals, arrival)
+        m = self.prefix_max[i - 1] if i else LONG_MIN
+        for k in range(i, bisect.bisect_right(self.arrivals, t)):
+            if self.items[k][2] != own:
+                m = max(m, self.items[k][1])
+        return self.wm(m)
+
+    def lag(self, arrival, wm):
+        """How long before `arrival` an instant assigner had already passed wm (0 if it had
+        not): how stale the watermark was when the record met it."""
+        if wm >= self.before(arrival):
+            return 0
+        i = bisect.bisect_right(self.prefix_max, wm + self.bound + 1)
+        return max(0, arrival - self.arrivals[i] - 1) if i < len(self.arrivals) else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The comparison.
+
+class Report:
+    def __init__(self):
+        self.lines, self.fails, self.explained = [], [], []
+
+    def fail(self, msg):
+        self.fails.append(msg)
+        self.lines.append("FAIL " + msg)
+
+    def explain(self, msg):
+        self.explained.append(msg)
+        self.lines.append("explained by latency: " + msg)
+
+    def note(self, msg):
+        self.lines.append("note: " + msg)
+
+
+def fsum(values):
+    s = 0.0
+    for v in values:
+        s += v
+    return s
+
+
+def check(opts):
+    ref = read_reference(opts.reference)
+    fl = read_flink(opts.flink)
+    rep = Report()
+    L = opts.latency_ms
+    stats = {}
+
+    for raw in fl.get("unparsable", []):
+        rep.fail(f"unparsable print line: {raw}")
+    for m in fl.get("malformed", []):
+        if WARM_UP not in m.get("value", ""):
+            rep.fail(f"malformed> {m}: the recording holds only events")
+
+    # ---- trace
+    rtrace = {t["request_id"]: t for t in ref["trace"]}
+    ftrace_list = [t for t in fl.get("trace", [])]
+    ftrace = {}
+    for t in ftrace_list:
+        if t["request_id"] in ftrace:
+            rep.fail(f"trace: {t['request_id']} traced twice by Flink")
+        ftrace[t["request_id"]] = t
+    missing = sorted(set(rtrace) - set(ftrace))
+    extra = sorted(set(ftrace) - set(rtrace))
+    if missing:
+        rep.fail(f"trace: {len(missing)} requests the reference assembled are not in Flink's "
+                 f"trace: {missing[:10]}")
+    if extra:
+        rep.fail(f"trace: {len(extra)} requests in Flink's trace the reference did not "
+                 f"assemble: {extra[:10]}")
+    ftrace_list = [t for t in ftrace_list if t["request_id"] in rtrace]
+
+    # ---- watermarks
+    if opts.timestamp == "started_ts":
+        # The trace's watermark comes from the second assigner, behind the RequestAssembler:
+        # its items are the assembled records, at the arrival of the half that completed them.
+        items = [(t["arrival"], t["timestamp"], t["request_id"]) for t in ref["trace"]]
+    else:
+        items = read_events(opts.shifted)
+    W = Watermarks(items, opts.out_of_orderness_ms)
+    equal = within_bundle = 0
+    lags = []
+    flips = {}
+    prev = LONG_MIN
+    for f in ftrace_list:
+        rid = f["request_id"]
+        r = rtrace[rid]
+        for k in ("tenant_id", "gateway", "timestamp", "event_window_end"):
+            if f[k] != r[k]:
+                rep.fail(f"trace {rid}: {k} {f[k]!r} in Flink, {r[k]!r} in the reference")
+        end1 = r["event_window_end"] - 1
+        if r["late"] != (r["watermark"] >= end1):
+            rep.fail(f"trace {rid}: the reference calls it late={r['late']} at watermark "
+                     f"{r['watermark']}, window end {r['event_window_end']}")
+        if f["late"] != (f["watermark"] >= end1):
+            rep.fail(f"trace {rid}: Flink calls it late={f['late']} at watermark {f['watermark']}, "
+                     f"window end {f['event_window_end']}")
+        if f["watermark"] not in W.values:
+            rep.fail(f"trace {rid}: watermark {f['watermark']} in Flink is no event's timestamp "
+                     f"- {opts.out_of_orderness_ms} - 1")
+        if f["watermark"] < prev:
+            rep.fail(f"trace {rid}: watermark {f['watermark']} in Flink is lower than the one "
+                     f"before it ({prev})")
+        prev = max(prev, f["watermark"])
+        lo = W.before(r["arrival"] - L)
+        hi = W.upper(r["arrival"], r["arrival"] + L, rid)
+        if not lo <= r["watermark"] <= hi:
+            rep.fail(f"trace {rid}: the reference's watermark {r['watermark']} is outside "
+                     f"[{lo}, {hi}]")
+        if not lo <= f["watermark"] <= hi:
+            rep.fail(f"trace {rid}: watermark {f['watermark']} in Flink, {r['watermark']} in the "
+                     f"reference, outside [{lo}, {hi}] (arrival {r['arrival']}, margin {L} ms)")
+        lag = W.lag(r["arrival"], f["watermark"])
+        lags.append(lag)
+        if f["watermark"] == r["watermark"]:
+            equal += 1
+        elif f["watermark"] <= r["watermark"] and W.lag(r["arrival"], f["watermark"]) <= opts.bundle_ms:
+            within_bundle += 1
+        if f["late"] != r["late"]:
+            flips[rid] = f["late"]
+            rep.explain(f"{rid} ({r['tenant_id']}, timestamp {r['timestamp']}, arrival "
+                        f"{r['arrival']}) is {'late' if f['late'] else 'on time'} in Flink, "
+                        f"{'late' if r['late'] else 'on time'} in the reference: it met watermark "
+                        f"{f['watermark']} in Flink, {r['watermark']} in the reference, window end "
+                        f"{r['event_window_end']}")
+    lags.sort()
+    stats["wm"] = (equal, within_bundle, len(lags), lags[-1] if lags else 0,
+                   lags[len(lags) // 2] if lags else 0)
+
+    # ---- late side output
+    rlate = {x["request_id"]: x for x in ref["late"]}
+    for rid, x in rlate.items():
+        if rid not in rtrace or not rtrace[rid]["late"]:
+            rep.fail(f"late: the reference's late output has {rid}, its trace does not call it late")
+    flate = {}
+    for x in fl.get("late", []):
+        if x["request_id"] in flate:
+            rep.fail(f"late: {x['request_id']} twice in Flink's late output")
+        flate[x["request_id"]] = x
+    want = {t["request_id"] for t in ftrace_list if t["late"]}
+    if set(flate) != want:
+        rep.fail(f"late: Flink's late output and its trace disagree: "
+                 f"{sorted(set(flate) - want)[:10]} / {sorted(want - set(flate))[:10]}")
+    late_wm_equal = 0
+    for rid in sorted(set(flate) & set(rtrace)):
+        x, r = flate[rid], rtrace[rid]
+        for k in ("tenant_id", "timestamp", "usd"):
+            if x[k] != r[k]:
+                rep.fail(f"late {rid}: {k} {x[k]!r} in Flink, {r[k]!r} in the reference")
+        if x["watermark"] < r["event_window_end"] - 1:
+            rep.fail(f"late {rid}: Flink's watermark {x['watermark']} has not passed its window")
+        if x["watermark"] != ftrace[rid]["watermark"]:
+            rep.note(f"late {rid}: the late output's watermark {x['watermark']}, the trace's "
+                     f"{ftrace[rid]['watermark']}")
+        if rid in rlate and x["watermark"] == rlate[rid]["watermark"]:
+            late_wm_equal += 1
+    stats["late"] = (len(flate), len(rlate), late_wm_equal)
+
+    # ---- event-time windows
+    usd = {rid: r["usd"] for rid, r in rtrace.items()}
+    r_on, f_on = defaultdict(list), defaultdict(list)
+    for t in ref["trace"]:
+        if not t["late"]:
+            r_on[(t["tenant_id"], t["event_window_end"] - MINUTE_MS)].append(t["request_id"])
+    for t in ftrace_list:
+        if not t["late"]:
+            f_on[(t["tenant_id"], t["event_window_end"] - MINUTE_MS)].append(t["request_id"])
+    rfired = {(w["tenant_id"], w["window_start"]): w for w in ref["event-time"]}
+    rpend = {(w["tenant_id"], w["window_start"]): w for w in ref["pending"]
+             if w.get("window") == "event-time"}
+    ffired = {}
+    for w in fl.get("event-time", []):
+        k = (w["tenant_id"], w["window_start"])
+        if k in ffired:
+            rep.fail(f"event-time {k}: fired twice in Flink")
+        if w["window_end"] != w["window_start"] + MINUTE_MS or w["window_start"] % MINUTE_MS:
+            rep.fail(f"event-time {w}: not an epoch-aligned minute")
+        ffired[k] = w
+    et_equal = et_bits = 0
+    flipped = {(rtrace[rid]["tenant_id"], rtrace[rid]["event_window_end"] - MINUTE_MS) for rid in flips}
+    for k in sorted(set(rfired) | set(rpend) | set(ffired) | set(r_on) | set(f_on)):
+        rw = rfired.get(k) or rpend.get(k)
+        rs, fs = r_on.get(k, []), f_on.get(k, [])
+        if rw is None and rs:
+            rep.fail(f"event-time {k}: the reference traced {len(rs)} on time but has no window")
+        if rw is not None and (rw["requests"] != len(rs) or rw["usd"] != fsum(usd[x] for x in rs)):
+            rep.fail(f"event-time {k}: the reference's window {rw} does not hold what it traced on time")
+        if set(rs) != set(fs):
+            if set(rs) ^ set(fs) <= set(flips):
+                rep.explain(f"event-time {k}: {len(fs)} requests on time in Flink, {len(rs)} in the "
+                            f"reference, by the records above")
+            else:
+                rep.fail(f"event-time {k}: on time in Flink only {sorted(set(fs) - set(rs))[:5]}, "
+                         f"in the reference only {sorted(set(rs) - set(fs))[:5]}")
+        fw = ffired.get(k)
+        if fw is not None and (fw["requests"] != len(fs) or fw["usd"] != fsum(usd[x] for x in fs)):
+            rep.fail(f"event-time {k}: Flink's window {fw} does not hold what Flink traced on time "
+                     f"({len(fs)}, usd {fsum(usd[x] for x in fs)!r})")
+        if (fw is not None) != (k in rfired):
+            if k in flipped and not (fs and rs):
+                rep.explain(f"event-time {k}: fired only in {'Flink' if fw else 'the reference'}")
+            else:
+                rep.fail(f"event-time {k}: {'fired' if fw else 'not fired'} in Flink, "
+                         f"{'fired' if k in rfired else 'pending' if k in rpend else 'absent'} in the reference")
+            continue
+        got = fw if fw is not None else {"requests": len(fs), "usd": fsum(usd[x] for x in fs)}
+        if rw is None:
+            continue
+        if got["requests"] == rw["requests"] and got["usd"] == rw["usd"]:
+            et_equal += 1
+        elif set(rs) == set(fs) and rs != fs:
+            et_bits += 1
+            rep.note(f"event-time {k} ({'fired' if fw else 'pending'}): usd {got['usd']!r} in Flink, "
+                     f"{rw['usd']!r} in the reference: the same {len(rs)} records, added in another "
+                     f"order (records close in time on different partitions reached the source in "
+                     f"another order than they arrived)")
+        elif k not in flipped:
+            rep.fail(f"event-time {k}: Flink {got}, reference {rw}")
+    stats["et"] = (et_equal, et_bits, len(rfired), len(rpend))
+
+    # ---- processing time
+    seq = defaultdict(list)
+    for t in ftrace_list:
+        seq[t["tenant_id"]].append(t["request_id"])
+    fpt = defaultdict(list)
+    for w in fl.get("processing-time", []):
+        fpt[w["tenant_id"]].append(w)
+    rpt = defaultdict(dict)
+    for w in ref["processing-time"]:
+        rpt[w["tenant_id"]][w["window_start"]] = w
+    arrivals = defaultdict(list)
+    for t in ref["trace"]:
+        arrivals[t["tenant_id"]].append(t["arrival"])
+    pt_equal = pt_explained = pt_total = 0
+    pt_late = 0  # the furthest before a boundary a record arrived that Flink put after it
+    for tenant in sorted(set(fpt) | set(rpt)):
+        wins = sorted(fpt.get(tenant, []), key=lambda w: w["window_start"])
+        rtot = sum(w["requests"] for w in rpt[tenant].values())
+        ftot = sum(w["requests"] for w in wins)
+        if ftot != rtot or ftot != len(seq[tenant]):
+            rep.fail(f"processing-time {tenant}: {ftot} requests in Flink's windows, {rtot} in the "
+                     f"reference's, {len(seq[tenant])} traced by Flink")
+            continue
+        pos = 0
+        for w in wins:
+            run = seq[tenant][pos:pos + w["requests"]]
+            pos += w["requests"]
+            for rid in run:
+                a = rtrace[rid]["arrival"]
+                if not w["window_start"] - L <= a < w["window_end"]:
+                    rep.fail(f"processing-time {tenant} [{w['window_start']}, {w['window_end']}) holds "
+                             f"{rid}, which arrived at {a}: not in [start - {L} ms, end)")
+                pt_late = max(pt_late, w["window_start"] - a)
+            if w["usd"] != fsum(usd[x] for x in run):
+                rep.fail(f"processing-time {tenant} {w['window_start']}: usd {w['usd']!r} is not the "
+                         f"sum of its {len(run)} records in Flink's order "
+                         f"({fsum(usd[x] for x in run)!r})")
+        arr = arrivals[tenant]
+        for start in sorted(set(rpt[tenant]) | {w["window_start"] for w in wins}):
+            pt_total += 1
+            end = start + MINUTE_MS
+            near = sum(1 for a in arr if start - L <= a < start or end - L <= a < end)
+            r = rpt[tenant].get(start)
+            f = next((w for w in wins if w["window_start"] == start), None)
+            if r is not None and f is not None and (r["requests"], r["usd"]) == (f["requests"], f["usd"]):
+                pt_equal += 1
+            elif near:
+                pt_explained += 1
+                rep.explain(f"processing-time {tenant} minute {start}: {(f or {}).get('requests', 0)} "
+                            f"requests in Flink, {(r or {}).get('requests', 0)} in the reference; "
+                            f"{near} of the tenant's records arrived within {L} ms before one of its "
+                            f"boundaries")
+            else:
+                rep.fail(f"processing-time {tenant} minute {start}: Flink {f}, reference {r}, and no "
+                         f"record of the tenant arrived within {L} ms before its boundaries")
+    stats["pt"] = (pt_equal, pt_explained, pt_total, pt_late)
+
+    eq, wb, n, lag_max, lag_med = stats["wm"]
+    lf, lr, lwe = stats["late"]
+    ee, eb, er, ep = stats["et"]
+    pe, px, pn, pl = stats["pt"]
+    parts = [f"{len(ftrace)}/{len(rtrace)} requests traced",
+             f"watermarks {eq} equal, {wb} more within a bundle ({opts.bundle_ms} ms), "
+             f"the rest within {L} ms (lag median {lag_med} ms, max {lag_max} ms)",
+             f"late {lf}/{lr}" + (f" ({len(flips)} flips explained)" if flips else ""),
+             f"event-time {ee} equal" + (f", {eb} usd in other bits (order)" if eb else "")
+             + f" of {er} fired + {ep} pending",
+             f"processing-time {pe}/{pn} minutes equal"
+             + (f", {px} explained by latency (a record {pl} ms before a boundary landed after it)"
+                if px else "")]
+    return rep, "; ".join(parts)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("mode", choices=["check", "wait"])
+    p.add_argument("--reference", required=True)
+    p.add_argument("--flink", required=True)
+    p.add_argument("--shifted")
+    p.add_argument("--out-of-orderness-ms", type=int, default=0)
+    p.add_argument("--timestamp", default="completed_ts", choices=["completed_ts", "started_ts"])
+    p.add_argument("--latency-ms", type=int, default=15000,
+                   help="the most PyFlink may delay a record after its arrival (default 15000)")
+    p.add_argument("--bundle-ms", type=int, default=2000,
+                   help="watermarks that trail by at most this are counted apart (default 2000)")
+    p.add_argument("--deadline-ms", type=int, default=0)
+    p.add_argument("--grace-ms", type=int, default=3000)
+    p.add_argument("--job-pid", type=int, default=0,
+                   help="wait: stop waiting when this process group is gone")
+    p.add_argument("--report", default="")
+    p.add_argument("--name", default="")
+    opts = p.parse_args()
+
+    if opts.mode == "wait":
+        want = expected_counts(read_reference(opts.reference))
+        while time.time() * 1000 < opts.deadline_ms:
+            if opts.job_pid and not alive(opts.job_pid):
+                print("job gone")
+                return
+            if reached(want, read_flink(opts.flink)):
+                time.sleep(opts.grace_ms / 1000)
+                print("in")
+                return
+            time.sleep(1)
+        print("deadline")
+        return
+
+    rep, summary = check(opts)
+    verdict = "FAIL" if rep.fails else "PASS"
+    line = f"{verdict} {opts.name}: {summary}"
+    if opts.report:
+        with open(opts.report, "w") as f:
+            f.write("\n".join(rep.lines + [line]) + "\n")
+    if rep.fails:
+        line += f"; {len(rep.fails)} differences, the first: {rep.fails[0]}"
+    print(line)
+    sys.exit(1 if rep.fails else 0)
+
+
+if __name__ == "__main__":
+    main()
