@@ -1,5 +1,6 @@
 // Package export writes a learner's Lab 4 answers and the evidence labtui captured as
-// lab-04-answers.md (to read and hand in) and lab-04-answers.json (to check by script).
+// lab-04-answers.md (to read and hand in) and lab-04-answers.json (to check by script),
+// and, when there is one, the skew picture of a run as lab-04-skew.svg beside them.
 package export
 
 import (
@@ -48,6 +49,11 @@ type Evidence struct {
 	Hiccup    *state.Hiccup  `json:"hiccup,omitempty"`
 	Replays   []state.Replay `json:"replays,omitempty"`
 	Moved     []state.Moved  `json:"moved,omitempty"`
+	// MovedSummary totals the moved requests when the two runs were compared whole.
+	MovedSummary *state.MovedSummary `json:"moved_summary,omitempty"`
+	// Picture is the skew picture written beside the answers, when it is this
+	// exercise's evidence.
+	Picture *PictureRef `json:"picture,omitempty"`
 }
 
 // Build arranges st per exercise.
@@ -77,9 +83,9 @@ func evidenceFor(id string, ev state.Evidence) *Evidence {
 		e.Replays = replaysWith(ev.Replays, "completed_ts")
 	case "4.4":
 		e.Replays = replaysWith(ev.Replays, "started_ts")
-		e.Moved = ev.Moved
+		e.Moved, e.MovedSummary = ev.Moved, ev.MovedSummary
 	}
-	if e.Agreement == nil && e.Hiccup == nil && len(e.Replays) == 0 && len(e.Moved) == 0 {
+	if e.Agreement == nil && e.Hiccup == nil && len(e.Replays) == 0 && len(e.Moved) == 0 && e.MovedSummary == nil {
 		return nil
 	}
 	return &e
@@ -97,7 +103,22 @@ func replaysWith(rs []state.Replay, field string) []state.Replay {
 
 // Write writes both files into dir, each atomically, and returns their paths.
 func Write(dir string, st state.State, now time.Time) ([]string, error) {
+	return WriteWith(dir, st, now, nil)
+}
+
+// WriteWith is Write with a skew picture: when pic is not nil it is written first, as
+// SkewFile, and the answers refer to it from the evidence of its exercise. The paths
+// returned are the markdown's, the JSON's, then the picture's.
+func WriteWith(dir string, st state.State, now time.Time, pic *Picture) ([]string, error) {
 	doc := Build(st, now)
+	svg := ""
+	if pic != nil {
+		var err error
+		if svg, err = pic.writeSVG(dir); err != nil {
+			return nil, err
+		}
+		doc.attach(pic.ref(SkewFile), pic.Exercise)
+	}
 	js, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode the export: %w", err)
@@ -109,6 +130,9 @@ func Write(dir string, st state.State, now time.Time) ([]string, error) {
 	}
 	if err := state.WriteFileAtomic(paths[1], append(js, '\n')); err != nil {
 		return nil, err
+	}
+	if svg != "" {
+		paths = append(paths, svg)
 	}
 	return paths, nil
 }

@@ -63,7 +63,7 @@ func writeEvidence(b *strings.Builder, e *Evidence) {
 		default:
 			fmt.Fprintf(b, "%d records replayed so far.\n", r.Records)
 		}
-		if r.Diff == nil && r.Done {
+		if r.Diff == nil && r.Compare == nil && r.Done {
 			b.WriteString("\nNo earlier run was kept to compare the event-time output with: run the live generator for a few minutes before replaying.\n")
 		}
 		if d := r.Diff; d != nil {
@@ -76,16 +76,17 @@ func writeEvidence(b *strings.Builder, e *Evidence) {
 				}
 			}
 		}
+		if r.Compare != nil {
+			writeComparison(b, r.Compare)
+		}
 		b.WriteString("\n")
 		writeTable(b, r.Table)
 	}
-	if len(e.Moved) > 0 {
-		b.WriteString("\n### Evidence: requests whose cost moved minutes with started_ts\n\n")
-		b.WriteString("| request | tenant | minute by completed_ts | minute by started_ts | started_ts | USD |\n|---|---|---|---|---|---|\n")
-		for _, m := range e.Moved {
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %.4f |\n", m.RequestID, m.Tenant, minute(m.CompletedMinute),
-				minute(m.StartedMinute), meter.Clock(m.StartedTS), m.USD)
-		}
+	if len(e.Moved) > 0 || e.MovedSummary != nil {
+		writeMoved(b, e.Moved, e.MovedSummary)
+	}
+	if e.Picture != nil {
+		writePicture(b, e.Picture)
 	}
 }
 
