@@ -132,7 +132,7 @@ func (m Model) killJob() (tea.Model, tea.Cmd) {
 // export writes the answers and the evidence.
 func (m Model) export() (tea.Model, tea.Cmd) {
 	m = m.say(footer.Info, "exporting to %s…", m.cfg.ExportDir)
-	return m, m.exportCmd(m.Snapshot())
+	return m, m.exportCmd(m.Snapshot(), m.picture())
 }
 
 // quit stops the lab: the backend closes in a command, then the answers are saved

@@ -63,6 +63,7 @@ type movedEntry struct {
 type skewEntry struct {
 	runID, n int
 	w, h     int
+	withRef  bool
 	pending  bool
 	model    *skew.Model
 	title    string
@@ -96,13 +97,18 @@ func (m Model) recordingOf(r *history.Run) string {
 	return m.cfg.Recording
 }
 
-// analyze starts whatever the diff view and the export lack: the reference of the
-// newest replay, its comparison, the moved requests; and says in the view what is under
-// way. It is cheap to call again: work already done or under way is not started twice.
+// analyze starts whatever the diff view and the export lack: the references of the
+// finished replays, their comparisons, the moved requests; and says in the view what is
+// under way. It is cheap to call again: work already done or under way is not started twice.
 func (m Model) analyze() (Model, tea.Cmd) {
 	var cmds []tea.Cmd
-	if run := m.diffRun(); run != nil {
-		cmds = append(cmds, m.compareRun(run))
+	// Every finished replay kept is compared, newest first, so each has its evidence
+	// even when the next replay began before it had settled.
+	runs := m.hist.Runs()
+	for i := len(runs) - 1; i >= 0; i-- {
+		if r := runs[i]; r.ReplayDone && r.Results.Len() > 0 {
+			cmds = append(cmds, m.compareRun(r))
+		}
 	}
 	cmds = append(cmds, m.findMoved())
 	return m.showAnalysis(), tea.Batch(cmds...)

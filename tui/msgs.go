@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/export"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 )
@@ -134,13 +133,5 @@ func (m Model) archiveCmd() tea.Cmd {
 	return m.tasks.cmd(func() tea.Msg {
 		p, err := s.Archive()
 		return archivedMsg{p, err}
-	})
-}
-
-func (m Model) exportCmd(st state.State) tea.Cmd {
-	dir, now := m.cfg.ExportDir, m.cfg.Now()
-	return m.tasks.cmd(func() tea.Msg {
-		paths, err := export.Write(dir, st, now)
-		return exportedMsg{paths, err}
 	})
 }

@@ -67,7 +67,7 @@ func (m Model) saveMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if msg.err != nil {
 			return m.say(footer.Error, "export failed: %v", msg.err), nil, true
 		}
-		return m.say(footer.Info, "exported %s and %s", msg.paths[0], msg.paths[1]), nil, true
+		return m.say(footer.Info, "exported %s", pathList(msg.paths)), nil, true
 	}
 	return m, nil, false
 }

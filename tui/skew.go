@@ -21,32 +21,46 @@ const minSkewEvery = 250 * time.Millisecond
 type skewMsg struct {
 	runID, n int
 	w, h     int
-	model    *skew.Model
-	title    string
-	text     string
-	took     time.Duration
+	// withRef says a replay's held gateway was taken from its reference run.
+	withRef bool
+	model   *skew.Model
+	title   string
+	text    string
+	took    time.Duration
 }
 
 // skewOptions singles out the run's latest hiccup: its instance's dots, its start and
-// the flush when it ended. A replay read the recording long after it was made, so every
-// record arrives far behind its timestamp: its held gateway is the one whose records the
-// broker took in far behind their timestamps, as the recording kept them.
-// The options are taken on the update loop; heldInRecording, a pass over the results, is
-// left to the command.
-func skewOptions(run *history.Run) (o skew.Options, replay bool) {
+// the flush when it ended. A replay reads the recording long after it was made, so every
+// record arrives far behind its timestamp: its held gateway is the one held in the live
+// run, as the completed_ts reference run of the recording shows it, when that is at
+// hand; else none.
+func (m Model) skewOptions(run *history.Run) (o skew.Options, ref []meter.Result) {
 	if h, ok := run.LastHiccup(); ok {
 		o.Held, o.Hiccup, o.Flush = h.Instance, h.From, h.To
-		return o, false
+		return o, nil
 	}
-	return o, run.Replay
+	if !run.Replay {
+		return o, nil
+	}
+	o.Far = noneHeld
+	// Under started_ts every long request arrives long after its timestamp: only the
+	// completed_ts reference tells a held record.
+	if r := m.an.refs[refKey{m.recordingOf(run), meter.CompletedTS}]; r != nil && !r.pending && r.err == nil {
+		return o, r.results
+	}
+	return o, nil
 }
 
-// heldInRecording returns the gateway with the most records whose Kafka timestamp is more
-// than skew.DefaultFar after their event timestamp (the first by name on a tie), or "".
-func heldInRecording(results []meter.Result) string {
+// noneHeld is a Far no record arrives behind its timestamp by: no gateway is held.
+const noneHeld int64 = 1 << 62
+
+// heldIn returns the gateway with the most records that arrived more than
+// skew.DefaultFar after their timestamp in a run's output (the first by name on a tie),
+// or "".
+func heldIn(results []meter.Result) string {
 	n := make(map[string]int)
 	for i := range results {
-		if t := &results[i].Record; results[i].Kind == meter.TraceResult && t.KafkaTimestamp-t.Timestamp > skew.DefaultFar {
+		if t := &results[i].Record; results[i].Kind == meter.TraceResult && t.Arrival-t.Timestamp > skew.DefaultFar {
 			n[t.Gateway]++
 		}
 	}
@@ -84,7 +98,8 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 	if w < 1 || h < 1 {
 		return m, nil
 	}
-	stale := e.model == nil || e.runID != run.ID || e.n != run.Results.Len()
+	_, ref := m.skewOptions(run)
+	stale := e.model == nil || e.runID != run.ID || e.n != run.Results.Len() || ref != nil && !e.withRef
 	wait := max(minSkewEvery, 2*e.took)
 	switch {
 	case stale && (now || time.Since(e.built) >= wait):
@@ -104,23 +119,24 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 
 func (m Model) skewBuildCmd(run *history.Run, w, h int) tea.Cmd {
 	snap, open, style := run.Results.Snapshot(), run.Open, m.skewView.Style()
-	opts, replay := skewOptions(run)
+	opts, ref := m.skewOptions(run)
 	id, r := run.ID, history.Run{ID: run.ID, Reason: run.Reason, Replay: run.Replay, Timestamp: run.Timestamp}
 	return m.tasks.cmd(func() tea.Msg {
 		start := time.Now()
-		if replay {
-			opts.Held = heldInRecording(snap)
+		if ref != nil {
+			opts.Held = heldIn(ref)
 		}
 		model := skew.Build(compare.Output(snap, open), opts)
 		text := skew.RenderStyled(model, w, h, style)
-		return skewMsg{runID: id, n: len(snap), w: w, h: h, model: &model, title: skewTitle(&r, &model), text: text, took: time.Since(start)}
+		return skewMsg{runID: id, n: len(snap), w: w, h: h, withRef: ref != nil, model: &model, title: skewTitle(&r, &model), text: text,
+			took: time.Since(start)}
 	})
 }
 
 func (m Model) skewDrawCmd(model *skew.Model, title string, w, h int) tea.Cmd {
 	e, style := m.an.skew, m.skewView.Style()
 	return m.tasks.cmd(func() tea.Msg {
-		return skewMsg{runID: e.runID, n: e.n, w: w, h: h, title: title, text: skew.RenderStyled(*model, w, h, style)}
+		return skewMsg{runID: e.runID, n: e.n, w: w, h: h, withRef: e.withRef, title: title, text: skew.RenderStyled(*model, w, h, style)}
 	})
 }
 
@@ -128,7 +144,7 @@ func (m Model) skewDrawCmd(model *skew.Model, title string, w, h int) tea.Cmd {
 func (m Model) skewDrawn(msg skewMsg) (Model, tea.Cmd) {
 	e := &m.an.skew
 	e.pending = false
-	e.runID, e.n, e.w, e.h, e.title = msg.runID, msg.n, msg.w, msg.h, msg.title
+	e.runID, e.n, e.w, e.h, e.title, e.withRef = msg.runID, msg.n, msg.w, msg.h, msg.title, msg.withRef
 	if msg.model != nil {
 		e.model, e.built, e.took = msg.model, time.Now(), msg.took
 	}

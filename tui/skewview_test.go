@@ -132,3 +132,24 @@ func run(t testing.TB, cmd tea.Cmd) []tea.Msg {
 }
 
 func keyPress(k string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)} }
+
+func TestAReplaysHeldGatewayIsTheOneHeldInItsReferenceRun(t *testing.T) {
+	m := New(fakebackend.New(), Config{Recording: seedBurst})
+	m.hist.ExpectReplay()
+	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS}})
+	run := m.hist.Current()
+	if o, ref := m.skewOptions(run); o.Far != noneHeld || ref != nil {
+		t.Fatalf("without a reference: %+v", o)
+	}
+	for _, f := range []meter.TimestampField{meter.StartedTS, meter.CompletedTS} {
+		ref, err := compare.Reference(context.Background(), seedBurst, meter.Options{}, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.an.refs[refKey{seedBurst, f}] = &refEntry{results: ref}
+	}
+	_, got := m.skewOptions(run)
+	if held := heldIn(got); held != "gw-1" {
+		t.Errorf("held = %q, want gw-1 (r-103 and r-104 arrived half a minute late in the live run)", held)
+	}
+}

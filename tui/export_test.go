@@ -1,0 +1,74 @@
+package tui
+
+import (
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/export"
+)
+
+func TestExportAfterBothReplaysHasTheDiffTheMovedRequestsAndTheSkewPicture(t *testing.T) {
+	dir := t.TempDir()
+	fb := replayingBackend(t)
+	tm := start(t, fb, Config{Recording: seedBurst, ExportDir: dir}, 120, 40)
+	waitFor(t, tm, "running", "10:01:09.000")
+	press(tm, "r")
+	waitFor(t, tm, "replay done: 12 records with completed_ts")
+	press(tm, "t")
+	waitFor(t, tm, "replay done: 12 records with started_ts")
+	press(tm, "d")
+	press(tm, "left")
+	waitFor(t, tm, "changed minute") // the moved requests are in: both comparisons are done
+	press(tm, "e")
+	waitFor(t, tm, "exported")
+	finalView(t, tm)
+
+	md, err := os.ReadFile(filepath.Join(dir, export.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"#### The replay against the live run",
+		"**Event time.** event-time: 2 (tenant, minute) rows, 1 identical, 1 differ; every difference explained.",
+		"2 records ($0.20) late in the live run: the watermark had passed 10:00:59.999 when they arrived",
+		"**Processing time.** processing-time: 3 (tenant, minute) rows, 0 identical, 2 only in the live run, 1 only in the replay",
+		"| 11:00 | acme | $0.6000 | 6 | still open |",
+		"### Evidence: requests whose cost moved minutes with started_ts",
+		"6 requests in both runs; 1 changed minute ($0.10) (compared: completed_ts: run 2 (replay) · started_ts: run 3 (replay)",
+		"| r-105 | acme | gw-0 | 0.1000 | 10:01 | 10:00 | 10:01:09.000 | 10:00:58.000 | no |",
+		"![run 3 · replay · started_ts · seed-burst.jsonl · event time against processing time](lab-04-skew.svg)",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("the markdown lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("markdown:\n%s", md)
+	}
+	f, err := os.Open(filepath.Join(dir, export.SkewFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, root := xml.NewDecoder(f), ""
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s is not well-formed XML: %v", export.SkewFile, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		t.Errorf("the picture's root element is %q", root)
+	}
+}
