@@ -80,8 +80,9 @@ func labScript() []backend.Update {
 	}, Status: status(at("06:13"), at("06:12"))})
 	us = append(us,
 		backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS, At: at("06:10")}},
-		// The recorded hour is yesterday's: its minutes come before today's.
-		backend.Update{Results: both("acme", -24*60, 0.3, 3), Status: status(at("06:20"), t0-23*3600000)},
+		// The recorded hour is yesterday's: its minutes come before today's, written
+		// now, after the replay's job started.
+		backend.Update{Results: writtenAt(at("06:15"), both("acme", -24*60, 0.3, 3)), Status: status(at("06:20"), t0-23*3600000)},
 		backend.Update{Replay: &backend.ReplayProgress{Path: "recorded-hour.jsonl.gz", Records: 43200, Total: 43200, Done: true}},
 	)
 	return us
@@ -108,4 +109,12 @@ func TestLabPanelTicksStepsFromEvidence(t *testing.T) {
 	if got := fm.lab.Answers()["4.2b"]; got != "10:01:09, past the window" {
 		t.Errorf("answer 4.2b = %q", got)
 	}
+}
+
+// writtenAt sets the processing time the results were written at.
+func writtenAt(at int64, rs []meter.Result) []meter.Result {
+	for i := range rs {
+		rs[i].At = at
+	}
+	return rs
 }

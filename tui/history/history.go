@@ -166,8 +166,16 @@ func (h *History) Apply(u backend.Update) {
 	}
 	h.Dropped += u.Dropped
 	cur := h.Current()
+	prev := h.previous()
 	for i := range u.Results {
-		h.result(cur, &u.Results[i])
+		r := &u.Results[i]
+		if prev != nil && cur.Replay && r.At > 0 && r.At < cur.StartedAt {
+			// A replay's job starts on an empty topic, so what was written before it
+			// started is the previous job's, sent after the restart was reported.
+			h.result(prev, r)
+			continue
+		}
+		h.result(cur, r)
 	}
 	if u.Status != nil {
 		h.Status = u.Status
@@ -226,6 +234,14 @@ func (h *History) begin(reason string, ts meter.TimestampField, replay bool, at 
 	if n := len(h.runs) - h.limits.ResultRuns; n > 0 {
 		h.runs[n-1].Results.release()
 	}
+}
+
+// previous is the run before the current one, or nil.
+func (h *History) previous() *Run {
+	if len(h.runs) < 2 {
+		return nil
+	}
+	return h.runs[len(h.runs)-2]
 }
 
 // Run returns the run kept with ID id, or nil.

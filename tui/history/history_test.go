@@ -64,3 +64,19 @@ func TestHiccupsFollowTheStatus(t *testing.T) {
 		t.Errorf("after the hiccup: %+v", h.Current().Hiccups)
 	}
 }
+
+func TestResultsWrittenBeforeAReplayStartedBelongToTheRunBefore(t *testing.T) {
+	h := New(Limits{})
+	h.Apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, At: 900, Record: meter.RecordTrace{RequestID: "live-1"}}}})
+	live := h.Current()
+	h.ExpectReplay()
+	h.Apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", At: 1000}})
+	// The live job's last batch arrives after the restart, with the replay's first.
+	h.Apply(backend.Update{Results: []meter.Result{
+		{Kind: meter.TraceResult, At: 950, Record: meter.RecordTrace{RequestID: "live-2"}},
+		{Kind: meter.TraceResult, At: 1001, Record: meter.RecordTrace{RequestID: "replayed-1"}},
+	}})
+	if live.Results.Len() != 2 || h.Current().Results.Len() != 1 || h.Current().Results.Snapshot()[0].Record.RequestID != "replayed-1" {
+		t.Errorf("live run has %d results, the replay %d", live.Results.Len(), h.Current().Results.Len())
+	}
+}
