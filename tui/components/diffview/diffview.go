@@ -83,6 +83,9 @@ func (m Model) SetFocused(f bool) Model {
 // SetContent shows a replay's comparison in the event and processing tabs; a new replay
 // starts both at the top.
 func (m Model) SetContent(c *Content) Model {
+	if c == m.content {
+		return m
+	}
 	if c != nil && (m.content == nil || m.content.Title != c.Title) {
 		m.top[EventTab], m.top[ProcessingTab] = 0, 0
 	}
