@@ -68,7 +68,12 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	job, err := a.jobOptions()
+	if err != nil {
+		return err
+	}
 	cfg := tui.Config{
+		Job:       job,
 		Hiccup:    a.v.GetDuration("hiccup-duration"),
 		Recording: a.v.GetString("recording"),
 		ExportDir: a.v.GetString("export-dir"),

@@ -249,6 +249,7 @@ func (l *Lab) restartOn(ctx context.Context, topic string, startAt livejob.Start
 	l.mu.Unlock()
 	if job != nil {
 		job.Stop()
+		l.flush() // the old job's last results go out before the restart that ends its run
 	}
 	return l.startJob(ctx, why)
 }
