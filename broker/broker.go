@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // Defaults used by Start for the fields of a Config left at their zero value.
@@ -92,6 +93,7 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 	cluster, err := kfake.NewCluster(
 		kfake.Ports(port),
 		kfake.SeedTopics(int32(cfg.Partitions), cfg.Topic),
+		kfake.MaxVersions(javaClientVersions()),
 	)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -118,4 +120,15 @@ func (b *Broker) Topic() string { return b.topic }
 // is free for another listener when Close returns. Close is safe to call more than once.
 func (b *Broker) Close() {
 	b.close.Do(b.cluster.Close)
+}
+
+// javaClientVersions is kfake's stable API versions without DescribeTopicPartitions
+// (key 75): kfake answers it with a null eligibleLeaderReplicas, which Java's Kafka client
+// (and so Flink's KafkaSource) dereferences and dies on. Without it the client falls back
+// to Metadata, and a real Flink job runs against the embedded broker (checked by the lab's
+// conformance run).
+func javaClientVersions() *kversion.Versions {
+	v := kversion.Stable()
+	v.SetMaxKeyVersion(75, -1)
+	return v
 }
