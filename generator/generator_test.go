@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"github.com/labtui/labtui/internal/testkit"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ func stopped(t *testing.T, g *Generator) {
 }
 
 func TestGeneratorWritesItsScheduleToTheTopicOnceInOrder(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	b := startBroker(t)
 	cfg := Defaults()
 	cfg.Brokers, cfg.Rate = []string{b.Addr()}, 200
@@ -75,11 +76,11 @@ func TestGeneratorWritesItsScheduleToTheTopicOnceInOrder(t *testing.T) {
 }
 
 func TestGeneratorReleasesEachEventWhenItsTimeComes(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	b := startBroker(t)
 	cfg := Defaults()
 	cfg.Brokers = []string{b.Addr()}
-	clock := &manualClock{now: time.UnixMilli(start)}
+	clock := testkit.NewManualClock(time.UnixMilli(start))
 	g, err := New(cfg, WithClock(clock))
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func TestGeneratorReleasesEachEventWhenItsTimeComes(t *testing.T) {
 	// By each whole second, exactly the events with a ts up to then are released.
 	events := drawFor(t, cfg, 10_000)
 	for second := int64(0); second <= 10; second++ {
-		eventually(t, "every instance waits for the clock", func() bool { return clock.sleeping() == cfg.Instances })
+		testkit.Eventually(t, "every instance waits for the clock", func() bool { return clock.Sleeping() == cfg.Instances })
 		due := 0
 		for _, d := range events {
 			if d.ev.TS <= start+second*1000 {
@@ -104,11 +105,11 @@ func TestGeneratorReleasesEachEventWhenItsTimeComes(t *testing.T) {
 		}
 		clock.Advance(time.Second)
 	}
-	eventually(t, "every released event is acknowledged", func() bool { return Total(g.Stats()).InFlight == 0 })
+	testkit.Eventually(t, "every released event is acknowledged", func() bool { return Total(g.Stats()).InFlight == 0 })
 }
 
 func TestStartTwiceAndStopWithoutStart(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	cfg := Defaults()
 	cfg.Brokers = []string{"127.0.0.1:1"} // never dialed
 	idle, err := New(cfg)
@@ -120,7 +121,7 @@ func TestStartTwiceAndStopWithoutStart(t *testing.T) {
 		t.Error("Start after Stop succeeded")
 	}
 
-	g, err := New(cfg, WithClock(&manualClock{now: time.UnixMilli(start)}))
+	g, err := New(cfg, WithClock(testkit.NewManualClock(time.UnixMilli(start))))
 	if err != nil {
 		t.Fatal(err)
 	}

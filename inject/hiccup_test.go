@@ -3,6 +3,7 @@ package inject
 import (
 	"context"
 	"fmt"
+	"github.com/labtui/labtui/internal/testkit"
 	"os"
 	"sync"
 	"testing"
@@ -115,7 +116,7 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 	if testing.Short() {
 		t.Skip("runs for about 10 s on the wall clock")
 	}
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	brokers, topic := brokersUnderTest(t)
 	cfg := generator.Defaults()
 	cfg.Brokers, cfg.Topic, cfg.Rate, cfg.Seed = brokers, topic, 100, 7

@@ -3,6 +3,7 @@ package inject
 import (
 	"context"
 	"errors"
+	"github.com/labtui/labtui/internal/testkit"
 	"io"
 	"net"
 	"strings"
@@ -22,8 +23,8 @@ func pipeDialer(t *testing.T) func(context.Context, string, string) (net.Conn, e
 	}
 }
 
-func newTestInjector(t *testing.T) (*Injector, *manualClock) {
-	clock := &manualClock{now: time.Unix(1795946400, 0)}
+func newTestInjector(t *testing.T) (*Injector, *testkit.ManualClock) {
+	clock := testkit.NewManualClock(time.Unix(1795946400, 0))
 	return New(3, WithClock(clock), WithBaseDialer(pipeDialer(t))), clock
 }
 
@@ -32,7 +33,7 @@ type heldCounts map[int]int64
 func (h heldCounts) InFlight(instance int) int64 { return h[instance] }
 
 func TestAHiccupDropsConnectionsAndRefusesDialsUntilItEnds(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	in, clock := newTestInjector(t)
 	ctx := t.Context()
 	c1, err := in.Dialer(1)(ctx, "tcp", "broker:9092")
@@ -117,7 +118,7 @@ func TestUnknownInstancesAndBadDurationsAreRefusedInPlainWords(t *testing.T) {
 }
 
 func TestRunStartsEachHiccupWhenItsTimeComes(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	in, clock := newTestInjector(t)
 	plan, err := ParseHiccups([]string{"gw-2@20s+5s", "gw-1@10s+35s"})
 	if err != nil {
@@ -126,10 +127,10 @@ func TestRunStartsEachHiccupWhenItsTimeComes(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- in.Run(t.Context(), clock.Now(), plan) }()
 
-	eventually(t, "Run waits for gw-1's start", func() bool { return clock.sleeping() == 1 })
+	testkit.Eventually(t, "Run waits for gw-1's start", func() bool { return clock.Sleeping() == 1 })
 	clock.Advance(10 * time.Second)
-	eventually(t, "gw-1's hiccup is on", func() bool { return in.State(nil)[1].On })
-	eventually(t, "Run waits for gw-2's start", func() bool { return clock.sleeping() == 1 })
+	testkit.Eventually(t, "gw-1's hiccup is on", func() bool { return in.State(nil)[1].On })
+	testkit.Eventually(t, "Run waits for gw-2's start", func() bool { return clock.Sleeping() == 1 })
 	if in.State(nil)[2].On {
 		t.Fatal("gw-2's hiccup started 10 s early")
 	}
@@ -144,12 +145,12 @@ func TestRunStartsEachHiccupWhenItsTimeComes(t *testing.T) {
 }
 
 func TestRunReturnsWhenItsContextEnds(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	in, clock := newTestInjector(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- in.Run(ctx, clock.Now(), []Hiccup{{Instance: 0, At: time.Hour, For: time.Second}}) }()
-	eventually(t, "Run waits", func() bool { return clock.sleeping() == 1 })
+	testkit.Eventually(t, "Run waits", func() bool { return clock.Sleeping() == 1 })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("Run after cancel = %v", err)

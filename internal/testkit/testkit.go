@@ -1,4 +1,6 @@
-package inject
+// Package testkit holds what the packages' tests share: a goroutine-leak check, a clock
+// that moves only when a test says so, and a poll for a condition.
+package testkit
 
 import (
 	"context"
@@ -8,9 +10,12 @@ import (
 	"time"
 )
 
-// checkGoroutines fails the test if, after every other cleanup has run, more goroutines
+// NewManualClock returns a ManualClock reading now.
+func NewManualClock(now time.Time) *ManualClock { return &ManualClock{now: now} }
+
+// CheckGoroutines fails the test if, after every other cleanup has run, more goroutines
 // are alive than when it was called. Register it first so that it runs last.
-func checkGoroutines(t *testing.T) {
+func CheckGoroutines(t *testing.T) {
 	t.Helper()
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() {
@@ -25,8 +30,8 @@ func checkGoroutines(t *testing.T) {
 	})
 }
 
-// manualClock is a Clock that moves only when the test advances it.
-type manualClock struct {
+// ManualClock is a clock (generator.Clock) that moves only when the test advances it.
+type ManualClock struct {
 	mu      sync.Mutex
 	now     time.Time
 	waiters []manualWaiter
@@ -37,13 +42,15 @@ type manualWaiter struct {
 	wake chan struct{}
 }
 
-func (c *manualClock) Now() time.Time {
+// Now returns the clock's time.
+func (c *ManualClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
 }
 
-func (c *manualClock) SleepUntil(ctx context.Context, t time.Time) error {
+// SleepUntil waits until the clock reaches t, or ctx is done.
+func (c *ManualClock) SleepUntil(ctx context.Context, t time.Time) error {
 	c.mu.Lock()
 	w := manualWaiter{at: t, wake: make(chan struct{})}
 	if !w.at.After(c.now) {
@@ -68,7 +75,8 @@ func (c *manualClock) SleepUntil(ctx context.Context, t time.Time) error {
 	}
 }
 
-func (c *manualClock) Advance(d time.Duration) {
+// Advance moves the clock by d and wakes every sleeper it passes.
+func (c *ManualClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
@@ -83,14 +91,15 @@ func (c *manualClock) Advance(d time.Duration) {
 	c.waiters = kept
 }
 
-func (c *manualClock) sleeping() int {
+// Sleeping returns how many goroutines wait in SleepUntil.
+func (c *ManualClock) Sleeping() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.waiters)
 }
 
-// eventually polls cond for up to 20 s.
-func eventually(t testing.TB, what string, cond func() bool) {
+// Eventually polls cond for up to 20 s and fails the test if it never holds.
+func Eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
