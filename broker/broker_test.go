@@ -5,32 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
-
-// checkGoroutines fails the test if, after every other cleanup has run, more goroutines
-// are alive than when it was called. Register it first so that it runs last.
-func checkGoroutines(t *testing.T) {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<20)
-			t.Errorf("%d goroutines leaked:\n%s", n-before, buf[:runtime.Stack(buf, true)])
-		}
-	})
-}
 
 func startBroker(t *testing.T, cfg Config) *Broker {
 	t.Helper()
@@ -43,7 +26,7 @@ func startBroker(t *testing.T, cfg Config) *Broker {
 }
 
 func TestStartOnABusyPortNamesThePortAndTheFix(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +60,7 @@ func TestStartRejectsAnAddressOffLoopback(t *testing.T) {
 }
 
 func TestProducedRecordsCanBeConsumed(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	b := startBroker(t, Config{Addr: "127.0.0.1:0"})
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
@@ -129,7 +112,7 @@ func TestProducedRecordsCanBeConsumed(t *testing.T) {
 }
 
 func TestCloseReleasesThePort(t *testing.T) {
-	checkGoroutines(t)
+	testkit.CheckGoroutines(t)
 	b, err := Start(t.Context(), Config{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)

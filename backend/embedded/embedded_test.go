@@ -3,7 +3,6 @@ package embedded
 import (
 	"bytes"
 	"context"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,11 +10,12 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 )
 
 func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
-	before := runtime.NumGoroutine()
+	testkit.CheckGoroutines(t)
 	gen := generator.Defaults()
 	gen.Rate = 200
 	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Generator: gen,
@@ -61,14 +61,6 @@ func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
 	}
 	if results[meter.TraceResult] != 0 || s.Records == 0 {
 		t.Errorf("results %v", results)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before+1 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before+1 {
-		buf := make([]byte, 1<<16)
-		t.Fatalf("%d goroutines left behind (was %d):\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
 }
 
