@@ -115,6 +115,15 @@ type hostAddr string
 func (a hostAddr) Network() string { return "tcp" }
 func (a hostAddr) String() string  { return string(a) }
 
+// StartNamed is Start for an instance named as the fleet names it, gw-<index>.
+func (in *Injector) StartNamed(name string, d time.Duration) error {
+	i, err := generator.ParseInstance(name)
+	if err != nil {
+		return err
+	}
+	return in.Start(i, d)
+}
+
 // Start begins a hiccup of duration d on instance now: its open connections are closed
 // and new ones refused until d has passed or Stop is called. Starting a hiccup that is
 // already on makes it end d from now.

@@ -94,11 +94,7 @@ func (l *Lab) stopGenerator() error {
 // Inject holds one gateway instance's produce requests for d: its connections to
 // Kafka drop and its dials are refused, as in a broker hiccup.
 func (l *Lab) Inject(instance string, d time.Duration) error {
-	i, err := generator.ParseInstance(instance)
-	if err != nil {
-		return err
-	}
-	if err := l.injector.Start(i, d); err != nil {
+	if err := l.injector.StartNamed(instance, d); err != nil {
 		return err
 	}
 	l.logf("hiccup on %s for %s", instance, d)

@@ -218,11 +218,7 @@ func (l *Lab) SetGenerator(on bool) error {
 
 // Inject holds one instance's produce requests for d.
 func (l *Lab) Inject(instance string, d time.Duration) error {
-	i, err := generator.ParseInstance(instance)
-	if err != nil {
-		return err
-	}
-	if err := l.injector.Start(i, d); err != nil {
+	if err := l.injector.StartNamed(instance, d); err != nil {
 		return err
 	}
 	l.logf("hiccup on %s for %s", instance, d)
