@@ -10,7 +10,7 @@ import (
 // Flink's operator test harnesses collect an operator's output queue.
 type collector[T any] struct{ got []string }
 
-func (c *collector[T]) Collect(rec Record[T]) {
+func (c *collector[T]) Collect(rec *Record[T]) {
 	c.got = append(c.got, fmt.Sprintf("%v@%d", rec.Value, rec.Timestamp))
 }
 
@@ -40,17 +40,17 @@ type kv struct {
 	v int64
 }
 
-func keyOfKV(e kv) string { return e.k }
+func keyOfKV(e *kv) string { return e.k }
 
 // sumAgg sums values and counts elements.
 type sumAgg struct{}
 
 type sumAcc struct{ sum, n int64 }
 
-func (sumAgg) CreateAccumulator() sumAcc { return sumAcc{} }
-func (sumAgg) Add(e kv, a sumAcc) sumAcc { return sumAcc{a.sum + e.v, a.n + 1} }
-func (sumAgg) GetResult(a sumAcc) sumAcc { return a }
-func (sumAgg) Merge(a, b sumAcc) sumAcc  { return sumAcc{a.sum + b.sum, a.n + b.n} }
+func (sumAgg) CreateAccumulator() sumAcc  { return sumAcc{} }
+func (sumAgg) Add(e *kv, a sumAcc) sumAcc { return sumAcc{a.sum + e.v, a.n + 1} }
+func (sumAgg) GetResult(a sumAcc) sumAcc  { return a }
+func (sumAgg) Merge(a, b sumAcc) sumAcc   { return sumAcc{a.sum + b.sum, a.n + b.n} }
 func emitSum(k string, w TimeWindow, a sumAcc) string {
 	return fmt.Sprintf("%s[%d,%d)=%d/%d", k, w.Start, w.End, a.sum, a.n)
 }
@@ -68,7 +68,7 @@ func newWindowHarness(t *testing.T, tw Tumbling, start int64) *windowHarness {
 	t.Helper()
 	h := &windowHarness{rt: NewRuntime(start), out: &collector[string]{}}
 	op, err := NewWindowOperator(h.rt, tw, keyOfKV, AggregateFunction[kv, sumAcc, sumAcc](sumAgg{}), emitSum, Output[string](h.out),
-		func(rec Record[kv], wm int64) {
+		func(rec *Record[kv], wm int64) {
 			h.late = append(h.late, fmt.Sprintf("%s:%d@%d<=WM(%d)", rec.Value.k, rec.Value.v, rec.Timestamp, wm))
 		})
 	if err != nil {
@@ -78,7 +78,7 @@ func newWindowHarness(t *testing.T, tw Tumbling, start int64) *windowHarness {
 	return h
 }
 
-func (h *windowHarness) element(k string, v, ts int64) { h.op.Collect(Record[kv]{kv{k, v}, ts}) }
+func (h *windowHarness) element(k string, v, ts int64) { h.op.Collect(&Record[kv]{kv{k, v}, ts}) }
 
 func (h *windowHarness) takeLate() []string {
 	l := h.late

@@ -2,9 +2,10 @@ package engine
 
 // KeyedProcessFunction is Flink's KeyedProcessFunction with one ValueState of type S per
 // key: ProcessElement sees each element with its key's state, OnTimer each event-time
-// timer of a key when the watermark reaches it.
+// timer of a key when the watermark reaches it. The element is lent for the call, as a
+// Record is (see Output).
 type KeyedProcessFunction[S, IN, OUT any] interface {
-	ProcessElement(ctx *KeyedContext[S, OUT], value IN)
+	ProcessElement(ctx *KeyedContext[S, OUT], value *IN)
 	OnTimer(ctx *KeyedContext[S, OUT], timestamp int64)
 }
 
@@ -13,10 +14,10 @@ type KeyedProcessFunction[S, IN, OUT any] interface {
 // does, and fire in time order, every timer at or below the watermark, before the
 // watermark is forwarded (InternalTimerServiceImpl.advanceWatermark).
 type KeyedProcess[S, IN, OUT any] struct {
-	keyOf  func(IN) string
+	keyOf  func(*IN) string
 	fn     KeyedProcessFunction[S, IN, OUT]
 	out    Output[OUT]
-	state  map[string]*keyedEntry[S]
+	state  keyTable[*keyedEntry[S]]
 	free   []*keyedEntry[S] // emptied entries, reused so a key costs no allocation
 	timers timerQueue[timerRef[S]]
 	wm     int64
@@ -93,18 +94,29 @@ func (e *keyedEntry[S]) removeTimer(ts int64) bool {
 
 // NewKeyedProcess returns an operator that keys elements with keyOf, runs fn, and sends
 // what fn collects to out.
-func NewKeyedProcess[S, IN, OUT any](keyOf func(IN) string, fn KeyedProcessFunction[S, IN, OUT], out Output[OUT]) *KeyedProcess[S, IN, OUT] {
-	op := &KeyedProcess[S, IN, OUT]{keyOf: keyOf, fn: fn, out: out, state: make(map[string]*keyedEntry[S]), wm: MinWatermark}
-	op.ctx.op = op
+func NewKeyedProcess[S, IN, OUT any](keyOf func(*IN) string, fn KeyedProcessFunction[S, IN, OUT], out Output[OUT]) *KeyedProcess[S, IN, OUT] {
+	op := &KeyedProcess[S, IN, OUT]{keyOf: keyOf, fn: fn, out: out, state: newKeyTable[*keyedEntry[S]](), wm: MinWatermark}
+	op.ctx.out, op.ctx.timers, op.ctx.wm = out, &op.timers, &op.wm
 	return op
 }
 
 // Collect runs ProcessElement for rec under its key.
-func (op *KeyedProcess[S, IN, OUT]) Collect(rec Record[IN]) {
-	key := op.keyOf(rec.Value)
-	existed := op.load(key, rec.Timestamp)
-	op.fn.ProcessElement(&op.ctx, rec.Value)
-	op.store(existed)
+func (op *KeyedProcess[S, IN, OUT]) Collect(rec *Record[IN]) {
+	key := op.keyOf(&rec.Value)
+	hash := op.state.hashOf(key)
+	slot, existed := op.state.find(key, hash)
+	e := op.entry(slot, existed)
+	op.ctx.key, op.ctx.entry, op.ctx.timestamp = key, e, rec.Timestamp
+	op.fn.ProcessElement(&op.ctx, &rec.Value)
+	switch {
+	case existed && e.empty():
+		op.state.deleteAt(slot)
+		op.recycle(e)
+	case !existed && !e.empty():
+		op.state.insert(slot, key, hash, e)
+	case !existed:
+		op.recycle(e)
+	}
 }
 
 // EmitWatermark fires every timer at or below wm, then forwards wm.
@@ -123,7 +135,10 @@ func (op *KeyedProcess[S, IN, OUT]) EmitWatermark(wm int64) {
 		op.ctx.key, op.ctx.entry, op.ctx.timestamp = ref.key, ref.e, t.at
 		ref.e.removeTimer(t.at)
 		op.fn.OnTimer(&op.ctx, t.at)
-		op.store(true)
+		if ref.e.empty() {
+			op.state.remove(ref.key)
+			op.recycle(ref.e)
+		}
 	}
 	op.out.EmitWatermark(wm)
 }
@@ -132,36 +147,27 @@ func (op *KeyedProcess[S, IN, OUT]) EmitWatermark(wm int64) {
 func (op *KeyedProcess[S, IN, OUT]) Watermark() int64 { return op.wm }
 
 // Keys returns how many keys hold state or timers: the operator's state size.
-func (op *KeyedProcess[S, IN, OUT]) Keys() int { return len(op.state) }
+func (op *KeyedProcess[S, IN, OUT]) Keys() int { return op.state.len() }
 
 // PendingTimers returns how many timers are queued, including deleted ones not yet due.
 func (op *KeyedProcess[S, IN, OUT]) PendingTimers() int { return op.timers.len() }
 
-func (op *KeyedProcess[S, IN, OUT]) load(key string, ts int64) bool {
-	e, existed := op.state[key]
-	if !existed {
-		if n := len(op.free); n > 0 {
-			e, op.free = op.free[n-1], op.free[:n-1]
-		} else {
-			e = &keyedEntry[S]{}
-		}
+// entry returns the entry in slot, or a fresh one for a key that has none.
+func (op *KeyedProcess[S, IN, OUT]) entry(slot int, existed bool) *keyedEntry[S] {
+	if existed {
+		return op.state.slots[slot].val
 	}
-	op.ctx.key, op.ctx.entry, op.ctx.timestamp = key, e, ts
-	return existed
+	if n := len(op.free); n > 0 {
+		e := op.free[n-1]
+		op.free = op.free[:n-1]
+		return e
+	}
+	return &keyedEntry[S]{}
 }
 
-// store keeps the current key's entry if it holds anything and drops it otherwise.
-func (op *KeyedProcess[S, IN, OUT]) store(existed bool) {
-	e := op.ctx.entry
-	switch {
-	case !e.empty():
-		if !existed {
-			op.state[op.ctx.key] = e
-		}
-		return
-	case existed:
-		delete(op.state, op.ctx.key)
-	}
+// recycle empties an entry no key holds any more and keeps it for the next new key; its
+// generation moves on, so the timers queued for it are known to be gone.
+func (op *KeyedProcess[S, IN, OUT]) recycle(e *keyedEntry[S]) {
 	*e = keyedEntry[S]{extra: e.extra[:0], gen: e.gen + 1}
 	op.free = append(op.free, e)
 }
@@ -169,19 +175,14 @@ func (op *KeyedProcess[S, IN, OUT]) store(existed bool) {
 // KeyedContext is what a KeyedProcessFunction sees of the current key: its state, its
 // timers, the current element's (or timer's) timestamp, and the output.
 type KeyedContext[S, OUT any] struct {
-	op interface {
-		collect(Record[OUT])
-		registerTimer(ts int64, ref timerRef[S])
-		watermark() int64
-	}
+	out       Output[OUT]
+	timers    *timerQueue[timerRef[S]]
+	wm        *int64
 	key       string
 	entry     *keyedEntry[S]
 	timestamp int64
+	emitted   Record[OUT] // the record Collect lends to out
 }
-
-func (op *KeyedProcess[S, IN, OUT]) collect(rec Record[OUT])               { op.out.Collect(rec) }
-func (op *KeyedProcess[S, IN, OUT]) registerTimer(ts int64, r timerRef[S]) { op.timers.push(ts, r) }
-func (op *KeyedProcess[S, IN, OUT]) watermark() int64                      { return op.wm }
 
 // Key returns the current key.
 func (c *KeyedContext[S, OUT]) Key() string { return c.key }
@@ -190,10 +191,12 @@ func (c *KeyedContext[S, OUT]) Key() string { return c.key }
 func (c *KeyedContext[S, OUT]) Timestamp() int64 { return c.timestamp }
 
 // CurrentWatermark returns the operator's watermark when the element arrived.
-func (c *KeyedContext[S, OUT]) CurrentWatermark() int64 { return c.op.watermark() }
+func (c *KeyedContext[S, OUT]) CurrentWatermark() int64 { return *c.wm }
 
-// Value returns the key's state, and false if it holds none.
-func (c *KeyedContext[S, OUT]) Value() (S, bool) { return c.entry.value, c.entry.has }
+// Value returns the key's state, by reference as Flink's heap state backend returns it,
+// and false if it holds none. What it points to changes with Update and Clear: read what
+// you need from it first.
+func (c *KeyedContext[S, OUT]) Value() (*S, bool) { return &c.entry.value, c.entry.has }
 
 // Update sets the key's state.
 func (c *KeyedContext[S, OUT]) Update(v S) { c.entry.value, c.entry.has = v, true }
@@ -212,7 +215,7 @@ func (c *KeyedContext[S, OUT]) RegisterEventTimeTimer(ts int64) {
 		return
 	}
 	c.entry.addTimer(ts)
-	c.op.registerTimer(ts, timerRef[S]{key: c.key, e: c.entry, gen: c.entry.gen})
+	c.timers.push(ts, timerRef[S]{key: c.key, e: c.entry, gen: c.entry.gen})
 }
 
 // DeleteEventTimeTimer cancels this key's timer for ts, if there is one.
@@ -220,5 +223,6 @@ func (c *KeyedContext[S, OUT]) DeleteEventTimeTimer(ts int64) { c.entry.removeTi
 
 // Collect emits v with the current timestamp: the element's, or the timer's.
 func (c *KeyedContext[S, OUT]) Collect(v OUT) {
-	c.op.collect(Record[OUT]{Value: v, Timestamp: c.timestamp})
+	c.emitted = Record[OUT]{Value: v, Timestamp: c.timestamp}
+	c.out.Collect(&c.emitted)
 }

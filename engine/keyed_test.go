@@ -11,7 +11,7 @@ type timeoutFn struct{ gap int64 }
 
 type timeoutState struct{ last, timer int64 }
 
-func (f timeoutFn) ProcessElement(ctx *KeyedContext[timeoutState, string], v kv) {
+func (f timeoutFn) ProcessElement(ctx *KeyedContext[timeoutState, string], v *kv) {
 	if s, ok := ctx.Value(); ok {
 		ctx.DeleteEventTimeTimer(s.timer)
 	}
@@ -24,16 +24,20 @@ func (f timeoutFn) ProcessElement(ctx *KeyedContext[timeoutState, string], v kv)
 
 func (f timeoutFn) OnTimer(ctx *KeyedContext[timeoutState, string], ts int64) {
 	s, ok := ctx.Value()
+	last := s.last
 	ctx.Clear()
-	ctx.Collect(fmt.Sprintf("timeout %s last=%d had=%v wm=%d", ctx.Key(), s.last, ok, ctx.CurrentWatermark()))
+	if s.last != 0 {
+		panic("Clear left the state's value behind")
+	}
+	ctx.Collect(fmt.Sprintf("timeout %s last=%d had=%v wm=%d", ctx.Key(), last, ok, ctx.CurrentWatermark()))
 }
 
 func TestKeyedProcessTimersFireOnceInOrderBeforeTheWatermark(t *testing.T) {
 	out := &collector[string]{}
 	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[timeoutState, kv, string](timeoutFn{gap: 100}), Output[string](out))
-	op.Collect(Record[kv]{kv{"b", 1}, 50})  // timer 150
-	op.Collect(Record[kv]{kv{"a", 2}, 10})  // timer 110
-	op.Collect(Record[kv]{kv{"a", 3}, 120}) // moves a's timer to 220
+	op.Collect(&Record[kv]{kv{"b", 1}, 50})  // timer 150
+	op.Collect(&Record[kv]{kv{"a", 2}, 10})  // timer 110
+	op.Collect(&Record[kv]{kv{"a", 3}, 120}) // moves a's timer to 220
 	out.take()
 	op.EmitWatermark(150)
 	expect(t, "b times out, a's deleted timer does not fire", out.take(),
@@ -49,7 +53,7 @@ func TestKeyedProcessTimerInThePastFiresAtTheNextWatermark(t *testing.T) {
 	out := &collector[string]{}
 	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[timeoutState, kv, string](timeoutFn{gap: 10}), Output[string](out))
 	op.EmitWatermark(500)
-	op.Collect(Record[kv]{kv{"a", 1}, 100}) // timer 110, already behind the watermark
+	op.Collect(&Record[kv]{kv{"a", 1}, 100}) // timer 110, already behind the watermark
 	expect(t, "no firing on element", out.take(), "WM(500)", "seen a=1 wm=500@100")
 	op.EmitWatermark(501)
 	expect(t, "fires at the next watermark", out.take(), "timeout a last=1 had=true wm=501@110", "WM(501)")

@@ -1,7 +1,5 @@
 package engine
 
-import "container/heap"
-
 // Runtime is a job's processing-time service: its clock and its processing-time timers.
 // The driver moves the clock with AdvanceTo before each record, so processing time is
 // whatever the driver says: arrival times on a simulated clock, or the wall clock.
@@ -27,7 +25,7 @@ func (r *Runtime) Now() int64 { return r.now }
 // RegisterTimer asks for fn to be called with t once processing time passes t.
 func (r *Runtime) RegisterTimer(t int64, fn func(t int64)) {
 	r.seq++
-	heap.Push(&r.timers, procTimer{at: t, seq: r.seq, fn: fn})
+	r.timers.push(procTimer{at: t, seq: r.seq, fn: fn})
 }
 
 // AdvanceTo moves the clock to p, first firing, in order, every timer due strictly before
@@ -36,7 +34,7 @@ func (r *Runtime) RegisterTimer(t int64, fn func(t int64)) {
 // clock fires nothing and leaves it where it is.
 func (r *Runtime) AdvanceTo(p int64) {
 	for len(r.timers) > 0 && r.timers[0].at < p {
-		t := heap.Pop(&r.timers).(procTimer)
+		t := r.timers.pop()
 		if t.at+1 > r.now {
 			r.now = t.at + 1
 		}
@@ -65,21 +63,48 @@ type procTimer struct {
 	fn  func(int64)
 }
 
+// procTimers is a binary min-heap of timers in (at, seq) order, written out rather than
+// through container/heap so that a timer is never boxed into an interface.
 type procTimers []procTimer
 
-func (h procTimers) Len() int { return len(h) }
-func (h procTimers) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	return h[i].seq < h[j].seq
+func (h procTimers) less(i, j int) bool {
+	return h[i].at < h[j].at || (h[i].at == h[j].at && h[i].seq < h[j].seq)
 }
-func (h procTimers) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *procTimers) Push(x any)   { *h = append(*h, x.(procTimer)) }
-func (h *procTimers) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	old[len(old)-1] = procTimer{}
-	*h = old[:len(old)-1]
+
+func (h *procTimers) push(t procTimer) {
+	*h = append(*h, t)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !q.less(i, parent) {
+			break
+		}
+		q[i], q[parent] = q[parent], q[i]
+		i = parent
+	}
+}
+
+func (h *procTimers) pop() procTimer {
+	q := *h
+	t := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q[last] = procTimer{}
+	q = q[:last]
+	for i := 0; ; {
+		l, r, smallest := 2*i+1, 2*i+2, i
+		if l < len(q) && q.less(l, smallest) {
+			smallest = l
+		}
+		if r < len(q) && q.less(r, smallest) {
+			smallest = r
+		}
+		if smallest == i {
+			break
+		}
+		q[i], q[smallest] = q[smallest], q[i]
+		i = smallest
+	}
+	*h = q
 	return t
 }

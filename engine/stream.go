@@ -19,8 +19,13 @@ type Record[T any] struct {
 
 // Output receives the records and watermarks an operator emits. Every operator is the
 // Output of the operator before it.
+//
+// A record is handed over by reference, as Flink hands StreamRecords down a chain with
+// object reuse on: the sender owns it, it is valid only during the call, the receiver
+// copies whatever it keeps, and it may restamp the record (an assigner does) but never
+// changes its value. No record is copied between chained operators.
 type Output[T any] interface {
-	Collect(rec Record[T])
+	Collect(rec *Record[T])
 	EmitWatermark(wm int64)
 }
 
@@ -28,9 +33,11 @@ type Output[T any] interface {
 // stream consumed by two operators does.
 type Broadcast[T any] []Output[T]
 
-// Collect sends rec to every output.
-func (b Broadcast[T]) Collect(rec Record[T]) {
+// Collect sends rec to every output, each seeing the timestamp it came with.
+func (b Broadcast[T]) Collect(rec *Record[T]) {
+	ts := rec.Timestamp
 	for _, o := range b {
+		rec.Timestamp = ts
 		o.Collect(rec)
 	}
 }
@@ -46,7 +53,7 @@ func (b Broadcast[T]) EmitWatermark(wm int64) {
 type Discard[T any] struct{}
 
 // Collect drops rec.
-func (Discard[T]) Collect(Record[T]) {}
+func (Discard[T]) Collect(*Record[T]) {}
 
 // EmitWatermark drops wm.
 func (Discard[T]) EmitWatermark(int64) {}

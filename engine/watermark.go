@@ -47,7 +47,7 @@ func (s WatermarkStrategy) Validate() error {
 // the same as a timer that never stops; an idle source costs nothing, and a simulated
 // clock can jump across a gap of days.
 type TimestampAssigner[T any] struct {
-	extract  func(value T, recordTimestamp int64) int64
+	extract  func(value *T, recordTimestamp int64) int64
 	out      Output[T]
 	rt       *Runtime
 	bound    int64
@@ -60,7 +60,7 @@ type TimestampAssigner[T any] struct {
 
 // NewTimestampAssigner returns an assigner that stamps records with extract, sends them
 // to out, and emits watermarks on rt's processing-time clock.
-func NewTimestampAssigner[T any](rt *Runtime, s WatermarkStrategy, extract func(value T, recordTimestamp int64) int64, out Output[T]) *TimestampAssigner[T] {
+func NewTimestampAssigner[T any](rt *Runtime, s WatermarkStrategy, extract func(value *T, recordTimestamp int64) int64, out Output[T]) *TimestampAssigner[T] {
 	a := &TimestampAssigner[T]{
 		extract:  extract,
 		out:      out,
@@ -75,8 +75,8 @@ func NewTimestampAssigner[T any](rt *Runtime, s WatermarkStrategy, extract func(
 }
 
 // Collect stamps rec, forwards it, then updates the largest timestamp seen.
-func (a *TimestampAssigner[T]) Collect(rec Record[T]) {
-	ts := a.extract(rec.Value, rec.Timestamp)
+func (a *TimestampAssigner[T]) Collect(rec *Record[T]) {
+	ts := a.extract(&rec.Value, rec.Timestamp)
 	rec.Timestamp = ts
 	a.out.Collect(rec)
 	if ts > a.maxTs {

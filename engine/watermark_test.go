@@ -2,21 +2,21 @@ package engine
 
 import "testing"
 
-func byValue(v int64, _ int64) int64 { return v }
+func byValue(v *int64, _ int64) int64 { return *v }
 
 func TestAssignerEmitsLargestTimestampMinusBoundMinusOneOnTicks(t *testing.T) {
 	rt := NewRuntime(1_000)
 	out := &collector[int64]{}
 	a := NewTimestampAssigner(rt, WatermarkStrategy{OutOfOrderness: 500}, byValue, Output[int64](out))
 	rt.AdvanceTo(1_050)
-	a.Collect(Record[int64]{Value: 10_000, Timestamp: -1})
-	a.Collect(Record[int64]{Value: 9_000})
+	a.Collect(&Record[int64]{Value: 10_000, Timestamp: -1})
+	a.Collect(&Record[int64]{Value: 9_000})
 	expect(t, "records stamped, no watermark per event", out.take(), "10000@10000", "9000@9000")
 	rt.AdvanceTo(1_201) // tick at 1200 fires
 	expect(t, "first tick", out.take(), "WM(9499)")
 	rt.AdvanceTo(1_401)
 	expect(t, "no new maximum: nothing emitted", out.take())
-	a.Collect(Record[int64]{Value: 20_000})
+	a.Collect(&Record[int64]{Value: 20_000})
 	rt.AdvanceTo(1_601)
 	expect(t, "next tick", out.take(), "20000@20000", "WM(19499)")
 }
@@ -34,11 +34,11 @@ func TestTickAndRecordInTheSameMillisecond(t *testing.T) {
 	out := &collector[int64]{}
 	a := NewTimestampAssigner(rt, WatermarkStrategy{}, byValue, Output[int64](out))
 	rt.AdvanceTo(100)
-	a.Collect(Record[int64]{Value: 5_000})
+	a.Collect(&Record[int64]{Value: 5_000})
 	// The tick is due at 200; a record arriving at processing time 200 comes first
 	// (a timer due at t fires before a record at p exactly when t < p).
 	rt.AdvanceTo(200)
-	a.Collect(Record[int64]{Value: 7_000})
+	a.Collect(&Record[int64]{Value: 7_000})
 	expect(t, "record at the tick's millisecond", out.take(), "5000@5000", "7000@7000")
 	rt.AdvanceTo(201)
 	expect(t, "tick after it", out.take(), "WM(6999)")
@@ -52,7 +52,7 @@ func TestAssignerIgnoresUpstreamWatermarksButMax(t *testing.T) {
 	expect(t, "upstream watermark", out.take())
 	a.EmitWatermark(MaxWatermark)
 	expect(t, "max watermark", out.take(), "WM(9223372036854775807)")
-	a.Collect(Record[int64]{Value: 1})
+	a.Collect(&Record[int64]{Value: 1})
 	rt.AdvanceTo(1_000)
 	expect(t, "nothing after max", out.take(), "1@1")
 }
@@ -61,7 +61,7 @@ func TestAssignerTicksAtEpochMultiplesOfTheInterval(t *testing.T) {
 	rt := NewRuntime(1_234)
 	out := &collector[int64]{}
 	a := NewTimestampAssigner(rt, WatermarkStrategy{Interval: 1_000}, byValue, Output[int64](out))
-	a.Collect(Record[int64]{Value: 100})
+	a.Collect(&Record[int64]{Value: 100})
 	rt.AdvanceTo(2_000)
 	expect(t, "before the tick at 2000", out.take(), "100@100")
 	rt.AdvanceTo(2_001)
@@ -70,7 +70,7 @@ func TestAssignerTicksAtEpochMultiplesOfTheInterval(t *testing.T) {
 		t.Fatalf("an idle assigner scheduled a tick at %d", next)
 	}
 	rt.AdvanceTo(86_400_000) // a day later, in one step
-	a.Collect(Record[int64]{Value: 200})
+	a.Collect(&Record[int64]{Value: 200})
 	if next, _ := rt.NextTimer(); next != 86_400_000 {
 		t.Fatalf("next tick at %d, want 86400000 (the first multiple at or after now)", next)
 	}
@@ -119,4 +119,13 @@ func equal(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+func TestBroadcastGivesEveryOutputTheTimestampTheRecordCameWith(t *testing.T) {
+	rt := NewRuntime(0)
+	restamped, plain := &collector[int64]{}, &collector[int64]{}
+	b := Broadcast[int64]{NewTimestampAssigner(rt, WatermarkStrategy{}, byValue, Output[int64](restamped)), plain}
+	b.Collect(&Record[int64]{Value: 7_000, Timestamp: 5})
+	expect(t, "the assigner restamps its copy", restamped.take(), "7000@7000")
+	expect(t, "the next output sees the original", plain.take(), "7000@5")
 }

@@ -3,10 +3,11 @@ package engine
 import "fmt"
 
 // AggregateFunction is Flink's AggregateFunction: it folds the elements of a window into
-// an accumulator, one at a time, and extracts the window's result.
+// an accumulator, one at a time, and extracts the window's result. Add is lent the
+// element for the call, as a Record is (see Output).
 type AggregateFunction[IN, ACC, OUT any] interface {
 	CreateAccumulator() ACC
-	Add(value IN, acc ACC) ACC
+	Add(value *IN, acc ACC) ACC
 	GetResult(acc ACC) OUT
 	Merge(a, b ACC) ACC
 }
@@ -77,13 +78,14 @@ type WindowFunction[OUT, R any] func(key string, w TimeWindow, result OUT) R
 // time, which fires and is cleared when processing time passes end-1.
 type WindowOperator[IN, ACC, OUT, R any] struct {
 	assigner Tumbling
-	keyOf    func(IN) string
+	keyOf    func(*IN) string
 	agg      AggregateFunction[IN, ACC, OUT]
 	emit     WindowFunction[OUT, R]
 	out      Output[R]
-	late     func(rec Record[IN], watermark int64)
+	late     func(rec *Record[IN], watermark int64)
+	fired    Record[R] // the record fire lends to out
 	rt       *Runtime
-	keys     map[string]*windowKey[ACC]
+	keys     keyTable[*windowKey[ACC]]
 	timers   timerQueue[string]
 	wm       int64
 	dropped  int64
@@ -102,9 +104,9 @@ type openWindow[ACC any] struct {
 // by processing-time windows); late, which may be nil, receives late elements with the
 // watermark they met.
 func NewWindowOperator[IN, ACC, OUT, R any](
-	rt *Runtime, assigner Tumbling, keyOf func(IN) string,
+	rt *Runtime, assigner Tumbling, keyOf func(*IN) string,
 	agg AggregateFunction[IN, ACC, OUT], emit WindowFunction[OUT, R],
-	out Output[R], late func(rec Record[IN], watermark int64),
+	out Output[R], late func(rec *Record[IN], watermark int64),
 ) (*WindowOperator[IN, ACC, OUT, R], error) {
 	if err := assigner.Validate(); err != nil {
 		return nil, err
@@ -114,7 +116,7 @@ func NewWindowOperator[IN, ACC, OUT, R any](
 	}
 	return &WindowOperator[IN, ACC, OUT, R]{
 		assigner: assigner, keyOf: keyOf, agg: agg, emit: emit, out: out, late: late, rt: rt,
-		keys: make(map[string]*windowKey[ACC]), wm: MinWatermark,
+		keys: newKeyTable[*windowKey[ACC]](), wm: MinWatermark,
 	}, nil
 }
 
@@ -143,7 +145,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Watermark() int64 { return op.wm }
 func (op *WindowOperator[IN, ACC, OUT, R]) Dropped() int64 { return op.dropped }
 
 // Collect assigns rec to its window and adds it, or sends it to the late output.
-func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec Record[IN]) {
+func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 	w := op.WindowFor(rec.Timestamp)
 	lateness := op.assigner.AllowedLateness
 	if op.assigner.Domain == EventTime && w.MaxTimestamp()+lateness <= op.wm {
@@ -156,11 +158,15 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec Record[IN]) {
 		}
 		return
 	}
-	key := op.keyOf(rec.Value)
-	k := op.keys[key]
-	if k == nil {
+	key := op.keyOf(&rec.Value)
+	hash := op.keys.hashOf(key)
+	slot, ok := op.keys.find(key, hash)
+	var k *windowKey[ACC]
+	if ok {
+		k = op.keys.slots[slot].val
+	} else {
 		k = &windowKey[ACC]{}
-		op.keys[key] = k
+		op.keys.insert(slot, key, hash, k)
 	}
 	i := k.find(w)
 	if i < 0 {
@@ -168,7 +174,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec Record[IN]) {
 		i = len(k.open) - 1
 		op.registerTimers(key, w)
 	}
-	k.open[i].acc = op.agg.Add(rec.Value, k.open[i].acc)
+	k.open[i].acc = op.agg.Add(&rec.Value, k.open[i].acc)
 	if op.assigner.Domain == EventTime && w.MaxTimestamp() <= op.wm {
 		op.fire(key, k.open[i]) // EventTimeTrigger.onElement: the watermark is already past
 	}
@@ -201,8 +207,8 @@ func (op *WindowOperator[IN, ACC, OUT, R]) EmitWatermark(wm int64) {
 }
 
 func (op *WindowOperator[IN, ACC, OUT, R]) onEventTime(key string, at int64) {
-	k := op.keys[key]
-	if k == nil {
+	k, ok := op.keys.get(key)
+	if !ok {
 		return
 	}
 	for i := 0; i < len(k.open); i++ {
@@ -216,13 +222,13 @@ func (op *WindowOperator[IN, ACC, OUT, R]) onEventTime(key string, at int64) {
 		}
 	}
 	if len(k.open) == 0 {
-		delete(op.keys, key)
+		op.keys.remove(key) // found again: what fired may have reached other keys
 	}
 }
 
 func (op *WindowOperator[IN, ACC, OUT, R]) onProcessingTime(key string, at int64) {
-	k := op.keys[key]
-	if k == nil {
+	k, ok := op.keys.get(key)
+	if !ok {
 		return
 	}
 	for i := 0; i < len(k.open); i++ {
@@ -233,13 +239,13 @@ func (op *WindowOperator[IN, ACC, OUT, R]) onProcessingTime(key string, at int64
 		}
 	}
 	if len(k.open) == 0 {
-		delete(op.keys, key)
+		op.keys.remove(key) // found again: what fired may have reached other keys
 	}
 }
 
 func (op *WindowOperator[IN, ACC, OUT, R]) fire(key string, ow openWindow[ACC]) {
-	r := op.emit(key, ow.w, op.agg.GetResult(ow.acc))
-	op.out.Collect(Record[R]{Value: r, Timestamp: ow.w.MaxTimestamp()})
+	op.fired = Record[R]{Value: op.emit(key, ow.w, op.agg.GetResult(ow.acc)), Timestamp: ow.w.MaxTimestamp()}
+	op.out.Collect(&op.fired)
 }
 
 // OpenWindow is a window that holds state: not yet fired, or fired and kept for allowed
@@ -254,11 +260,11 @@ type OpenWindow[OUT any] struct {
 // particular order.
 func (op *WindowOperator[IN, ACC, OUT, R]) OpenWindows() []OpenWindow[OUT] {
 	var ws []OpenWindow[OUT]
-	for key, k := range op.keys {
+	op.keys.each(func(key string, k *windowKey[ACC]) {
 		for _, ow := range k.open {
 			ws = append(ws, OpenWindow[OUT]{Key: key, Window: ow.w, Result: op.agg.GetResult(ow.acc)})
 		}
-	}
+	})
 	return ws
 }
 

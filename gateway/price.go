@@ -33,10 +33,15 @@ func (p PriceTable) Cost(model string, promptTokens, completionTokens int64) (fl
 	if !ok {
 		return 0, false
 	}
+	return price.Cost(promptTokens, completionTokens), true
+}
+
+// Cost returns the USD cost of the tokens at this price, as PriceTable.Cost does.
+func (p Price) Cost(promptTokens, completionTokens int64) float64 {
 	// The explicit conversions forbid fused multiply-add, which Python never uses.
-	in := float64(float64(promptTokens) / 1000 * price.InputPer1K)
-	out := float64(float64(completionTokens) / 1000 * price.OutputPer1K)
-	return in + out, true
+	in := float64(float64(promptTokens) / 1000 * p.InputPer1K)
+	out := float64(float64(completionTokens) / 1000 * p.OutputPer1K)
+	return in + out
 }
 
 // RecordCost is Cost for an assembled record.

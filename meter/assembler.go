@@ -35,19 +35,19 @@ type pendingHalf struct {
 // deleted. A second copy of the half already kept is ignored. When the timer fires with
 // the half still kept, the request is forgotten, so state stays bounded.
 type requestAssembler struct {
-	prices      gateway.PriceTable
+	prices      priceCache
 	forgetAfter int64
 	stats       *Stats
 }
 
-func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, Request], e sourceEvent) {
+func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, Request], e *sourceEvent) {
 	p, ok := ctx.Value()
 	if !ok {
 		timer := ctx.Timestamp() + a.forgetAfter
 		if ctx.Timestamp() > math.MaxInt64-a.forgetAfter {
 			timer = math.MaxInt64
 		}
-		ctx.Update(pendingHalf{half: e, timer: timer})
+		ctx.Update(pendingHalf{half: *e, timer: timer})
 		ctx.RegisterEventTimeTimer(timer)
 		return
 	}
@@ -56,7 +56,7 @@ func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, 
 		return
 	}
 	rec, _ := gateway.Join(p.half.Event, e.Event)
-	usd, _ := a.prices.RecordCost(rec) // both halves' models were priced at parse time
+	usd, _ := a.prices.cost(&rec) // both halves' models were priced at parse time
 	ctx.DeleteEventTimeTimer(p.timer)
 	ctx.Clear()
 	a.stats.Records++
@@ -80,7 +80,7 @@ type costAcc struct {
 }
 
 func (tenantCost) CreateAccumulator() costAcc { return costAcc{} }
-func (tenantCost) Add(r Request, acc costAcc) costAcc {
+func (tenantCost) Add(r *Request, acc costAcc) costAcc {
 	return costAcc{acc.usd + r.USD, acc.requests + 1}
 }
 func (tenantCost) GetResult(acc costAcc) costAcc { return acc }
@@ -91,5 +91,5 @@ func emitTenantCostMinute(tenant string, w engine.TimeWindow, acc costAcc) gatew
 	return gateway.TenantCostMinute{TenantID: tenant, WindowStart: w.Start, WindowEnd: w.End, USD: acc.usd, Requests: acc.requests}
 }
 
-func requestID(e sourceEvent) string { return e.RequestID }
-func tenantOf(r Request) string      { return r.TenantID }
+func requestID(e *sourceEvent) string { return e.RequestID }
+func tenantOf(r *Request) string      { return r.TenantID }

@@ -36,6 +36,7 @@ type Job struct {
 	assemble *engine.KeyedProcess[pendingHalf, sourceEvent, Request]
 	procWin  *windowOp
 	eventWin *windowOp
+	source   engine.Record[sourceEvent] // the record ProcessEvent lends to the chain
 }
 
 type windowOp = engine.WindowOperator[Request, costAcc, costAcc, gateway.TenantCostMinute]
@@ -68,14 +69,14 @@ func New(rt *engine.Runtime, opts Options, sink func(Result)) (*Job, error) {
 	if opts.Timestamp == StartedTS {
 		records = engine.NewTimestampAssigner(rt, opts.Watermarks, startedTS, records)
 	}
-	asm := &requestAssembler{prices: opts.Prices, forgetAfter: opts.ForgetAfter, stats: &j.stats}
+	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter, stats: &j.stats}
 	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records)
 	j.assign = engine.NewTimestampAssigner(rt, opts.Watermarks, eventTS, engine.Output[sourceEvent](j.assemble))
 	return j, nil
 }
 
-func eventTS(e sourceEvent, _ int64) int64 { return e.TS }
-func startedTS(r Request, _ int64) int64   { return r.StartedTS }
+func eventTS(e *sourceEvent, _ int64) int64 { return e.TS }
+func startedTS(r *Request, _ int64) int64   { return r.StartedTS }
 
 // Options returns the options the job runs with, defaults filled in.
 func (j *Job) Options() Options { return j.opts }
@@ -124,7 +125,8 @@ func (j *Job) checkPriced(ev gateway.Event) error {
 // ProcessEvent processes one parsed event whose model is priced.
 func (j *Job) ProcessEvent(ev gateway.Event, kafkaTimestamp int64) {
 	j.stats.Events++
-	j.assign.Collect(engine.Record[sourceEvent]{Value: sourceEvent{ev, kafkaTimestamp}, Timestamp: kafkaTimestamp})
+	j.source.Value.Event, j.source.Value.KafkaTimestamp, j.source.Timestamp = ev, kafkaTimestamp, kafkaTimestamp
+	j.assign.Collect(&j.source)
 }
 
 // Drain emits the maximum watermark, as a finished bounded source or `flink stop --drain`
@@ -168,7 +170,7 @@ func (j *Job) LastProcessingWindowEnd() (int64, bool) {
 	return last, len(ws) > 0
 }
 
-func (j *Job) onLate(rec engine.Record[Request], wm int64) {
+func (j *Job) onLate(rec *engine.Record[Request], wm int64) {
 	j.stats.Late++
 	j.stats.LateUSD += rec.Value.USD
 	j.sink(Result{Kind: LateResult, At: j.rt.Now(), Record: RecordTrace{
@@ -185,7 +187,7 @@ type windowSink struct {
 	kind Kind
 }
 
-func (s windowSink) Collect(rec engine.Record[gateway.TenantCostMinute]) {
+func (s windowSink) Collect(rec *engine.Record[gateway.TenantCostMinute]) {
 	if s.kind == ProcessingTimeResult {
 		s.j.stats.ProcessingFired++
 		s.j.stats.ProcessingUSD += rec.Value.USD
@@ -202,7 +204,7 @@ func (windowSink) EmitWatermark(int64) {}
 // the records stream consumed by two window operators.
 type windowsOf [2]*windowOp
 
-func (w windowsOf) Collect(rec engine.Record[Request]) {
+func (w windowsOf) Collect(rec *engine.Record[Request]) {
 	w[0].Collect(rec)
 	w[1].Collect(rec)
 }
@@ -219,7 +221,7 @@ type tap struct {
 	out engine.Output[Request]
 }
 
-func (t *tap) Collect(rec engine.Record[Request]) {
+func (t *tap) Collect(rec *engine.Record[Request]) {
 	j := t.j
 	j.sink(Result{Kind: TraceResult, At: j.rt.Now(), Record: RecordTrace{
 		RequestID: rec.Value.RequestID, TenantID: rec.Value.TenantID, Gateway: rec.Value.Gateway,
