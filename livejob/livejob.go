@@ -64,6 +64,7 @@ type Job struct {
 	done     chan struct{}
 	err      error
 	snap     atomic.Pointer[Snapshot]
+	changed  chan struct{} // a token after each publish, for one waiter
 	stopOnce sync.Once
 	final    Snapshot
 }
@@ -100,14 +101,19 @@ func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, erro
 		return nil, err
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
-	j := &Job{cfg: cfg, client: client, cancel: cancel, done: make(chan struct{})}
+	j := &Job{cfg: cfg, client: client, cancel: cancel, done: make(chan struct{}), changed: make(chan struct{}, 1)}
 	j.publish(job, 0)
 	go j.run(runCtx, job)
 	return j, nil
 }
 
-// Snapshot returns the latest published state (refreshed every 100 ms while running).
+// Snapshot returns the latest published state: refreshed every 100 ms while the job is
+// busy, and as soon as it has processed everything fetched so far.
 func (j *Job) Snapshot() Snapshot { return *j.snap.Load() }
+
+// Changed receives a token when a new Snapshot is published, so one waiter (a replay
+// waiting for the job to read its last record) need not poll.
+func (j *Job) Changed() <-chan struct{} { return j.changed }
 
 // Done is closed when the job's goroutines have ended.
 func (j *Job) Done() <-chan struct{} { return j.done }
@@ -171,7 +177,7 @@ func (j *Job) run(ctx context.Context, job *meter.Job) {
 	var consumed int64
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	lastPublish := time.Time{}
+	lastPublish, published := time.Time{}, int64(0)
 	for {
 		j.armTimer(timer, job)
 		select {
@@ -200,8 +206,10 @@ func (j *Job) run(ctx context.Context, job *meter.Job) {
 				}
 			}
 		}
-		if t := time.Now(); t.Sub(lastPublish) >= 100*time.Millisecond { // wall time: a simulated clock may stand still
-			lastPublish = t
+		// Wall time: a simulated clock may stand still. A job that has caught up with its
+		// source publishes at once, so a replay sees its last record read without waiting.
+		if t := time.Now(); t.Sub(lastPublish) >= 100*time.Millisecond || (len(fetches) == 0 && consumed != published) {
+			lastPublish, published = t, consumed
 			j.publish(job, consumed)
 		}
 	}
@@ -228,6 +236,10 @@ func (j *Job) armTimer(t *time.Timer, job *meter.Job) {
 func (j *Job) publish(job *meter.Job, consumed int64) {
 	s := j.snapshot(job, consumed)
 	j.snap.Store(&s)
+	select {
+	case j.changed <- struct{}{}:
+	default:
+	}
 }
 
 func (j *Job) snapshot(job *meter.Job, consumed int64) Snapshot {

@@ -94,3 +94,33 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestChangedSignalsEachPublishedSnapshot is how a replay learns that the job has read
+// its last record: it waits on Changed rather than polling Snapshot.
+func TestChangedSignalsEachPublishedSnapshot(t *testing.T) {
+	b, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	job, err := Start(context.Background(), Config{Brokers: []string{b.Addr()}, Topic: b.Topic(), StartAt: Earliest}, func(meter.Result) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Stop()
+	ts := time.Now().UnixMilli()
+	produce(t, b.Addr(),
+		gateway.Event{Type: gateway.RequestStarted, RequestID: "r-1", TenantID: "acme", Model: "flat-10c", Gateway: "gw-0", TS: ts, PromptTokens: 1000},
+		gateway.Event{Type: gateway.RequestCompleted, RequestID: "r-1", TenantID: "acme", Model: "flat-10c", Gateway: "gw-0", TS: ts + 1, CompletionTokens: 1000})
+	deadline := time.After(10 * time.Second)
+	for job.Snapshot().Consumed < 2 {
+		select {
+		case <-job.Changed():
+		case <-deadline:
+			t.Fatalf("no snapshot with both records in 10 s: %+v", job.Snapshot())
+		}
+	}
+	if s := job.Snapshot(); s.Stats.Records != 1 {
+		t.Fatalf("snapshot %+v", s)
+	}
+}

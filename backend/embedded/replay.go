@@ -54,6 +54,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-l.jobChanged(producing):
 		case produceErr = <-done:
 			producing = false
 			if produceErr != nil {
@@ -71,6 +72,17 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		}
 		l.send(backend.Update{Replay: &p})
 	}
+}
+
+// jobChanged is the job's Changed channel once the recording is all produced, when the
+// replay waits for the job to read the last record; nil (never ready) before.
+func (l *Lab) jobChanged(producing bool) <-chan struct{} {
+	if producing {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.job.Changed()
 }
 
 func (l *Lab) replayProgress(path string, total int64, start time.Time) backend.ReplayProgress {
@@ -121,9 +133,8 @@ func (l *Lab) recordingEntries(path string) (func(func(recording.Entry, error) b
 		return nil, err
 	}
 	return func(yield func(recording.Entry, error) bool) {
-		defer src.Close()
 		keep := &cachedRecording{path: path, size: info.Size(), mtime: info.ModTime()}
-		for e, err := range readEntries(src, path, l.logf) {
+		for e, err := range readAhead(src, path, l.logf) {
 			if err == nil {
 				keep.entries = append(keep.entries, e)
 			}
@@ -136,6 +147,61 @@ func (l *Lab) recordingEntries(path string) (func(func(recording.Entry, error) b
 		l.mu.Unlock()
 	}, nil
 }
+
+// readAhead is readEntries on a goroutine of its own, a batch ahead of the producer, so
+// decompressing and decoding the file runs beside producing it. It closes src, and its
+// goroutine has ended by the time the iteration does, however it ends.
+func readAhead(src *recording.Reader, path string, logf func(string, ...any)) func(yield func(recording.Entry, error) bool) {
+	type batch struct {
+		entries []recording.Entry
+		err     error
+	}
+	return func(yield func(recording.Entry, error) bool) {
+		batches, stop := make(chan batch, 4), make(chan struct{})
+		finished := make(chan struct{})
+		go func() {
+			defer close(finished)
+			defer close(batches)
+			defer src.Close()
+			var b batch
+			send := func() bool {
+				select {
+				case batches <- b:
+					b = batch{entries: make([]recording.Entry, 0, readAheadBatch)}
+					return true
+				case <-stop:
+					return false
+				}
+			}
+			b.entries = make([]recording.Entry, 0, readAheadBatch)
+			for e, err := range readEntries(src, path, logf) {
+				if err != nil {
+					b.err = err
+					break
+				}
+				if b.entries = append(b.entries, e); len(b.entries) == readAheadBatch && !send() {
+					return
+				}
+			}
+			send()
+		}()
+		defer func() { close(stop); <-finished }()
+		for b := range batches {
+			for _, e := range b.entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if b.err != nil {
+				yield(recording.Entry{}, b.err)
+				return
+			}
+		}
+	}
+}
+
+// readAheadBatch is how many entries readAhead hands over at a time.
+const readAheadBatch = 1024
 
 // cachedRecording is the last recording replayed, kept in memory.
 type cachedRecording struct {
