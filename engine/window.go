@@ -84,6 +84,7 @@ type WindowOperator[IN, ACC, OUT, R any] struct {
 	out      Output[R]
 	late     func(rec *Record[IN], watermark int64)
 	fired    Record[R] // the record fire lends to out
+	last     TimeWindow // the window WindowFor found last
 	rt       *Runtime
 	keys     keyTable[*windowKey[ACC]]
 	timers   timerQueue[string]
@@ -122,10 +123,14 @@ func NewWindowOperator[IN, ACC, OUT, R any](
 
 // WindowFor returns the window an element with this timestamp would be assigned to now.
 func (op *WindowOperator[IN, ACC, OUT, R]) WindowFor(timestamp int64) TimeWindow {
+	t := timestamp
 	if op.assigner.Domain == ProcessingTime {
-		return TumblingWindow(op.rt.Now(), op.assigner.Offset, op.assigner.Size)
+		t = op.rt.Now()
 	}
-	return TumblingWindow(timestamp, op.assigner.Offset, op.assigner.Size)
+	if t < op.last.Start || t >= op.last.End { // most elements fall in the last one's window
+		op.last = TumblingWindow(t, op.assigner.Offset, op.assigner.Size)
+	}
+	return op.last
 }
 
 // IsLate reports whether an element with this timestamp would be dropped as late now.

@@ -209,7 +209,7 @@ func (j *Job) run(ctx context.Context, job *meter.Job) {
 					j.cfg.Consumed(r, now)
 				}
 				consumed++
-				if err := job.ProcessParsed(f.events[i], f.errs[i], r.Timestamp.UnixMilli()); err != nil && j.cfg.Malformed != nil {
+				if err := job.ProcessParsed(&f.events[i], f.errs[i], r.Timestamp.UnixMilli()); err != nil && j.cfg.Malformed != nil {
 					j.cfg.Malformed(r.Partition, r.Offset, err)
 				}
 			}

@@ -96,13 +96,13 @@ func (j *Job) Now() int64 { return j.rt.Now() }
 // wrapping gateway.ErrMalformed; the job goes on.
 func (j *Job) ProcessValue(value []byte, kafkaTimestamp int64) error {
 	ev, err := j.parser.Parse(value)
-	return j.ProcessParsed(ev, err, kafkaTimestamp)
+	return j.ProcessParsed(&ev, err, kafkaTimestamp)
 }
 
 // ProcessParsed processes an event parsed elsewhere (a source thread parsing ahead of
 // the job, say) with the parse error, if any: it does what ProcessValue does after
 // parsing, counting and returning a malformed event's error.
-func (j *Job) ProcessParsed(ev gateway.Event, parseErr error, kafkaTimestamp int64) error {
+func (j *Job) ProcessParsed(ev *gateway.Event, parseErr error, kafkaTimestamp int64) error {
 	err := parseErr
 	if err == nil {
 		err = j.checkPriced(ev)
@@ -115,17 +115,18 @@ func (j *Job) ProcessParsed(ev gateway.Event, parseErr error, kafkaTimestamp int
 	return nil
 }
 
-func (j *Job) checkPriced(ev gateway.Event) error {
+func (j *Job) checkPriced(ev *gateway.Event) error {
 	if _, ok := j.opts.Prices[ev.Model]; !ok {
 		return fmt.Errorf("%w: unknown model %q (not in the price table)", gateway.ErrMalformed, ev.Model)
 	}
 	return nil
 }
 
-// ProcessEvent processes one parsed event whose model is priced.
-func (j *Job) ProcessEvent(ev gateway.Event, kafkaTimestamp int64) {
+// ProcessEvent processes one parsed event whose model is priced. The job copies what it
+// keeps of ev.
+func (j *Job) ProcessEvent(ev *gateway.Event, kafkaTimestamp int64) {
 	j.stats.Events++
-	j.source.Value.Event, j.source.Value.KafkaTimestamp, j.source.Timestamp = ev, kafkaTimestamp, kafkaTimestamp
+	j.source.Value.Event, j.source.Value.KafkaTimestamp, j.source.Timestamp = *ev, kafkaTimestamp, kafkaTimestamp
 	j.assign.Collect(&j.source)
 }
 

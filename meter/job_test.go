@@ -44,7 +44,7 @@ func completed(id, tenant string, ts int64) gateway.Event {
 // feed delivers ev at processing time arrival.
 func (h *jobHarness) feed(arrival int64, ev gateway.Event) {
 	h.job.Advance(arrival)
-	h.job.ProcessEvent(ev, ev.TS)
+	h.job.ProcessEvent(&ev, ev.TS)
 }
 
 func (h *jobHarness) take(kinds ...string) []string {
