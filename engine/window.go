@@ -83,7 +83,7 @@ type WindowOperator[IN, ACC, OUT, R any] struct {
 	emit     WindowFunction[OUT, R]
 	out      Output[R]
 	late     func(rec *Record[IN], watermark int64)
-	fired    Record[R] // the record fire lends to out
+	fired    Record[R]  // the record fire lends to out
 	last     TimeWindow // the window WindowFor found last
 	rt       *Runtime
 	keys     keyTable[*windowKey[ACC]]
