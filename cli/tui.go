@@ -3,12 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/embedded"
+	"github.com/labtui/labtui/labs"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui"
 )
@@ -72,10 +75,14 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	recording, err := a.recording()
+	if err != nil {
+		return err
+	}
 	cfg := tui.Config{
 		Job:       job,
 		Hiccup:    a.v.GetDuration("hiccup-duration"),
-		Recording: a.v.GetString("recording"),
+		Recording: recording,
 		ExportDir: a.v.GetString("export-dir"),
 		Store:     store,
 
@@ -88,6 +95,24 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 		return errors.New("--hiccup-duration must be at least 1s")
 	}
 	return tui.Run(cmd.Context(), b, cfg, logf)
+}
+
+// recording is the file the r and t keys replay: the recording setting; for the default,
+// the repository's copy when labtui runs from the repository, else the copy embedded in
+// labtui, written once to labtui's folder in the user's cache directory.
+func (a *app) recording() (string, error) {
+	path := a.v.GetString("recording")
+	if path != tui.DefaultRecording {
+		return path, nil
+	}
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = a.stateDir()
+	}
+	return labs.RecordedHour(filepath.Join(dir, "labtui"))
 }
 
 // stateDir is where answers autosave and the log goes: the state-dir setting

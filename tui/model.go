@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/labs"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/diffview"
@@ -32,7 +33,7 @@ import (
 )
 
 // DefaultRecording is where the lab keeps the recorded hour of gateway-events.
-const DefaultRecording = "labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
+const DefaultRecording = labs.RecordedHourPath
 
 // DefaultHiccup is how long an injected hiccup holds an instance: the course's 30-second
 // delay and the few seconds the retries take.
