@@ -238,7 +238,7 @@ func (l *Lab) RestartJob(ctx context.Context) error {
 // restartOn stops the job and starts a new one reading topic from startAt.
 func (l *Lab) restartOn(ctx context.Context, topic string, startAt livejob.StartAt, field meter.TimestampField, why string) error {
 	l.mu.Lock()
-	job := l.job
+	job, old := l.job, l.topic
 	l.job = nil
 	l.topic, l.startAt = topic, startAt
 	l.cfg.Job.Timestamp = field
@@ -246,6 +246,13 @@ func (l *Lab) restartOn(ctx context.Context, topic string, startAt livejob.Start
 	if job != nil {
 		job.Stop()
 		l.flush() // the old job's last results go out before the restart that ends its run
+	}
+	if old != topic && old != l.broker.Topic() && old != "" {
+		// A replay's topic is read by nothing once the job has left it; the broker would
+		// otherwise hold every replay of the hour in memory.
+		if err := l.deleteTopic(ctx, old); err != nil {
+			l.logf("%v", err)
+		}
 	}
 	return l.startJob(ctx, why)
 }

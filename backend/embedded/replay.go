@@ -251,6 +251,22 @@ func (l *Lab) createTopic(ctx context.Context, topic string) error {
 	return nil
 }
 
+func (l *Lab) deleteTopic(ctx context.Context, topic string) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(l.broker.Addr()))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	resp, err := kadm.NewClient(cl).DeleteTopic(ctx, topic)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		return fmt.Errorf("delete topic %s: %w", topic, err)
+	}
+	return nil
+}
+
 // produceAll writes entries to topic in order, each to its recorded partition, counting
 // them in total as it goes.
 func (l *Lab) produceAll(ctx context.Context, topic string, entries func(func(recording.Entry, error) bool), total *atomic.Int64) error {

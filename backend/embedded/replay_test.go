@@ -1,10 +1,15 @@
 package embedded
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/labtui/labtui/internal/testkit"
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 )
 
@@ -54,5 +59,45 @@ func TestReadAheadStopsWhenTheProducerDoes(t *testing.T) {
 		if n++; n == 3*readAheadBatch+5 {
 			break
 		}
+	}
+}
+
+// TestAReplayDeletesTheTopicOfTheReplayBefore replays twice: the second replay's restart
+// deletes the first replay's topic, so the broker holds one replay at a time, and the
+// live topic stays.
+func TestAReplayDeletesTheTopicOfTheReplayBefore(t *testing.T) {
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	go func() {
+		for range lab.Updates() {
+		}
+	}()
+	const scenario = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+	topics := func() []string {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(lab.broker.Addr()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		td, err := kadm.NewClient(cl).ListTopics(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return td.Names()
+	}
+	for range 2 {
+		if err := lab.Replay(context.Background(), scenario, meter.CompletedTS); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := lab.broker.Topic()
+	if got, want := topics(), []string{live, live + "-replay-2"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("topics %q, want %q", got, want)
 	}
 }
