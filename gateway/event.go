@@ -63,14 +63,27 @@ func ParseEvent(data []byte) (Event, error) {
 // gateway name it has seen, so parsing a stream allocates only the request id. A Parser
 // is not safe for concurrent use; its zero value is ready.
 type Parser struct {
-	names map[string]string
+	names                     map[string]string
+	tenants, models, gateways recentNames
 }
 
 // maxNames bounds a Parser's shared names, so hostile input cannot grow it for ever.
 const maxNames = 4096
 
-// Parse decodes and validates one event value, as ParseEvent does.
+// Parse decodes and validates one event value, as ParseEvent does. Lines in the exact
+// shape the gateways write (Event.AppendJSON) take a single-pass fast path; anything
+// else, or anything that path is unsure of, is decoded by the general path, which
+// defines what is accepted and what every error says.
 func (p *Parser) Parse(data []byte) (Event, error) {
+	var ev Event
+	if typ, ok := p.parseCanonical(data, &ev); ok {
+		return validate(ev, typ)
+	}
+	return p.parseGeneral(data)
+}
+
+// parseGeneral decodes one event value of any field order and spacing through flatjson.
+func (p *Parser) parseGeneral(data []byte) (Event, error) {
 	ev := Event{TS: missing, PromptTokens: missing, CompletionTokens: missing}
 	var typ []byte
 	err := flatjson.Fields(data, func(f flatjson.Field) error {
@@ -109,17 +122,23 @@ func (p *Parser) name(f flatjson.Field) (string, error) {
 	if f.Kind != flatjson.String || f.Escaped {
 		return f.Str()
 	}
-	if s, ok := p.names[string(f.Raw)]; ok {
-		return s, nil
+	return p.shared(f.Raw), nil
+}
+
+// shared returns b as a string, the same string each time while the Parser holds fewer
+// than maxNames names.
+func (p *Parser) shared(b []byte) string {
+	if s, ok := p.names[string(b)]; ok {
+		return s
 	}
-	s := string(f.Raw)
+	s := string(b)
 	if p.names == nil {
 		p.names = make(map[string]string)
 	}
 	if len(p.names) < maxNames {
 		p.names[s] = s
 	}
-	return s, nil
+	return s
 }
 
 // intField reads a JSON integer without allocating; anything else is an error.

@@ -85,6 +85,20 @@ func BenchmarkParser(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
+// BenchmarkParserGeneral is BenchmarkParser through the general path alone, the parser
+// every event took before the canonical fast path, so one run compares the two.
+func BenchmarkParserGeneral(b *testing.B) {
+	var p Parser
+	data := []byte(completedJSON)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.parseGeneral(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
 func TestJoinInEitherOrder(t *testing.T) {
 	s, _ := ParseEvent([]byte(startedJSON))
 	c, _ := ParseEvent([]byte(completedJSON))

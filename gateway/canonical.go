@@ -1,0 +1,109 @@
+package gateway
+
+import "bytes"
+
+// The canonical shape is the one Event.AppendJSON writes. Each literal below runs from
+// the quote that closes one value (or the opening brace) to the first byte of the
+// next value.
+var (
+	// stringLits lead to the string fields, in order: type, request_id, tenant_id,
+	// model and gateway.
+	stringLits = [...]lit{
+		newLit(`{"type":"`),
+		newLit(`","request_id":"`),
+		newLit(`","tenant_id":"`),
+		newLit(`","model":"`),
+		newLit(`","gateway":"`),
+	}
+	promptLit     = newLit(`,"prompt_tokens":`)
+	completionLit = newLit(`,"completion_tokens":`)
+)
+
+// tsLit leads to ts. It is shorter than a lit's eight bytes, so it is compared as a
+// string.
+const tsLit = `","ts":`
+
+// maxFastDigits keeps the fast path's integers well inside int64; longer numbers, and
+// the overflow questions they raise, are left to the general path.
+const maxFastDigits = 18
+
+// parseCanonical decodes data in one pass when it is exactly in the canonical shape:
+// the keys in AppendJSON's order with nothing between the tokens, strings without a
+// backslash, integers of at most maxFastDigits digits with an optional '-', and only
+// white space after the closing brace. It fills ev and returns the type just as the
+// general path would hand them to validate. At the first byte it does not expect it
+// returns ok false, with ev in no particular state and the Parser's names unchanged;
+// the caller then parses data with parseGeneral instead.
+func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
+	// Outside its strings a canonical line has no backslash, so one anywhere means an
+	// escape, which only the general path decodes; without one, each string ends at
+	// the next quote.
+	if bytes.IndexByte(data, '\\') >= 0 {
+		return nil, false
+	}
+	var vals [len(stringLits)][]byte
+	i := 0
+	for k := range stringLits {
+		l := &stringLits[k]
+		if !l.at(data, i) {
+			return nil, false
+		}
+		i += l.n
+		j := bytes.IndexByte(data[i:], '"')
+		if j < 0 {
+			return nil, false
+		}
+		vals[k] = data[i : i+j]
+		i += j
+	}
+	if len(data)-i < len(tsLit) || string(data[i:i+len(tsLit)]) != tsLit {
+		return nil, false
+	}
+	if ev.TS, i, ok = integer(data, i+len(tsLit)); !ok {
+		return nil, false
+	}
+	ev.PromptTokens, ev.CompletionTokens = missing, missing
+	switch {
+	case promptLit.at(data, i):
+		ev.PromptTokens, i, ok = integer(data, i+promptLit.n)
+	case completionLit.at(data, i):
+		ev.CompletionTokens, i, ok = integer(data, i+completionLit.n)
+	default:
+		ok = false
+	}
+	if !ok || i >= len(data) || data[i] != '}' || !onlySpace(data[i+1:]) {
+		return nil, false
+	}
+	ev.RequestID = string(vals[1])
+	ev.TenantID = p.intern(&p.tenants, vals[2])
+	ev.Model = p.intern(&p.models, vals[3])
+	ev.Gateway = p.intern(&p.gateways, vals[4])
+	return vals[0], true
+}
+
+// integer reads an optional '-' and 1 to maxFastDigits digits at offset i, returning
+// the value and the offset just past the last digit. What follows the digits is the
+// caller's to check: a fraction, exponent or further digit there fails the next
+// literal. A longer run of digits may wrap n, but is refused.
+func integer(data []byte, i int) (int64, int, bool) {
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var n int64
+	for ; i < len(data); i++ {
+		c := data[i] - '0'
+		if c > 9 {
+			break
+		}
+		n = n*10 + int64(c)
+	}
+	if d := i - start; d == 0 || d > maxFastDigits {
+		return 0, 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, i, true
+}
