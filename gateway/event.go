@@ -144,15 +144,19 @@ func (p *Parser) shared(b []byte) string {
 // intField reads a JSON integer without allocating; anything else is an error.
 func intField(f flatjson.Field) (int64, error) {
 	b := f.Raw
-	if f.Kind != flatjson.Number || len(b) == 0 || len(b) > 19 {
+	if f.Kind != flatjson.Number || len(b) == 0 {
 		return f.Int()
 	}
 	neg := b[0] == '-'
 	if neg {
 		b = b[1:]
 	}
-	if len(b) == 0 {
-		return f.Int()
+	if len(b) == 0 || len(b) > 18 { // 18 digits cannot overflow; strconv checks the rest
+		n, err := f.Int()
+		if err == nil && n == missing {
+			err = fmt.Errorf("%s is out of range", f.Key)
+		}
+		return n, err
 	}
 	var n int64
 	for _, c := range b {

@@ -25,13 +25,16 @@ func TestParseEventRoundTripsTheCourseShape(t *testing.T) {
 func TestParseEventRejectsBadInput(t *testing.T) {
 	cases := map[string]string{
 		`not json`: "not a JSON event object",
-		`{"type":"RequestPaused","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1}`:                           "unknown event type",
-		`{"request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1,"prompt_tokens":1}`:                                "missing field type",
-		`{"type":"RequestStarted","tenant_id":"a","model":"m","gateway":"g","ts":1,"prompt_tokens":1}`:                         "missing field request_id",
-		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","prompt_tokens":1}`:               "missing field ts",
-		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1}`:                          "without prompt_tokens",
-		`{"type":"RequestCompleted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1,"completion_tokens":-5}`: "negative token count",
-		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":"soon","prompt_tokens":1}`:   "ts is not a number",
+		`{"type":"RequestPaused","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1}`:                                       "unknown event type",
+		`{"request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1,"prompt_tokens":1}`:                                            "missing field type",
+		`{"type":"RequestStarted","tenant_id":"a","model":"m","gateway":"g","ts":1,"prompt_tokens":1}`:                                     "missing field request_id",
+		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","prompt_tokens":1}`:                           "missing field ts",
+		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1}`:                                      "without prompt_tokens",
+		`{"type":"RequestCompleted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1,"completion_tokens":-5}`:             "negative token count",
+		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":"soon","prompt_tokens":1}`:               "ts is not a number",
+		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":9999999999999999999,"prompt_tokens":1}`:  "ts is out of range",
+		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":-9223372036854775808,"prompt_tokens":1}`: "ts is out of range",
+		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1,"prompt_tokens":99999999999999999999}`: "prompt_tokens is out of range",
 	}
 	for in, want := range cases {
 		_, err := ParseEvent([]byte(in))
@@ -42,7 +45,7 @@ func TestParseEventRejectsBadInput(t *testing.T) {
 }
 
 func TestParseEventAcceptsZeroAndNegativeTimestamps(t *testing.T) {
-	for _, ts := range []string{"0", "-1", "-60000"} {
+	for _, ts := range []string{"0", "-1", "-60000", "1000000000000000000", "-9223372036854775807", "9223372036854775807"} {
 		in := `{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":` + ts + `,"prompt_tokens":0}`
 		if _, err := ParseEvent([]byte(in)); err != nil {
 			t.Errorf("ts %s: %v", ts, err)

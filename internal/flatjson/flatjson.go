@@ -135,6 +135,9 @@ func (f Field) Int() (int64, error) {
 		return 0, fmt.Errorf("%s is not a number", f.Key)
 	}
 	n, err := strconv.ParseInt(string(f.Raw), 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%s is out of range", f.Key)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%s is not an integer", f.Key)
 	}
