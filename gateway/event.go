@@ -141,34 +141,14 @@ func (p *Parser) shared(b []byte) string {
 	return s
 }
 
-// intField reads a JSON integer without allocating; anything else is an error.
+// intField reads a JSON integer without allocating; anything else is an error. The
+// smallest int64 is refused: it marks a field that was not there.
 func intField(f flatjson.Field) (int64, error) {
-	b := f.Raw
-	if f.Kind != flatjson.Number || len(b) == 0 {
-		return f.Int()
+	n, err := f.Int()
+	if err == nil && n == missing {
+		err = fmt.Errorf("%s is out of range", f.Key)
 	}
-	neg := b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 { // 18 digits cannot overflow; strconv checks the rest
-		n, err := f.Int()
-		if err == nil && n == missing {
-			err = fmt.Errorf("%s is out of range", f.Key)
-		}
-		return n, err
-	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return f.Int()
-		}
-		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, nil
+	return n, err
 }
 
 func validate(ev Event, typ []byte) (Event, error) {

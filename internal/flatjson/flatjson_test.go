@@ -64,3 +64,41 @@ func FuzzFields(f *testing.F) {
 		_ = Fields(b, func(Field) error { return nil })
 	})
 }
+
+func TestNestedValuesStepOverEscapesInStrings(t *testing.T) {
+	m, err := collect(t, `{"o":{"x":"a\"}b","y":"c\\"},"z":"d\\","w":["\"]"]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(m["o"].Raw); got != `{"x":"a\"}b","y":"c\\"}` {
+		t.Errorf("o = %s", got)
+	}
+	if s, _ := m["z"].Str(); s != `d\` {
+		t.Errorf("z = %q", s)
+	}
+	if got := string(m["w"].Raw); got != `["\"]"]` {
+		t.Errorf("w = %s", got)
+	}
+	if _, err := collect(t, `{"o":{"x":"a\"}`); !errors.Is(err, ErrSyntax) {
+		t.Errorf("an object whose string never ends: %v", err)
+	}
+}
+
+func TestIntReadsEveryInt64AndRefusesOverflow(t *testing.T) {
+	ok := map[string]int64{
+		"0": 0, "-0": 0, "7": 7, "-7": -7, "999999999999999999": 999999999999999999,
+		"9223372036854775807": 9223372036854775807, "-9223372036854775808": -9223372036854775808,
+	}
+	for in, want := range ok {
+		m, _ := collect(t, `{"n":`+in+`}`)
+		if n, err := m["n"].Int(); err != nil || n != want {
+			t.Errorf("%s: %d, %v", in, n, err)
+		}
+	}
+	for _, in := range []string{"9223372036854775808", "-9223372036854775809", "99999999999999999999", "-", "1e3", "--1", "1-"} {
+		m, _ := collect(t, `{"n":`+in+`}`)
+		if n, err := m["n"].Int(); err == nil {
+			t.Errorf("%s read as %d", in, n)
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package recording
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"testing"
+)
+
+const recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
+
+// BenchmarkReadRecordedHour reads the recorded hour's 143,400 lines, already
+// decompressed in memory, so what is measured is the line decoding a replay does.
+func BenchmarkReadRecordedHour(b *testing.B) {
+	f, err := os.Open(recordedHour)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		r := NewReader(bytes.NewReader(data), nil)
+		for n = 0; ; n++ {
+			if _, err := r.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
