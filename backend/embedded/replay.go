@@ -200,6 +200,9 @@ func readAhead(src *recording.Reader, path string, logf func(string, ...any)) fu
 	}
 }
 
+// slabSize is the size of the blocks readEntries copies entries' bytes into.
+const slabSize = 256 << 10
+
 // readAheadBatch is how many entries readAhead hands over at a time.
 const readAheadBatch = 1024
 
@@ -211,10 +214,11 @@ type cachedRecording struct {
 	entries []recording.Entry
 }
 
-// readEntries yields a recording's entries, each a copy it owns, logging the lines it
+// readEntries yields a recording's entries, each a copy it owns (in blocks shared with its neighbours), logging the lines it
 // skips; a read error is yielded and ends it.
 func readEntries(src *recording.Reader, path string, logf func(string, ...any)) func(yield func(recording.Entry, error) bool) {
 	return func(yield func(recording.Entry, error) bool) {
+		var slab []byte // entries' bytes, copied into shared blocks rather than one allocation each
 		for {
 			e, err := src.Next()
 			var le *recording.LineError
@@ -228,7 +232,14 @@ func readEntries(src *recording.Reader, path string, logf func(string, ...any)) 
 				yield(recording.Entry{}, err)
 				return
 			}
-			if !yield(e.Clone(), nil) {
+			n := len(e.Key) + len(e.Value)
+			if cap(slab)-len(slab) < n {
+				slab = make([]byte, 0, max(n, slabSize))
+			}
+			start := len(slab)
+			slab = append(append(slab, e.Key...), e.Value...)
+			e.Key, e.Value = slab[start:start+len(e.Key):start+len(e.Key)], slab[start+len(e.Key):len(slab):len(slab)]
+			if !yield(e, nil) {
 				return
 			}
 		}
