@@ -1,9 +1,11 @@
 package engine
 
-// timerQueue holds event-time timers, each carrying a P (its key), in (time, registration) order. Timers are
-// mostly registered in time order (a window's end, a timestamp plus a timeout), so a
-// ring buffer takes those in O(1) and a heap takes the rest; the queue's head is the
-// smaller of the two heads. It does not deduplicate: the keyed operators above it do.
+// timerQueue holds timers, each carrying a P (its key, or what to run), in (time,
+// registration) order: the event-time timers of the keyed and window operators, and the
+// Runtime's processing-time timers. Timers are mostly registered in time order (a
+// window's end, a timestamp plus a timeout, the next watermark tick), so a ring buffer
+// takes those in O(1) and a heap takes the rest; the queue's head is the smaller of the
+// two heads. It does not deduplicate: the keyed operators above it do.
 type timerQueue[P any] struct {
 	ring       []timer[P] // a circular buffer in (at, seq) order
 	head, size int
