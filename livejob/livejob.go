@@ -142,7 +142,7 @@ type fetched struct {
 
 func (j *Job) run(ctx context.Context, job *meter.Job) {
 	defer close(j.done)
-	fetches := make(chan fetched, 4)
+	fetches := make(chan fetched, 1) // one parsed fetch waiting is enough to overlap; more only holds memory
 	// Spent fetches come back for their slices to be reused: a fetch of 8192 parsed
 	// events is close to a megabyte, too much to allocate and clear for every fetch.
 	spent := make(chan fetched, cap(fetches)+2)
