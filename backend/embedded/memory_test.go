@@ -52,6 +52,26 @@ func BenchmarkSimulatedHourLiveRun(b *testing.B) {
 			b.Fatal(err)
 		}
 		produced := generator.Total(gen.Stats()).Acked
+		// The generator is done, and nothing moves the virtual clock any more; in a live run
+		// the wall clock goes on while the job catches up, its watermark ticks with it, and
+		// expired state is dropped. Keep the clock moving (200 ms a millisecond) so the job
+		// runs as it would live; a frozen clock would freeze the watermark and keep every
+		// request's forget timer.
+		stopClock := make(chan struct{})
+		clockDone := make(chan struct{})
+		go func() {
+			defer close(clockDone)
+			tick := time.NewTicker(time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stopClock:
+					return
+				case <-tick.C:
+					clock.SleepUntil(context.Background(), clock.Now().Add(200*time.Millisecond))
+				}
+			}
+		}()
 		deadline := time.Now().Add(2 * time.Minute)
 		for job.Snapshot().Consumed < produced {
 			if time.Now().After(deadline) {
@@ -59,6 +79,8 @@ func BenchmarkSimulatedHourLiveRun(b *testing.B) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+		close(stopClock)
+		<-clockDone
 		final, _ := job.Stop()
 		br.Close()
 		if final.Stats.Records < int64(simulated.Seconds()*100*0.9) {
