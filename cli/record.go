@@ -30,7 +30,7 @@ func (a *app) recordCmd() *cobra.Command {
 	f.Duration("duration", time.Minute, "how much to record")
 	f.Bool("simulate", false, "simulate the generator on a simulated clock instead of running it")
 	f.String("start", "", "the simulated recording's start, RFC 3339 (default: the current minute)")
-	f.StringArray("hiccup", nil, "a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@20m+35s (repeatable)")
+	f.StringArray("hiccup", nil, "a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@20m40s+35s, or gw-1@:40+35s at second 40 of the first minute at least 10s in (repeatable)")
 	addLabFlags(cmd)
 	addJobFlags(cmd)
 	return cmd

@@ -29,7 +29,7 @@ func (a *app) runCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.Bool("headless", false, "print results instead of opening the terminal UI")
 	f.Duration("duration", 0, "stop after this long (0: run until ctrl-c)")
-	f.StringArray("hiccup", nil, "schedule a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@40s+35s (repeatable)")
+	f.StringArray("hiccup", nil, "schedule a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@40s+35s, or at a second of the minute, e.g. gw-1@:40+35s as in the course (repeatable)")
 	f.String("format", "text", "text (print-sink lines) or jsonl")
 	f.Bool("trace", false, "also print a trace line per assembled record")
 	addLabFlags(cmd)

@@ -139,7 +139,7 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 		t.Fatal(err)
 	}
 	began := time.UnixMilli(gen.StartMs())
-	if err := in.Run(t.Context(), began, []Hiccup{{victim, hiccupAt, hiccupFor}}); err != nil {
+	if err := in.Run(t.Context(), began, []Hiccup{{Instance: victim, At: hiccupAt, For: hiccupFor}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	hiccupEnd := in.State(nil)[victim].Until

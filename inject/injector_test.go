@@ -112,7 +112,7 @@ func TestUnknownInstancesAndBadDurationsAreRefusedInPlainWords(t *testing.T) {
 	if err := in.Start(0, 0); err == nil || !strings.Contains(err.Error(), "positive") {
 		t.Errorf("Start(0, 0) = %v", err)
 	}
-	if err := in.Run(t.Context(), time.Now(), []Hiccup{{Instance: 5, At: 0, For: time.Second}}); err == nil {
+	if err := in.Run(t.Context(), time.Now(), []Hiccup{{Instance: 5, At: 0, For: time.Second}}, nil); err == nil {
 		t.Error("Run accepted a plan naming gw-5")
 	}
 }
@@ -125,7 +125,7 @@ func TestRunStartsEachHiccupWhenItsTimeComes(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- in.Run(t.Context(), clock.Now(), plan) }()
+	go func() { done <- in.Run(t.Context(), clock.Now(), plan, nil) }()
 
 	testkit.Eventually(t, "Run waits for gw-1's start", func() bool { return clock.Sleeping() == 1 })
 	clock.Advance(10 * time.Second)
@@ -149,7 +149,9 @@ func TestRunReturnsWhenItsContextEnds(t *testing.T) {
 	in, clock := newTestInjector(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- in.Run(ctx, clock.Now(), []Hiccup{{Instance: 0, At: time.Hour, For: time.Second}}) }()
+	go func() {
+		done <- in.Run(ctx, clock.Now(), []Hiccup{{Instance: 0, At: time.Hour, For: time.Second}}, nil)
+	}()
 	testkit.Eventually(t, "Run waits", func() bool { return clock.Sleeping() == 1 })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
@@ -157,12 +159,38 @@ func TestRunReturnsWhenItsContextEnds(t *testing.T) {
 	}
 }
 
+// TestAHiccupOnASecondStartsAtTheFirstSuchSecondAtLeastMinLeadAfterTheStart is the
+// course's hold, 10:00:40 to 10:01:15, scheduled from a run that starts at any moment.
+func TestAHiccupOnASecondStartsAtTheFirstSuchSecondAtLeastMinLeadAfterTheStart(t *testing.T) {
+	h := Hiccup{Instance: 1, OnSecond: true, Second: 40, For: 35 * time.Second}
+	cases := map[string]string{
+		"10:00:00":     "10:00:40",
+		"10:00:29.999": "10:00:40",
+		"10:00:30":     "10:00:40", // exactly MinLead before
+		"10:00:30.001": "10:01:40",
+		"10:00:55":     "10:01:40",
+	}
+	for from, want := range cases {
+		start, _ := time.Parse("15:04:05.999", from)
+		if got := h.StartsAt(start).Format("15:04:05.000"); got != want+".000" {
+			t.Errorf("from %s: starts at %s, want %s", from, got, want)
+		}
+	}
+	rel := Hiccup{Instance: 1, At: 50 * time.Second, For: time.Second}
+	start, _ := time.Parse("15:04:05", "10:00:55")
+	if got := rel.StartsAt(start).Format("15:04:05"); got != "10:01:45" {
+		t.Errorf("a relative hiccup starts at %s", got)
+	}
+}
+
 func TestParseHiccup(t *testing.T) {
 	good := map[string]Hiccup{
-		"gw-1@40s+35s":    {1, 40 * time.Second, 35 * time.Second},
-		"gw-0@0s+1m":      {0, 0, time.Minute},
-		" gw-2@1m30s ":    {2, 90 * time.Second, DefaultDuration},
-		"gw-10@50s+500ms": {10, 50 * time.Second, 500 * time.Millisecond},
+		"gw-1@40s+35s":    {Instance: 1, At: 40 * time.Second, For: 35 * time.Second},
+		"gw-0@0s+1m":      {Instance: 0, At: 0, For: time.Minute},
+		" gw-2@1m30s ":    {Instance: 2, At: 90 * time.Second, For: DefaultDuration},
+		"gw-10@50s+500ms": {Instance: 10, At: 50 * time.Second, For: 500 * time.Millisecond},
+		"gw-1@:40+35s":    {Instance: 1, OnSecond: true, Second: 40, For: 35 * time.Second},
+		"gw-0@:00":        {Instance: 0, OnSecond: true, Second: 0, For: DefaultDuration},
 	}
 	for spec, want := range good {
 		got, err := ParseHiccup(spec)
@@ -170,7 +198,12 @@ func TestParseHiccup(t *testing.T) {
 			t.Errorf("ParseHiccup(%q) = %+v, %v; want %+v", spec, got, err, want)
 		}
 	}
-	if s := (Hiccup{1, 40 * time.Second, 35 * time.Second}).String(); s != "gw-1@40s+35s" {
+	for _, h := range good {
+		if back, err := ParseHiccup(h.String()); err != nil || back != h {
+			t.Errorf("%+v written as %q reads back as %+v, %v", h, h.String(), back, err)
+		}
+	}
+	if s := (Hiccup{Instance: 1, OnSecond: true, Second: 5, For: 35 * time.Second}).String(); s != "gw-1@:05+35s" {
 		t.Errorf("String() = %q", s)
 	}
 	bad := map[string]string{
@@ -181,6 +214,9 @@ func TestParseHiccup(t *testing.T) {
 		"gw-1@40s+":     "no valid duration",
 		"gw-1@40s+0s":   "no valid duration",
 		"gw-1@40s+soon": "no valid duration",
+		"gw-1@:60+35s":  `no valid second ":60"`,
+		"gw-1@:-1":      "no valid second",
+		"gw-1@:4o":      "no valid second",
 	}
 	for spec, want := range bad {
 		_, err := ParseHiccup(spec)

@@ -74,7 +74,8 @@ func Simulate(cfg SimConfig, write func(recording.Entry) error) (SimStats, error
 		}
 		release := ev.TS
 		for _, h := range cfg.Hiccups {
-			from, to := start+h.At.Milliseconds(), start+h.At.Milliseconds()+h.For.Milliseconds()
+			from := h.StartsAt(time.UnixMilli(start)).UnixMilli()
+			to := from + h.For.Milliseconds()
 			if h.Instance == inst && ev.TS >= from && ev.TS < to {
 				heldCount[inst]++
 				release = to + heldCount[inst] - 1

@@ -119,15 +119,22 @@ func (l *Lab) Start(ctx context.Context) error {
 	go l.pump(pumpCtx)
 	planCtx, stopPlan := context.WithCancel(context.Background())
 	l.planStop, l.planDone = stopPlan, make(chan struct{})
+	start := time.Now()
 	go func() {
 		defer close(l.planDone)
 		if len(l.cfg.Hiccups) > 0 {
-			l.injector.Run(planCtx, time.Now(), l.cfg.Hiccups)
+			// Check passed above, so the plan ends only when it is done or cancelled.
+			l.injector.Run(planCtx, start, l.cfg.Hiccups, func(h inject.Hiccup) {
+				l.logf("hiccup on %s for %s, until %s", generator.InstanceName(h.Instance), h.For,
+					time.Now().Add(h.For).Format("15:04:05"))
+			})
 		}
 	}()
 	l.logf("embedded broker on %s, topic %s with %d partitions", b.Addr(), b.Topic(), broker.DefaultPartitions)
 	for _, h := range l.cfg.Hiccups {
-		l.logf("hiccup scheduled: %s (%s after start, for %s)", h, h.At, h.For)
+		at := h.StartsAt(start)
+		l.logf("hiccup scheduled: %s (at %s, %s after start, for %s, until %s)", h,
+			at.Format("15:04:05"), at.Sub(start).Round(time.Second), h.For, at.Add(h.For).Format("15:04:05"))
 	}
 	return nil
 }
