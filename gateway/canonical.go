@@ -1,6 +1,10 @@
 package gateway
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/labtui/labtui/internal/flatjson"
+)
 
 // The canonical shape is the one Event.AppendJSON writes. Each literal below runs from
 // the quote that closes one value (or the opening brace) to the first byte of the
@@ -23,14 +27,10 @@ var (
 // string.
 const tsLit = `","ts":`
 
-// maxFastDigits keeps the fast path's integers well inside int64; longer numbers, and
-// the overflow questions they raise, are left to the general path.
-const maxFastDigits = 18
-
 // parseCanonical decodes data in one pass when it is exactly in the canonical shape:
 // the keys in AppendJSON's order with nothing between the tokens, strings without a
-// backslash, integers of at most maxFastDigits digits with an optional '-', and only
-// white space after the closing brace. It fills ev and returns the type just as the
+// backslash, integers flatjson.ScanInt reads (at most 18 digits, so no overflow), and
+// only white space after the closing brace. It fills ev and returns the type just as the
 // general path would hand them to validate. At the first byte it does not expect it
 // returns ok false, with ev in no particular state and the Parser's names unchanged;
 // the caller then parses data with parseGeneral instead.
@@ -59,19 +59,19 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 	if len(data)-i < len(tsLit) || string(data[i:i+len(tsLit)]) != tsLit {
 		return nil, false
 	}
-	if ev.TS, i, ok = integer(data, i+len(tsLit)); !ok {
+	if ev.TS, i, ok = flatjson.ScanInt(data, i+len(tsLit)); !ok {
 		return nil, false
 	}
 	ev.PromptTokens, ev.CompletionTokens = missing, missing
 	switch {
 	case promptLit.at(data, i):
-		ev.PromptTokens, i, ok = integer(data, i+promptLit.n)
+		ev.PromptTokens, i, ok = flatjson.ScanInt(data, i+promptLit.n)
 	case completionLit.at(data, i):
-		ev.CompletionTokens, i, ok = integer(data, i+completionLit.n)
+		ev.CompletionTokens, i, ok = flatjson.ScanInt(data, i+completionLit.n)
 	default:
 		ok = false
 	}
-	if !ok || i >= len(data) || data[i] != '}' || !onlySpace(data[i+1:]) {
+	if !ok || i >= len(data) || data[i] != '}' || !flatjson.OnlySpace(data[i+1:]) {
 		return nil, false
 	}
 	ev.RequestID = string(vals[1])
@@ -79,31 +79,4 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 	ev.Model = p.intern(&p.models, vals[3])
 	ev.Gateway = p.intern(&p.gateways, vals[4])
 	return vals[0], true
-}
-
-// integer reads an optional '-' and 1 to maxFastDigits digits at offset i, returning
-// the value and the offset just past the last digit. What follows the digits is the
-// caller's to check: a fraction, exponent or further digit there fails the next
-// literal. A longer run of digits may wrap n, but is refused.
-func integer(data []byte, i int) (int64, int, bool) {
-	neg := i < len(data) && data[i] == '-'
-	if neg {
-		i++
-	}
-	start := i
-	var n int64
-	for ; i < len(data); i++ {
-		c := data[i] - '0'
-		if c > 9 {
-			break
-		}
-		n = n*10 + int64(c)
-	}
-	if d := i - start; d == 0 || d > maxFastDigits {
-		return 0, 0, false
-	}
-	if neg {
-		n = -n
-	}
-	return n, i, true
 }

@@ -146,28 +146,43 @@ func (f Field) Int() (int64, error) {
 	return n, nil
 }
 
-// smallInt reads an integer of at most 18 digits, which cannot overflow, and reports
-// false for anything else.
-func smallInt(b []byte) (int64, bool) {
-	neg := len(b) > 0 && b[0] == '-'
+// SmallIntDigits is how many digits ScanInt reads: any integer that long fits an int64.
+const SmallIntDigits = 18
+
+// ScanInt reads an optional '-' and 1 to SmallIntDigits digits at data[i:], returning
+// the value and the offset just past the last digit; ok is false when there is no digit
+// or there are more. What follows the digits is the caller's to check: a fraction or an
+// exponent there is not part of the integer.
+func ScanInt(data []byte, i int) (n int64, end int, ok bool) {
+	neg := i < len(data) && data[i] == '-'
 	if neg {
-		b = b[1:]
+		i++
 	}
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
+	start := i
+	for ; i < len(data); i++ {
+		c := data[i] - '0'
+		if c > 9 {
+			break
 		}
-		n = n*10 + int64(c-'0')
+		n = n*10 + int64(c)
+	}
+	if d := i - start; d == 0 || d > SmallIntDigits {
+		return 0, 0, false
 	}
 	if neg {
 		n = -n
 	}
-	return n, true
+	return n, i, true
 }
+
+// smallInt reads b when it is exactly an integer ScanInt reads.
+func smallInt(b []byte) (int64, bool) {
+	n, end, ok := ScanInt(b, 0)
+	return n, ok && end == len(b)
+}
+
+// OnlySpace reports whether b is all JSON white space, as may follow an object.
+func OnlySpace(b []byte) bool { return skipWS(b, 0) == len(b) }
 
 // Str reads a String field. Unescaped strings are converted without a decoder.
 func (f Field) Str() (string, error) {
@@ -194,7 +209,7 @@ func (f Field) Bytes() ([]byte, error) {
 }
 
 func trailing(data []byte, i int) error {
-	if skipWS(data, i) != len(data) {
+	if !OnlySpace(data[i:]) {
 		return fmt.Errorf("%w: data after the object", ErrSyntax)
 	}
 	return nil
