@@ -46,6 +46,7 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 	}
 	defer src.Close()
 	var entries []recording.Entry
+	var arena recording.Arena
 	for {
 		e, err := src.Next()
 		var le *recording.LineError
@@ -57,7 +58,7 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 		} else if err != nil {
 			return err
 		}
-		entries = append(entries, e.Clone())
+		entries = append(entries, arena.Clone(e))
 	}
 	if len(entries) == 0 {
 		return fmt.Errorf("%s holds no records", args[0])

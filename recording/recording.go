@@ -50,6 +50,25 @@ func (e Entry) Clone() Entry {
 	return e
 }
 
+// Arena clones entries into shared blocks: a recording held in memory whole costs one
+// allocation a block instead of one an entry. Its zero value is ready.
+type Arena struct{ block []byte }
+
+// arenaBlock is the size of an Arena's blocks.
+const arenaBlock = 256 << 10
+
+// Clone is Entry.Clone with the bytes in the arena's current block.
+func (a *Arena) Clone(e Entry) Entry {
+	n := len(e.Key) + len(e.Value)
+	if cap(a.block)-len(a.block) < n {
+		a.block = make([]byte, 0, max(n, arenaBlock))
+	}
+	start, mid := len(a.block), len(a.block)+len(e.Key)
+	a.block = append(append(a.block, e.Key...), e.Value...)
+	e.Key, e.Value = a.block[start:mid:mid], a.block[mid:len(a.block):len(a.block)]
+	return e
+}
+
 // AppendJSON appends the entry as one line of labtui's format, without the newline.
 // Value is written as it is, so it must be JSON.
 func (e Entry) AppendJSON(b []byte) []byte {

@@ -100,3 +100,19 @@ func TestOpenNamesTheProblem(t *testing.T) {
 func quote(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }
+
+func TestArenaClonesOwnTheirBytes(t *testing.T) {
+	var a Arena
+	buf := []byte("k1v1")
+	e := a.Clone(Entry{Key: buf[:2], Value: buf[2:]})
+	f := a.Clone(Entry{Key: []byte("k2"), Value: []byte("v2")})
+	copy(buf, "xxxx")
+	e.Key = append(e.Key, '!') // must not run into the value or the next entry
+	if string(e.Key) != "k1!" || string(e.Value) != "v1" || string(f.Key) != "k2" || string(f.Value) != "v2" {
+		t.Fatalf("clones %q %q %q %q", e.Key, e.Value, f.Key, f.Value)
+	}
+	big := a.Clone(Entry{Value: make([]byte, arenaBlock+1)})
+	if len(big.Value) != arenaBlock+1 {
+		t.Fatalf("an entry larger than a block: %d bytes", len(big.Value))
+	}
+}

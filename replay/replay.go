@@ -182,6 +182,7 @@ func finish(job *meter.Job, cfg Config, sum *Summary, sink func(meter.Result)) {
 
 func readAll(ctx context.Context, src Source, sum *Summary, bad func(int, error)) ([]recording.Entry, error) {
 	var entries []recording.Entry
+	var arena recording.Arena
 	for {
 		if len(entries)&1023 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -196,7 +197,7 @@ func readAll(ctx context.Context, src Source, sum *Summary, bad func(int, error)
 			continue
 		}
 		sum.Entries++
-		entries = append(entries, e.Clone())
+		entries = append(entries, arena.Clone(e))
 	}
 }
 

@@ -25,9 +25,7 @@ func (l *Lab) Close() error {
 	l.startMu.Lock()
 	defer l.startMu.Unlock()
 	var errs []error
-	for i := range l.injector.Instances() {
-		l.injector.Stop(i)
-	}
+	l.injector.StopAll()
 	errs = append(errs, l.stopGenerator())
 	l.bg.Wait()
 	l.flink.http.CloseIdleConnections()

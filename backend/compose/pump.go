@@ -3,7 +3,6 @@ package compose
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/generator"
@@ -47,17 +46,7 @@ func (l *Lab) stopPump() {
 // and counted.
 func (l *Lab) pump(ctx context.Context, done chan struct{}) {
 	defer close(done)
-	t := time.NewTicker(l.cfg.StatusEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			l.flush()
-			return
-		case <-t.C:
-			l.flush()
-		}
-	}
+	backend.Pump(ctx, l.cfg.StatusEvery, l.flush)
 }
 
 func (l *Lab) flush() {

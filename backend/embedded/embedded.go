@@ -125,8 +125,7 @@ func (l *Lab) Start(ctx context.Context) error {
 		if len(l.cfg.Hiccups) > 0 {
 			// Check passed above, so the plan ends only when it is done or cancelled.
 			l.injector.Run(planCtx, start, l.cfg.Hiccups, func(h inject.Hiccup) {
-				l.logf("hiccup on %s for %s, until %s", generator.InstanceName(h.Instance), h.For,
-					time.Now().Add(h.For).Format("15:04:05"))
+				l.logHiccup(generator.InstanceName(h.Instance), h.For)
 			})
 		}
 	}()
@@ -228,8 +227,13 @@ func (l *Lab) Inject(instance string, d time.Duration) error {
 	if err := l.injector.StartNamed(instance, d); err != nil {
 		return err
 	}
-	l.logf("hiccup on %s for %s", instance, d)
+	l.logHiccup(instance, d)
 	return nil
+}
+
+// logHiccup says that a hiccup started, by hand or on schedule.
+func (l *Lab) logHiccup(instance string, d time.Duration) {
+	l.logf("hiccup on %s for %s, until %s", instance, d, time.Now().Add(d).Format("15:04:05"))
 }
 
 // RestartJob kills the job and starts a new one on the same topic, as a TaskManager
@@ -280,9 +284,7 @@ func (l *Lab) Close() error {
 		<-l.planDone
 	}
 	if l.injector != nil {
-		for i := 0; i < l.injector.Instances(); i++ {
-			l.injector.Stop(i)
-		}
+		l.injector.StopAll()
 	}
 	errs = append(errs, l.SetGenerator(false))
 	l.mu.Lock()

@@ -15,17 +15,7 @@ import (
 // dropped and counted.
 func (l *Lab) pump(ctx context.Context) {
 	defer close(l.pumpDone)
-	t := time.NewTicker(l.cfg.StatusEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			l.flush()
-			return
-		case <-t.C:
-			l.flush()
-		}
-	}
+	backend.Pump(ctx, l.cfg.StatusEvery, l.flush)
 }
 
 func (l *Lab) flush() {
@@ -82,7 +72,7 @@ func (l *Lab) Status() backend.Status {
 	}
 	n := l.cfg.Generator.Instances
 	for i := 0; i < n; i++ {
-		in := backend.Instance{Name: instanceName(i)}
+		in := backend.Instance{Name: generator.InstanceName(i)}
 		if gen != nil {
 			in.Rate = l.cfg.Generator.Rate / float64(n)
 		}
@@ -96,5 +86,3 @@ func (l *Lab) Status() backend.Status {
 	}
 	return st
 }
-
-func instanceName(i int) string { return generator.InstanceName(i) }

@@ -200,9 +200,6 @@ func readAhead(src *recording.Reader, path string, logf func(string, ...any)) fu
 	}
 }
 
-// slabSize is the size of the blocks readEntries copies entries' bytes into.
-const slabSize = 256 << 10
-
 // readAheadBatch is how many entries readAhead hands over at a time.
 const readAheadBatch = 1024
 
@@ -214,11 +211,11 @@ type cachedRecording struct {
 	entries []recording.Entry
 }
 
-// readEntries yields a recording's entries, each a copy it owns (in blocks shared with its neighbours), logging the lines it
-// skips; a read error is yielded and ends it.
+// readEntries yields a recording's entries, each a copy it owns (in a recording.Arena),
+// logging the lines it skips; a read error is yielded and ends it.
 func readEntries(src *recording.Reader, path string, logf func(string, ...any)) func(yield func(recording.Entry, error) bool) {
 	return func(yield func(recording.Entry, error) bool) {
-		var slab []byte // entries' bytes, copied into shared blocks rather than one allocation each
+		var arena recording.Arena
 		for {
 			e, err := src.Next()
 			var le *recording.LineError
@@ -232,48 +229,45 @@ func readEntries(src *recording.Reader, path string, logf func(string, ...any)) 
 				yield(recording.Entry{}, err)
 				return
 			}
-			n := len(e.Key) + len(e.Value)
-			if cap(slab)-len(slab) < n {
-				slab = make([]byte, 0, max(n, slabSize))
-			}
-			start := len(slab)
-			slab = append(append(slab, e.Key...), e.Value...)
-			e.Key, e.Value = slab[start:start+len(e.Key):start+len(e.Key)], slab[start+len(e.Key):len(slab):len(slab)]
-			if !yield(e, nil) {
+			if !yield(arena.Clone(e), nil) {
 				return
 			}
 		}
 	}
 }
 
+// createTopic creates topic with the broker's partition count.
 func (l *Lab) createTopic(ctx context.Context, topic string) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(l.broker.Addr()))
-	if err != nil {
+	return l.admin(ctx, "create topic "+topic, func(adm *kadm.Client) error {
+		resp, err := adm.CreateTopic(ctx, broker.DefaultPartitions, 1, nil, topic)
+		if err == nil {
+			err = resp.Err
+		}
 		return err
-	}
-	defer cl.Close()
-	resp, err := kadm.NewClient(cl).CreateTopic(ctx, broker.DefaultPartitions, 1, nil, topic)
-	if err == nil {
-		err = resp.Err
-	}
-	if err != nil {
-		return fmt.Errorf("create topic %s: %w", topic, err)
-	}
-	return nil
+	})
 }
 
+// deleteTopic deletes topic.
 func (l *Lab) deleteTopic(ctx context.Context, topic string) error {
+	return l.admin(ctx, "delete topic "+topic, func(adm *kadm.Client) error {
+		resp, err := adm.DeleteTopic(ctx, topic)
+		if err == nil {
+			err = resp.Err
+		}
+		return err
+	})
+}
+
+// admin runs op with an admin client of the broker, for as long as op takes; what names
+// the operation in the error.
+func (l *Lab) admin(ctx context.Context, what string, op func(*kadm.Client) error) error {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(l.broker.Addr()))
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer cl.Close()
-	resp, err := kadm.NewClient(cl).DeleteTopic(ctx, topic)
-	if err == nil {
-		err = resp.Err
-	}
-	if err != nil {
-		return fmt.Errorf("delete topic %s: %w", topic, err)
+	if err := op(kadm.NewClient(cl)); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }
