@@ -166,7 +166,7 @@ func Build(results []meter.Result, opts Options) Model {
 	}
 	m.Held = opts.Held
 	if m.Held == "" {
-		m.Held = heldGateway(m.Points, cmp.Or(opts.Far, DefaultFar))
+		m.Held = HeldGateway(results, cmp.Or(opts.Far, DefaultFar))
 	}
 	for i := range m.Points {
 		m.Points[i].Held = m.Held != "" && m.Points[i].Gateway == m.Held
@@ -244,13 +244,13 @@ func watermarkSteps(results []meter.Result) []Step {
 	return steps
 }
 
-// heldGateway returns the gateway with the most records that arrived more than far
-// after their timestamp, the first by name on a tie, or "" when no record did.
-func heldGateway(points []Point, far int64) string {
+// HeldGateway returns the gateway with the most traced records that arrived more than
+// far after their timestamp, the first by name on a tie, or "" when no record did.
+func HeldGateway(results []meter.Result, far int64) string {
 	n := make(map[string]int)
-	for _, p := range points {
-		if p.Processing-p.Event > far {
-			n[p.Gateway]++
+	for i := range results {
+		if t := &results[i].Record; results[i].Kind == meter.TraceResult && t.Arrival-t.Timestamp > far {
+			n[t.Gateway]++
 		}
 	}
 	best := ""

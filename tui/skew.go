@@ -54,24 +54,9 @@ func (m Model) skewOptions(run *history.Run) (o skew.Options, ref []meter.Result
 // noneHeld is a Far no record arrives behind its timestamp by: no gateway is held.
 const noneHeld int64 = 1 << 62
 
-// heldIn returns the gateway with the most records that arrived more than
-// skew.DefaultFar after their timestamp in a run's output (the first by name on a tie),
-// or "".
-func heldIn(results []meter.Result) string {
-	n := make(map[string]int)
-	for i := range results {
-		if t := &results[i].Record; results[i].Kind == meter.TraceResult && t.Arrival-t.Timestamp > skew.DefaultFar {
-			n[t.Gateway]++
-		}
-	}
-	best := ""
-	for gw, c := range n {
-		if c > n[best] || c == n[best] && gw < best {
-			best = gw
-		}
-	}
-	return best
-}
+// heldIn returns the gateway held apart in a run's output, as the skew picture finds it
+// with its default threshold.
+func heldIn(results []meter.Result) string { return skew.HeldGateway(results, skew.DefaultFar) }
 
 // skewTitle names the run a picture is of.
 func skewTitle(run *history.Run, m *skew.Model) string {
