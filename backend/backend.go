@@ -68,7 +68,7 @@ type Status struct {
 	Broker    string
 	Generator bool
 	Instances []Instance
-	// Watermark is the event-time window's current watermark (engine.MinWatermark before
+	// Watermark is the event-time window's current watermark (meter.MinWatermark before
 	// the first).
 	Watermark int64
 	Timestamp meter.TimestampField

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 	"github.com/labtui/labtui/replay"
@@ -54,7 +53,7 @@ func (a *app) jobOptions() (meter.Options, error) {
 		Prices:      prices,
 		Timestamp:   ts,
 		ForgetAfter: a.v.GetDuration("forget-after").Milliseconds(),
-		Watermarks: engine.WatermarkStrategy{
+		Watermarks: meter.Watermarks{
 			OutOfOrderness: a.v.GetDuration("out-of-orderness").Milliseconds(),
 			Interval:       a.v.GetDuration("watermark-interval").Milliseconds(),
 		},

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/replay"
 )
@@ -89,10 +88,10 @@ func TestLateRecordsInATheTraceExplains(t *testing.T) {
 
 func TestADifferenceTheRecordsDoNotAddUpToIsUnexplained(t *testing.T) {
 	s := int64(1000)
-	a := []meter.Result{trace("r-1", "acme", t0+s, t0+s, engine.MinWatermark, 0.1), trace("r-2", "acme", t0+2*s, t0+70*s, t0+65*s, 0.1),
+	a := []meter.Result{trace("r-1", "acme", t0+s, t0+s, meter.MinWatermark, 0.1), trace("r-2", "acme", t0+2*s, t0+70*s, t0+65*s, 0.1),
 		minute(meter.EventTimeResult, "acme", 0, 0.1, 1)}
 	// B counted r-2 too, but its row says $0.25: more than the records explain.
-	b := []meter.Result{trace("r-1", "acme", t0+s, t0+s, engine.MinWatermark, 0.1), trace("r-2", "acme", t0+2*s, t0+70*s, t0+s, 0.1),
+	b := []meter.Result{trace("r-1", "acme", t0+s, t0+s, meter.MinWatermark, 0.1), trace("r-2", "acme", t0+2*s, t0+70*s, t0+s, 0.1),
 		minute(meter.EventTimeResult, "acme", 0, 0.25, 2)}
 	r := Compare(a, b, Options{})
 	if r.Counts.Unexplained != 1 || len(r.Unexplained()) != 1 || r.Rows[0].Why.Groups[0].Cause != Late {
@@ -187,7 +186,7 @@ func TestRecordsMissingFromARunAreNamed(t *testing.T) {
 // out-of-orderness with drain (B) bills them in 10:00.
 func TestSeedBurstMonotonousAgainstOutOfOrderness(t *testing.T) {
 	a := replayFile(t, seedBurst, replay.Config{})
-	b := replayFile(t, seedBurst, replay.Config{Drain: true, Job: meter.Options{Watermarks: engine.WatermarkStrategy{OutOfOrderness: 40_000}}})
+	b := replayFile(t, seedBurst, replay.Config{Drain: true, Job: meter.Options{Watermarks: meter.Watermarks{OutOfOrderness: 40_000}}})
 	r := Compare(a, b, Options{})
 	var out bytes.Buffer
 	if err := r.WriteText(&out, TextOptions{Records: -1}); err != nil {

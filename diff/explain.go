@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -61,7 +60,7 @@ type Explanation struct {
 	Explained bool
 	Evidence  Evidence
 	// WatermarkA and WatermarkB are the highest watermark any record met in each run
-	// (engine.MinWatermark when none, or when the run has neither traces nor late
+	// (meter.MinWatermark when none, or when the run has neither traces nor late
 	// records): where a pending window's run left its watermark, near enough.
 	WatermarkA, WatermarkB int64
 	// ArrivalA and ArrivalB are the latest processing time at which a traced record
@@ -116,7 +115,7 @@ type runIndex struct {
 // indexRun indexes rs for the rows whose keys are in need: one pass over the results,
 // keeping only what those rows need.
 func indexRun(rs []meter.Result, sink meter.Kind, size int64, need map[key]struct{}) *runIndex {
-	x := &runIndex{counted: make(map[key][]*meter.RecordTrace), lateIn: make(map[key][]*meter.RecordTrace), maxWM: engine.MinWatermark}
+	x := &runIndex{counted: make(map[key][]*meter.RecordTrace), lateIn: make(map[key][]*meter.RecordTrace), maxWM: meter.MinWatermark}
 	for i := range rs {
 		if rs[i].Kind == meter.TraceResult {
 			x.traced = true

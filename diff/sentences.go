@@ -3,7 +3,6 @@ package diff
 import (
 	"fmt"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -54,7 +53,7 @@ func (r *Report) stoodAt(row *Row, open Side, names Names) string {
 	if open == B {
 		wm = e.WatermarkB
 	}
-	if wm == engine.MinWatermark {
+	if wm == meter.MinWatermark {
 		return ""
 	}
 	return fmt.Sprintf(" (the highest watermark a record met in %s was %s)", names.of(open), meter.Clock(wm))
@@ -147,7 +146,7 @@ func (r *Report) groupSentence(row *Row, g *Group, names Names) string {
 		}
 		s += fmt.Sprintf("; %s read %s before any watermark passed the %s", y, them, r.windowWord())
 		if top, ok := highest(g.Records, theirs, func(t *meter.RecordTrace) int64 { return t.Watermark }); ok {
-			if top == engine.MinWatermark {
+			if top == meter.MinWatermark {
 				s += " (it had no watermark yet)"
 			} else {
 				s += fmt.Sprintf(" (its watermark was at most %s)", meter.Clock(top))
@@ -213,7 +212,7 @@ func span(recs []Record, view func(*Record) *meter.RecordTrace, f func(*meter.Re
 }
 
 func highest(recs []Record, view func(*Record) *meter.RecordTrace, f func(*meter.RecordTrace) int64) (int64, bool) {
-	top, seen := int64(engine.MinWatermark), false
+	top, seen := int64(meter.MinWatermark), false
 	for i := range recs {
 		if t := view(&recs[i]); t != nil {
 			top, seen = max(top, f(t)), true

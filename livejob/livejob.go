@@ -17,6 +17,7 @@ import (
 
 	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/gatewaymeter"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -97,7 +98,7 @@ func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, erro
 		return nil, fmt.Errorf("start the job's Kafka consumer: %w", err)
 	}
 	now := cfg.Now().UnixMilli()
-	job, err := meter.New(engine.NewRuntime(now), cfg.Job, sink)
+	job, err := gatewaymeter.New(engine.NewRuntime(now), cfg.Job, sink)
 	if err != nil {
 		client.Close()
 		return nil, err
@@ -142,7 +143,7 @@ type fetched struct {
 	err     error
 }
 
-func (j *Job) run(ctx context.Context, job *meter.Job) {
+func (j *Job) run(ctx context.Context, job *gatewaymeter.Job) {
 	defer close(j.done)
 	fetches := make(chan fetched, 1) // one parsed fetch waiting is enough to overlap; more only holds memory
 	// Spent fetches come back for their slices to be reused: a fetch of 8192 parsed
@@ -240,7 +241,7 @@ func resize[T any](s []T, n int) []T {
 
 // armTimer wakes the job when the earliest processing-time timer is due (at its time
 // plus one millisecond, as Flink schedules it), and at least every 100 ms to publish.
-func (j *Job) armTimer(t *time.Timer, job *meter.Job) {
+func (j *Job) armTimer(t *time.Timer, job *gatewaymeter.Job) {
 	wait := 100 * time.Millisecond
 	if next, ok := job.Runtime().NextTimer(); ok {
 		if d := time.Duration(next+1-j.cfg.Now().UnixMilli()) * time.Millisecond; d < wait {
@@ -256,7 +257,7 @@ func (j *Job) armTimer(t *time.Timer, job *meter.Job) {
 	t.Reset(wait)
 }
 
-func (j *Job) publish(job *meter.Job, consumed int64) {
+func (j *Job) publish(job *gatewaymeter.Job, consumed int64) {
 	s := j.snapshot(job, consumed)
 	j.snap.Store(&s)
 	select {
@@ -265,7 +266,7 @@ func (j *Job) publish(job *meter.Job, consumed int64) {
 	}
 }
 
-func (j *Job) snapshot(job *meter.Job, consumed int64) Snapshot {
+func (j *Job) snapshot(job *gatewaymeter.Job, consumed int64) Snapshot {
 	open := job.OpenWindows()
 	return Snapshot{Now: job.Now(), Watermark: job.Watermark(), Stats: job.Stats(), Consumed: consumed,
 		Pending: job.PendingRequests(), Open: open}

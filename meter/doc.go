@@ -1,6 +1,6 @@
-// Package meter is the lab's GatewayMeter job wired from the engine's parts, exactly as
-// the course's PyFlink job is: parse, a timestamp assigner with its watermark strategy,
-// the RequestAssembler keyed by request_id, then TenantCost, a one-minute tumbling window
-// keyed by tenant, twice, once on processing time and once on event time, each to its
-// own sink, with late records on a side output.
+// Package meter is the contract of the lab's GatewayMeter job: its options, and what its
+// print sinks write (fired windows on both clocks, late records, traces, pending windows),
+// with their text and JSON formats and a reader for them. It imports no engine: the job
+// itself, on the embedded engine, is package gatewaymeter, and the PyFlink job in the lab
+// writes the same lines.
 package meter

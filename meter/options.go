@@ -2,8 +2,8 @@ package meter
 
 import (
 	"fmt"
+	"math"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/gateway"
 )
 
@@ -44,7 +44,7 @@ type Options struct {
 	Prices gateway.PriceTable
 	// Watermarks is the strategy of the job's assigners: zero out-of-orderness is
 	// for_monotonous_timestamps(), emitted every 200 ms of processing time.
-	Watermarks engine.WatermarkStrategy
+	Watermarks Watermarks
 	// Timestamp is the field the event-time window reads.
 	Timestamp TimestampField
 	// ForgetAfter is how long, in event-time milliseconds after its first half, the
@@ -62,7 +62,39 @@ const DefaultForgetAfter int64 = 10 * 60 * 1000
 // Minute is the TenantCost window size.
 const Minute int64 = 60 * 1000
 
-func (o Options) withDefaults() Options {
+// Watermarks is the job's watermark strategy, as WatermarkStrategy.for_bounded_out_of_orderness
+// (or for_monotonous_timestamps, a bound of zero) with pipeline.auto-watermark-interval.
+type Watermarks struct {
+	// OutOfOrderness is the bound B in milliseconds. Zero is
+	// WatermarkStrategy.for_monotonous_timestamps() (AscendingTimestampsWatermarks).
+	OutOfOrderness int64
+	// Interval is pipeline.auto-watermark-interval in milliseconds; zero means Flink's
+	// default of 200.
+	Interval int64
+}
+
+// DefaultWatermarkInterval is Flink's pipeline.auto-watermark-interval: 200 ms.
+const DefaultWatermarkInterval int64 = 200
+
+// MinWatermark is the watermark before the first (Long.MIN_VALUE), as the engine's.
+const MinWatermark int64 = math.MinInt64
+
+// MaxWatermark is the watermark of a drained or finished job (Long.MAX_VALUE), as the engine's.
+const MaxWatermark int64 = math.MaxInt64
+
+// Validate reports a strategy Flink would refuse.
+func (w Watermarks) Validate() error {
+	if w.OutOfOrderness < 0 {
+		return fmt.Errorf("out-of-orderness must not be negative, got %d ms", w.OutOfOrderness)
+	}
+	if w.Interval < 0 {
+		return fmt.Errorf("watermark interval must not be negative, got %d ms", w.Interval)
+	}
+	return nil
+}
+
+// WithDefaults returns the options with every zero field set to the course's default.
+func (o Options) WithDefaults() Options {
 	if o.Prices == nil {
 		o.Prices = gateway.DefaultPrices()
 	}
@@ -73,7 +105,7 @@ func (o Options) withDefaults() Options {
 		o.WindowSize = Minute
 	}
 	if o.Watermarks.Interval <= 0 {
-		o.Watermarks.Interval = engine.DefaultWatermarkInterval
+		o.Watermarks.Interval = DefaultWatermarkInterval
 	}
 	return o
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/gatewaymeter"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 )
@@ -104,7 +105,7 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 	if len(entries) > 0 {
 		start = entries[0].Arrival
 	}
-	job, err := meter.New(engine.NewRuntime(start), cfg.Job, sink)
+	job, err := gatewaymeter.New(engine.NewRuntime(start), cfg.Job, sink)
 	if err != nil {
 		return sum, err
 	}
@@ -135,7 +136,7 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 		now = func() int64 { return time.Now().UnixMilli() }
 	}
 	sum.Started = now()
-	job, err := meter.New(engine.NewRuntime(sum.Started), cfg.Job, sink)
+	job, err := gatewaymeter.New(engine.NewRuntime(sum.Started), cfg.Job, sink)
 	if err != nil {
 		return sum, err
 	}
@@ -167,7 +168,7 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 }
 
 // finish drains if asked, reports what never fired as pending, and fills the summary.
-func finish(job *meter.Job, cfg Config, sum *Summary, sink func(meter.Result)) {
+func finish(job *gatewaymeter.Job, cfg Config, sum *Summary, sink func(meter.Result)) {
 	if cfg.Drain {
 		job.Drain()
 	}

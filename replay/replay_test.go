@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 )
@@ -73,7 +72,7 @@ func TestSeedBurstTraceShowsTheWatermarkR103Met(t *testing.T) {
 }
 
 func TestSeedBurstWithOutOfOrdernessAndDrainBillsEventTime(t *testing.T) {
-	cfg := Config{Pace: Recorded, Drain: true, Job: meter.Options{Watermarks: engine.WatermarkStrategy{OutOfOrderness: 40_000}}}
+	cfg := Config{Pace: Recorded, Drain: true, Job: meter.Options{Watermarks: meter.Watermarks{OutOfOrderness: 40_000}}}
 	got, sum := run(t, seedBurst, cfg, false)
 	expectLines(t, got,
 		`{"sink":"processing-time","tenant_id":"acme","window_start":1795946400000,"window_end":1795946460000,"usd":0.2,"requests":2}`,

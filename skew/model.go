@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -225,12 +224,12 @@ func firedEventWindows(results []meter.Result) map[int64]bool {
 }
 
 // watermarkSteps returns the watermark as traced records met it, one step each time it
-// moved, in arrival order; the watermark before the first (engine.MinWatermark) is not a
+// moved, in arrival order; the watermark before the first (meter.MinWatermark) is not a
 // time and is left out.
 func watermarkSteps(results []meter.Result) []Step {
 	var tr []meter.RecordTrace
 	for _, r := range results {
-		if r.Kind == meter.TraceResult && r.Record.Watermark != engine.MinWatermark {
+		if r.Kind == meter.TraceResult && r.Record.Watermark != meter.MinWatermark {
 			tr = append(tr, r.Record)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 	"github.com/labtui/labtui/replay"
@@ -44,7 +43,7 @@ func hourModel(tb testing.TB, w, h int, v string) Model {
 	m = update(tb, m, resize(w, h))
 	m.hist.ExpectReplay()
 	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS, At: replayStart}})
-	m, _ = m.apply(backend.Update{Results: results, Status: status(now+2000, engine.MinWatermark, open...)})
+	m, _ = m.apply(backend.Update{Results: results, Status: status(now+2000, meter.MinWatermark, open...)})
 	m, _ = m.apply(backend.Update{Replay: &backend.ReplayProgress{Path: recordedHour, Records: 143400, Total: 143400, Done: true}})
 	m = update(tb, m, settledMsg{})
 	return update(tb, m, keyPress(v))

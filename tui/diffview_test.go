@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 	"github.com/labtui/labtui/replay"
@@ -48,7 +47,7 @@ func seedReplay(t testing.TB, field meter.TimestampField) (results []meter.Resul
 	}
 	// Read in a few milliseconds, the replay never saw a watermark (they are emitted
 	// every 200 ms of processing time).
-	st = status(now+500, engine.MinWatermark, open...)
+	st = status(now+500, meter.MinWatermark, open...)
 	st.Generator, st.Timestamp = false, field
 	return results, st
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -44,7 +43,7 @@ type openKey struct {
 }
 
 func newBooks() books {
-	return books{watermark: engine.MinWatermark, open: make(map[openKey]*meter.Result)}
+	return books{watermark: meter.MinWatermark, open: make(map[openKey]*meter.Result)}
 }
 
 // add counts one result.
@@ -98,7 +97,7 @@ func (b *books) openAdd(window meter.Kind, tenant string, end int64, usd float64
 // prune forgets windows a minute past due that never printed a result.
 func (b *books) prune(now int64) {
 	for k := range b.open {
-		if k.window == meter.EventTimeResult && b.watermark != engine.MinWatermark && k.end+meter.Minute <= b.watermark ||
+		if k.window == meter.EventTimeResult && b.watermark != meter.MinWatermark && k.end+meter.Minute <= b.watermark ||
 			k.window == meter.ProcessingTimeResult && k.end+meter.Minute <= now {
 			delete(b.open, k)
 		}

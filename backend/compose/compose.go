@@ -21,7 +21,6 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	cluster "github.com/labtui/labtui/compose"
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
@@ -173,7 +172,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Job.WindowSize != 0 && c.Job.WindowSize != meter.Minute {
 		return c, errors.New("the compose lab's job has one-minute windows built in (gateway_meter.py)")
 	}
-	if iv := c.Job.Watermarks.Interval; iv != 0 && iv != engine.DefaultWatermarkInterval {
+	if iv := c.Job.Watermarks.Interval; iv != 0 && iv != meter.DefaultWatermarkInterval {
 		return c, errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
 	}
 	if c.ComposeFile == "" {

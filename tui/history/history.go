@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/ring"
 	"github.com/labtui/labtui/tui/table"
@@ -137,7 +136,7 @@ func (h *History) ExpectReplay() { h.expectReplay = true }
 // Clocks returns the clocks the current run's rows are judged by.
 func (h *History) Clocks() table.Clocks {
 	if h.Status == nil {
-		return table.Clocks{Watermark: engine.MinWatermark}
+		return table.Clocks{Watermark: meter.MinWatermark}
 	}
 	return table.Clocks{Now: h.Status.Now, Watermark: h.Status.Watermark}
 }

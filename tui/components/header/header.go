@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/history"
 	"github.com/labtui/labtui/tui/textutil"
@@ -102,7 +101,7 @@ func (m Model) clocks(st *backend.Status) string {
 	if st.Job.Late > 0 {
 		late = m.styles.Warn.Render(late)
 	}
-	if st.Watermark == engine.MinWatermark {
+	if st.Watermark == meter.MinWatermark {
 		return "watermark none yet (no event seen) · " + late
 	}
 	behind := float64(st.Now-st.Watermark) / 1000

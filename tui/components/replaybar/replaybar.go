@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/textutil"
 	"github.com/labtui/labtui/tui/theme"
@@ -79,7 +78,7 @@ const noneYet = "none yet"
 
 // eventTime is the watermark reached, or "none yet" before the first.
 func eventTime(wm int64) string {
-	if wm == engine.MinWatermark || wm <= 0 {
+	if wm == meter.MinWatermark || wm <= 0 {
 		return noneYet
 	}
 	return meter.Clock(wm)

@@ -1,37 +1,22 @@
-package meter
+package gatewaymeter
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/meter"
 
 	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/gateway"
 )
 
-// Stats counts what went through a Job. USD fields add up exactly what was counted.
-type Stats struct {
-	Events          int64
-	Malformed       int64
-	Duplicates      int64
-	Forgotten       int64
-	Records         int64
-	RecordsUSD      float64
-	Late            int64
-	LateUSD         float64
-	ProcessingFired int64
-	ProcessingUSD   float64
-	EventFired      int64
-	EventUSD        float64
-}
-
 // Job is GatewayMeter on the embedded engine. Feed it with ProcessValue or ProcessEvent
 // after moving processing time with Advance; it writes every Result to its sink as it
 // happens. A Job is driven from one goroutine.
 type Job struct {
-	opts     Options
+	opts     meter.Options
 	rt       *engine.Runtime
-	sink     func(Result)
+	sink     func(meter.Result)
 	parser   gateway.Parser
-	stats    Stats
+	stats    meter.Stats
 	assign   *engine.TimestampAssigner[sourceEvent]
 	assemble *engine.KeyedProcess[pendingHalf, sourceEvent, Request]
 	procWin  *windowOp
@@ -43,22 +28,22 @@ type windowOp = engine.WindowOperator[Request, costAcc, costAcc, gateway.TenantC
 
 // New wires a Job on rt. sink receives every Result, synchronously, in the order the
 // job produces them.
-func New(rt *engine.Runtime, opts Options, sink func(Result)) (*Job, error) {
+func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	j := &Job{opts: opts, rt: rt, sink: sink}
 	var err error
 	j.procWin, err = engine.NewWindowOperator(rt, engine.Tumbling{Domain: engine.ProcessingTime, Size: opts.WindowSize},
 		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](tenantCost{}), emitTenantCostMinute,
-		engine.Output[gateway.TenantCostMinute](windowSink{j, ProcessingTimeResult}), nil)
+		engine.Output[gateway.TenantCostMinute](windowSink{j, meter.ProcessingTimeResult}), nil)
 	if err != nil {
 		return nil, err
 	}
 	j.eventWin, err = engine.NewWindowOperator(rt, engine.Tumbling{Domain: engine.EventTime, Size: opts.WindowSize},
 		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](tenantCost{}), emitTenantCostMinute,
-		engine.Output[gateway.TenantCostMinute](windowSink{j, EventTimeResult}), j.onLate)
+		engine.Output[gateway.TenantCostMinute](windowSink{j, meter.EventTimeResult}), j.onLate)
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +51,12 @@ func New(rt *engine.Runtime, opts Options, sink func(Result)) (*Job, error) {
 	if opts.Trace {
 		records = &tap{j: j, out: records}
 	}
-	if opts.Timestamp == StartedTS {
-		records = engine.NewTimestampAssigner(rt, opts.Watermarks, startedTS, records)
+	if opts.Timestamp == meter.StartedTS {
+		records = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), startedTS, records)
 	}
 	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter, stats: &j.stats}
 	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records)
-	j.assign = engine.NewTimestampAssigner(rt, opts.Watermarks, eventTS, engine.Output[sourceEvent](j.assemble))
+	j.assign = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), eventTS, engine.Output[sourceEvent](j.assemble))
 	return j, nil
 }
 
@@ -79,7 +64,7 @@ func eventTS(e *sourceEvent, _ int64) int64 { return e.TS }
 func startedTS(r *Request, _ int64) int64   { return r.StartedTS }
 
 // Options returns the options the job runs with, defaults filled in.
-func (j *Job) Options() Options { return j.opts }
+func (j *Job) Options() meter.Options { return j.opts }
 
 // Advance moves processing time to now, firing every timer due before it.
 func (j *Job) Advance(now int64) { j.rt.AdvanceTo(now) }
@@ -138,21 +123,21 @@ func (j *Job) Drain() { j.assign.EmitWatermark(engine.MaxWatermark) }
 func (j *Job) Watermark() int64 { return j.eventWin.Watermark() }
 
 // Stats returns the counters so far.
-func (j *Job) Stats() Stats { return j.stats }
+func (j *Job) Stats() meter.Stats { return j.stats }
 
 // PendingRequests returns how many requests wait for their other half.
 func (j *Job) PendingRequests() int { return j.assemble.Keys() }
 
 // OpenWindows returns every window not yet fired, with its running total, as
 // PendingResults sorted by window, then tenant, processing time first.
-func (j *Job) OpenWindows() []Result {
-	var rs []Result
+func (j *Job) OpenWindows() []meter.Result {
+	var rs []meter.Result
 	for _, w := range []struct {
 		op   *windowOp
-		kind Kind
-	}{{j.procWin, ProcessingTimeResult}, {j.eventWin, EventTimeResult}} {
+		kind meter.Kind
+	}{{j.procWin, meter.ProcessingTimeResult}, {j.eventWin, meter.EventTimeResult}} {
 		for _, ow := range w.op.OpenWindows() {
-			rs = append(rs, Result{Kind: PendingResult, At: j.rt.Now(), Window: w.kind,
+			rs = append(rs, meter.Result{Kind: meter.PendingResult, At: j.rt.Now(), Window: w.kind,
 				Minute: emitTenantCostMinute(ow.Key, ow.Window, ow.Result)})
 		}
 	}
@@ -174,7 +159,7 @@ func (j *Job) LastProcessingWindowEnd() (int64, bool) {
 func (j *Job) onLate(rec *engine.Record[Request], wm int64) {
 	j.stats.Late++
 	j.stats.LateUSD += rec.Value.USD
-	j.sink(Result{Kind: LateResult, At: j.rt.Now(), Record: RecordTrace{
+	j.sink(meter.Result{Kind: meter.LateResult, At: j.rt.Now(), Record: meter.RecordTrace{
 		RequestID: rec.Value.RequestID, TenantID: rec.Value.TenantID, Gateway: rec.Value.Gateway,
 		Timestamp: rec.Timestamp, KafkaTimestamp: rec.Value.KafkaTimestamp, Arrival: j.rt.Now(),
 		Watermark: wm, EventWindowEnd: j.eventWin.WindowFor(rec.Timestamp).End,
@@ -185,18 +170,18 @@ func (j *Job) onLate(rec *engine.Record[Request], wm int64) {
 // windowSink turns a window's output into Results of one kind.
 type windowSink struct {
 	j    *Job
-	kind Kind
+	kind meter.Kind
 }
 
 func (s windowSink) Collect(rec *engine.Record[gateway.TenantCostMinute]) {
-	if s.kind == ProcessingTimeResult {
+	if s.kind == meter.ProcessingTimeResult {
 		s.j.stats.ProcessingFired++
 		s.j.stats.ProcessingUSD += rec.Value.USD
 	} else {
 		s.j.stats.EventFired++
 		s.j.stats.EventUSD += rec.Value.USD
 	}
-	s.j.sink(Result{Kind: s.kind, At: s.j.rt.Now(), Minute: rec.Value})
+	s.j.sink(meter.Result{Kind: s.kind, At: s.j.rt.Now(), Minute: rec.Value})
 }
 
 func (windowSink) EmitWatermark(int64) {}
@@ -224,7 +209,7 @@ type tap struct {
 
 func (t *tap) Collect(rec *engine.Record[Request]) {
 	j := t.j
-	j.sink(Result{Kind: TraceResult, At: j.rt.Now(), Record: RecordTrace{
+	j.sink(meter.Result{Kind: meter.TraceResult, At: j.rt.Now(), Record: meter.RecordTrace{
 		RequestID: rec.Value.RequestID, TenantID: rec.Value.TenantID, Gateway: rec.Value.Gateway,
 		Timestamp: rec.Timestamp, KafkaTimestamp: rec.Value.KafkaTimestamp, Arrival: j.rt.Now(),
 		Watermark: j.eventWin.Watermark(), EventWindowEnd: j.eventWin.WindowFor(rec.Timestamp).End,
@@ -235,3 +220,8 @@ func (t *tap) Collect(rec *engine.Record[Request]) {
 }
 
 func (t *tap) EmitWatermark(wm int64) { t.out.EmitWatermark(wm) }
+
+// strategy is the engine's form of the job's watermark options.
+func strategy(w meter.Watermarks) engine.WatermarkStrategy {
+	return engine.WatermarkStrategy{OutOfOrderness: w.OutOfOrderness, Interval: w.Interval}
+}

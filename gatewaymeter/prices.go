@@ -1,4 +1,4 @@
-package meter
+package gatewaymeter
 
 import "github.com/labtui/labtui/gateway"
 

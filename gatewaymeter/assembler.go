@@ -1,6 +1,7 @@
-package meter
+package gatewaymeter
 
 import (
+	"github.com/labtui/labtui/meter"
 	"math"
 
 	"github.com/labtui/labtui/engine"
@@ -37,7 +38,7 @@ type pendingHalf struct {
 type requestAssembler struct {
 	prices      priceCache
 	forgetAfter int64
-	stats       *Stats
+	stats       *meter.Stats
 }
 
 func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, Request], e *sourceEvent) {

@@ -1,7 +1,8 @@
-package meter
+package gatewaymeter
 
 import (
 	"errors"
+	"github.com/labtui/labtui/meter"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,10 +23,10 @@ type jobHarness struct {
 	got []string
 }
 
-func newJob(t *testing.T, opts Options) *jobHarness {
+func newJob(t *testing.T, opts meter.Options) *jobHarness {
 	t.Helper()
 	h := &jobHarness{t: t}
-	job, err := New(engine.NewRuntime(t0), opts, func(r Result) { h.got = append(h.got, string(r.AppendJSON(nil))) })
+	job, err := New(engine.NewRuntime(t0), opts, func(r meter.Result) { h.got = append(h.got, string(r.AppendJSON(nil))) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func (h *jobHarness) take(kinds ...string) []string {
 }
 
 func TestRecordTakesTheTimestampOfItsSecondEvent(t *testing.T) {
-	h := newJob(t, Options{Trace: true})
+	h := newJob(t, meter.Options{Trace: true})
 	// The completion arrives first (another partition overtook it); the start second.
 	h.feed(at(0, 20), completed("r-1", "acme", at(0, 20)))
 	h.feed(at(1, 2), started("r-1", "acme", at(0, 58)))
@@ -73,10 +74,10 @@ func TestRecordTakesTheTimestampOfItsSecondEvent(t *testing.T) {
 
 func TestStartedTSMovesARequestToTheMinuteItStarted(t *testing.T) {
 	for _, c := range []struct {
-		field TimestampField
+		field meter.TimestampField
 		start int64
-	}{{CompletedTS, at(1, 0)}, {StartedTS, at(0, 0)}} {
-		h := newJob(t, Options{Timestamp: c.field})
+	}{{meter.CompletedTS, at(1, 0)}, {meter.StartedTS, at(0, 0)}} {
+		h := newJob(t, meter.Options{Timestamp: c.field})
 		h.feed(at(0, 58), started("r-1", "acme", at(0, 58)))
 		h.feed(at(1, 20), completed("r-1", "acme", at(1, 20)))
 		h.job.Advance(at(1, 21))
@@ -91,7 +92,7 @@ func TestStartedTSMovesARequestToTheMinuteItStarted(t *testing.T) {
 func TestStartedTSWatermarksComeFromTheSecondAssigner(t *testing.T) {
 	// Under started_ts the window's watermark follows started_ts: a request that started
 	// long ago is late against one that started later, even if it completed first.
-	h := newJob(t, Options{Timestamp: StartedTS})
+	h := newJob(t, meter.Options{Timestamp: meter.StartedTS})
 	h.feed(at(1, 0), started("r-1", "acme", at(1, 0)))
 	h.feed(at(1, 5), completed("r-1", "acme", at(1, 5)))
 	h.job.Advance(at(1, 6)) // a tick: the window's watermark is now 10:00:59.999
@@ -104,7 +105,7 @@ func TestStartedTSWatermarksComeFromTheSecondAssigner(t *testing.T) {
 }
 
 func TestAssemblerForgetsAHalfAfterForgetAfterOfEventTime(t *testing.T) {
-	h := newJob(t, Options{ForgetAfter: 60_000})
+	h := newJob(t, meter.Options{ForgetAfter: 60_000})
 	h.feed(at(0, 0), started("lost", "acme", at(0, 0)))
 	h.feed(at(0, 1), started("r-1", "acme", at(0, 1)))
 	h.feed(at(0, 2), completed("r-1", "acme", at(0, 2)))
@@ -125,7 +126,7 @@ func TestAssemblerForgetsAHalfAfterForgetAfterOfEventTime(t *testing.T) {
 }
 
 func TestAssemblerIgnoresADuplicateHalf(t *testing.T) {
-	h := newJob(t, Options{})
+	h := newJob(t, meter.Options{})
 	h.feed(at(0, 1), started("r-1", "acme", at(0, 1)))
 	h.feed(at(0, 2), started("r-1", "acme", at(0, 2)))
 	h.feed(at(0, 3), completed("r-1", "acme", at(0, 3)))
@@ -140,7 +141,7 @@ func TestAssemblerIgnoresADuplicateHalf(t *testing.T) {
 }
 
 func TestUnknownModelIsMalformedAndTheJobGoesOn(t *testing.T) {
-	h := newJob(t, Options{})
+	h := newJob(t, meter.Options{})
 	err := h.job.ProcessValue([]byte(`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"gpt-x","gateway":"g","ts":1,"prompt_tokens":1}`), 1)
 	if !errors.Is(err, gateway.ErrMalformed) || !strings.Contains(err.Error(), `unknown model "gpt-x"`) {
 		t.Fatalf("err %v", err)
@@ -156,7 +157,7 @@ func TestUnknownModelIsMalformedAndTheJobGoesOn(t *testing.T) {
 func TestWindowsBalance(t *testing.T) {
 	// Every assembled record's USD ends up in exactly one processing-time window, and in
 	// exactly one of: an event-time window, the late output, a window still open.
-	h := newJob(t, Options{})
+	h := newJob(t, meter.Options{})
 	for i, arr := range []int64{at(0, 10), at(0, 50), at(1, 10), at(0, 40)} {
 		id := "r-" + itoa(int64(i))
 		h.feed(arr-1000, started(id, "acme", arr-1000))

@@ -1,7 +1,8 @@
-package meter
+package gatewaymeter
 
 import (
 	"cmp"
+	"github.com/labtui/labtui/meter"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -51,7 +52,7 @@ func BenchmarkEngineBothWindows(b *testing.B) {
 	evs := syntheticEvents(benchRequests)
 	span := evs[len(evs)-1].TS - evs[0].TS + 60_000
 	var fired int64
-	job, err := New(engine.NewRuntime(evs[0].TS), Options{}, func(r Result) { fired++ })
+	job, err := New(engine.NewRuntime(evs[0].TS), meter.Options{}, func(r meter.Result) { fired++ })
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func BenchmarkBareLoop(b *testing.B) {
 		delete(pending, ev.RequestID)
 		rec, _ := gateway.Join(p, ev)
 		usd, _ := prices.RecordCost(rec)
-		end := engine.WindowStart(ev.TS, 0, Minute) + Minute
+		end := engine.WindowStart(ev.TS, 0, meter.Minute) + meter.Minute
 		add(proc, rec.TenantID, end, usd)
 		add(event, rec.TenantID, end, usd)
 	}
@@ -146,7 +147,7 @@ func BenchmarkBareLoopTight(b *testing.B) {
 		first := &evs[p]
 		price := prices[ev.Model]
 		usd := float64(first.PromptTokens+ev.PromptTokens)/1000*price.InputPer1K + float64(first.CompletionTokens+ev.CompletionTokens)/1000*price.OutputPer1K
-		end := engine.WindowStart(ev.TS, 0, Minute) + Minute
+		end := engine.WindowStart(ev.TS, 0, meter.Minute) + meter.Minute
 		for _, m := range []map[string]*win{proc, event} {
 			w := m[ev.TenantID]
 			if w == nil {

@@ -1,10 +1,14 @@
-package meter
+package gatewaymeter
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/labtui/labtui/meter"
+)
 
 // sortPending orders pending windows by kind (processing time first), window start, then
 // tenant, so the end of a run prints the same way every time.
-func sortPending(rs []Result) {
+func sortPending(rs []meter.Result) {
 	sort.Slice(rs, func(a, b int) bool {
 		x, y := rs[a], rs[b]
 		if x.Window != y.Window {
