@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/components/labpanel"
 	"github.com/labtui/labtui/tui/components/picker"
 )
 
@@ -89,8 +90,9 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // editKey gives every key to the answer being written, except tab, which moves on.
+// Text goes to the answer first: a word such as "tab" or "q" in a burst is text.
 func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if key.Matches(k, m.keys.Focus, m.keys.FocusBack) {
+	if !labpanel.IsText(k) && key.Matches(k, m.keys.Focus, m.keys.FocusBack) {
 		return m.cycleFocus(key.Matches(k, m.keys.Focus)), nil
 	}
 	var cmd tea.Cmd
@@ -284,7 +286,14 @@ func (m Model) filterKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	var cmd tea.Cmd
-	m.filter, cmd = m.filter.Update(k)
+	if labpanel.IsText(k) {
+		// Text first, as in the editor: a burst's "end" is text, not the key.
+		v, at := []rune(m.filter.Value()), m.filter.Position()
+		m.filter.SetValue(string(v[:at]) + string(k.Runes) + string(v[at:]))
+		m.filter.SetCursor(at + len(k.Runes))
+	} else {
+		m.filter, cmd = m.filter.Update(k)
+	}
 	m.late = m.late.SetFilter(m.filter.Value())
 	m.inspector = m.inspector.SetFilter(m.filter.Value())
 	return m, cmd

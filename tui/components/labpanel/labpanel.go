@@ -62,6 +62,8 @@ func New(styles theme.Styles, keys KeyMap, answers map[string]string) Model {
 			ta.ShowLineNumbers = false
 			ta.Prompt = "│ "
 			ta.Placeholder = "Type your answer; it is saved as you type."
+			// No limit on lines: the textarea's default (99) drops the lines after it.
+			ta.MaxHeight = 0
 			ta.SetValue(answers[q.ID])
 			ta.Blur()
 			m.areas = append(m.areas, ta)
@@ -146,9 +148,24 @@ func (m Model) stopEditing() Model {
 	return m
 }
 
+// IsText reports whether k is typed or pasted text rather than a key: Bubble Tea v1
+// delivers a burst of text (a paste without bracketed paste, fast typing over ssh) as
+// KeyRunes whose String() can equal a key's name ("end", "home", "tab", "esc", "q"), so
+// an editor must take these as text before it consults any binding.
+func IsText(k tea.KeyMsg) bool {
+	return (k.Type == tea.KeyRunes && !k.Alt) || k.Type == tea.KeySpace || k.Paste
+}
+
 // Update handles keys while the panel has the focus, and the textarea's own messages.
+// While an answer is being written, text is inserted verbatim before any key binding
+// is looked at.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, isKey := msg.(tea.KeyMsg)
+	if isKey && m.editing && IsText(k) {
+		m.areas[m.selected].InsertString(string(k.Runes))
+		m.revision++
+		return m, nil
+	}
 	switch {
 	case isKey && m.editing && key.Matches(k, m.keys.Done):
 		return m.stopEditing(), nil

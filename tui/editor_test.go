@@ -1,0 +1,133 @@
+package tui
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+// burst sends text the way Bubble Tea v1's input reader delivers a burst that is not a
+// bracketed paste: each run of letters without a space is one KeyRunes message, a space
+// is KeySpace, and a newline is enter. A word such as "end" is then a KeyRunes whose
+// String() is "end", the name of a key.
+func burst(tm interface{ Send(tea.Msg) }, text string) {
+	var word []rune
+	flush := func() {
+		if len(word) > 0 {
+			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: word})
+			word = nil
+		}
+	}
+	for _, r := range text {
+		switch r {
+		case ' ':
+			flush()
+			tm.Send(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+		case '\n':
+			flush()
+			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		default:
+			word = append(word, r)
+		}
+	}
+	flush()
+}
+
+func TestBurstsOfKeyNamesAreSavedVerbatim(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 100, 32)
+	waitFor(t, tm, "running")
+	press(tm, "tab")
+	press(tm, "enter")
+	burst(tm, "past the window end 07:19:59.999")
+	// Control keys between the bursts act as keys: to the line's start and back.
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlA})
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlE})
+	burst(tm, " home up left down tab shift+tab esc enter q g x i r t e ? end\nsecond line pgup pgdown")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlE})
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(" pasted end"), Paste: true})
+	waitFor(t, tm, "pasted end")
+	fm, _ := finalView(t, tm)
+	want := "past the window end 07:19:59.999 home up left down tab shift+tab esc enter q g x i r t e ? end\n" +
+		"second line pgup pgdown pasted end"
+	if got := fm.lab.Answers()["4.1a"]; got != want {
+		t.Errorf("answer 4.1a =\n%q\nwant\n%q", got, want)
+	}
+	if !fm.lab.Editing() || fm.focus != areaLab {
+		t.Errorf("the burst left the editor: editing %v, focus %v", fm.lab.Editing(), fm.focus)
+	}
+	for _, c := range fb.Calls() {
+		if !strings.EqualFold(c.Method, "Start") {
+			t.Errorf("a word in the burst ran as a command: %+v", c)
+		}
+	}
+}
+
+func TestTabStillLeavesTheEditor(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 100, 32)
+	waitFor(t, tm, "running")
+	press(tm, "tab")
+	press(tm, "enter")
+	burst(tm, "one")
+	press(tm, "tab")
+	press(tm, "q")
+	fm := tm.FinalModel(t)
+	if got := fm.(Model).lab.Answers()["4.1a"]; got != "one" {
+		t.Errorf("answer = %q", got)
+	}
+}
+
+// TestTheRealInputReaderKeepsABurstVerbatim writes the bytes a terminal sends for
+// tab, enter and a pasted sentence into Bubble Tea's own input reader, as tmux
+// send-keys -l does, and checks the answer.
+func TestTheRealInputReaderKeepsABurstVerbatim(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	t.Cleanup(func() { fb.Close() })
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cfg := Config{Now: func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }}
+	p := tea.NewProgram(New(fb, cfg), tea.WithInput(r), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+	go func() {
+		p.Send(resize(100, 32))
+		// Tab to the lab panel, enter to write, the sentence, esc to stop writing.
+		if _, err := w.Write([]byte("\t\rpast the window end 07:19:59.999, home up left tab q\x1b")); err != nil {
+			t.Error(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		p.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	}()
+	fm, err := p.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "past the window end 07:19:59.999, home up left tab q"
+	if got := fm.(Model).lab.Answers()["4.1a"]; got != want {
+		t.Errorf("answer 4.1a = %q, want %q", got, want)
+	}
+}
+
+func TestTheFilterTakesABurstAsText(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 100, 32)
+	waitFor(t, tm, "running")
+	press(tm, "/")
+	waitFor(t, tm, "filter (tenant, gateway or request id)")
+	burst(tm, "home end")
+	press(tm, "enter")
+	fm, _ := finalView(t, tm)
+	if got := fm.inspector.Filter(); got != "home end" {
+		t.Errorf("filter = %q", got)
+	}
+}
