@@ -59,9 +59,6 @@ type Config struct {
 	// Saved is the progress found in the Store at start, if any: the TUI offers to
 	// continue with it.
 	Saved *state.State
-	// SaveDelay is how long the autosave waits for typing to pause; default 300 ms.
-	// Quitting saves at once.
-	SaveDelay time.Duration
 	// Now stamps saves and exports; default time.Now.
 	Now func() time.Time
 	// Logger receives what labtui logs; it must not write to the terminal. Default: none.
@@ -87,9 +84,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ExportDir == "" {
 		c.ExportDir = "."
-	}
-	if c.SaveDelay <= 0 {
-		c.SaveDelay = 300 * time.Millisecond
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -179,9 +173,10 @@ type Model struct {
 	level  footer.Level
 
 	// rev is the autosave revision; labRev the lab panel's revision last seen.
-	rev         uint64
-	labRev      uint64
-	savePending bool
+	rev    uint64
+	labRev uint64
+	// savePending says an autosave is writing; saveAgain that a change came after it.
+	savePending, saveAgain bool
 	// saveOK says autosave may write: not while the learner is still deciding whether
 	// to continue with saved answers.
 	saveOK bool

@@ -49,9 +49,6 @@ type jobRestartedMsg struct{ err error }
 // closedMsg says Close returned.
 type closedMsg struct{ err error }
 
-// saveTickMsg says the autosave delay passed.
-type saveTickMsg struct{}
-
 // savedMsg says an autosave finished.
 type savedMsg struct{ err error }
 

@@ -143,3 +143,35 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestSIGTERMSavesWhatWasJustTyped ends Run as SIGTERM does (labtui's context is
+// cancelled) a moment after the last key: the answer is in the saved file.
+func TestSIGTERMSavesWhatWasJustTyped(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	store := state.NewStore(t.TempDir())
+	in, keys := io.Pipe()
+	defer keys.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, fb, Config{Store: store}, nil, tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+	}()
+	waitUntil(t, func() bool { return len(fb.Called("Start")) == 1 })
+	time.Sleep(100 * time.Millisecond)
+	keys.Write([]byte("\t\rlast words"))
+	time.Sleep(200 * time.Millisecond) // for Update to take the keys the pipe delivered
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after its context ended")
+	}
+	st, _, err := state.NewStore(store.Dir()).Load()
+	if err != nil || st.Answers["4.1a"] != "last words" {
+		t.Fatalf("saved %+v, %v", st.Answers, err)
+	}
+}

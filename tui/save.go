@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/meter"
@@ -30,31 +28,37 @@ func (m Model) progressChanged() (Model, tea.Cmd) {
 	return m.dirty()
 }
 
-// dirty bumps the revision and, unless one is pending, schedules an autosave after
-// the save delay, so a burst of typing is one write.
+// dirty bumps the revision and saves at once, unless a save is still writing: then the
+// change is saved as soon as that one returns. So every pause of typing, however short,
+// is on disk (a kill -9 loses at most the keys of one write), and a burst of keys (a
+// paste) is one write, not one a key.
 func (m Model) dirty() (Model, tea.Cmd) {
 	m.rev++
-	if m.savePending || m.cfg.Store == nil || !m.saveOK {
+	if m.cfg.Store == nil || !m.saveOK {
+		return m, nil
+	}
+	if m.savePending {
+		m.saveAgain = true
 		return m, nil
 	}
 	m.savePending = true
-	return m, tea.Tick(m.cfg.SaveDelay, func(time.Time) tea.Msg { return saveTickMsg{} })
+	return m, m.saveCmd(m.Snapshot())
 }
 
 // saveMsg handles the autosave's and the export's messages; ok is false for others.
 func (m Model) saveMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case saveTickMsg:
-		m.savePending = false
-		if !m.saveOK || m.cfg.Store == nil {
-			return m, nil, true
-		}
-		return m, m.saveCmd(m.Snapshot()), true
 	case savedMsg:
-		if msg.err != nil {
-			return m.say(footer.Error, "autosave failed: %v", msg.err), nil, true
+		m.savePending = false
+		var again tea.Cmd
+		if m.saveAgain {
+			m.saveAgain = false
+			m, again = m.dirty()
 		}
-		return m, nil, true
+		if msg.err != nil {
+			return m.say(footer.Error, "autosave failed: %v", msg.err), again, true
+		}
+		return m, again, true
 	case archivedMsg:
 		if msg.err != nil {
 			return m.say(footer.Error, "%v", msg.err), nil, true

@@ -3,10 +3,12 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/labtui/labtui/backend"
@@ -64,13 +66,13 @@ func TestExportWritesAnswersAndEvidence(t *testing.T) {
 func TestTypedAnswersSurviveQuitAndRestart(t *testing.T) {
 	store := state.NewStore(t.TempDir())
 	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
-	tm := start(t, fb, Config{Store: store, SaveDelay: time.Hour}, 80, 24)
+	tm := start(t, fb, Config{Store: store}, 80, 24)
 	waitFor(t, tm, "running")
 	press(tm, "tab")
 	press(tm, "enter")
 	tm.Type("They agree to the cent.")
 	waitFor(t, tm, "to the cent.")
-	// Quit while still writing, long before the autosave delay: nothing may be lost.
+	// Quit while still writing: nothing may be lost.
 	press(tm, "ctrl+c")
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	if !fm.Closed() {
@@ -109,7 +111,7 @@ func TestStartingFreshKeepsTheOldAnswersAside(t *testing.T) {
 	store.Save(old)
 	saved, _, _ := store.Load()
 	fb := fakebackend.New()
-	tm := start(t, fb, Config{Store: store, Saved: &saved, SaveDelay: 10 * time.Millisecond}, 80, 24)
+	tm := start(t, fb, Config{Store: store, Saved: &saved}, 80, 24)
 	waitFor(t, tm, "Continue with the answers")
 	press(tm, "n")
 	waitFor(t, tm, "starting fresh")
@@ -131,7 +133,7 @@ func TestStartingFreshKeepsTheOldAnswersAside(t *testing.T) {
 func TestAutosaveWritesSoonAfterTyping(t *testing.T) {
 	store := state.NewStore(t.TempDir())
 	fb := fakebackend.New()
-	tm := start(t, fb, Config{Store: store, SaveDelay: 20 * time.Millisecond}, 80, 24)
+	tm := start(t, fb, Config{Store: store}, 80, 24)
 	press(tm, "tab")
 	press(tm, "enter")
 	tm.Type("draft")
@@ -156,4 +158,72 @@ func mustGetwd(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return wd
+}
+
+// TestEveryPauseOfTypingIsOnDisk drives the model key by key, as a kill -9 would find it
+// between two keys: the key's own command writes the answer (no timer first), keys that
+// come while that write runs are written together as soon as it returns, and nothing
+// typed is left only in memory once the writes are done.
+func TestEveryPauseOfTypingIsOnDisk(t *testing.T) {
+	store := state.NewStore(t.TempDir())
+	fb := fakebackend.New()
+	t.Cleanup(func() { fb.Close() })
+	var m tea.Model = New(fb, Config{Store: store})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	saved := func() string {
+		st, _, _ := state.NewStore(store.Dir()).Load()
+		return st.Answers["4.1a"]
+	}
+
+	m, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")})
+	done, ok := savedBy(cmd)
+	if !ok || saved() != "a" {
+		t.Fatalf("after the first key the file holds %q (a save ran: %v)", saved(), ok)
+	}
+	// Two keys while that write is (as far as the model knows) still running: no
+	// second writer, and both go out with the next write.
+	for _, r := range "bc" {
+		var c tea.Cmd
+		m, c = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		if _, ok := savedBy(c); ok {
+			t.Fatalf("key %q started a second write while one was running", r)
+		}
+	}
+	m, cmd = m.Update(done)
+	if _, ok := savedBy(cmd); !ok || saved() != "abc" {
+		t.Fatalf("after the first write returned the file holds %q", saved())
+	}
+}
+
+// savedBy runs cmd and everything it batches or sequences, each for at most two
+// seconds (a command that waits longer, such as a timer or a listener, is left), and
+// returns the savedMsg one of them returned.
+func savedBy(cmd tea.Cmd) (tea.Msg, bool) {
+	if cmd == nil {
+		return nil, false
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-ch:
+	case <-time.After(2 * time.Second):
+		return nil, false
+	}
+	if s, ok := msg.(savedMsg); ok {
+		return s, true
+	}
+	v := reflect.ValueOf(msg)
+	if v.Kind() == reflect.Slice { // tea.BatchMsg, and Sequence's unexported message
+		for i := range v.Len() {
+			if c, ok := v.Index(i).Interface().(tea.Cmd); ok {
+				if s, ok := savedBy(c); ok {
+					return s, true
+				}
+			}
+		}
+	}
+	return nil, false
 }
