@@ -41,21 +41,37 @@ type Restarter interface {
 	RestartJob(ctx context.Context) error
 }
 
-// Update is one report from a backend: any of its fields may be set.
+// Reconfigurer is a Backend whose job can be started again on the topic it reads, from
+// its starting offsets with empty state, with another event-time field or other
+// watermark options: a CauseTimestamp restart when field changes, else CauseStrategy.
+type Reconfigurer interface {
+	Reconfigure(ctx context.Context, field meter.TimestampField, wm Watermarks) error
+}
+
+// Update is one report from a backend: any of its fields may be set. Updates arrive in
+// the order things happened: a restart before any result of the run it begins, a run's
+// last results before the restart that ends it, a replay's results before its Done.
 type Update struct {
+	// Run is the run of the job the update belongs to: 1 for the first job, one more for
+	// each restart (see Restart.Run). Every update a backend sends carries it, so a
+	// result is never filed under the wrong run.
+	Run int
 	// Results are what the job wrote since the last update, in order: fired windows,
 	// late records, and a trace per record.
 	Results []meter.Result
-	// Dropped counts results the backend discarded because the reader fell behind.
+	// Dropped counts results the backend discarded because the reader fell behind, since
+	// the last update that counted any: add them up for the total.
 	Dropped int
 	// Status is a snapshot of the whole lab, sent a few times a second.
 	Status *Status
 	// Log is a line for the learner to read: a command run, a state change, a problem.
 	Log string
-	// Replay reports a replay's progress; its Done field says it finished.
+	// Replay reports a replay's progress; the one whose Done is set is the replay's
+	// completion, sent once, after the last result the backend saw of it.
 	Replay *ReplayProgress
-	// Restarted says the job was restarted (a replay, a new timestamp field, a dead
-	// TaskManager): results before it belong to the previous run.
+	// Restarted says a run of the job begins (its first start, a replay, a new timestamp
+	// field or watermark strategy, a killed or dead job): results before it belong to
+	// the previous run.
 	Restarted *Restart
 }
 
@@ -94,19 +110,87 @@ type Instance struct {
 
 // ReplayProgress is how far a replay has come.
 type ReplayProgress struct {
+	// Run is the run that reads the replay.
+	Run       int
 	Path      string
 	Records   int64
 	Total     int64
 	EventTime int64
 	Rate      float64
 	Left      time.Duration
-	Done      bool
-	Err       error
+	// Done says the replay has ended: read to the end (Err nil) or failed.
+	Done bool
+	Err  error
 }
 
-// Restart says the job started again from its starting offsets with empty state.
-type Restart struct {
-	Reason    string
-	Timestamp meter.TimestampField
-	At        int64
+// Cause is why a run of the job began. Decide on it, never on Restart.Reason.
+type Cause int
+
+// The causes of a run. The zero Cause is not one: a Restart always names its cause.
+const (
+	// CauseStart is the lab's first job.
+	CauseStart Cause = iota + 1
+	// CauseReplay is a recording (Restart.Recording) written into a fresh topic and read
+	// by a new job from the earliest offset.
+	CauseReplay
+	// CauseTimestamp is the job started again on the topic it read, with another field
+	// as its event time (Restart.Timestamp).
+	CauseTimestamp
+	// CauseStrategy is the job started again on the topic it read, with other watermark
+	// options (Restart.Watermarks).
+	CauseStrategy
+	// CauseKill is the job killed on request (the TUI's x, a TaskManager killed) and
+	// started again with empty state from its starting offsets.
+	CauseKill
+	// CauseFailure is the job dying by itself and coming back with empty state (a
+	// TaskManager that died, a job Flink restarted).
+	CauseFailure
+	// CauseLive is the job sent back from a replay's topic to the live topic, from its
+	// latest offsets, when the generator starts again.
+	CauseLive
+)
+
+var causeNames = [...]string{CauseStart: "start", CauseReplay: "replay", CauseTimestamp: "timestamp",
+	CauseStrategy: "strategy", CauseKill: "kill", CauseFailure: "failure", CauseLive: "live"}
+
+// String is the cause's one-word name: start, replay, timestamp, strategy, kill,
+// failure or live.
+func (c Cause) String() string {
+	if c > 0 && int(c) < len(causeNames) {
+		return causeNames[c]
+	}
+	return "unknown"
 }
+
+// Watermarks are the watermark options a run of the job was started with.
+type Watermarks struct {
+	// OutOfOrderness is the bounded out-of-orderness in milliseconds; 0 is
+	// for_monotonous_timestamps().
+	OutOfOrderness int64
+	// Interval is pipeline.auto-watermark-interval in milliseconds; 0 is Flink's 200.
+	Interval int64
+}
+
+// Restart says a run of the job begins: the first, or a new job that started from its
+// starting offsets with empty state. It is sent before the new job reads anything.
+type Restart struct {
+	// Run numbers the run that begins: 1 for the first start, one more each restart.
+	Run int
+	// Cause is why it began.
+	Cause Cause
+	// Reason says it in words for the learner's log ("replay of hour.jsonl.gz",
+	// "TaskManager killed"); it is for reading only.
+	Reason string
+	// Recording is the recording the run reads: set for CauseReplay, and for a run
+	// started again (timestamp, strategy, kill) on a replay's topic.
+	Recording string
+	// Timestamp is the field the run's event time reads.
+	Timestamp meter.TimestampField
+	// Watermarks are the run's watermark options.
+	Watermarks Watermarks
+	// At is when the run began, processing time in ms since the epoch.
+	At int64
+}
+
+// Replaying reports whether the run reads a recording rather than the live topic.
+func (r Restart) Replaying() bool { return r.Recording != "" }

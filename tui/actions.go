@@ -100,7 +100,6 @@ func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 	}
 	m.replaying, m.replayField = true, field
 	m.hist.Replay = nil
-	m.hist.ExpectReplay()
 	m.tracker.ReplayAsked(m.cfg.Recording, field)
 	m = m.say(footer.Info, "replaying %s with %s from the earliest offset…", filepath.Base(m.cfg.Recording), field)
 	return m.relayout(), m.replayCmd(m.cfg.Recording, field)

@@ -41,8 +41,7 @@ func hourModel(tb testing.TB, w, h int, v string) Model {
 	}
 	m := New(fakebackend.New(), Config{Recording: recordedHour})
 	m = update(tb, m, resize(w, h))
-	m.hist.ExpectReplay()
-	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS, At: replayStart}})
+	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, At: replayStart}})
 	m, _ = m.apply(backend.Update{Results: results, Status: status(now+2000, meter.MinWatermark, open...)})
 	m, _ = m.apply(backend.Update{Replay: &backend.ReplayProgress{Path: recordedHour, Records: 143400, Total: 143400, Done: true}})
 	m = update(tb, m, settledMsg{})

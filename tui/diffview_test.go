@@ -58,7 +58,7 @@ func replayingBackend(t *testing.T) *fakebackend.Backend {
 	fb := fakebackend.New(backend.Update{Results: both("acme", 0, 0.1, 1), Status: status(at("01:10"), at("01:09"))})
 	fb.ReplayFn = func(_ context.Context, path string, field meter.TimestampField) error {
 		rs, st := seedReplay(t, field)
-		fb.Send(backend.Update{Restarted: &backend.Restart{Reason: "replay of " + path, Timestamp: field, At: replayStart}})
+		fb.Send(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Timestamp: field, At: replayStart}})
 		fb.Send(backend.Update{Results: rs, Status: st})
 		fb.Send(backend.Update{Replay: &backend.ReplayProgress{Path: path, Records: 12, Total: 12, EventTime: st.Watermark, Rate: 12000, Done: true}})
 		return nil

@@ -64,7 +64,7 @@ func TestReplayAndTimestampKeysCallTheBackend(t *testing.T) {
 	waitFor(t, tm, "running", "10:01:09.000")
 	press(tm, "r")
 	waitFor(t, tm, "replaying")
-	fb.Send(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS}})
+	fb.Send(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
 	fb.Send(backend.Update{Replay: &backend.ReplayProgress{Path: recording, Records: 10, Total: 10, Done: true}})
 	waitFor(t, tm, "replay done")
 	press(tm, "t")
@@ -140,7 +140,7 @@ func TestPanesKeepABoundedHistoryAndSayWhatTheyDropped(t *testing.T) {
 func TestARestartStartsANewRunAndKeepsThePreviousOne(t *testing.T) {
 	fb := fakebackend.New(
 		backend.Update{Results: both("acme", 0, 0.2, 2), Status: status(at("01:02"), at("01:01"))},
-		backend.Update{Restarted: &backend.Restart{Reason: "TaskManager died", Timestamp: meter.CompletedTS, At: at("01:05")}},
+		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseFailure, Reason: "TaskManager died", Timestamp: meter.CompletedTS, At: at("01:05")}},
 		backend.Update{Results: both("globex", 1, 0.3, 3), Status: status(at("02:02"), at("02:01"))},
 	)
 	tm := start(t, fb, Config{}, 80, 24)
@@ -169,7 +169,7 @@ func TestLateRecordsPaneListsWhatTheWatermarkDropped(t *testing.T) {
 
 func TestAFirstRestartReplacesTheEmptyStartingRun(t *testing.T) {
 	fb := fakebackend.New(
-		backend.Update{Restarted: &backend.Restart{Reason: "started", Timestamp: meter.CompletedTS}},
+		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseStart, Reason: "started", Timestamp: meter.CompletedTS}},
 		backend.Update{Results: both("acme", 0, 0.2, 2), Status: status(at("01:02"), at("01:01"))},
 	)
 	tm := start(t, fb, Config{}, 80, 24)
@@ -198,7 +198,7 @@ type restartable struct {
 
 func (r *restartable) RestartJob(context.Context) error {
 	r.restarts++
-	r.Send(backend.Update{Restarted: &backend.Restart{Reason: "job killed", Timestamp: meter.CompletedTS}})
+	r.Send(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseKill, Reason: "job killed", Timestamp: meter.CompletedTS}})
 	return nil
 }
 

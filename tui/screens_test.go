@@ -79,7 +79,7 @@ func labScript() []backend.Update {
 		fired(meter.ProcessingTimeResult, "acme", 5, 0.2, 2), fired(meter.EventTimeResult, "acme", 5, 0.4, 4),
 	}, Status: status(at("06:13"), at("06:12"))})
 	us = append(us,
-		backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS, At: at("06:10")}},
+		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, At: at("06:10")}},
 		// The recorded hour is yesterday's: its minutes come before today's, written
 		// now, after the replay's job started.
 		backend.Update{Results: writtenAt(at("06:15"), both("acme", -24*60, 0.3, 3)), Status: status(at("06:20"), t0-23*3600000)},

@@ -135,8 +135,7 @@ func keyPress(k string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes
 
 func TestAReplaysHeldGatewayIsTheOneHeldInItsReferenceRun(t *testing.T) {
 	m := New(fakebackend.New(), Config{Recording: seedBurst})
-	m.hist.ExpectReplay()
-	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS}})
+	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
 	run := m.hist.Current()
 	if o, ref := m.skewOptions(run); o.Far != noneHeld || ref != nil {
 		t.Fatalf("without a reference: %+v", o)

@@ -106,6 +106,8 @@ type Lab struct {
 	genRuns      int
 	retired      []generator.InstanceStats
 	replays      int
+	runs         int
+	recording    string
 	pumpStop     context.CancelFunc
 	pumpDone     chan struct{}
 }

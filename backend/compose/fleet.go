@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/labtui/labtui/backend"
 	cluster "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/generator"
 )
@@ -31,7 +32,7 @@ func (l *Lab) SetGenerator(on bool) error {
 	if replaying {
 		ctx, cancel := l.bound(context.Background())
 		defer cancel()
-		if err := l.restartJob(ctx, l.jobRun(cluster.Topic, "latest", field), "back to the live topic"); err != nil {
+		if err := l.restartJob(ctx, l.jobRun(cluster.Topic, "latest", field), backend.Restart{Cause: backend.CauseLive, Reason: "back to the live topic"}); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labtui/labtui/backend"
 	cluster "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/meter"
 )
@@ -43,9 +44,9 @@ func (l *Lab) follow(first *proc) {
 			}
 			ended := l.cfg.Now()
 			kill = l.takeKill()
-			reason := "TaskManager died"
+			reason := backend.Restart{Cause: backend.CauseFailure, Reason: "TaskManager died"}
 			if kill != nil {
-				reason = kill.reason
+				reason = backend.Restart{Cause: backend.CauseKill, Reason: kill.reason}
 			} else if l.taskManagerRunning(ctx) {
 				if err != nil {
 					l.logf("following the taskmanager's log failed (%v): following it again", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -20,11 +21,11 @@ func (l *Lab) jobRun(topic, startAt string, field meter.TimestampField) jobRun {
 //
 // The restart is reported before `flink run` runs, so that every line the new job
 // prints comes after it, however fast the job is.
-func (l *Lab) submit(ctx context.Context, run jobRun, reason string) error {
+func (l *Lab) submit(ctx context.Context, run jobRun, r backend.Restart) error {
 	l.mu.Lock()
 	l.jobID, l.jobState, l.topic, l.field = "", "", run.topic, run.field
 	l.mu.Unlock()
-	l.restarted(reason)
+	l.restarted(r)
 	out, _, err := l.docker.runCompose(ctx, run.submitArgs()...)
 	if err != nil {
 		return fmt.Errorf("submit the job: %w", err)
@@ -120,7 +121,7 @@ func (l *Lab) cancelJob(ctx context.Context, id string) error {
 }
 
 // restartJob cancels the current job and submits run in its place.
-func (l *Lab) restartJob(ctx context.Context, run jobRun, reason string) error {
+func (l *Lab) restartJob(ctx context.Context, run jobRun, r backend.Restart) error {
 	l.mu.Lock()
 	id := l.jobID
 	l.mu.Unlock()
@@ -129,7 +130,7 @@ func (l *Lab) restartJob(ctx context.Context, run jobRun, reason string) error {
 			return err
 		}
 	}
-	return l.submit(ctx, run, reason)
+	return l.submit(ctx, run, r)
 }
 
 // watch asks Flink for the job's state every PollEvery until the lab closes, logs each
@@ -193,7 +194,7 @@ func (l *Lab) jobStateSeen(id, state string) {
 		l.logf("job %s: %s → %s", id, prev, state)
 	}
 	if report {
-		l.restarted("the job failed and Flink restarted it")
+		l.restarted(backend.Restart{Cause: backend.CauseFailure, Reason: "the job failed and Flink restarted it"})
 	}
 	if terminal(state) && prev != "" {
 		l.logf("the job has ended (%s): %s/#/job/%s/exceptions shows why; restart labtui to submit it again", state, l.cfg.FlinkURL, id)

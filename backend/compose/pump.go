@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/meter"
 )
@@ -57,7 +58,7 @@ func (l *Lab) flush() {
 		queue = append(queue, backend.Update{Log: fmt.Sprintf("%d log lines were dropped: the screen fell behind", l.queueDropped)})
 		l.queueDropped = 0
 	}
-	u := backend.Update{Results: l.batch, Dropped: l.dropped}
+	u := backend.Update{Run: l.runs, Results: l.batch, Dropped: l.dropped}
 	l.batch, l.dropped = nil, 0
 	l.mu.Unlock()
 	for i := range queue {
@@ -126,15 +127,21 @@ func (l *Lab) collect(r meter.Result) {
 // restarted reports that the job starts again: the results collected so far are queued
 // ahead of the restart, so they stay with the run they belong to, and the books start
 // over.
-func (l *Lab) restarted(reason string) {
+func (l *Lab) restarted(r backend.Restart) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.batch) > 0 || l.dropped > 0 {
-		l.queue = append(l.queue, backend.Update{Results: l.batch, Dropped: l.dropped})
+		l.queue = append(l.queue, backend.Update{Run: l.runs, Results: l.batch, Dropped: l.dropped})
 		l.batch, l.dropped = nil, 0
 	}
 	now := l.cfg.Now()
-	l.queue = append(l.queue, backend.Update{Restarted: &backend.Restart{Reason: reason, Timestamp: l.field, At: now.UnixMilli()}})
+	l.runs++
+	if r.Cause == backend.CauseReplay || r.Cause == backend.CauseLive {
+		l.recording = r.Recording
+	}
+	r.Run, r.Recording, r.Timestamp, r.At = l.runs, l.recording, l.field, now.UnixMilli()
+	r.Watermarks = backend.Watermarks{OutOfOrderness: l.cfg.Job.Watermarks.OutOfOrderness, Interval: engine.DefaultWatermarkInterval}
+	l.queue = append(l.queue, backend.Update{Run: r.Run, Restarted: &r})
 	l.books = newBooks()
 	l.lastRestart = now
 }

@@ -54,7 +54,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		return err
 	}
 	l.logf("created topic %s with %d partitions on %s", topic, cluster.TopicPartitions, l.cfg.Broker)
-	if err := l.restartJob(ctx, l.jobRun(topic, "earliest", field), "replay of "+path); err != nil {
+	if err := l.restartJob(ctx, l.jobRun(topic, "earliest", field), backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}); err != nil {
 		return err
 	}
 	return l.produceAll(ctx, cl, topic, src, path)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labtui/labtui/backend"
 	cluster "github.com/labtui/labtui/compose"
 )
 
@@ -140,7 +141,7 @@ func (l *Lab) Start(ctx context.Context) error {
 	go l.follow(tm)
 	go l.watch()
 	run := l.jobRun(cluster.Topic, l.cfg.StartAt, l.cfg.Job.Timestamp)
-	if err := l.submit(ctx, run, "started"); err != nil {
+	if err := l.submit(ctx, run, backend.Restart{Cause: backend.CauseStart, Reason: "started"}); err != nil {
 		return err
 	}
 	l.mu.Lock()

@@ -64,6 +64,9 @@ type Lab struct {
 	cached   *cachedRecording
 	topic    string
 	startAt  livejob.StartAt
+	// runs counts the runs of the job; recording is the one the current run reads.
+	runs      int
+	recording string
 }
 
 // New returns a lab that Start brings up.
@@ -110,7 +113,7 @@ func (l *Lab) Start(ctx context.Context) error {
 		b.Close()
 		return err
 	}
-	if err := l.startJob(ctx, "started"); err != nil {
+	if err := l.startJob(ctx, backend.Restart{Cause: backend.CauseStart, Reason: "started"}); err != nil {
 		b.Close()
 		return err
 	}
@@ -138,7 +141,7 @@ func (l *Lab) Start(ctx context.Context) error {
 	return nil
 }
 
-func (l *Lab) startJob(ctx context.Context, why string) error {
+func (l *Lab) startJob(ctx context.Context, r backend.Restart) error {
 	l.mu.Lock()
 	if l.topic == "" {
 		l.topic = l.broker.Topic()
@@ -156,7 +159,12 @@ func (l *Lab) startJob(ctx context.Context, why string) error {
 	l.mu.Lock()
 	l.job = job
 	l.mu.Unlock()
-	l.send(backend.Update{Restarted: &backend.Restart{Reason: why, Timestamp: l.cfg.Job.Timestamp, At: time.Now().UnixMilli()}})
+	l.mu.Lock()
+	l.runs++
+	r.Run, r.Recording, r.Timestamp, r.At = l.runs, l.recording, l.cfg.Job.Timestamp, time.Now().UnixMilli()
+	r.Watermarks = backend.Watermarks{OutOfOrderness: l.cfg.Job.Watermarks.OutOfOrderness, Interval: l.cfg.Job.Watermarks.Interval}
+	l.mu.Unlock()
+	l.send(backend.Update{Run: r.Run, Restarted: &r})
 	return nil
 }
 
@@ -198,7 +206,7 @@ func (l *Lab) SetGenerator(on bool) error {
 	replaying, field := l.topic != l.broker.Topic(), l.cfg.Job.Timestamp
 	l.mu.Unlock()
 	if replaying { // back from a replay: the job follows the live topic again, from now
-		if err := l.restartOn(context.Background(), l.broker.Topic(), livejob.Latest, field, "back to the live topic"); err != nil {
+		if err := l.restartOn(context.Background(), l.broker.Topic(), livejob.Latest, field, backend.Restart{Cause: backend.CauseLive, Reason: "back to the live topic"}); err != nil {
 			return err
 		}
 	}
@@ -243,16 +251,20 @@ func (l *Lab) RestartJob(ctx context.Context) error {
 	l.mu.Lock()
 	topic, startAt, field := l.topic, l.startAt, l.cfg.Job.Timestamp
 	l.mu.Unlock()
-	return l.restartOn(ctx, topic, startAt, field, "job restarted with empty state")
+	return l.restartOn(ctx, topic, startAt, field, backend.Restart{Cause: backend.CauseKill, Reason: "job restarted with empty state"})
 }
 
 // restartOn stops the job and starts a new one reading topic from startAt.
-func (l *Lab) restartOn(ctx context.Context, topic string, startAt livejob.StartAt, field meter.TimestampField, why string) error {
+func (l *Lab) restartOn(ctx context.Context, topic string, startAt livejob.StartAt, field meter.TimestampField, r backend.Restart) error {
 	l.mu.Lock()
 	job, old := l.job, l.topic
 	l.job = nil
 	l.topic, l.startAt = topic, startAt
 	l.cfg.Job.Timestamp = field
+	switch r.Cause {
+	case backend.CauseReplay, backend.CauseLive:
+		l.recording = r.Recording
+	}
 	l.mu.Unlock()
 	if job != nil {
 		job.Stop()
@@ -265,7 +277,7 @@ func (l *Lab) restartOn(ctx context.Context, topic string, startAt livejob.Start
 			l.logf("%v", err)
 		}
 	}
-	return l.startJob(ctx, why)
+	return l.startJob(ctx, r)
 }
 
 // Close stops the hiccups, the generator (waiting for what it holds), the job and the

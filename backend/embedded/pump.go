@@ -20,7 +20,7 @@ func (l *Lab) pump(ctx context.Context) {
 
 func (l *Lab) flush() {
 	l.mu.Lock()
-	u := backend.Update{Results: l.batch, Dropped: l.dropped}
+	u := backend.Update{Run: l.runs, Results: l.batch, Dropped: l.dropped}
 	l.batch, l.dropped = nil, 0
 	logs := l.logs
 	l.logs = nil

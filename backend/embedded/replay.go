@@ -41,7 +41,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		return err
 	}
 	start := time.Now()
-	if err := l.restartOn(ctx, topic, livejob.Earliest, field, "replay of "+path); err != nil {
+	if err := l.restartOn(ctx, topic, livejob.Earliest, field, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}); err != nil {
 		return err
 	}
 	var total atomic.Int64 // grows as the recording is read; final when done is sent

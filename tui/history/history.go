@@ -6,7 +6,6 @@ package history
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
@@ -112,8 +111,6 @@ type History struct {
 	Dropped int
 	// Replay is the latest replay progress, nil before the first replay.
 	Replay *backend.ReplayProgress
-	// expectReplay is set between asking for a replay and its restart.
-	expectReplay bool
 }
 
 // New returns a History with one run, "start", reading completed_ts.
@@ -129,9 +126,6 @@ func (h *History) Current() *Run { return h.runs[len(h.runs)-1] }
 
 // Runs are the runs kept, oldest first.
 func (h *History) Runs() []*Run { return h.runs }
-
-// ExpectReplay says the next restart is the replay the learner asked for.
-func (h *History) ExpectReplay() { h.expectReplay = true }
 
 // Clocks returns the clocks the current run's rows are judged by.
 func (h *History) Clocks() table.Clocks {
@@ -153,8 +147,7 @@ func (h *History) ClocksFor(r *Run) table.Clocks {
 // the new run), then results, status and replay progress.
 func (h *History) Apply(u backend.Update) {
 	if r := u.Restarted; r != nil {
-		replay := h.expectReplay || strings.Contains(strings.ToLower(r.Reason), "replay")
-		h.expectReplay = false
+		replay := r.Cause == backend.CauseReplay
 		if cur := h.Current(); cur.empty() {
 			// Nothing happened in the run yet (a backend reports its first start as a
 			// restart): it becomes the new run instead of leaving an empty one behind.

@@ -15,8 +15,7 @@ func TestEachRunKeepsItsOwnResultsAndOldRunsLetThemGo(t *testing.T) {
 	h := New(Limits{ResultRuns: 2})
 	h.Apply(backend.Update{Results: []meter.Result{traceResult("a")}})
 	first := h.Current()
-	h.ExpectReplay()
-	h.Apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS},
+	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS},
 		Results: []meter.Result{traceResult("b"), traceResult("c")}})
 	h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Done: true}})
 	replay := h.Current()
@@ -26,7 +25,7 @@ func TestEachRunKeepsItsOwnResultsAndOldRunsLetThemGo(t *testing.T) {
 	if h.LatestReplay(meter.CompletedTS) != replay || h.LatestReplay(meter.StartedTS) != nil {
 		t.Error("LatestReplay does not find the finished completed_ts replay alone")
 	}
-	h.Apply(backend.Update{Restarted: &backend.Restart{Reason: "back to the live topic"}})
+	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseLive, Reason: "back to the live topic"}})
 	if first.Results.Len() != 0 || first.Results.Complete() || replay.Results.Len() != 2 {
 		t.Errorf("after a third run: first keeps %d, replay %d", first.Results.Len(), replay.Results.Len())
 	}
@@ -69,8 +68,7 @@ func TestResultsWrittenBeforeAReplayStartedBelongToTheRunBefore(t *testing.T) {
 	h := New(Limits{})
 	h.Apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, At: 900, Record: meter.RecordTrace{RequestID: "live-1"}}}})
 	live := h.Current()
-	h.ExpectReplay()
-	h.Apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", At: 1000}})
+	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", At: 1000}})
 	// The live job's last batch arrives after the restart, with the replay's first.
 	h.Apply(backend.Update{Results: []meter.Result{
 		{Kind: meter.TraceResult, At: 950, Record: meter.RecordTrace{RequestID: "live-2"}},

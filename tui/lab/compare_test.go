@@ -10,9 +10,8 @@ import (
 
 func TestAComparisonGoesWithTheReplayOfItsRun(t *testing.T) {
 	l := newLab()
-	l.h.ExpectReplay()
 	l.t.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
-	l.apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS}})
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
 	l.minute(0, 0.2, 0.2)
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
 	run := l.h.Current().ID

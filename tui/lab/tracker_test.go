@@ -126,10 +126,8 @@ func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
 	l.minute(0, 0.2, 0.2)
 	l.apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, Record: meter.RecordTrace{
 		RequestID: "r-7", TenantID: "acme", EventWindowEnd: t0 + 60000}}}})
-
-	l.h.ExpectReplay()
 	l.t.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
-	l.apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.CompletedTS}})
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
 	l.minute(0, 9.9, 0.2)
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
 	if !l.t.Done("4.3") || l.t.Done("4.4") {
@@ -141,10 +139,8 @@ func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
 	if r.Diff == nil || r.Diff.Same != 2 || r.Diff.Different != 0 || !strings.Contains(r.Diff.Against, "live") {
 		t.Errorf("replay 1 = %+v diff %+v", r, r.Diff)
 	}
-
-	l.h.ExpectReplay()
 	l.t.ReplayAsked("hour.jsonl.gz", meter.StartedTS)
-	l.apply(backend.Update{Restarted: &backend.Restart{Reason: "replay", Timestamp: meter.StartedTS}})
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.StartedTS}})
 	l.apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, Record: meter.RecordTrace{
 		RequestID: "r-7", TenantID: "acme", Timestamp: t0 - 2000, EventWindowEnd: t0}}}})
 	l.minute(0, 0.1, 0.3)
