@@ -56,3 +56,19 @@ func (r *Runtime) NextTimer() (int64, bool) {
 
 // PendingTimers returns how many processing-time timers are waiting.
 func (r *Runtime) PendingTimers() int { return r.timers.len() }
+
+// RunUntilIdle runs the clock on with no more input until no timer is pending: it fires
+// every pending timer, and every timer those register, in order, and leaves the clock one
+// millisecond past the last (where Flink would have run it). It returns when nothing is
+// scheduled, so the timers must stop re-registering themselves once input ends, as the
+// engine's do: a window's timer fires once, and an assigner arms its next emit only after
+// an element.
+func (r *Runtime) RunUntilIdle() {
+	for {
+		t, ok := r.timers.peek()
+		if !ok {
+			return
+		}
+		r.AdvanceTo(max(t.at+1, r.now))
+	}
+}

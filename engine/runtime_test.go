@@ -39,3 +39,27 @@ func TestRuntimeFiresTimersStrictlyBeforeTheRecordInTimeThenRegistrationOrder(t 
 	rt.AdvanceTo(201)
 	expect(t, "the last one", got, "c@200 now=201")
 }
+
+func TestRunUntilIdleFiresEveryTimerAndStopsPastTheLast(t *testing.T) {
+	rt := NewRuntime(1_000)
+	var got []string
+	note := func(name string) func(int64) {
+		return func(at int64) { got = append(got, fmt.Sprintf("%s@%d now=%d", name, at, rt.Now())) }
+	}
+	rt.RegisterTimer(900, note("overdue"))
+	rt.RegisterTimer(5_000, func(at int64) {
+		note("b")(at)
+		rt.RegisterTimer(9_000, note("c (registered by b)"))
+	})
+	rt.RegisterTimer(2_000, note("a"))
+	rt.RunUntilIdle()
+	expect(t, "every timer, in order", got,
+		"overdue@900 now=1000", "a@2000 now=2001", "b@5000 now=5001", "c (registered by b)@9000 now=9001")
+	if rt.Now() != 9_001 {
+		t.Fatalf("clock %d, want 9001", rt.Now())
+	}
+	rt.RunUntilIdle()
+	if rt.Now() != 9_001 {
+		t.Fatalf("an idle runtime moved its clock to %d", rt.Now())
+	}
+}

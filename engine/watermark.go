@@ -8,20 +8,15 @@ type WatermarkStrategy struct {
 	// OutOfOrderness is the bound B in milliseconds. Zero is
 	// WatermarkStrategy.for_monotonous_timestamps() (AscendingTimestampsWatermarks).
 	OutOfOrderness int64
-	// Interval is pipeline.auto-watermark-interval in milliseconds; zero means Flink's
-	// default of 200.
+	// Interval is pipeline.auto-watermark-interval in milliseconds. Zero disables periodic
+	// watermarks, as in Flink (TimestampsAndWatermarksOperator.open registers no timer when
+	// the interval is not positive): event time then only moves on MaxWatermark. The
+	// engine applies no default; Flink's is DefaultWatermarkInterval.
 	Interval int64
 }
 
 // DefaultWatermarkInterval is Flink's pipeline.auto-watermark-interval: 200 ms.
 const DefaultWatermarkInterval int64 = 200
-
-func (s WatermarkStrategy) interval() int64 {
-	if s.Interval <= 0 {
-		return DefaultWatermarkInterval
-	}
-	return s.Interval
-}
 
 // Validate reports a strategy Flink would refuse.
 func (s WatermarkStrategy) Validate() error {
@@ -45,7 +40,9 @@ func (s WatermarkStrategy) Validate() error {
 // schedules its next emit when an element arrives (at the first multiple of the interval
 // at or after that processing time) rather than every interval forever. What it emits is
 // the same as a timer that never stops; an idle source costs nothing, and a simulated
-// clock can jump across a gap of days.
+// clock can jump across a gap of days. After the last element exactly one emit is still
+// scheduled: the one a never-ending Kafka source's job makes within one interval of it
+// (Runtime.RunUntilIdle runs it). An Interval of zero schedules nothing.
 type TimestampAssigner[T any] struct {
 	extract  func(value *T, recordTimestamp int64) int64
 	out      Output[T]
@@ -66,7 +63,7 @@ func NewTimestampAssigner[T any](rt *Runtime, s WatermarkStrategy, extract func(
 		out:      out,
 		rt:       rt,
 		bound:    s.OutOfOrderness,
-		interval: s.interval(),
+		interval: s.Interval,
 		maxTs:    MinWatermark + s.OutOfOrderness + 1,
 		emitted:  MinWatermark,
 	}
@@ -82,7 +79,7 @@ func (a *TimestampAssigner[T]) Collect(rec *Record[T]) {
 	if ts > a.maxTs {
 		a.maxTs = ts
 	}
-	if !a.armed {
+	if !a.armed && a.interval > 0 {
 		a.armed = true
 		now := a.rt.Now()
 		next := WindowStart(now, 0, a.interval)

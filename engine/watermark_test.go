@@ -7,7 +7,7 @@ func byValue(v *int64, _ int64) int64 { return *v }
 func TestAssignerEmitsLargestTimestampMinusBoundMinusOneOnTicks(t *testing.T) {
 	rt := NewRuntime(1_000)
 	out := &collector[int64]{}
-	a := NewTimestampAssigner(rt, WatermarkStrategy{OutOfOrderness: 500}, byValue, Output[int64](out))
+	a := NewTimestampAssigner(rt, WatermarkStrategy{OutOfOrderness: 500, Interval: 200}, byValue, Output[int64](out))
 	rt.AdvanceTo(1_050)
 	a.Collect(&Record[int64]{Value: 10_000, Timestamp: -1})
 	a.Collect(&Record[int64]{Value: 9_000})
@@ -32,7 +32,7 @@ func TestMonotonousAssignerNeverEmitsTheInitialWatermark(t *testing.T) {
 func TestTickAndRecordInTheSameMillisecond(t *testing.T) {
 	rt := NewRuntime(0)
 	out := &collector[int64]{}
-	a := NewTimestampAssigner(rt, WatermarkStrategy{}, byValue, Output[int64](out))
+	a := NewTimestampAssigner(rt, WatermarkStrategy{Interval: 200}, byValue, Output[int64](out))
 	rt.AdvanceTo(100)
 	a.Collect(&Record[int64]{Value: 5_000})
 	// The tick is due at 200; a record arriving at processing time 200 comes first
@@ -128,4 +128,34 @@ func TestBroadcastGivesEveryOutputTheTimestampTheRecordCameWith(t *testing.T) {
 	b.Collect(&Record[int64]{Value: 7_000, Timestamp: 5})
 	expect(t, "the assigner restamps its copy", restamped.take(), "7000@7000")
 	expect(t, "the next output sees the original", plain.take(), "7000@5")
+}
+
+func TestZeroIntervalDisablesPeriodicWatermarks(t *testing.T) {
+	rt := NewRuntime(0)
+	out := &collector[int64]{}
+	a := NewTimestampAssigner(rt, WatermarkStrategy{Interval: 0}, byValue, Output[int64](out))
+	a.Collect(&Record[int64]{Value: 5_000})
+	rt.AdvanceTo(3_600_000)
+	expect(t, "no periodic emit in an hour", out.take(), "5000@5000")
+	if n := rt.PendingTimers(); n != 0 {
+		t.Fatalf("%d timers scheduled with the interval at 0", n)
+	}
+	a.EmitWatermark(MaxWatermark)
+	expect(t, "only the drain moves event time", out.take(), "WM(9223372036854775807)")
+}
+
+// TestTheEmitAfterTheLastElementRunsWhenTheClockRunsOn is the end of a Kafka-fed job's
+// input: no element comes any more, and the periodic emit that is due within one
+// interval of the last one still emits its watermark.
+func TestTheEmitAfterTheLastElementRunsWhenTheClockRunsOn(t *testing.T) {
+	rt := NewRuntime(0)
+	out := &collector[int64]{}
+	a := NewTimestampAssigner(rt, WatermarkStrategy{Interval: 1_000}, byValue, Output[int64](out))
+	rt.AdvanceTo(1_500)
+	a.Collect(&Record[int64]{Value: 7_000})
+	rt.RunUntilIdle()
+	expect(t, "the emit at 2000", out.take(), "7000@7000", "WM(6999)")
+	if rt.Now() != 2_001 || rt.PendingTimers() != 0 {
+		t.Fatalf("clock %d with %d timers, want 2001 and none", rt.Now(), rt.PendingTimers())
+	}
 }

@@ -145,17 +145,6 @@ func (j *Job) OpenWindows() []meter.Result {
 	return rs
 }
 
-// LastProcessingWindowEnd returns the end of the latest open processing-time window, and
-// false if none is open: a simulated clock must pass end-1 for all of them to fire.
-func (j *Job) LastProcessingWindowEnd() (int64, bool) {
-	var last int64
-	ws := j.procWin.OpenWindows()
-	for _, ow := range ws {
-		last = max(last, ow.Window.End)
-	}
-	return last, len(ws) > 0
-}
-
 func (j *Job) onLate(rec *engine.Record[Request], wm int64) {
 	j.stats.Late++
 	j.stats.LateUSD += rec.Value.USD

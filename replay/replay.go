@@ -120,11 +120,14 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 			bad(e.Line, err)
 		}
 	}
-	// The clock runs on until every processing-time window has fired; watermark ticks
-	// run along with it.
-	if end, ok := job.LastProcessingWindowEnd(); ok {
-		job.Advance(end)
-	}
+	// The source never ends, so the clock runs on after the last record, with no more
+	// input, until nothing is scheduled: every processing-time window fires at its end,
+	// and the periodic emit due within one interval of the last record emits the
+	// watermark it brings (TimestampsAndWatermarksOperator.onProcessingTime re-arms
+	// whether or not records come). That is where the clock stops: from then on a Flink
+	// job would only repeat the same watermark, which its emitter suppresses, so what is
+	// still open here stays open in Flink for as long as no record comes.
+	job.Runtime().RunUntilIdle()
 	finish(job, cfg, &sum, sink)
 	return sum, nil
 }
@@ -162,7 +165,10 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 			bad(e.Line, err)
 		}
 	}
-	job.Advance(now())
+	// Stand where the job stands one watermark interval after reaching the end of the
+	// topic: the periodic emit of that interval has run (with the interval at 0 there is
+	// none), and so has every processing-time window ending before it.
+	job.Advance(now() + job.Options().Watermarks.Interval)
 	finish(job, cfg, &sum, sink)
 	return sum, nil
 }
