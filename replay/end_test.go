@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 )
@@ -104,7 +103,7 @@ func TestTheLastRecordInTheLastIntervalOfAMinute(t *testing.T) {
 // at 10:02:00.000, the very end of r-2's processing-time window; it runs after that
 // window's timer (due at 10:01:59.999) and fires [10:00, 10:01).
 func TestAnIntervalLongerThanWhatIsLeft(t *testing.T) {
-	cfg := Config{Pace: Recorded, Job: meter.Options{Watermarks: engine.WatermarkStrategy{Interval: 60_000}}}
+	cfg := Config{Pace: Recorded, Job: meter.Options{Watermarks: meter.Watermarks{Interval: 60_000}}}
 	got, _ := replayLines(t, cfg,
 		startedAt("r-1", clock(0, 10, 0)), completedAt("r-1", clock(0, 11, 0)),
 		startedAt("r-2", clock(1, 20, 0)), completedAt("r-2", clock(1, 21, 0)))
