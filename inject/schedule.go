@@ -123,17 +123,30 @@ func (in *Injector) Run(ctx context.Context, start time.Time, plan []Hiccup, sta
 	if err := in.Check(plan); err != nil {
 		return err
 	}
-	plan = slices.Clone(plan)
-	slices.SortStableFunc(plan, func(a, b Hiccup) int { return a.StartsAt(start).Compare(b.StartsAt(start)) })
-	for _, h := range plan {
-		if err := in.clock.SleepUntil(ctx, h.StartsAt(start)); err != nil {
-			return fmt.Errorf("hiccup plan stopped before %v: %w", h, err)
-		}
+	return Schedule(ctx, in.clock, start, plan, func(h Hiccup) error {
 		if err := in.Start(h.Instance, h.For); err != nil {
 			return err
 		}
 		if started != nil {
 			started(h)
+		}
+		return nil
+	})
+}
+
+// Schedule calls begin for each hiccup of plan when its time after start comes on
+// clock, in order of start time, and returns when the last has begun, begin failed, or
+// ctx is done. It is the one scheduler of hiccups: Run uses it with the injector, the
+// TUI with a backend's Inject.
+func Schedule(ctx context.Context, clock generator.Clock, start time.Time, plan []Hiccup, begin func(Hiccup) error) error {
+	plan = slices.Clone(plan)
+	slices.SortStableFunc(plan, func(a, b Hiccup) int { return a.StartsAt(start).Compare(b.StartsAt(start)) })
+	for _, h := range plan {
+		if err := clock.SleepUntil(ctx, h.StartsAt(start)); err != nil {
+			return fmt.Errorf("hiccup plan stopped before %v: %w", h, err)
+		}
+		if err := begin(h); err != nil {
+			return err
 		}
 	}
 	return nil

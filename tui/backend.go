@@ -42,6 +42,9 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m.say(footer.Info, "generator off"), nil, true
 	case injectedMsg:
+		if m.planned != nil && m.planned.instance == msg.instance {
+			m.planned = nil
+		}
 		if msg.err != nil {
 			return m.say(footer.Error, "hiccup on %s: %v", msg.instance, msg.err), nil, true
 		}

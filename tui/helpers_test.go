@@ -107,6 +107,9 @@ func start(t *testing.T, fb *fakebackend.Backend, cfg Config, w, h int) *teatest
 	if cfg.Now == nil {
 		cfg.Now = func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = newTestClock(time.UnixMilli(at("00:25")))
+	}
 	tm := teatest.NewTestModel(t, New(fb, cfg), teatest.WithInitialTermSize(w, h))
 	t.Cleanup(func() { fb.Close() })
 	return tm

@@ -37,7 +37,9 @@ func TestInjectPicksAnInstanceAndMarkPutsALineInBothPanes(t *testing.T) {
 	waitFor(t, tm, "10:00:39.800")
 
 	press(tm, "i")
-	waitFor(t, tm, "inject a 35s hiccup on", "[gw-1]")
+	waitFor(t, tm, "hiccup of 35s on", "[gw-1]", "[at :40, in 15 s")
+	press(tm, "down")
+	waitFor(t, tm, "[now]")
 	press(tm, "enter")
 	waitFor(t, tm, "hiccup on gw-1 for 35s")
 	press(tm, "m")
@@ -71,10 +73,52 @@ func TestPickerDigitAndEscape(t *testing.T) {
 	press(tm, "i")
 	press(tm, "2")
 	waitFor(t, tm, "[gw-2]")
+	press(tm, "n")
 	press(tm, "enter")
 	waitFor(t, tm, "hiccup on gw-2")
 	finalView(t, tm)
 	if c := fb.Called("Inject"); len(c) != 1 || c[0].Instance != "gw-2" {
 		t.Errorf("Inject calls = %+v", c)
+	}
+}
+
+func TestThePickersDefaultPlansTheCoursesHiccupAtSecond40(t *testing.T) {
+	clock := newTestClock(time.UnixMilli(at("00:25")))
+	fb := fakebackend.New(backend.Update{Status: status(at("00:25"), at("00:24"))})
+	tm := start(t, fb, Config{Clock: clock}, 160, 48)
+	waitFor(t, tm, "running")
+	press(tm, "i")
+	waitFor(t, tm, "[at the next :40, in 15 s, so the hold crosses a minute as in the course]")
+	press(tm, "enter")
+	waitFor(t, tm, "gw-1 6.7 req/s hiccup at 10:00:40, in 15 s", "planned at 10:00:40")
+	clock.Set(time.UnixMilli(at("00:33")))
+	waitFor(t, tm, "hiccup at 10:00:40, in 7 s")
+	if c := fb.Called("Inject"); len(c) != 0 {
+		t.Fatalf("the hiccup started before :40: %+v", c)
+	}
+	clock.Set(time.UnixMilli(at("00:40")))
+	waitFor(t, tm, "hiccup on gw-1 for 35s")
+	fm, view := finalView(t, tm)
+	if c := fb.Called("Inject"); len(c) != 1 || c[0].Instance != "gw-1" || c[0].Duration != DefaultHiccup {
+		t.Errorf("Inject calls = %+v", c)
+	}
+	if fm.planned != nil || strings.Contains(view, "hiccup at") {
+		t.Errorf("the plan is still shown after the hiccup started:\n%s", view)
+	}
+}
+
+func TestAPlannedHiccupLessThanTenSecondsAwayWaitsForTheNextMinute(t *testing.T) {
+	clock := newTestClock(time.UnixMilli(at("00:35")))
+	fb := fakebackend.New(backend.Update{Status: status(at("00:35"), at("00:34"))})
+	tm := start(t, fb, Config{Clock: clock}, 80, 24)
+	waitFor(t, tm, "running")
+	press(tm, "i")
+	waitFor(t, tm, "[at :40, in 65 s: the hold crosses a minute, as in the course]")
+	press(tm, "enter")
+	waitFor(t, tm, "hiccup at 10:01:40, in 65 s")
+	press(tm, "q")
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	if c := fb.Called("Inject"); len(c) != 0 {
+		t.Errorf("quitting started the planned hiccup: %+v", c)
 	}
 }

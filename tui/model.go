@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/labs"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
@@ -61,6 +62,9 @@ type Config struct {
 	Saved *state.State
 	// Now stamps saves and exports; default time.Now.
 	Now func() time.Time
+	// Clock is what a planned hiccup waits on and counts down by; default the wall
+	// clock.
+	Clock generator.Clock
 	// Logger receives what labtui logs; it must not write to the terminal. Default: none.
 	Logger *slog.Logger
 	// Limits bound the history kept; zero fields mean their defaults.
@@ -87,6 +91,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Clock == nil {
+		c.Clock = generator.WallClock{}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -161,6 +168,9 @@ type Model struct {
 
 	showLate      bool
 	showInspector bool
+
+	// planned is a hiccup waiting for its start, if any.
+	planned *plannedHiccup
 
 	started   bool
 	startErr  string

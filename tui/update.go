@@ -32,6 +32,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if mm, cmd, ok := m.saveMsg(msg); ok {
 		return mm, cmd
 	}
+	if mm, cmd, ok := m.planMsg(msg); ok {
+		return mm, cmd
+	}
 	if mm, cmd, ok := m.analysisMsg(msg); ok {
 		return mm, cmd
 	}
@@ -69,7 +72,10 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		switch m.picker.Result() {
 		case picker.Chosen:
 			m.screen = screenMain
-			return m.inject(m.picker.Choice(), m.picker.Duration())
+			if m.picker.Now() {
+				return m.inject(m.picker.Choice(), m.picker.Duration())
+			}
+			return m.plan(m.picker.Choice(), m.picker.Duration())
 		case picker.Cancelled:
 			m.screen = screenMain
 		}

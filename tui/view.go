@@ -22,7 +22,9 @@ func (m Model) View() string {
 		return m.smallView()
 	}
 	parts := make([]string, 0, 8)
-	parts = append(parts, m.header.View(m.hist, header.Info{Backend: m.b.Name(), Err: m.startErr}))
+	planned, plannedAt := m.plannedInfo()
+	parts = append(parts, m.header.View(m.hist, header.Info{Backend: m.b.Name(), Err: m.startErr,
+		Planned: planned, PlannedAt: plannedAt}))
 	if m.screen == screenHelp {
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
 	} else {
@@ -75,7 +77,7 @@ func (m Model) footerView() string {
 	case screenResume:
 		prompt = m.resumePrompt()
 	case screenPick:
-		prompt = m.picker.View()
+		prompt = m.picker.View("in "+m.countdownSeconds(m.nextCourseStart()), m.width)
 	case screenFilter:
 		prompt = m.filter.View()
 	case screenHelp:

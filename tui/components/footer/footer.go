@@ -57,7 +57,11 @@ func (m Model) SetWidth(w int) Model {
 }
 
 // View draws the status line (or prompt, when set) over the short help of keys.
+// A prompt of two lines takes both lines.
 func (m Model) View(status string, level Level, prompt string, keys help.KeyMap) string {
+	if first, second, two := strings.Cut(prompt, "\n"); two {
+		return textutil.Fit(first, m.width) + "\n" + textutil.Fit(second, m.width)
+	}
 	line := status
 	switch {
 	case prompt != "":

@@ -26,6 +26,9 @@ type Info struct {
 	Backend string
 	// Err is why the lab is not running, if it failed to start.
 	Err string
+	// Planned is the instance of a hiccup planned but not started, and PlannedAt says
+	// when it starts, such as "10:31:40, in 23 s".
+	Planned, PlannedAt string
 }
 
 // Model draws the header.
@@ -55,7 +58,7 @@ func (m Model) View(h *history.History, info Info) string {
 		l1 = s.Title.Render(info.Backend) + " · starting the lab…"
 	default:
 		l1 = m.summary(st)
-		l2 = m.instances(st.Instances)
+		l2 = m.instances(st.Instances, info)
 		l3 = m.clocks(st)
 		if h.Dropped > 0 {
 			l3 += m.styles.Warn.Render(fmt.Sprintf(" · %d results dropped (the screen fell behind)", h.Dropped))
@@ -76,7 +79,7 @@ func (m Model) summary(st *backend.Status) string {
 	return m.styles.Title.Render(name) + " · broker " + st.Broker + " · " + gen + " · event time from " + st.Timestamp.String()
 }
 
-func (m Model) instances(ins []backend.Instance) string {
+func (m Model) instances(ins []backend.Instance, info Info) string {
 	if len(ins) == 0 {
 		return "no gateway instances"
 	}
@@ -86,6 +89,8 @@ func (m Model) instances(ins []backend.Instance) string {
 		if in.Hiccup {
 			left := (in.HiccupLeft + time.Second - 1) / time.Second
 			p += m.styles.Warn.Render(fmt.Sprintf(" HICCUP %ds left, %d held", left, in.Held))
+		} else if in.Name == info.Planned {
+			p += m.styles.Warn.Render(" hiccup at " + info.PlannedAt)
 		} else if in.Held > 0 {
 			p += fmt.Sprintf(", %d held", in.Held)
 		}

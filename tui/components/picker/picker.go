@@ -1,5 +1,7 @@
-// Package picker asks which gateway instance a hiccup should hold: one line listing
-// the instances, chosen with the arrow keys or a digit, confirmed with enter.
+// Package picker asks which gateway instance a hiccup should hold and when it starts:
+// a line listing the instances, chosen with ←/→ or a digit, and a line offering the
+// course's start (at the next second :40, so the hold crosses a minute boundary) or
+// now, chosen with ↑/↓; enter confirms.
 package picker
 
 import (
@@ -10,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/tui/theme"
 )
@@ -18,6 +21,7 @@ import (
 type KeyMap struct {
 	Prev   key.Binding
 	Next   key.Binding
+	When   key.Binding
 	Choose key.Binding
 	Cancel key.Binding
 }
@@ -25,8 +29,9 @@ type KeyMap struct {
 // DefaultKeyMap returns the picker's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Prev:   key.NewBinding(key.WithKeys("left", "h", "up", "k"), key.WithHelp("←", "previous")),
-		Next:   key.NewBinding(key.WithKeys("right", "l", "down", "j", "tab"), key.WithHelp("→", "next")),
+		Prev:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "previous")),
+		Next:   key.NewBinding(key.WithKeys("right", "l", "tab"), key.WithHelp("→", "next")),
+		When:   key.NewBinding(key.WithKeys("up", "k", "down", "j", "n"), key.WithHelp("↑/↓", "when")),
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "inject")),
 		Cancel: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "cancel")),
 	}
@@ -51,7 +56,9 @@ type Model struct {
 	instances []string
 	selected  int
 	duration  time.Duration
-	result    Result
+	// now says the hiccup starts at once rather than at the course's second.
+	now    bool
+	result Result
 }
 
 // New returns a picker over instances for a hiccup of d, with selected chosen first.
@@ -69,6 +76,10 @@ func (m Model) Choice() string { return m.instances[m.selected] }
 // Duration is the hiccup's duration.
 func (m Model) Duration() time.Duration { return m.duration }
 
+// Now reports whether the learner chose to start the hiccup at once; the default is
+// the course's start, at the next second :40.
+func (m Model) Now() bool { return m.now }
+
 // Update moves the choice, or ends the picker (see Result). It ends synchronously, so
 // the keys that follow go where they should.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -81,6 +92,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.result = Cancelled
 	case key.Matches(k, m.keys.Choose):
 		m.result = Chosen
+	case key.Matches(k, m.keys.When):
+		m.now = !m.now
 	case key.Matches(k, m.keys.Prev):
 		m.selected = (m.selected + len(m.instances) - 1) % len(m.instances)
 	case key.Matches(k, m.keys.Next):
@@ -109,18 +122,32 @@ func hasNumbered(instances []string) bool {
 	return false
 }
 
-// View draws the question on one line.
-func (m Model) View() string {
+// View draws the question on two lines of at most width cells: the instance, then when
+// it starts. in says how long until the course's start, such as "in 23 s".
+func (m Model) View(in string, width int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "inject a %s hiccup on: ", m.duration)
-	for i, in := range m.instances {
+	fmt.Fprintf(&b, "hiccup of %s on ", m.duration)
+	for i, name := range m.instances {
 		if i == m.selected {
-			b.WriteString(m.styles.Selected.Render("[" + in + "]"))
+			b.WriteString(m.styles.Selected.Render("[" + name + "]"))
 		} else {
-			b.WriteString(" " + in + " ")
+			b.WriteString(" " + name + " ")
 		}
 		b.WriteString(" ")
 	}
-	b.WriteString(" ←/→ or digit, enter to inject, esc to cancel")
+	b.WriteString("· ←/→ or digit · enter inject · esc cancel\n")
+	course := "at the next :40, " + in + ", so the hold crosses a minute as in the course"
+	if len("starts: [] now ↑/↓")+ansi.StringWidth(course) > width {
+		course = "at :40, " + in + ": the hold crosses a minute, as in the course"
+	}
+	now := "now"
+	if m.now {
+		now = m.styles.Selected.Render("[" + now + "]")
+		course = " " + course + " "
+	} else {
+		course = m.styles.Selected.Render("[" + course + "]")
+		now = " " + now + " "
+	}
+	b.WriteString("starts " + course + " " + now + " ↑/↓")
 	return b.String()
 }
