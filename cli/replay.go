@@ -34,9 +34,9 @@ func (a *app) replayCmd() *cobra.Command {
 func addJobFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.Duration("out-of-orderness", 0, "bounded out-of-orderness; 0 is for_monotonous_timestamps()")
-	f.Duration("watermark-interval", 200*time.Millisecond, "periodic watermark interval (pipeline.auto-watermark-interval)")
+	f.Duration("watermark-interval", 200*time.Millisecond, "periodic watermark interval (pipeline.auto-watermark-interval); 0 disables periodic watermarks")
 	f.String("timestamp", "completed_ts", "the record field event time reads: completed_ts or started_ts")
-	f.Duration("forget-after", 10*time.Minute, "how long the RequestAssembler keeps a half request")
+	f.Duration("forget-after", 10*time.Minute, "how long (event time) the RequestAssembler keeps a half request; 0 forgets it at the next watermark at or past its timestamp")
 }
 
 // jobOptions reads the job flags (and their config and environment values).
@@ -49,17 +49,20 @@ func (a *app) jobOptions() (meter.Options, error) {
 	if err != nil {
 		return meter.Options{}, err
 	}
+	// Each flag has the course's default, so every value here is set: 0 is zero.
+	for _, name := range []string{"forget-after", "out-of-orderness", "watermark-interval"} {
+		if d := a.v.GetDuration(name); d < 0 {
+			return meter.Options{}, fmt.Errorf("--%s must not be negative, got %s", name, d)
+		}
+	}
 	o := meter.Options{
 		Prices:      prices,
 		Timestamp:   ts,
-		ForgetAfter: a.v.GetDuration("forget-after").Milliseconds(),
+		ForgetAfter: meter.Ms(a.v.GetDuration("forget-after").Milliseconds()),
 		Watermarks: meter.Watermarks{
 			OutOfOrderness: a.v.GetDuration("out-of-orderness").Milliseconds(),
-			Interval:       a.v.GetDuration("watermark-interval").Milliseconds(),
+			Interval:       meter.Ms(a.v.GetDuration("watermark-interval").Milliseconds()),
 		},
-	}
-	if o.Watermarks.Interval <= 0 {
-		return o, fmt.Errorf("--watermark-interval must be at least 1ms")
 	}
 	return o, o.Validate()
 }

@@ -109,3 +109,14 @@ func TestFlagsComeFromTheEnvironment(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
+
+func TestReplayTellsZeroFromUnsetAndRefusesNegatives(t *testing.T) {
+	code, out, errOut := runCLI(t, "replay", "--format", "jsonl", "--watermark-interval", "0", seedBurst)
+	if code != 0 || strings.Contains(out, `"sink":"event-time"`) || strings.Count(out, `"sink":"pending","window":"event-time"`) != 2 {
+		t.Fatalf("--watermark-interval 0: exit %d, stderr %s\n%s", code, errOut, out)
+	}
+	code, _, errOut = runCLI(t, "replay", "--forget-after", "-1s", seedBurst)
+	if code == 0 || !strings.Contains(errOut, "--forget-after must not be negative, got -1s") {
+		t.Fatalf("--forget-after -1s: exit %d, stderr %q", code, errOut)
+	}
+}

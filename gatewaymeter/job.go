@@ -54,7 +54,7 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 	if opts.Timestamp == meter.StartedTS {
 		records = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), startedTS, records)
 	}
-	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter, stats: &j.stats}
+	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter.Or(meter.DefaultForgetAfter), stats: &j.stats}
 	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records)
 	j.assign = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), eventTS, engine.Output[sourceEvent](j.assemble))
 	return j, nil
@@ -212,5 +212,5 @@ func (t *tap) EmitWatermark(wm int64) { t.out.EmitWatermark(wm) }
 
 // strategy is the engine's form of the job's watermark options.
 func strategy(w meter.Watermarks) engine.WatermarkStrategy {
-	return engine.WatermarkStrategy{OutOfOrderness: w.OutOfOrderness, Interval: w.Interval}
+	return engine.WatermarkStrategy{OutOfOrderness: w.OutOfOrderness, Interval: w.Interval.Or(meter.DefaultWatermarkInterval)}
 }

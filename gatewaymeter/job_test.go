@@ -105,7 +105,7 @@ func TestStartedTSWatermarksComeFromTheSecondAssigner(t *testing.T) {
 }
 
 func TestAssemblerForgetsAHalfAfterForgetAfterOfEventTime(t *testing.T) {
-	h := newJob(t, meter.Options{ForgetAfter: 60_000})
+	h := newJob(t, meter.Options{ForgetAfter: meter.Ms(60_000)})
 	h.feed(at(0, 0), started("lost", "acme", at(0, 0)))
 	h.feed(at(0, 1), started("r-1", "acme", at(0, 1)))
 	h.feed(at(0, 2), completed("r-1", "acme", at(0, 2)))
@@ -179,3 +179,25 @@ func TestWindowsBalance(t *testing.T) {
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// TestForgetAfterZeroForgetsAtTheHalfsOwnTimestamp: with ForgetAfter Ms(0) the forget
+// timer sits at the half's timestamp, and the first watermark at or past it fires it, as
+// in the PyFlink job with --forget-after-ms 0; unset, it is 10 minutes.
+func TestForgetAfterZeroForgetsAtTheHalfsOwnTimestamp(t *testing.T) {
+	for _, c := range []struct {
+		forget               meter.Millis
+		forgotten, records   int64
+		pendingAfterTheOther int
+	}{{meter.Ms(0), 1, 1, 1}, {meter.Millis{}, 0, 2, 0}} {
+		h := newJob(t, meter.Options{ForgetAfter: c.forget})
+		h.feed(at(0, 0), started("lost", "acme", at(0, 0)))   // emit at 10:00:00.000: 09:59:59.999
+		h.feed(at(0, 1), started("r-1", "acme", at(0, 1)))    // emit at 10:00:01.000: 10:00:00.999 passes lost's timer
+		h.feed(at(0, 2), completed("r-1", "acme", at(0, 2)))  // r-1 joins before its own timer is due
+		h.feed(at(0, 3), completed("lost", "acme", at(0, 3))) // a new first half, or the join
+		s := h.job.Stats()
+		if s.Forgotten != c.forgotten || s.Records != c.records || h.job.PendingRequests() != c.pendingAfterTheOther {
+			t.Errorf("forget-after %s: forgotten %d, records %d, pending %d; want %d, %d, %d", c.forget,
+				s.Forgotten, s.Records, h.job.PendingRequests(), c.forgotten, c.records, c.pendingAfterTheOther)
+		}
+	}
+}

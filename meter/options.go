@@ -3,6 +3,7 @@ package meter
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/labtui/labtui/gateway"
 )
@@ -38,22 +39,55 @@ func ParseTimestampField(s string) (TimestampField, error) {
 	return 0, fmt.Errorf("timestamp field must be completed_ts or started_ts, not %q", s)
 }
 
-// Options configure a Job. The zero value of each field means the course's default.
+// Options configure a Job. A field left out of an Options literal takes the course's
+// default; a Millis field set to zero (Ms(0)) is zero, not the default.
 type Options struct {
 	// Prices is PRICE_PER_1K; nil means gateway.DefaultPrices().
 	Prices gateway.PriceTable
 	// Watermarks is the strategy of the job's assigners: zero out-of-orderness is
-	// for_monotonous_timestamps(), emitted every 200 ms of processing time.
+	// for_monotonous_timestamps(), emitted every 200 ms of processing time unless set.
 	Watermarks Watermarks
 	// Timestamp is the field the event-time window reads.
 	Timestamp TimestampField
 	// ForgetAfter is how long, in event-time milliseconds after its first half, the
-	// RequestAssembler keeps a request whose other half never came; zero means 10 minutes.
-	ForgetAfter int64
-	// WindowSize is the TenantCost window in milliseconds; zero means one minute.
+	// RequestAssembler keeps a request whose other half never came; unset means 10
+	// minutes. Ms(0) puts the forget timer at the half's own timestamp, which the next
+	// watermark at or past it fires, as the PyFlink job does with --forget-after-ms 0.
+	ForgetAfter Millis
+	// WindowSize is the TenantCost window in milliseconds; zero means one minute (a
+	// window of zero is no window: Flink's assigners refuse it, so zero is never meant).
 	WindowSize int64
 	// Trace asks for a TraceResult per assembled record.
 	Trace bool
+}
+
+// Millis is an option's length of time in milliseconds, or unset. Its zero value is
+// unset, so the option takes its default; Ms sets it, to zero too.
+type Millis struct {
+	ms  int64
+	set bool
+}
+
+// Ms returns ms as a set Millis.
+func Ms(ms int64) Millis { return Millis{ms: ms, set: true} }
+
+// IsSet reports whether the option was set.
+func (m Millis) IsSet() bool { return m.set }
+
+// Or returns the option's value, or def when it is unset.
+func (m Millis) Or(def int64) int64 {
+	if m.set {
+		return m.ms
+	}
+	return def
+}
+
+// String is the value as a Go duration ("200ms", "0s"), or "unset".
+func (m Millis) String() string {
+	if !m.set {
+		return "unset"
+	}
+	return (time.Duration(m.ms) * time.Millisecond).String()
 }
 
 // DefaultForgetAfter is how long the RequestAssembler waits for a request's other half.
@@ -68,9 +102,10 @@ type Watermarks struct {
 	// OutOfOrderness is the bound B in milliseconds. Zero is
 	// WatermarkStrategy.for_monotonous_timestamps() (AscendingTimestampsWatermarks).
 	OutOfOrderness int64
-	// Interval is pipeline.auto-watermark-interval in milliseconds; zero means Flink's
-	// default of 200.
-	Interval int64
+	// Interval is pipeline.auto-watermark-interval in milliseconds; unset means Flink's
+	// default of 200. Ms(0) disables periodic watermarks, as in Flink: event-time windows
+	// then fire only on a drain.
+	Interval Millis
 }
 
 // DefaultWatermarkInterval is Flink's pipeline.auto-watermark-interval: 200 ms.
@@ -87,26 +122,22 @@ func (w Watermarks) Validate() error {
 	if w.OutOfOrderness < 0 {
 		return fmt.Errorf("out-of-orderness must not be negative, got %d ms", w.OutOfOrderness)
 	}
-	if w.Interval < 0 {
-		return fmt.Errorf("watermark interval must not be negative, got %d ms", w.Interval)
+	if w.Interval.Or(0) < 0 {
+		return fmt.Errorf("watermark interval must not be negative, got %s", w.Interval)
 	}
 	return nil
 }
 
-// WithDefaults returns the options with every zero field set to the course's default.
+// WithDefaults returns the options with every unset field set to the course's default.
 func (o Options) WithDefaults() Options {
 	if o.Prices == nil {
 		o.Prices = gateway.DefaultPrices()
 	}
-	if o.ForgetAfter <= 0 {
-		o.ForgetAfter = DefaultForgetAfter
-	}
+	o.ForgetAfter = Ms(o.ForgetAfter.Or(DefaultForgetAfter))
 	if o.WindowSize <= 0 {
 		o.WindowSize = Minute
 	}
-	if o.Watermarks.Interval <= 0 {
-		o.Watermarks.Interval = DefaultWatermarkInterval
-	}
+	o.Watermarks.Interval = Ms(o.Watermarks.Interval.Or(DefaultWatermarkInterval))
 	return o
 }
 
@@ -120,8 +151,11 @@ func (o Options) Validate() error {
 			return err
 		}
 	}
-	if o.ForgetAfter < 0 || o.WindowSize < 0 {
-		return fmt.Errorf("forget-after and window size must not be negative")
+	if o.ForgetAfter.Or(0) < 0 {
+		return fmt.Errorf("forget-after must not be negative, got %s", o.ForgetAfter)
+	}
+	if o.WindowSize < 0 {
+		return fmt.Errorf("window size must not be negative, got %d ms", o.WindowSize)
 	}
 	return nil
 }

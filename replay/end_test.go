@@ -103,7 +103,7 @@ func TestTheLastRecordInTheLastIntervalOfAMinute(t *testing.T) {
 // at 10:02:00.000, the very end of r-2's processing-time window; it runs after that
 // window's timer (due at 10:01:59.999) and fires [10:00, 10:01).
 func TestAnIntervalLongerThanWhatIsLeft(t *testing.T) {
-	cfg := Config{Pace: Recorded, Job: meter.Options{Watermarks: meter.Watermarks{Interval: 60_000}}}
+	cfg := Config{Pace: Recorded, Job: meter.Options{Watermarks: meter.Watermarks{Interval: meter.Ms(60_000)}}}
 	got, _ := replayLines(t, cfg,
 		startedAt("r-1", clock(0, 10, 0)), completedAt("r-1", clock(0, 11, 0)),
 		startedAt("r-2", clock(1, 20, 0)), completedAt("r-2", clock(1, 21, 0)))
@@ -127,4 +127,18 @@ func TestFastPaceStandsOneIntervalAfterTheEndOfTheTopic(t *testing.T) {
 	expectLines(t, got, minute("event-time", 0, "0.1", 1), pendingMinute("processing-time", 30, "0.1", 1))
 	got, _ = replayLines(t, cfg, append(lines, malformedAt(0))...)
 	expectLines(t, got, minute("event-time", 0, "0.1", 1), pendingMinute("processing-time", 30, "0.1", 1))
+}
+
+// TestIntervalZeroFiresEventTimeOnlyOnTheDrain: pipeline.auto-watermark-interval 0
+// disables periodic watermarks, so the event-time window only fires when the drain emits
+// the maximum watermark; processing time is unchanged.
+func TestIntervalZeroFiresEventTimeOnlyOnTheDrain(t *testing.T) {
+	lines := []line{startedAt("r-1", clock(0, 10, 0)), completedAt("r-1", clock(0, 11, 0)), startedAt("r-2", clock(2, 10, 0))}
+	off := meter.Options{Watermarks: meter.Watermarks{Interval: meter.Ms(0)}}
+	got, _ := replayLines(t, Config{Pace: Recorded, Job: off}, lines...)
+	expectLines(t, got, minute("processing-time", 0, "0.1", 1), pendingMinute("event-time", 0, "0.1", 1))
+	got, _ = replayLines(t, Config{Pace: Recorded, Job: off, Drain: true}, lines...)
+	expectLines(t, got, minute("processing-time", 0, "0.1", 1), minute("event-time", 0, "0.1", 1))
+	got, _ = replayLines(t, Config{Pace: Fast, Job: off, Now: func() int64 { return clock(30, 0, 0) }}, lines...)
+	expectLines(t, got, pendingMinute("processing-time", 30, "0.1", 1), pendingMinute("event-time", 0, "0.1", 1))
 }

@@ -168,7 +168,7 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 	// Stand where the job stands one watermark interval after reaching the end of the
 	// topic: the periodic emit of that interval has run (with the interval at 0 there is
 	// none), and so has every processing-time window ending before it.
-	job.Advance(now() + job.Options().Watermarks.Interval)
+	job.Advance(now() + job.Options().Watermarks.Interval.Or(meter.DefaultWatermarkInterval))
 	finish(job, cfg, &sum, sink)
 	return sum, nil
 }

@@ -156,9 +156,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	if c.Job.ForgetAfter <= 0 {
-		c.Job.ForgetAfter = meter.DefaultForgetAfter
-	}
+	c.Job.ForgetAfter = meter.Ms(c.Job.ForgetAfter.Or(meter.DefaultForgetAfter))
 	if c.StartAt != "earliest" && c.StartAt != "latest" {
 		return c, fmt.Errorf("the job's starting offsets must be earliest or latest, not %q", c.StartAt)
 	}
@@ -174,7 +172,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Job.WindowSize != 0 && c.Job.WindowSize != meter.Minute {
 		return c, errors.New("the compose lab's job has one-minute windows built in (gateway_meter.py)")
 	}
-	if iv := c.Job.Watermarks.Interval; iv != 0 && iv != meter.DefaultWatermarkInterval {
+	if iv := c.Job.Watermarks.Interval; iv.Or(meter.DefaultWatermarkInterval) != meter.DefaultWatermarkInterval {
 		return c, errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
 	}
 	if c.ComposeFile == "" {

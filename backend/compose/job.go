@@ -13,7 +13,7 @@ import (
 // event time, with the configured watermarks and forget-after.
 func (l *Lab) jobRun(topic, startAt string, field meter.TimestampField) jobRun {
 	return jobRun{topic: topic, startAt: startAt, field: field,
-		outOfOrd: l.cfg.Job.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter}
+		outOfOrd: l.cfg.Job.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter)}
 }
 
 // submit reports the restart a new job is, runs `flink run -d -py …` in the jobmanager,

@@ -72,7 +72,7 @@ func TestConfigRefusesWhatThePyFlinkJobCannotDo(t *testing.T) {
 	for name, cfg := range map[string]Config{
 		"prices":             {Job: meter.Options{Prices: prices}},
 		"window size":        {Job: meter.Options{WindowSize: 30_000}},
-		"watermark interval": {Job: meter.Options{Watermarks: meter.Watermarks{Interval: 50}}},
+		"watermark interval": {Job: meter.Options{Watermarks: meter.Watermarks{Interval: meter.Ms(50)}}},
 		"starting offsets":   {StartAt: "committed"},
 	} {
 		cfg.ComposeFile = "compose/docker-compose.yml"
@@ -80,7 +80,7 @@ func TestConfigRefusesWhatThePyFlinkJobCannotDo(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := New(Config{ComposeFile: "x.yml", Job: meter.Options{Prices: gateway.DefaultPrices(), Watermarks: meter.Watermarks{Interval: 200}}}); err != nil {
+	if _, err := New(Config{ComposeFile: "x.yml", Job: meter.Options{Prices: gateway.DefaultPrices(), Watermarks: meter.Watermarks{Interval: meter.Ms(200)}}}); err != nil {
 		t.Errorf("the course's own options: %v", err)
 	}
 }

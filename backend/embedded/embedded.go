@@ -162,7 +162,7 @@ func (l *Lab) startJob(ctx context.Context, r backend.Restart) error {
 	l.mu.Lock()
 	l.runs++
 	r.Run, r.Recording, r.Timestamp, r.At = l.runs, l.recording, l.cfg.Job.Timestamp, time.Now().UnixMilli()
-	r.Watermarks = backend.Watermarks{OutOfOrderness: l.cfg.Job.Watermarks.OutOfOrderness, Interval: l.cfg.Job.Watermarks.Interval}
+	r.Watermarks = backend.Watermarks{OutOfOrderness: l.cfg.Job.Watermarks.OutOfOrderness, Interval: l.cfg.Job.Watermarks.Interval.Or(meter.DefaultWatermarkInterval)}
 	l.mu.Unlock()
 	l.send(backend.Update{Run: r.Run, Restarted: &r})
 	return nil

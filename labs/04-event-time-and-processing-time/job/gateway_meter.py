@@ -443,6 +443,11 @@ def parse_options(argv) -> argparse.Namespace:
                    default=int(env_default("LABTUI_FORGET_AFTER_MS", "600000")),
                    help="event time after which an unmatched half is forgotten "
                         "(env LABTUI_FORGET_AFTER_MS; default 600000)")
+    p.add_argument("--watermark-interval-ms", type=int,
+                   default=int(env_default("LABTUI_WATERMARK_INTERVAL_MS", "200")),
+                   help="pipeline.auto-watermark-interval; 0 disables periodic watermarks, so "
+                        "event-time windows fire only on a drain (env "
+                        "LABTUI_WATERMARK_INTERVAL_MS; default 200)")
     p.add_argument("--jars", default=env_default("LABTUI_JARS", ""),
                    help="file:// URL(s) of the Kafka connector jar, ';'-separated; not needed "
                         "when it is in /opt/flink/lib (env LABTUI_JARS)")
@@ -451,8 +456,9 @@ def parse_options(argv) -> argparse.Namespace:
                         "`python` from PATH, which must have apache-flink installed "
                         "(env LABTUI_PYTHON_EXECUTABLE)")
     opts = p.parse_args(argv)
-    if opts.out_of_orderness_ms < 0 or opts.forget_after_ms < 0:
-        p.error("--out-of-orderness-ms and --forget-after-ms must not be negative")
+    for name in ("out_of_orderness_ms", "forget_after_ms", "watermark_interval_ms"):
+        if getattr(opts, name) < 0:
+            p.error(f"--{name.replace('_', '-')} must not be negative, got {getattr(opts, name)}")
     return opts
 
 
@@ -464,7 +470,7 @@ def main(argv=None) -> None:
     if opts.python_executable:
         env.set_python_executable(opts.python_executable)
     env.set_parallelism(1)
-    env.get_config().set_auto_watermark_interval(200)  # ms
+    env.get_config().set_auto_watermark_interval(opts.watermark_interval_ms)  # 0: none
     build(env, opts)
     env.execute("gateway-meter-lab4")
 
