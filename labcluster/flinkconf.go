@@ -1,0 +1,98 @@
+package labcluster
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// flinkConfig returns Flink's config.yaml for the session cluster: everything on
+// loopback (the JobManager's RPC on rpcPort, the REST API and web UI on restPort, every
+// other port picked by the kernel), one JobManager of 1 GiB and one TaskManager of 2
+// GiB with two slots, the venv's python for the job's client and its Python workers,
+// and the restart strategy of the course's compose lab: a job whose TaskManager died
+// restarts every 5 s, up to 1000 times, once a TaskManager is back.
+//
+// It keeps the JVM options of the wheel's own config.yaml (the --add-opens Java 17
+// needs).
+func flinkConfig(flinkHome, python string, rpcPort, restPort int) ([]byte, error) {
+	var wheel struct {
+		Env struct {
+			Java struct {
+				Opts struct {
+					All string `yaml:"all"`
+				} `yaml:"opts"`
+			} `yaml:"java"`
+		} `yaml:"env"`
+	}
+	src := filepath.Join(flinkHome, "conf", "config.yaml")
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		return nil, fmt.Errorf("read Flink's own configuration: %w", err)
+	}
+	if err := yaml.Unmarshal(raw, &wheel); err != nil {
+		return nil, fmt.Errorf("read %s: %w", src, err)
+	}
+	conf := map[string]any{
+		"env.java.opts.all":                      wheel.Env.Java.Opts.All,
+		"jobmanager.bind-host":                   Host,
+		"jobmanager.rpc.address":                 Host,
+		"jobmanager.rpc.port":                    rpcPort,
+		"jobmanager.memory.process.size":         "1024m",
+		"jobmanager.execution.failover-strategy": "region",
+		"taskmanager.bind-host":                  Host,
+		"taskmanager.host":                       Host,
+		"taskmanager.numberOfTaskSlots":          2,
+		"taskmanager.memory.process.size":        "2048m",
+		"parallelism.default":                    1,
+		"rest.address":                           Host,
+		"rest.bind-address":                      Host,
+		"rest.port":                              restPort,
+		"blob.server.port":                       "0",
+		"python.executable":                      python,
+		"python.client.executable":               python,
+		"restart-strategy.type":                  "fixed-delay",
+		"restart-strategy.fixed-delay.attempts":  1000,
+		"restart-strategy.fixed-delay.delay":     "5 s",
+		"heartbeat.timeout":                      15000,
+	}
+	out, err := yaml.Marshal(conf)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte("# Written by labtui for its Flink session cluster; rest.port "+strconv.Itoa(restPort)+".\n"), out...), nil
+}
+
+// writeConfDir makes the cluster's conf folder: config.yaml, the wheel's logging
+// configurations, masters and workers.
+func writeConfDir(dir, flinkHome, python string, rpcPort, restPort int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	conf, err := flinkConfig(flinkHome, python, rpcPort, restPort)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), conf, 0o644); err != nil {
+		return err
+	}
+	for _, pat := range []string{"log4j*.properties", "logback*.xml"} {
+		m, _ := filepath.Glob(filepath.Join(flinkHome, "conf", pat))
+		for _, f := range m {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "workers"), []byte(Host+"\n"), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "masters"), []byte(hostPort(restPort)+"\n"), 0o644)
+}

@@ -1,0 +1,76 @@
+package labcluster
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// Options are what every part of the cluster shares: where the install is, where a run
+// writes, which java runs the JVMs, and where commands are announced.
+type Options struct {
+	// Layout is the install (see Install).
+	Layout Layout
+	// RunDir is the folder of this run: configuration, data, logs. Default: a new
+	// folder under Layout.Cache/runs.
+	RunDir string
+	// JavaHome is the JDK the JVMs run on; default $JAVA_HOME, else the one the java on
+	// PATH belongs to.
+	JavaHome string
+	// Logf receives each command line before it runs, and each change of state; nil
+	// discards them.
+	Logf func(format string, args ...any)
+}
+
+func (o *Options) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
+
+// withDefaults fills JavaHome and RunDir, creating the run folder.
+func (o Options) withDefaults() (Options, error) {
+	if o.JavaHome == "" {
+		home, err := FindJavaHome()
+		if err != nil {
+			return o, err
+		}
+		o.JavaHome = home
+	}
+	if o.RunDir == "" {
+		base := filepath.Join(o.Layout.Cache, "runs")
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return o, fmt.Errorf("create the run folder: %w", err)
+		}
+		dir, err := os.MkdirTemp(base, "run-")
+		if err != nil {
+			return o, fmt.Errorf("create the run folder: %w", err)
+		}
+		o.RunDir = dir
+	}
+	if err := os.MkdirAll(o.RunDir, 0o755); err != nil {
+		return o, fmt.Errorf("create the run folder: %w", err)
+	}
+	return o, nil
+}
+
+// java is the java executable of JavaHome.
+func (o *Options) java() string { return filepath.Join(o.JavaHome, "bin", "java") }
+
+// FindJavaHome returns $JAVA_HOME, else the JDK folder of the java found on PATH
+// (following its links, as the conformance scripts do).
+func FindJavaHome() (string, error) {
+	if h := os.Getenv("JAVA_HOME"); h != "" {
+		return h, nil
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		return "", fmt.Errorf("no java on PATH and JAVA_HOME is not set: install a JDK 17 or later (Debian and Ubuntu: sudo apt-get install openjdk-17-jdk-headless)")
+	}
+	real, err := filepath.EvalSymlinks(java)
+	if err != nil {
+		return "", fmt.Errorf("find the JDK of %s: %w", java, err)
+	}
+	return filepath.Dir(filepath.Dir(real)), nil
+}

@@ -1,0 +1,63 @@
+package labcluster
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A process group with a child that ignores SIGTERM is gone, child and all, once Stop
+// returns.
+func TestStopEndsTheWholeGroup(t *testing.T) {
+	var o Options
+	pidFile := filepath.Join(t.TempDir(), "child")
+	p, err := o.startProcess("test", Command{Path: "sh", Args: []string{"-c",
+		`sh -c 'trap "" TERM; echo $$ > ` + pidFile + `; exec sleep 300' & wait`}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	for deadline := time.Now().Add(5 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(pidFile)
+		child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	if child == 0 {
+		t.Fatal("the child never wrote its pid")
+	}
+	p.Stop(200 * time.Millisecond)
+	if groupAlive(p.Pid()) {
+		t.Fatalf("process group %d is alive after Stop", p.Pid())
+	}
+	if exited, _ := p.Exited(); !exited {
+		t.Fatal("Exited is false after Stop")
+	}
+}
+
+// Kill ends the group at once, as a dead machine.
+func TestKillEndsTheGroupAtOnce(t *testing.T) {
+	var o Options
+	p, err := o.startProcess("test", Command{Path: "sh", Args: []string{"-c", `trap "" TERM; sleep 300 & wait`}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	p.Kill()
+	if groupAlive(p.Pid()) {
+		t.Fatalf("process group %d is alive after Kill", p.Pid())
+	}
+	if d := time.Since(began); d > 3*time.Second {
+		t.Fatalf("Kill took %s", d)
+	}
+}
+
+func TestCommandLineIsWhatALearnerTypes(t *testing.T) {
+	c := Command{Path: "/opt/flink/bin/flink", Args: []string{"run", "-d", "-py", "job.py", "--topic", "it's", ""},
+		Env: []string{"JAVA_HOME=/usr/lib/jvm/java 17", "FLINK_CONF_DIR=/tmp/conf"}}
+	want := `FLINK_CONF_DIR=/tmp/conf JAVA_HOME='/usr/lib/jvm/java 17' /opt/flink/bin/flink run -d -py job.py --topic 'it'\''s' ''`
+	if got := c.Line(); got != want {
+		t.Fatalf("Line()\n got %s\nwant %s", got, want)
+	}
+}

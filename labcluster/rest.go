@@ -1,0 +1,166 @@
+package labcluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// REST is a client of Flink's REST API (the one the web UI uses), at a base URL such as
+// http://127.0.0.1:8081.
+type REST struct {
+	// Base is the API's URL, without a trailing slash.
+	Base string
+	http *http.Client
+}
+
+// NewREST returns a client of the REST API at base; each request times out after 5 s.
+func NewREST(base string) *REST {
+	return &REST{Base: strings.TrimRight(base, "/"), http: &http.Client{Timeout: 5 * time.Second}}
+}
+
+// Overview is Flink's GET /overview: the cluster's TaskManagers, slots and jobs.
+type Overview struct {
+	TaskManagers int    `json:"taskmanagers"`
+	Slots        int    `json:"slots-total"`
+	SlotsFree    int    `json:"slots-available"`
+	Running      int    `json:"jobs-running"`
+	Version      string `json:"flink-version"`
+}
+
+// Overview asks GET /overview.
+func (c *REST) Overview(ctx context.Context) (Overview, error) {
+	var o Overview
+	err := c.do(ctx, http.MethodGet, "/overview", http.StatusOK, &o)
+	return o, err
+}
+
+// TaskManager is one row of GET /taskmanagers.
+type TaskManager struct {
+	ID   string `json:"id"`
+	Path string `json:"path"`
+}
+
+// TaskManagers lists the registered TaskManagers, GET /taskmanagers.
+func (c *REST) TaskManagers(ctx context.Context) ([]TaskManager, error) {
+	var body struct {
+		TaskManagers []TaskManager `json:"taskmanagers"`
+	}
+	err := c.do(ctx, http.MethodGet, "/taskmanagers", http.StatusOK, &body)
+	return body.TaskManagers, err
+}
+
+// Job is one row of GET /jobs/overview.
+type Job struct {
+	ID    string `json:"jid"`
+	Name  string `json:"name"`
+	State string `json:"state"`
+}
+
+// Terminal reports whether the job's state is final (FINISHED, CANCELED or FAILED).
+func (j Job) Terminal() bool { return Terminal(j.State) }
+
+// Terminal reports whether a job state is final.
+func Terminal(state string) bool {
+	switch state {
+	case "FINISHED", "CANCELED", "FAILED":
+		return true
+	}
+	return false
+}
+
+// Jobs returns every job the JobManager knows, GET /jobs/overview.
+func (c *REST) Jobs(ctx context.Context) ([]Job, error) {
+	var body struct {
+		Jobs []Job `json:"jobs"`
+	}
+	if err := c.do(ctx, http.MethodGet, "/jobs/overview", http.StatusOK, &body); err != nil {
+		return nil, err
+	}
+	return body.Jobs, nil
+}
+
+// JobState returns the state of one job (CREATED, RUNNING, RESTARTING, …), or "" when
+// the JobManager does not list it.
+func (c *REST) JobState(ctx context.Context, id string) (string, error) {
+	jobs, err := c.Jobs(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, j := range jobs {
+		if j.ID == id {
+			return j.State, nil
+		}
+	}
+	return "", nil
+}
+
+// Cancel asks the JobManager to cancel a job, PATCH /jobs/:jobid?mode=cancel.
+func (c *REST) Cancel(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodPatch, "/jobs/"+url.PathEscape(id)+"?mode=cancel", http.StatusAccepted, nil)
+}
+
+// WaitState polls the job's state every interval until done accepts it, ctx ends or the
+// job reaches a final state done does not accept; it returns the last state seen.
+func (c *REST) WaitState(ctx context.Context, id string, interval time.Duration, done func(string) bool) (string, error) {
+	var last string
+	var lastErr error
+	for {
+		state, err := c.JobState(ctx, id)
+		switch {
+		case err != nil:
+			lastErr = err
+		case done(state):
+			return state, nil
+		case Terminal(state):
+			return state, fmt.Errorf("the job %s is %s: %s/#/job/%s/exceptions shows why", id, state, c.Base, id)
+		default:
+			last = state
+		}
+		select {
+		case <-ctx.Done():
+			if lastErr != nil {
+				return last, fmt.Errorf("wait for the job %s: %w (last answer: %v)", id, ctx.Err(), lastErr)
+			}
+			return last, fmt.Errorf("wait for the job %s (still %s): %w", id, last, ctx.Err())
+		case <-time.After(interval):
+		}
+	}
+}
+
+// CloseIdleConnections closes the client's idle connections.
+func (c *REST) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
+func (c *REST) do(ctx context.Context, method, path string, want int, into any) error {
+	req, err := http.NewRequestWithContext(ctx, method, c.Base+path, nil)
+	if err != nil {
+		return fmt.Errorf("flink REST %s %s: %w", method, path, err)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("flink REST %s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return fmt.Errorf("flink REST %s %s: read the answer: %w", method, path, err)
+	}
+	if resp.StatusCode != want && !(want == http.StatusAccepted && resp.StatusCode == http.StatusOK) {
+		s := string(body)
+		if len(s) > 200 {
+			s = s[:200] + "…"
+		}
+		return fmt.Errorf("flink REST %s %s: %s: %s", method, path, resp.Status, s)
+	}
+	if into != nil {
+		if err := json.Unmarshal(body, into); err != nil {
+			return fmt.Errorf("flink REST %s %s: read the answer: %w", method, path, err)
+		}
+	}
+	return nil
+}
