@@ -8,7 +8,7 @@ import (
 )
 
 // encoder writes events exactly as gateway.Event.AppendJSON does, faster. AppendJSON
-// quotes every string with strconv.AppendQuote, which costs more than everything else
+// quotes every string with flatjson.AppendString, which costs more than everything else
 // the generator does per event. The events of one instance differ, within one kind
 // (type, tenant and model), only in request_id, ts and one token count; so the encoder
 // renders a probe event of each kind with AppendJSON once, cuts it at those three

@@ -3,6 +3,8 @@ package meter
 import (
 	"strconv"
 	"time"
+
+	"github.com/labtui/labtui/internal/flatjson"
 )
 
 // AppendJSON appends the result as one JSON object with its sink named, the jsonl
@@ -126,7 +128,7 @@ func appendStr(b []byte, key, v string, comma bool) []byte {
 	b = append(b, '"')
 	b = append(b, key...)
 	b = append(b, `":`...)
-	return strconv.AppendQuote(b, v)
+	return flatjson.AppendString(b, v)
 }
 
 func appendInt(b []byte, key string, v int64) []byte {

@@ -81,7 +81,7 @@ func (e Entry) AppendJSON(b []byte) []byte {
 	b = append(b, `,"arrival":`...)
 	b = strconv.AppendInt(b, e.Arrival, 10)
 	b = append(b, `,"key":`...)
-	b = strconv.AppendQuote(b, string(e.Key))
+	b = flatjson.AppendString(b, string(e.Key))
 	b = append(b, `,"value":`...)
 	b = append(b, e.Value...)
 	return append(b, '}')

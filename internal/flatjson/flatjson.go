@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 )
@@ -280,3 +281,55 @@ func skipNested(data []byte, i int) (int, error) {
 
 // structural marks the bytes skipNested must look at.
 var structural = [256]bool{'"': true, '\\': true, '{': true, '}': true, '[': true, ']': true}
+
+// AppendString appends s as a JSON string: `"` and `\` escaped, the control characters
+// U+0000-U+001F as \n, \r, \t, \b, \f or \u00XX, everything else as it is. Bytes that are
+// not valid UTF-8 are written as \ufffd, one for each byte, as encoding/json does, so
+// the output is valid JSON (and valid UTF-8) whatever s holds. It never writes Go's
+// escapes (\a, \v, \x01) that strconv.Quote does and no JSON reader accepts.
+func AppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hexDigits = "0123456789abcdef"
