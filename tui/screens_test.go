@@ -118,3 +118,22 @@ func writtenAt(at int64, rs []meter.Result) []meter.Result {
 	}
 	return rs
 }
+
+func TestAMissingCellIsADashWithOpenOrNone(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.3, 3)},
+		Status: status(at("01:00.5"), at("00:30"))})
+	tm := start(t, fb, Config{}, 100, 32)
+	waitFor(t, tm, "10:00:30.000")
+	_, view := finalView(t, tm)
+	if !strings.Contains(view, "acme                            —   open") {
+		t.Errorf("a cell not yet closed is not \"— open\":\n%s", view)
+	}
+	fb2 := fakebackend.New(backend.Update{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.3, 3)},
+		Status: status(at("01:10"), at("01:09"))})
+	tm2 := start(t, fb2, Config{}, 100, 32)
+	waitFor(t, tm2, "10:01:09.000")
+	_, view = finalView(t, tm2)
+	if !strings.Contains(view, "— none") {
+		t.Errorf("a cell closed without records is not \"— none\":\n%s", view)
+	}
+}

@@ -91,8 +91,6 @@ func (m Model) instances(ins []backend.Instance, info Info) string {
 			p += m.styles.Warn.Render(fmt.Sprintf(" HICCUP %ds left, %d held", left, in.Held))
 		} else if in.Name == info.Planned {
 			p += m.styles.Warn.Render(" hiccup at " + info.PlannedAt)
-		} else if in.Held > 0 {
-			p += fmt.Sprintf(", %d held", in.Held)
 		}
 		parts[i] = p
 	}

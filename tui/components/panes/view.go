@@ -104,9 +104,11 @@ func cellLine(mark string, r *table.Row, side table.Side, c table.Clocks, w int)
 	case cell.Fired:
 		usd, req = fmt.Sprintf("$%.4f", cell.USD), fmt.Sprint(cell.Requests)
 	case c.Closed(side, r):
-		usd = "—"
+		// A missing cell is "—" everywhere (here, the diff, the export); the count
+		// column says whether the window closed without it or is still open.
+		usd, req = "—", "none"
 	default:
-		usd = "…"
+		usd, req = "—", "open"
 	}
 	return mark + " " + minute(r.WindowStart) + "  " + textutil.Fit(r.Tenant, tenantWidth(w)) +
 		textutil.Right(usd, 10) + textutil.Right(req, 7)

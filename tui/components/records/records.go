@@ -104,7 +104,7 @@ func (m Model) lastMatch(r *ring.Ring[meter.RecordTrace]) int {
 }
 
 // visible collects up to n matching records, newest last, ending at the anchor (or the
-// newest when following).
+// newest when following), or starting at the oldest when fewer than n end there.
 func (m Model) visible(r *ring.Ring[meter.RecordTrace], n int) []meter.RecordTrace {
 	end := r.Len() - 1
 	if !m.follow {
@@ -118,6 +118,13 @@ func (m Model) visible(r *ring.Ring[meter.RecordTrace], n int) []meter.RecordTra
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
+	}
+	// Scrolled near the oldest record, the list fills with the records after the
+	// anchor rather than ending in blank lines.
+	for i := end + 1; i < r.Len() && len(out) < n; i++ {
+		if rec := r.At(i); history.Matches(&rec, m.filter) {
+			out = append(out, rec)
+		}
 	}
 	return out
 }

@@ -1,0 +1,50 @@
+package records
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/ring"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+func lateRing(n int) *ring.Ring[meter.RecordTrace] {
+	r := ring.New[meter.RecordTrace](100)
+	for i := range n {
+		r.Push(meter.RecordTrace{RequestID: fmt.Sprintf("r-%03d", i), TenantID: "acme", Gateway: "gw-1", Late: true})
+	}
+	return r
+}
+
+// rows are the request ids the list shows, top to bottom.
+func rows(view string) []string {
+	var out []string
+	for _, l := range strings.Split(view, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "r-") {
+			out = append(out, f[0])
+		}
+	}
+	return out
+}
+
+func TestHomeAndPageUpFillTheListFromTheOldest(t *testing.T) {
+	r := lateRing(20)
+	m := New(theme.New(), Late).SetSize(100, 8)
+	if got := rows(m.View(r, "late")); len(got) != 6 || got[0] != "r-014" || got[5] != "r-019" {
+		t.Fatalf("following: %v", got)
+	}
+	home := m.Scroll(r, -1<<30)
+	if got := rows(home.View(r, "late")); strings.Join(got, " ") != "r-000 r-001 r-002 r-003 r-004 r-005" {
+		t.Errorf("home shows %v, want the six oldest", got)
+	}
+	up := m.Scroll(r, -6).Scroll(r, -6).Scroll(r, -6)
+	if got := rows(up.View(r, "late")); strings.Join(got, " ") != "r-000 r-001 r-002 r-003 r-004 r-005" {
+		t.Errorf("three pages up shows %v, want the six oldest", got)
+	}
+	one := m.Scroll(r, -6)
+	if got := rows(one.View(r, "late")); strings.Join(got, " ") != "r-008 r-009 r-010 r-011 r-012 r-013" {
+		t.Errorf("one page up shows %v", got)
+	}
+}
