@@ -133,7 +133,7 @@ func TestAMissingCellIsADashWithOpenOrNone(t *testing.T) {
 	tm2 := start(t, fb2, Config{}, 100, 32)
 	waitFor(t, tm2, "10:01:09.000")
 	_, view = finalView(t, tm2)
-	if !strings.Contains(view, "— none") {
+	if !strings.Contains(view, "—   none") {
 		t.Errorf("a cell closed without records is not \"— none\":\n%s", view)
 	}
 }
