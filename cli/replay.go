@@ -24,7 +24,7 @@ func (a *app) replayCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.String("pace", "recorded", "recorded (re-enact on a simulated clock, deterministic) or fast (wall clock)")
 	addJobFlags(cmd)
-	f.Bool("drain", false, "at the end emit the maximum watermark, as `flink stop --drain` does")
+	f.Bool("drain", false, "at the end emit the maximum watermark, as \"flink stop --drain\" does")
 	f.String("format", "text", "text (print-sink lines) or jsonl")
 	f.Bool("trace", false, "also print a trace line per assembled record")
 	return cmd
@@ -98,7 +98,7 @@ func (a *app) runReplay(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	s := sum.Stats
-	fmt.Fprintf(a.stderr, "replayed %d records (%d skipped) at %s pace in %s: %d requests assembled, %d late, %d windows pending\n",
-		sum.Entries, sum.BadLines, pace, sum.Elapsed.Round(time.Millisecond), s.Records, s.Late, sum.Pending)
+	fmt.Fprintf(a.stderr, "replayed %d records (%d skipped) at %s pace in %s: %d requests assembled, %d late, %d %s pending\n",
+		sum.Entries, sum.BadLines, pace, sum.Elapsed.Round(time.Millisecond), s.Records, s.Late, sum.Pending, plural(int(sum.Pending), "window", "windows"))
 	return nil
 }

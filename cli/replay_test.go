@@ -32,8 +32,18 @@ func TestReplayPrintsFlinkPrintSinkLines(t *testing.T) {
 			t.Errorf("missing line %s\nin\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errOut, "replayed 12 records (0 skipped)") {
+	if !strings.Contains(errOut, "replayed 12 records (0 skipped)") || !strings.Contains(errOut, "2 late, 1 window pending\n") {
 		t.Errorf("summary: %s", errOut)
+	}
+}
+
+func TestReplayHelpNamesNoArgumentFromBackticks(t *testing.T) {
+	code, out, errOut := runCLI(t, "replay", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "--drain  ") || strings.Contains(out, "--drain flink") || strings.Contains(out, "`") {
+		t.Errorf("replay --help:\n%s", out)
 	}
 }
 
