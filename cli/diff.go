@@ -160,7 +160,7 @@ func (a *app) runMoved(cmd *cobra.Command, args []string) error {
 // replayResults replays a recording and returns every result; a malformed line is
 // skipped, as `labtui replay` skips it, and counted in the error only if nothing was read.
 func replayResults(ctx context.Context, path string, cfg replay.Config) ([]meter.Result, error) {
-	src, err := recording.Open(path)
+	src, err := recording.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}

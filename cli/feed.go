@@ -3,10 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,28 +38,29 @@ func (a *app) feedCmd() *cobra.Command {
 }
 
 func (a *app) runFeed(cmd *cobra.Command, args []string) error {
-	src, err := recording.Open(args[0])
+	ctx := cmd.Context()
+	src, err := recording.Open(ctx, args[0])
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	var entries []recording.Entry
 	var arena recording.Arena
-	for {
-		e, err := src.Next()
-		var le *recording.LineError
-		if errors.Is(err, io.EOF) {
+	var skips recording.Skips
+	var readErr error
+	for e, err := range src.Records(skips.Add) {
+		if err != nil {
+			readErr = err
 			break
-		} else if errors.As(err, &le) {
-			fmt.Fprintf(a.stderr, "%s:%d: skipped: %v\n", args[0], le.Line, le.Err)
-			continue
-		} else if err != nil {
-			return err
 		}
 		entries = append(entries, arena.Clone(e))
 	}
+	skips.Report(a.stderr, args[0])
+	if ctx.Err() != nil {
+		return exitError{code: 130, msg: fmt.Sprintf("feed of %s interrupted while reading it; nothing was fed", args[0])}
+	}
 	if len(entries) == 0 {
-		return fmt.Errorf("%s holds no records", args[0])
+		return errors.Join(fmt.Errorf("%s holds no records", args[0]), readErr)
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Arrival < entries[j].Arrival })
 	shift, err := feedShift(a.v.GetString("shift"), entries[0].Arrival, time.Now().Add(a.v.GetDuration("lead")).UnixMilli())
@@ -76,45 +75,26 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 			return err
 		}
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(a.v.GetString("brokers"), ",")...),
-		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(0), kgo.ClientID("labtui-feed"))
+	topic := a.v.GetString("topic")
+	cl, err := recording.NewProducer(strings.Split(a.v.GetString("brokers"), ","), "labtui-feed", kgo.ProducerLinger(0))
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
-	paced := a.v.GetString("pace") != "fast"
-	fmt.Fprintf(a.stderr, "feeding %d records to %s (shifted by %d min), first due at %s UTC\n",
-		len(entries), a.v.GetString("topic"), shift/60000, time.UnixMilli(entries[0].Arrival).UTC().Format("15:04:05.000"))
-	ctx := cmd.Context()
-	var firstErr atomic.Pointer[error]
-	for _, e := range entries {
-		if paced {
-			if wait := time.Until(time.UnixMilli(e.Arrival)); wait > 0 {
-				select {
-				case <-time.After(wait):
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			}
-		}
-		r := &kgo.Record{Topic: a.v.GetString("topic"), Partition: e.Partition, Key: e.Key, Value: e.Value, Timestamp: time.UnixMilli(e.Timestamp)}
-		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
-			if err != nil {
-				firstErr.CompareAndSwap(nil, &err)
-			}
-		})
-		if paced {
-			cl.Flush(ctx)
-		}
+	opt := recording.ProduceOptions{Owned: true}
+	if a.v.GetString("pace") != "fast" {
+		opt.At = func(e recording.Entry) time.Time { return time.UnixMilli(e.Arrival) }
 	}
-	if err := cl.Flush(ctx); err != nil {
+	fmt.Fprintf(a.stderr, "feeding %d records to %s (shifted by %d min), first due at %s UTC\n",
+		len(entries), topic, shift/60000, time.UnixMilli(entries[0].Arrival).UTC().Format("15:04:05.000"))
+	if err := recording.Produce(ctx, cl, topic, recording.All(entries), opt); err != nil {
+		if ctx.Err() != nil {
+			return exitError{code: 130, msg: fmt.Sprintf("feed of %s interrupted", args[0])}
+		}
 		return err
 	}
-	if err := firstErr.Load(); err != nil {
-		return fmt.Errorf("produce to %s: %w", a.v.GetString("topic"), *err)
-	}
 	fmt.Fprintf(a.stderr, "fed %d records\n", len(entries))
-	return nil
+	return readErr
 }
 
 // feedShift returns the shift in milliseconds: a whole number of minutes.

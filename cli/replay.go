@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -81,24 +82,33 @@ func (a *app) runReplay(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	opts.Trace = a.v.GetBool("trace")
-	src, err := recording.Open(args[0])
+	src, err := recording.Open(cmd.Context(), args[0])
+	if cmd.Context().Err() != nil {
+		return exitError{code: 130, msg: fmt.Sprintf("replay of %s interrupted while opening it", args[0])}
+	}
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	out := meter.NewPrinter(a.stdout, format)
 	cfg := replay.Config{Pace: pace, Job: opts, Drain: a.v.GetBool("drain")}
-	sum, err := replay.Run(cmd.Context(), src, cfg, out.Print, func(line int, err error) {
-		fmt.Fprintf(a.stderr, "%s:%d: skipped: %v\n", args[0], line, err)
-	})
-	if ferr := out.Flush(); err == nil {
+	var skips recording.Skips
+	sum, err := replay.Run(cmd.Context(), src, cfg, out.Print, skips.Add)
+	ferr := out.Flush()
+	skips.Report(a.stderr, args[0])
+	if cmd.Context().Err() != nil {
+		return exitError{code: 130, msg: fmt.Sprintf("replay of %s interrupted after %d records; nothing more is printed", args[0], sum.Entries)}
+	}
+	if err == nil {
 		err = ferr
 	}
-	if err != nil {
+	var re *recording.ReadError
+	if err != nil && !errors.As(err, &re) {
 		return err
 	}
 	s := sum.Stats
 	fmt.Fprintf(a.stderr, "replayed %d records (%d skipped) at %s pace in %s: %d requests assembled, %d late, %d %s pending\n",
-		sum.Entries, sum.BadLines, pace, sum.Elapsed.Round(time.Millisecond), s.Records, s.Late, sum.Pending, plural(int(sum.Pending), "window", "windows"))
-	return nil
+		sum.Entries-sum.BadEvents, sum.BadLines+sum.BadEvents+sum.Tombstones, pace, sum.Elapsed.Round(time.Millisecond), s.Records, s.Late,
+		sum.Pending, plural(int(sum.Pending), "window", "windows"))
+	return err
 }

@@ -6,10 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 const seedBurst = "../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+
+const recordedHourFile = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -71,7 +75,7 @@ func TestReplayReportsBadLinesAndGoesOn(t *testing.T) {
 		":6: skipped: malformed event: missing field model",
 		":7: skipped: malformed event: negative token count",
 		":8: skipped: malformed event: unknown model \"gpt-9\"",
-		"replayed 16 records (5 skipped)",
+		"replayed 12 records (5 skipped)",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
@@ -128,5 +132,91 @@ func TestReplayTellsZeroFromUnsetAndRefusesNegatives(t *testing.T) {
 	code, _, errOut = runCLI(t, "replay", "--forget-after", "-1s", seedBurst)
 	if code == 0 || !strings.Contains(errOut, "--forget-after must not be negative, got -1s") {
 		t.Fatalf("--forget-after -1s: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestReplayReportsSkippedLinesInLineOrderAndCountsEachOnce(t *testing.T) {
+	src, _ := os.ReadFile(seedBurst)
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
+	badEvent := `{"partition":0,"offset":99,"timestamp":1,"value":{"type":"RequestPaused","request_id":"x","tenant_id":"a","model":"flat-10c","gateway":"g","ts":1}}`
+	tombstone := `{"partition":0,"offset":98,"timestamp":1,"key":"x","value":null}`
+	mixed := []string{lines[0], badEvent, lines[1], tombstone, "not json", lines[2], badEvent}
+	mixed = append(mixed, lines[3:]...)
+	path := filepath.Join(t.TempDir(), "mixed.jsonl")
+	os.WriteFile(path, []byte(strings.Join(mixed, "\n")+"\n"), 0o644)
+	for _, pace := range []string{"recorded", "fast"} {
+		code, _, errOut := runCLI(t, "replay", "--pace", pace, path)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		want := path + ":2: skipped: malformed event: unknown event type \"RequestPaused\"\n" +
+			path + ":5: skipped: not a recording line: invalid JSON: not an object\n" +
+			path + ":7: skipped: malformed event: unknown event type \"RequestPaused\"\n" +
+			path + ": 1 tombstones (records with a null value) skipped\n" +
+			"replayed 12 records (4 skipped)"
+		if !strings.HasPrefix(errOut, want) {
+			t.Errorf("%s pace: stderr\n%s\nwant it to begin\n%s", pace, errOut, want)
+		}
+	}
+}
+
+func TestReplayOfADamagedGzipReplaysWhatWasReadThenNamesTheFile(t *testing.T) {
+	data, err := os.ReadFile(recordedHourFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cut.jsonl.gz")
+	os.WriteFile(path, data[:len(data)/3], 0o644)
+	code, out, errOut := runCLI(t, "replay", "--format", "jsonl", path)
+	if code != 1 || strings.Count(out, `"sink":"processing-time"`) < 50 {
+		t.Fatalf("exit %d, %d processing-time windows, stderr %s", code, strings.Count(out, `"sink":"processing-time"`), errOut)
+	}
+	if !strings.Contains(errOut, "labtui: "+path+" is unreadable at byte ") || !strings.Contains(errOut, "the file is truncated") ||
+		!strings.Contains(errOut, "replayed ") {
+		t.Fatalf("stderr: %s", errOut)
+	}
+}
+
+func TestReplayOfAStalledFIFOStopsOnInterruptWithAPlainLine(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "stalled.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	src, _ := os.ReadFile(seedBurst)
+	first, _, _ := strings.Cut(string(src), "\n")
+	held := make(chan *os.File, 1)
+	go func() {
+		f, _ := os.OpenFile(fifo, os.O_WRONLY, 0)
+		f.WriteString(first + "\n")
+		held <- f // open, writing nothing more
+	}()
+	defer func() { (<-held).Close() }()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	begin := time.Now()
+	code := Run(ctx, []string{"replay", fifo}, &out, &errb)
+	if took := time.Since(begin); took > 1300*time.Millisecond {
+		t.Errorf("the replay took %s to stop", took)
+	}
+	if code != 130 || strings.Contains(errb.String(), "context canceled") || !strings.Contains(errb.String(), "labtui: replay of "+fifo+" interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+func TestOpeningAFIFONobodyWritesStopsOnInterrupt(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "nobody.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	begin := time.Now()
+	code := Run(ctx, []string{"replay", fifo}, &out, &errb)
+	if took := time.Since(begin); took > 1300*time.Millisecond || code != 130 || strings.Contains(errb.String(), "context canceled") {
+		t.Fatalf("exit %d after %s, stderr %q", code, took, errb.String())
 	}
 }

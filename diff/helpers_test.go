@@ -20,7 +20,7 @@ const (
 // replayFile replays a recording with traces and returns every result, in order.
 func replayFile(t testing.TB, path string, cfg replay.Config) []meter.Result {
 	t.Helper()
-	r, err := recording.Open(path)
+	r, err := recording.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,7 @@ package diff
 
 import (
 	"cmp"
-	"errors"
-	"io"
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -139,7 +138,7 @@ type request struct {
 // requestsOf reads a recording straight from its events, without the engine: every
 // request with both halves, its tenant, both timestamps and its cost.
 func requestsOf(t *testing.T, path string) map[string]*request {
-	src, err := recording.Open(path)
+	src, err := recording.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,11 +146,8 @@ func requestsOf(t *testing.T, path string) map[string]*request {
 	prices := gateway.DefaultPrices()
 	halves := make(map[string]gateway.Event)
 	out := make(map[string]*request)
-	for {
-		e, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
+	for e, err := range src.Records(func(line int, err error) { t.Fatalf("line %d: %v", line, err) }) {
+		if err != nil {
 			t.Fatal(err)
 		}
 		ev, err := gateway.ParseEvent(e.Value)

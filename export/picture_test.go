@@ -22,7 +22,7 @@ import (
 // seedPicture is the skew picture of the course's seed burst at recorded pace.
 func seedPicture(t *testing.T) skew.Model {
 	t.Helper()
-	src, err := recording.Open("../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl")
+	src, err := recording.Open(context.Background(), "../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

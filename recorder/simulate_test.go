@@ -74,11 +74,8 @@ func TestSimulationHoldsTheHiccupsEventsAndKeepsTheirOrder(t *testing.T) {
 	var last int64
 	var held int
 	r := recording.NewReader(bytes.NewReader(simulateToBytes(t, cfg)), nil)
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		} else if err != nil {
+	for e, err := range r.Records(func(line int, err error) { t.Fatalf("line %d: %v", line, err) }) {
+		if err != nil {
 			t.Fatal(err)
 		}
 		if e.Arrival < last {

@@ -30,13 +30,12 @@ func BenchmarkReadRecordedHour(b *testing.B) {
 	b.ReportAllocs()
 	var n int
 	for b.Loop() {
-		r := NewReader(bytes.NewReader(data), nil)
-		for n = 0; ; n++ {
-			if _, err := r.Next(); err == io.EOF {
-				break
-			} else if err != nil {
+		n = 0
+		for _, err := range NewReader(bytes.NewReader(data), nil).Records(nil) {
+			if err != nil {
 				b.Fatal(err)
 			}
+			n++
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")

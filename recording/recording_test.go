@@ -3,8 +3,7 @@ package recording
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
-	"io"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,20 +16,13 @@ func readAll(t *testing.T, r *Reader) ([]Entry, []int) {
 	t.Helper()
 	var es []Entry
 	var bad []int
-	for {
-		e, err := r.Next()
-		var le *LineError
-		switch {
-		case errors.Is(err, io.EOF):
-			return es, bad
-		case errors.As(err, &le):
-			bad = append(bad, le.Line)
-		case err != nil:
+	for e, err := range r.Records(func(line int, _ error) { bad = append(bad, line) }) {
+		if err != nil {
 			t.Fatal(err)
-		default:
-			es = append(es, e)
 		}
+		es = append(es, e.Clone())
 	}
+	return es, bad
 }
 
 func TestReadsLabtuiAndKcatLinesAndSkipsBadOnes(t *testing.T) {
@@ -74,7 +66,7 @@ func TestWriteThenReadGzipRoundTrips(t *testing.T) {
 	if _, err := gzip.NewReader(bytes.NewReader(raw)); err != nil {
 		t.Fatalf("not gzip: %v", err)
 	}
-	r, err := Open(path)
+	r, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +79,12 @@ func TestWriteThenReadGzipRoundTrips(t *testing.T) {
 }
 
 func TestOpenNamesTheProblem(t *testing.T) {
-	if _, err := Open(filepath.Join(t.TempDir(), "missing.jsonl")); err == nil || !strings.Contains(err.Error(), "cannot read recording") {
+	if _, err := Open(context.Background(), filepath.Join(t.TempDir(), "missing.jsonl")); err == nil || !strings.Contains(err.Error(), "cannot read recording") {
 		t.Fatalf("missing file: %v", err)
 	}
 	bad := filepath.Join(t.TempDir(), "plain.jsonl.gz")
 	os.WriteFile(bad, []byte("{}\n"), 0o644)
-	if _, err := Open(bad); err == nil || !strings.Contains(err.Error(), "not gzip data") {
+	if _, err := Open(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "not gzip data") {
 		t.Fatalf("not gzip: %v", err)
 	}
 }

@@ -56,7 +56,7 @@ func benchReplay(b *testing.B, pace Pace) {
 	b.ResetTimer()
 	var events int64
 	for i := 0; i < b.N; i++ {
-		r, err := recording.Open(path)
+		r, err := recording.Open(context.Background(), path)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"iter"
 	"slices"
 	"time"
 
@@ -59,11 +59,16 @@ type Config struct {
 	Now func() int64
 }
 
-// Summary is what a replay read and what the job did with it.
+// Summary is what a replay read and what the job did with it. Every line of the
+// recording that is not blank is counted once: Entries + BadLines + Tombstones.
 type Summary struct {
-	Entries  int64
-	BadLines int64
-	Stats    meter.Stats
+	// Entries counts the records read and given to the job, BadEvents those of them
+	// whose value is no valid event (the job skips them).
+	Entries, BadEvents int64
+	// BadLines counts the lines that are not a record, Tombstones the records with a
+	// null value; neither reaches the job.
+	BadLines, Tombstones int64
+	Stats                meter.Stats
 	// Pending counts windows still open at the end, printed as pending.
 	Pending int
 	// Started and Ended are the processing times of the first record and of the end.
@@ -71,32 +76,43 @@ type Summary struct {
 	Elapsed        time.Duration
 }
 
-// Source yields recording entries: *recording.Reader is one.
+// Source yields recording entries with their line numbers and hands the lines it skips
+// to skip: *recording.Reader is one.
 type Source interface {
-	Next() (recording.Entry, error)
+	Records(skip func(line int, err error)) iter.Seq2[recording.Entry, error]
 }
 
 // Run replays src through a new job, writing every result to sink and every unreadable
-// line or malformed event to bad (with its line number) as it goes. It stops early, with
-// ctx's error, when ctx is done. An error reading the source ends the replay.
+// line or malformed event to bad (with its line number: a recording.Skips' Add keeps
+// them in line order, which a replay at recorded pace does not find them in). It stops
+// early, with ctx's error, when ctx is done. An error of the source itself (a damaged
+// file) ends the reading: the records before it are replayed, and the error is returned
+// with the summary.
 func Run(ctx context.Context, src Source, cfg Config, sink func(meter.Result), bad func(line int, err error)) (Summary, error) {
 	begin := time.Now()
 	var sum Summary
 	var err error
+	skip := func(line int, err error) {
+		if errors.Is(err, recording.ErrTombstone) {
+			sum.Tombstones++
+		} else {
+			sum.BadLines++
+		}
+		bad(line, err)
+	}
 	if cfg.Pace == Recorded {
-		sum, err = runRecorded(ctx, src, cfg, sink, bad)
+		err = runRecorded(ctx, src, cfg, sink, skip, bad, &sum)
 	} else {
-		sum, err = runFast(ctx, src, cfg, sink, bad)
+		err = runFast(ctx, src, cfg, sink, skip, bad, &sum)
 	}
 	sum.Elapsed = time.Since(begin)
 	return sum, err
 }
 
-func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Result), bad func(int, error)) (Summary, error) {
-	var sum Summary
-	entries, err := readAll(ctx, src, &sum, bad)
-	if err != nil {
-		return sum, err
+func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
+	entries, readErr := readAll(ctx, src, sum, skip)
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	slices.SortStableFunc(entries, func(a, b recording.Entry) int {
 		return cmp.Or(cmp.Compare(a.Arrival, b.Arrival), cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Offset, b.Offset))
@@ -107,16 +123,16 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 	}
 	job, err := gatewaymeter.New(engine.NewRuntime(start), cfg.Job, sink)
 	if err != nil {
-		return sum, err
+		return err
 	}
 	sum.Started = start
 	for i, e := range entries {
 		if i&1023 == 0 && ctx.Err() != nil {
-			return sum, ctx.Err()
+			return ctx.Err()
 		}
 		job.Advance(e.Arrival)
 		if err := job.ProcessValue(e.Value, e.Timestamp); err != nil {
-			sum.BadLines++
+			sum.BadEvents++
 			bad(e.Line, err)
 		}
 	}
@@ -128,12 +144,11 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 	// job would only repeat the same watermark, which its emitter suppresses, so what is
 	// still open here stays open in Flink for as long as no record comes.
 	job.Runtime().RunUntilIdle()
-	finish(job, cfg, &sum, sink)
-	return sum, nil
+	finish(job, cfg, sum, sink)
+	return readErr
 }
 
-func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result), bad func(int, error)) (Summary, error) {
-	var sum Summary
+func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
 	now := cfg.Now
 	if now == nil {
 		now = func() int64 { return time.Now().UnixMilli() }
@@ -141,36 +156,35 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 	sum.Started = now()
 	job, err := gatewaymeter.New(engine.NewRuntime(sum.Started), cfg.Job, sink)
 	if err != nil {
-		return sum, err
+		return err
 	}
-	for n := 0; ; n++ {
-		e, err := src.Next()
-		if errors.Is(err, io.EOF) {
+	var readErr error
+	for e, err := range src.Records(skip) {
+		if err != nil {
+			readErr = err
 			break
 		}
-		if n&255 == 0 { // the wall clock, read every 256 records: 50 µs at 5 M/s
+		if sum.Entries&255 == 0 { // the wall clock, read every 256 records: 50 µs at 5 M/s
 			if ctx.Err() != nil {
-				return sum, ctx.Err()
+				return ctx.Err()
 			}
 			job.Advance(now())
 		}
-		if err := entryErr(err, &sum, bad); err != nil {
-			return sum, err
-		} else if e.Value == nil {
-			continue
-		}
 		sum.Entries++
 		if err := job.ProcessValue(e.Value, e.Timestamp); err != nil {
-			sum.BadLines++
+			sum.BadEvents++
 			bad(e.Line, err)
 		}
 	}
 	// Stand where the job stands one watermark interval after reaching the end of the
 	// topic: the periodic emit of that interval has run (with the interval at 0 there is
 	// none), and so has every processing-time window ending before it.
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	job.Advance(now() + job.Options().Watermarks.Interval.Or(meter.DefaultWatermarkInterval))
-	finish(job, cfg, &sum, sink)
-	return sum, nil
+	finish(job, cfg, sum, sink)
+	return readErr
 }
 
 // finish drains if asked, reports what never fired as pending, and fills the summary.
@@ -187,39 +201,20 @@ func finish(job *gatewaymeter.Job, cfg Config, sum *Summary, sink func(meter.Res
 	sum.Ended = job.Now()
 }
 
-func readAll(ctx context.Context, src Source, sum *Summary, bad func(int, error)) ([]recording.Entry, error) {
+// readAll reads every record of src into memory, handing the lines it skips to skip; an
+// error of the source is returned with the records before it.
+func readAll(ctx context.Context, src Source, sum *Summary, skip func(int, error)) ([]recording.Entry, error) {
 	var entries []recording.Entry
 	var arena recording.Arena
-	for {
+	for e, err := range src.Records(skip) {
+		if err != nil {
+			return entries, err
+		}
 		if len(entries)&1023 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
-		}
-		e, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			return entries, nil
-		}
-		if err := entryErr(err, sum, bad); err != nil {
-			return nil, err
-		} else if e.Value == nil {
-			continue
 		}
 		sum.Entries++
 		entries = append(entries, arena.Clone(e))
 	}
-}
-
-// entryErr counts and reports a bad line and returns nil for it, so reading goes on;
-// any other error is returned.
-func entryErr(err error, sum *Summary, bad func(int, error)) error {
-	if err == nil {
-		return nil
-	}
-	var le *recording.LineError
-	switch {
-	case errors.As(err, &le):
-		sum.BadLines++
-		bad(le.Line, le.Err)
-		return nil
-	}
-	return err
+	return entries, nil
 }

@@ -15,7 +15,7 @@ const seedBurst = "../labs/04-event-time-and-processing-time/scenarios/seed-burs
 // unless asked for.
 func run(t *testing.T, path string, cfg Config, traces bool) ([]string, Summary) {
 	t.Helper()
-	r, err := recording.Open(path)
+	r, err := recording.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ const (
 // run re-enacts a recording with traces, as `labtui skew` does.
 func run(t testing.TB, path string) []meter.Result {
 	t.Helper()
-	r, err := recording.Open(path)
+	r, err := recording.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func hourModel(tb testing.TB, w, h int, v string) Model {
 	if testing.Short() {
 		tb.Skip("replays the recorded hour")
 	}
-	src, err := recording.Open(recordedHour)
+	src, err := recording.Open(context.Background(), recordedHour)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -27,7 +27,7 @@ var replayStart = t0 + 3600000
 // left open at the end in the status, as a backend reports them.
 func seedReplay(t testing.TB, field meter.TimestampField) (results []meter.Result, st *backend.Status) {
 	t.Helper()
-	src, err := recording.Open(seedBurst)
+	src, err := recording.Open(context.Background(), seedBurst)
 	if err != nil {
 		t.Fatal(err)
 	}

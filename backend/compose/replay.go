@@ -2,10 +2,7 @@ package compose
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -32,7 +29,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	}
 	ctx, cancel := l.bound(ctx)
 	defer cancel()
-	src, err := recording.Open(path)
+	src, err := recording.Open(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -40,8 +37,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	if err := l.stopGenerator(); err != nil {
 		return err
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(l.cfg.Broker), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.MaxBufferedRecords(100_000), kgo.ProducerLinger(5*time.Millisecond), kgo.ClientID("labtui-replay"))
+	cl, err := recording.NewProducer([]string{l.cfg.Broker}, "labtui-replay")
 	if err != nil {
 		return fmt.Errorf("connect to Kafka on %s: %w", l.cfg.Broker, err)
 	}
@@ -72,25 +68,26 @@ func createTopic(ctx context.Context, cl *kgo.Client, topic string) error {
 	return nil
 }
 
-// replayCount is how far a replay has come, shared with the produce callbacks.
-type replayCount struct {
-	read, acked atomic.Int64
-	eventTime   atomic.Int64
-	failed      atomic.Pointer[error]
-}
-
 // produceAll writes the recording into topic, each record to its recorded partition,
-// and reports progress until Kafka has acknowledged every record.
+// and reports progress until Kafka has acknowledged every record; the lines it skips are
+// logged at the end (the first recording.DefaultSkipReports of them, then their count).
 func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, src *recording.Reader, path string) error {
-	var n replayCount
+	var n recording.Progress
+	var skips recording.Skips
 	start := time.Now()
 	done := make(chan error, 1)
-	go func() { done <- l.produce(ctx, cl, topic, src, path, &n) }()
+	go func() {
+		done <- recording.Produce(ctx, cl, topic, src.Records(skips.Add),
+			recording.ProduceOptions{Partitions: cluster.TopicPartitions, Progress: &n})
+	}()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case err := <-done:
+			for _, line := range skips.Lines(path) {
+				l.logf("%s", line)
+			}
 			p := replayProgress(path, &n, start)
 			p.Done, p.Err = true, err
 			l.enqueue(backend.Update{Replay: &p})
@@ -107,8 +104,8 @@ func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, src 
 }
 
 // replayProgress is a replay's progress now.
-func replayProgress(path string, n *replayCount, start time.Time) backend.ReplayProgress {
-	p := backend.ReplayProgress{Path: path, Records: n.acked.Load(), Total: n.read.Load(), EventTime: n.eventTime.Load()}
+func replayProgress(path string, n *recording.Progress, start time.Time) backend.ReplayProgress {
+	p := backend.ReplayProgress{Path: path, Records: n.Acked.Load(), Total: n.Sent.Load(), EventTime: n.EventTime.Load()}
 	if el := time.Since(start).Seconds(); el > 0 {
 		p.Rate = float64(p.Records) / el
 	}
@@ -116,41 +113,4 @@ func replayProgress(path string, n *replayCount, start time.Time) backend.Replay
 		p.Left = time.Duration(float64(p.Total-p.Records) / p.Rate * float64(time.Second))
 	}
 	return p
-}
-
-// produce reads the recording and produces every entry, then flushes.
-func (l *Lab) produce(ctx context.Context, cl *kgo.Client, topic string, src *recording.Reader, path string, n *replayCount) error {
-	for {
-		e, err := src.Next()
-		var le *recording.LineError
-		switch {
-		case errors.Is(err, io.EOF):
-			if err := cl.Flush(ctx); err != nil {
-				return fmt.Errorf("write the recording into %s: %w", topic, err)
-			}
-			if err := n.failed.Load(); err != nil {
-				return fmt.Errorf("write the recording into %s: %w", topic, *err)
-			}
-			return nil
-		case errors.As(err, &le):
-			l.logf("%s:%d: skipped: %v", path, le.Line, le.Err)
-			continue
-		case err != nil:
-			return fmt.Errorf("read %s: %w", path, err)
-		}
-		e = e.Clone()
-		r := &kgo.Record{Topic: topic, Partition: e.Partition % cluster.TopicPartitions, Key: e.Key, Value: e.Value,
-			Timestamp: time.UnixMilli(e.Timestamp)}
-		n.read.Add(1)
-		ts := e.Timestamp
-		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
-			if err != nil {
-				n.failed.CompareAndSwap(nil, &err)
-				return
-			}
-			n.acked.Add(1)
-			for cur := n.eventTime.Load(); ts > cur && !n.eventTime.CompareAndSwap(cur, ts); cur = n.eventTime.Load() {
-			}
-		})
-	}
 }

@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -61,7 +60,7 @@ func BenchmarkReplayHourThroughBroker(b *testing.B) {
 // BenchmarkBareProduceConsume is the baseline: the same records produced into the same
 // broker and consumed back by a bare franz-go consumer, no job.
 func BenchmarkBareProduceConsume(b *testing.B) {
-	src, err := recording.Open(recordedHour)
+	src, err := recording.Open(context.Background(), recordedHour)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -85,14 +84,7 @@ func BenchmarkBareProduceConsume(b *testing.B) {
 		if err := lab.createTopic(context.Background(), topic); err != nil {
 			b.Fatal(err)
 		}
-		var produced atomic.Int64
-		if err := lab.produceAll(context.Background(), topic, func(yield func(recording.Entry, error) bool) {
-			for _, e := range entries {
-				if !yield(e, nil) {
-					return
-				}
-			}
-		}, &produced); err != nil {
+		if err := lab.produceAll(context.Background(), topic, recording.All(entries), new(recording.Progress)); err != nil {
 			b.Fatal(err)
 		}
 		cl, err := kgo.NewClient(kgo.SeedBrokers(br.Addr()), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))

@@ -2,11 +2,8 @@ package embedded
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -26,7 +23,7 @@ import (
 // record; the job then stands as an unbounded Kafka job would, with the last event-time
 // windows open. Progress arrives on Updates ten times a second.
 func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
-	entries, err := l.recordingEntries(path)
+	entries, err := l.recordingEntries(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -44,9 +41,10 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	if err := l.restartOn(ctx, topic, livejob.Earliest, field, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}); err != nil {
 		return err
 	}
-	var total atomic.Int64 // grows as the recording is read; final when done is sent
+	var produced recording.Progress // Sent grows as the recording is read; final when done is sent
+	total := &produced.Sent
 	done := make(chan error, 1)
-	go func() { done <- l.produceAll(ctx, topic, entries, &total) }()
+	go func() { done <- l.produceAll(ctx, topic, entries, &produced) }()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	var produceErr error
@@ -111,7 +109,7 @@ func (l *Lab) sendReplay(ctx context.Context, p backend.ReplayProgress) {
 // recordingEntries yields the entries of the recording at path: from memory when the
 // last replay read the same file unchanged (a learner replays the hour with both
 // timestamp fields), else read from the file while they are produced, and kept.
-func (l *Lab) recordingEntries(path string) (func(func(recording.Entry, error) bool), error) {
+func (l *Lab) recordingEntries(ctx context.Context, path string) (func(func(recording.Entry, error) bool), error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read recording: %w", err)
@@ -128,7 +126,7 @@ func (l *Lab) recordingEntries(path string) (func(func(recording.Entry, error) b
 			}
 		}, nil
 	}
-	src, err := recording.Open(path)
+	src, err := recording.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -211,21 +209,20 @@ type cachedRecording struct {
 	entries []recording.Entry
 }
 
-// readEntries yields a recording's entries, each a copy it owns (in a recording.Arena),
-// logging the lines it skips; a read error is yielded and ends it.
+// readEntries yields a recording's entries, each a copy it owns (in a recording.Arena);
+// the lines it skips are logged when it ends (the first recording.DefaultSkipReports of
+// them, then their count). A read error is yielded and ends it.
 func readEntries(src *recording.Reader, path string, logf func(string, ...any)) func(yield func(recording.Entry, error) bool) {
 	return func(yield func(recording.Entry, error) bool) {
 		var arena recording.Arena
-		for {
-			e, err := src.Next()
-			var le *recording.LineError
-			switch {
-			case errors.Is(err, io.EOF):
-				return
-			case errors.As(err, &le):
-				logf("%s:%d: skipped: %v", path, le.Line, le.Err)
-				continue
-			case err != nil:
+		var skips recording.Skips
+		defer func() {
+			for _, line := range skips.Lines(path) {
+				logf("%s", line)
+			}
+		}()
+		for e, err := range src.Records(skips.Add) {
+			if err != nil {
 				yield(recording.Entry{}, err)
 				return
 			}
@@ -273,33 +270,12 @@ func (l *Lab) admin(ctx context.Context, what string, op func(*kadm.Client) erro
 }
 
 // produceAll writes entries to topic in order, each to its recorded partition, counting
-// them in total as it goes.
-func (l *Lab) produceAll(ctx context.Context, topic string, entries func(func(recording.Entry, error) bool), total *atomic.Int64) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(l.broker.Addr()), kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		kgo.MaxBufferedRecords(100_000), kgo.ProducerLinger(5*time.Millisecond), kgo.ClientID("labtui-replay"))
+// them in p as it goes.
+func (l *Lab) produceAll(ctx context.Context, topic string, entries func(func(recording.Entry, error) bool), p *recording.Progress) error {
+	cl, err := recording.NewProducer([]string{l.broker.Addr()}, "labtui-replay")
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
-	var firstErr atomic.Value
-	for e, err := range entries {
-		if err != nil {
-			return err
-		}
-		r := &kgo.Record{Topic: topic, Partition: e.Partition % broker.DefaultPartitions, Key: e.Key, Value: e.Value,
-			Timestamp: time.UnixMilli(e.Timestamp)}
-		cl.Produce(ctx, r, func(_ *kgo.Record, err error) {
-			if err != nil {
-				firstErr.CompareAndSwap(nil, err)
-			}
-		})
-		total.Add(1)
-	}
-	if err := cl.Flush(ctx); err != nil {
-		return err
-	}
-	if err, _ := firstErr.Load().(error); err != nil {
-		return fmt.Errorf("write the recording into %s: %w", topic, err)
-	}
-	return nil
+	return recording.Produce(ctx, cl, topic, entries, recording.ProduceOptions{Partitions: broker.DefaultPartitions, Owned: true, Progress: p})
 }

@@ -15,7 +15,7 @@ import (
 
 func openHour(t *testing.T) *recording.Reader {
 	t.Helper()
-	src, err := recording.Open(recordedHour)
+	src, err := recording.Open(context.Background(), recordedHour)
 	if err != nil {
 		t.Fatal(err)
 	}

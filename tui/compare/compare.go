@@ -33,7 +33,7 @@ var MovedNames = diff.Names{A: "completed_ts", B: "started_ts"}
 // result, the windows left open at the end as pending. Malformed lines are skipped, as
 // the replay into the broker skips them.
 func Reference(ctx context.Context, path string, job meter.Options, field meter.TimestampField) ([]meter.Result, error) {
-	src, err := recording.Open(path)
+	src, err := recording.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}

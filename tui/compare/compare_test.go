@@ -18,7 +18,7 @@ const seedBurst = "../../labs/04-event-time-and-processing-time/scenarios/seed-b
 // millisecond a read, as a replay into the broker reads it.
 func fastReplay(t *testing.T, field meter.TimestampField) []meter.Result {
 	t.Helper()
-	src, err := recording.Open(seedBurst)
+	src, err := recording.Open(context.Background(), seedBurst)
 	if err != nil {
 		t.Fatal(err)
 	}
