@@ -81,6 +81,10 @@ func Run(ctx context.Context, b backend.Backend, cfg Config, logOut io.Writer, o
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
+	if err == nil && m.startErr != "" {
+		// The learner read it on screen; the shell gets it too, and a failing status.
+		return fmt.Errorf("the lab did not start: %s", m.startErr)
+	}
 	return err
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"runtime"
 	"strings"
@@ -173,5 +174,36 @@ func TestSIGTERMSavesWhatWasJustTyped(t *testing.T) {
 	st, _, err := state.NewStore(store.Dir()).Load()
 	if err != nil || st.Answers["4.1a"] != "last words" {
 		t.Fatalf("saved %+v, %v", st.Answers, err)
+	}
+}
+
+func TestALabThatDidNotStartShowsWhyWholeAndRunFails(t *testing.T) {
+	const why = "port 9092 is already in use: stop what is using it or start labtui with --broker-addr 127.0.0.1:<port>"
+	fb := fakebackend.New()
+	fb.StartErr = errors.New(why)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "The lab did not start.")
+	_, view := finalView(t, tm)
+	if !strings.Contains(strings.Join(strings.Fields(view), " "), why+" Press q to quit") {
+		t.Errorf("the reason is not shown whole:\n%s", view)
+	}
+
+	fb2 := fakebackend.New()
+	fb2.StartErr = errors.New(why)
+	in, keys := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), fb2, Config{}, nil, tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+	}()
+	waitUntil(t, func() bool { return len(fb2.Called("Start")) == 1 })
+	time.Sleep(100 * time.Millisecond)
+	keys.Write([]byte("q"))
+	select {
+	case err := <-done:
+		if err == nil || err.Error() != "the lab did not start: "+why {
+			t.Fatalf("Run = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not end Run")
 	}
 }

@@ -42,6 +42,8 @@ func (m Model) bodyViews() []string {
 		out = append(out, m.replayBar.View(m.hist.Replay, m.replayField))
 	}
 	switch {
+	case l.panesH > 0 && m.startErr != "" && m.hist.Status == nil:
+		out = append(out, m.startErrView(l.panesH))
 	case l.panesH > 0 && m.view == viewDiff:
 		out = append(out, m.diffView.View())
 	case l.panesH > 0 && m.view == viewSkew:
@@ -116,4 +118,11 @@ func (m Model) smallView() string {
 	msg := fmt.Sprintf("labtui needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge the window, or press q to quit.",
 		MinWidth, MinHeight, m.width, m.height)
 	return textutil.Block(textutil.Wrap(msg, m.width), m.width, m.height)
+}
+
+// startErrView says, whole and wrapped, why the lab did not start and how it ends.
+func (m Model) startErrView(h int) string {
+	msg := m.styles.Error.Render("The lab did not start.") + "\n\n" + textutil.Wrap(m.startErr, m.width) +
+		"\n\n" + textutil.Wrap("Press q to quit: labtui prints this message again and exits with status 1.", m.width)
+	return textutil.Block(msg, m.width, h)
 }

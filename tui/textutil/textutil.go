@@ -53,10 +53,34 @@ func Lines(text string, w, h int) []string {
 // Block is Lines joined with newlines.
 func Block(text string, w, h int) string { return strings.Join(Lines(text, w, h), "\n") }
 
-// Wrap word-wraps plain text to w cells.
+// Wrap word-wraps text to w cells, breaking lines only at spaces (ansi.Wrap also breaks
+// after a hyphen, which cuts a flag such as --broker-addr in two); a word wider than w
+// is cut hard. Newlines in s are kept.
 func Wrap(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	return ansi.Wrap(s, w, "")
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line, lineW := "", 0
+		for _, word := range strings.Split(para, " ") {
+			ww := ansi.StringWidth(word)
+			switch {
+			case line == "" && lineW == 0:
+				line, lineW = word, ww
+			case lineW+1+ww <= w:
+				line, lineW = line+" "+word, lineW+1+ww
+			default:
+				out = append(out, line)
+				line, lineW = word, ww
+			}
+			for lineW > w {
+				out = append(out, ansi.Truncate(line, w, ""))
+				line = ansi.TruncateLeft(line, w, "")
+				lineW = ansi.StringWidth(line)
+			}
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }
