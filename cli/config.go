@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,25 +16,183 @@ import (
 	"github.com/labtui/labtui/gateway"
 )
 
-// loadConfig reads the config file, if there is one, binds LABTUI_* variables and the
-// command's flags, so a flag beats the environment, which beats the file. A missing
-// default file is fine; a named file that is missing or a file that does not parse is a
-// plain-sentence error that names the file.
+// fileOnlyKeys are the config file's keys that are not flags of any command.
+var fileOnlyKeys = []string{"prices"}
+
+// loadConfig settles every option of cmd once, from the first of its three sources that
+// has it: the command line, then a LABTUI_* variable (the key in capitals, - as _; an
+// empty variable counts as unset), then the config file, then the flag's default. Each
+// value is parsed strictly, by the flag's own parser and the option's rule; a bad one,
+// an unknown key in the file, or a file that is missing (when named) or does not parse,
+// is one sentence naming where it came from, and exit status 2. It leaves the result in
+// a.cfg.
 func (a *app) loadConfig(cmd *cobra.Command) error {
-	v := a.v
-	v.SetEnvPrefix("LABTUI")
-	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_", ".", "_"))
-	v.AutomaticEnv()
-	var bindErr error
+	file, path, err := readConfigFile(cmd)
+	if err != nil {
+		return exitError{code: 2, msg: err.Error()}
+	}
+	if err := unknownKeys(cmd.Root(), file, path); err != nil {
+		return exitError{code: 2, msg: err.Error()}
+	}
+	where := map[string]string{}
+	var bad error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if err := v.BindPFlag(f.Name, f); err != nil && bindErr == nil {
-			bindErr = err
+		if bad == nil && f.Name != "help" {
+			bad = settle(cmd.Name(), f, file, path, where)
 		}
 	})
-	if bindErr != nil {
-		return bindErr
+	if bad != nil {
+		return exitError{code: 2, msg: bad.Error()}
 	}
-	path := v.GetString("config")
+	a.cfg = readSettings(cmd.Flags(), where)
+	a.cfg.configFile = path
+	if p, ok := file["prices"]; ok {
+		if a.cfg.Prices, err = parsePrices(p, path); err != nil {
+			return exitError{code: 2, msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+// envName is the LABTUI_* variable of an option.
+func envName(key string) string {
+	return "LABTUI_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
+}
+
+// settle gives flag f its value from the first source that has one and checks it
+// against the option's rule, recording in where where the value came from.
+func settle(cmd string, f *pflag.Flag, file map[string]any, path string, where map[string]string) error {
+	r := ruleFor(cmd, f.Name, f)
+	switch {
+	case f.Changed:
+		where[f.Name] = "--" + f.Name
+		return check(f, r, func(v string) string { return "--" + f.Name + " " + quoteIfNeeded(v) })
+	case os.Getenv(envName(f.Name)) != "":
+		env := envName(f.Name)
+		s := os.Getenv(env)
+		describe := func(v string) string { return env + "=" + quoteIfNeeded(v) }
+		if err := f.Value.Set(s); err != nil {
+			return badValue(describe(s), f.Name, r)
+		}
+		where[f.Name] = env
+		return check(f, r, describe)
+	}
+	raw, ok := file[f.Name]
+	if !ok {
+		return nil
+	}
+	describe := func(v string) string { return f.Name + ": " + quoteIfNeeded(v) + " in " + path }
+	values, err := fileValues(raw, f)
+	if err != nil {
+		return fmt.Errorf("%s in %s %v: give %s", f.Name, path, err, r.accept)
+	}
+	for _, s := range values {
+		if err := f.Value.Set(s); err != nil {
+			return badValue(describe(s), f.Name, r)
+		}
+	}
+	where[f.Name] = f.Name + " in " + path
+	return check(f, r, describe)
+}
+
+// check applies the rule to the value f now holds, item by item for a list.
+func check(f *pflag.Flag, r rule, describe func(string) string) error {
+	if r.ok == nil {
+		return nil
+	}
+	items := []string{f.Value.String()}
+	if sv, ok := f.Value.(pflag.SliceValue); ok {
+		items = sv.GetSlice()
+	}
+	for _, s := range items {
+		if !r.ok(s) {
+			return badValue(describe(s), f.Name, r)
+		}
+	}
+	return nil
+}
+
+// badValue is the sentence for a value an option does not take.
+func badValue(what, key string, r rule) error {
+	if r.accept == "" {
+		return fmt.Errorf("%s is not a valid %s", what, key)
+	}
+	return fmt.Errorf("%s is not a valid %s: give %s", what, key, r.accept)
+}
+
+// fileValues turns a config file's value into the text the flag's parser reads: one
+// text for a scalar, one a list item for a list option.
+func fileValues(raw any, f *pflag.Flag) ([]string, error) {
+	_, isList := f.Value.(pflag.SliceValue)
+	switch v := raw.(type) {
+	case nil:
+		return nil, errors.New("has no value")
+	case []any:
+		if !isList {
+			return nil, errors.New("is a list, not one value")
+		}
+		out := make([]string, 0, len(v))
+		for _, x := range v {
+			s, ok := scalarText(x)
+			if !ok {
+				return nil, fmt.Errorf("holds %v, not a plain value", x)
+			}
+			out = append(out, s)
+		}
+		if f.Value.Type() == "stringSlice" { // its parser reads one comma-separated text
+			return []string{strings.Join(out, ",")}, nil
+		}
+		return out, nil
+	}
+	s, ok := scalarText(raw)
+	if !ok {
+		return nil, errors.New("is a map, not a value")
+	}
+	return []string{s}, nil
+}
+
+// scalarText is a YAML scalar as the text a flag's parser reads.
+func scalarText(x any) (string, bool) {
+	switch v := x.(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	case int:
+		return strconv.Itoa(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case uint64:
+		return strconv.FormatUint(v, 10), true
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+func quoteIfNeeded(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t\"'\\") || !strconv.IsPrint(firstRune(s)) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+func firstRune(s string) rune {
+	for _, r := range s {
+		return r
+	}
+	return ' '
+}
+
+// readConfigFile reads the config file: --config, else LABTUI_CONFIG, else
+// config.yaml in configDir(), which may be absent. It returns the file's top-level keys
+// (lower case) and the file's path ("" when there is none).
+func readConfigFile(cmd *cobra.Command) (map[string]any, string, error) {
+	path := os.Getenv("LABTUI_CONFIG")
+	if f := cmd.Flags().Lookup("config"); f != nil && f.Changed {
+		path = f.Value.String()
+	}
+	v := viper.New()
 	if path != "" {
 		v.SetConfigFile(path)
 	} else {
@@ -43,17 +203,88 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	if err := v.ReadInConfig(); err != nil {
 		var notFound viper.ConfigFileNotFoundError
 		if errors.As(err, &notFound) {
-			return nil
+			return nil, "", nil
 		}
 		if path == "" {
 			path = v.ConfigFileUsed()
 		}
-		if os.IsNotExist(errors.Unwrap(err)) || errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("config file %s does not exist: fix the --config path or LABTUI_CONFIG", path)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, "", fmt.Errorf("config file %s does not exist: fix the --config path or LABTUI_CONFIG", path)
 		}
-		return fmt.Errorf("config file %s cannot be read (%v): fix it or move it aside", path, err)
+		return nil, "", fmt.Errorf("config file %s cannot be read (%v): fix it or move it aside", path, err)
 	}
-	return nil
+	return v.AllSettings(), v.ConfigFileUsed(), nil
+}
+
+// unknownKeys reports a key of the config file that is no option of any command.
+func unknownKeys(root *cobra.Command, file map[string]any, path string) error {
+	known := map[string]bool{}
+	for _, k := range fileOnlyKeys {
+		known[k] = true
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	delete(known, "help")
+	delete(known, "config")
+	var unknown []string
+	for k := range file {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	k := unknown[0]
+	hint := ""
+	if near := nearest(k, known); near != "" {
+		hint = " (did you mean " + near + "?)"
+	}
+	more := ""
+	if len(unknown) > 1 {
+		more = fmt.Sprintf(" and %d more (%s)", len(unknown)-1, strings.Join(unknown[1:], ", "))
+	}
+	return fmt.Errorf("config file %s has the unknown key %q%s%s: its keys are the long flag names of labtui's commands (labtui COMMAND --help) and prices", path, k, hint, more)
+}
+
+// nearest returns the known key closest to k, if it is within two edits.
+func nearest(k string, known map[string]bool) string {
+	best, bestD := "", 3
+	for c := range known {
+		if d := editDistance(k, c); d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // configDir is labtui's folder under the user's XDG config directory.
@@ -67,15 +298,18 @@ func configDir() string {
 	return "."
 }
 
-// prices returns the default price table with the config's "prices" entries laid over
-// it: prices: {model: [input_usd_per_1k, output_usd_per_1k]}.
-func (a *app) prices() (gateway.PriceTable, error) {
+// parsePrices reads the config file's prices: {model: [input_usd_per_1k,
+// output_usd_per_1k]}, laid over the default price table.
+func parsePrices(raw any, path string) (gateway.PriceTable, error) {
 	p := gateway.DefaultPrices()
-	raw := a.v.GetStringMap("prices")
-	for model, val := range raw {
+	entries, ok := raw.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("prices in %s must map each model to [input_usd_per_1k, output_usd_per_1k]", path)
+	}
+	for model, val := range entries {
 		pair, ok := val.([]any)
 		if !ok || len(pair) != 2 {
-			return nil, fmt.Errorf("config prices.%s must be [input_usd_per_1k, output_usd_per_1k]", model)
+			return nil, fmt.Errorf("prices.%s in %s must be [input_usd_per_1k, output_usd_per_1k]", model, path)
 		}
 		var f [2]float64
 		for i, x := range pair {
@@ -85,10 +319,13 @@ func (a *app) prices() (gateway.PriceTable, error) {
 			case int:
 				f[i] = float64(n)
 			default:
-				return nil, fmt.Errorf("config prices.%s must hold two numbers", model)
+				return nil, fmt.Errorf("prices.%s in %s must hold two numbers, not %v", model, path, x)
 			}
 		}
 		p[model] = gateway.Price{InputPer1K: f[0], OutputPer1K: f[1]}
 	}
-	return p, p.Validate()
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("prices in %s: %v", path, err)
+	}
+	return p, nil
 }

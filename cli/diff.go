@@ -26,15 +26,8 @@ func (a *app) diffCmd() *cobra.Command {
 			"Exit status: 0 when the outputs are identical, 1 when they differ, 2 on trouble.",
 		Args: cobra.ArbitraryArgs,
 		// Trouble exits 2, as diff(1)'s does, from the configuration on.
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.loadConfig(cmd); err != nil {
-				return exitError{code: 2, msg: err.Error()}
-			}
-			return nil
-		},
 		RunE: a.runDiff,
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exitError{code: 2, msg: err.Error()} })
 	f := cmd.Flags()
 	f.String("sink", "event-time", "the window compared: event-time or processing-time")
 	f.Int("records", 3, "records listed under each explanation (-1: all)")
@@ -49,16 +42,8 @@ func (a *app) runDiff(cmd *cobra.Command, args []string) error {
 	if len(args) != 2 {
 		return trouble(fmt.Errorf("diff takes two output files, A and B; got %d", len(args)))
 	}
-	var sink meter.Kind
-	switch s := a.v.GetString("sink"); s {
-	case "event-time", "":
-		sink = meter.EventTimeResult
-	case "processing-time":
-		sink = meter.ProcessingTimeResult
-	default:
-		return trouble(fmt.Errorf("--sink must be event-time or processing-time, not %q", s))
-	}
-	names, err := parseNames(a.v.GetString("names"))
+	sink := a.cfg.Sink
+	names, err := parseNames(a.cfg.Names)
 	if err != nil {
 		return trouble(err)
 	}
@@ -69,11 +54,11 @@ func (a *app) runDiff(cmd *cobra.Command, args []string) error {
 		}
 	}
 	r := diff.Compare(runs[0], runs[1], diff.Options{Sink: sink})
-	if a.v.GetBool("brief") {
+	if a.cfg.Brief {
 		fmt.Fprintln(a.stdout, r.Summary(names))
 	} else {
 		fmt.Fprintf(a.stdout, "%s = %s\n%s = %s\n", names.A, args[0], names.B, args[1])
-		if err := r.WriteText(a.stdout, diff.TextOptions{Names: names, Records: a.v.GetInt("records"), Identical: a.v.GetBool("identical")}); err != nil {
+		if err := r.WriteText(a.stdout, diff.TextOptions{Names: names, Records: a.cfg.Records, Identical: a.cfg.Identical}); err != nil {
 			return trouble(err)
 		}
 	}
@@ -115,7 +100,7 @@ func (a *app) movedCmd() *cobra.Command {
 func (a *app) runMoved(cmd *cobra.Command, args []string) error {
 	var ra, rb []meter.Result
 	names := diff.Names{A: "A", B: "B"}
-	if path := a.v.GetString("replay"); path != "" {
+	if path := a.cfg.Replay; path != "" {
 		if len(args) != 0 {
 			return fmt.Errorf("moved takes two output files or --replay RECORDING, not both")
 		}
@@ -154,7 +139,7 @@ func (a *app) runMoved(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	return m.WriteText(a.stdout, names, a.v.GetInt("limit"))
+	return m.WriteText(a.stdout, names, a.cfg.Limit)
 }
 
 // replayResults replays a recording and returns every result; a malformed line is

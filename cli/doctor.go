@@ -66,11 +66,11 @@ func (a *app) composeBackend() (backend.Backend, error) {
 		start = "latest"
 	}
 	lab, err := composelab.New(composelab.Config{
-		ComposeFile: a.v.GetString("compose-file"),
+		ComposeFile: a.cfg.ComposeFile,
 		Generator:   cfg.Generator,
 		Job:         cfg.Job,
 		StartAt:     start,
-		KeepCluster: a.v.GetBool("keep-cluster"),
+		KeepCluster: a.cfg.KeepCluster,
 	})
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ func (a *app) runExport(cmd *cobra.Command, _ []string) error {
 	if !found {
 		return fmt.Errorf("nothing to export yet: no saved answers in %s; run labtui and answer in the lab panel first", store.Path())
 	}
-	paths, err := export.Write(a.v.GetString("export-dir"), st, time.Now())
+	paths, err := export.Write(a.cfg.ExportDir, st, time.Now())
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/recording"
+	"github.com/labtui/labtui/replay"
 )
 
 func (a *app) feedCmd() *cobra.Command {
@@ -63,26 +64,26 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 		return errors.Join(fmt.Errorf("%s holds no records", args[0]), readErr)
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Arrival < entries[j].Arrival })
-	shift, err := feedShift(a.v.GetString("shift"), entries[0].Arrival, time.Now().Add(a.v.GetDuration("lead")).UnixMilli())
+	shift, err := feedShift(a.cfg.Shift, entries[0].Arrival, time.Now().Add(a.cfg.Lead).UnixMilli())
 	if err != nil {
 		return err
 	}
 	for i := range entries {
 		entries[i] = shiftEntry(entries[i], shift)
 	}
-	if out := a.v.GetString("shifted-out"); out != "" {
+	if out := a.cfg.ShiftedOut; out != "" {
 		if err := writeEntries(out, entries); err != nil {
 			return err
 		}
 	}
-	topic := a.v.GetString("topic")
-	cl, err := recording.NewProducer(strings.Split(a.v.GetString("brokers"), ","), "labtui-feed", kgo.ProducerLinger(0))
+	topic := a.cfg.Topic
+	cl, err := recording.NewProducer(strings.Split(a.cfg.Brokers, ","), "labtui-feed", kgo.ProducerLinger(0))
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
 	opt := recording.ProduceOptions{Owned: true}
-	if a.v.GetString("pace") != "fast" {
+	if a.cfg.Pace != replay.Fast {
 		opt.At = func(e recording.Entry) time.Time { return time.UnixMilli(e.Arrival) }
 	}
 	fmt.Fprintf(a.stderr, "feeding %d records to %s (shifted by %d min), first due at %s UTC\n",

@@ -37,7 +37,7 @@ func (a *app) recordCmd() *cobra.Command {
 }
 
 func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
-	out := a.v.GetString("out")
+	out := a.cfg.Out
 	if out == "" {
 		return fmt.Errorf("record needs --out FILE")
 	}
@@ -45,7 +45,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	if a.v.GetBool("simulate") {
+	if a.cfg.Simulate {
 		return a.simulate(cfg, out)
 	}
 	w, err := recording.Create(out)
@@ -66,7 +66,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 		w.Close()
 		return err
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), a.v.GetDuration("duration"))
+	ctx, cancel := context.WithTimeout(cmd.Context(), a.cfg.Duration)
 	defer cancel()
 	if err := lab.Start(ctx); err != nil {
 		w.Close()
@@ -81,7 +81,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 		w.Close()
 		return err
 	}
-	fmt.Fprintf(a.stderr, "recording %s from the embedded lab on %s for %s\n", out, lab.Addr(), a.v.GetDuration("duration"))
+	fmt.Fprintf(a.stderr, "recording %s from the embedded lab on %s for %s\n", out, lab.Addr(), a.cfg.Duration)
 	<-ctx.Done()
 	cerr := lab.Close()
 	if err := w.Close(); werr == nil {
@@ -96,14 +96,14 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 
 func (a *app) simulate(cfg embedded.Config, out string) error {
 	start := time.Now().Truncate(time.Minute)
-	if s := a.v.GetString("start"); s != "" {
+	if s := a.cfg.Start; s != "" {
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
 			return fmt.Errorf("--start must be an RFC 3339 time such as 2026-11-29T10:00:00Z, not %q", s)
 		}
 		start = t
 	}
-	hiccups, err := inject.ParseHiccups(a.v.GetStringSlice("hiccup"))
+	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (a *app) simulate(cfg embedded.Config, out string) error {
 		return err
 	}
 	st, err := recorder.Simulate(recorder.SimConfig{Generator: cfg.Generator, Start: start,
-		Duration: a.v.GetDuration("duration"), Hiccups: hiccups}, w.Write)
+		Duration: a.cfg.Duration, Hiccups: hiccups}, w.Write)
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

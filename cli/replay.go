@@ -42,46 +42,27 @@ func addJobFlags(cmd *cobra.Command) {
 
 // jobOptions reads the job flags (and their config and environment values).
 func (a *app) jobOptions() (meter.Options, error) {
-	ts, err := meter.ParseTimestampField(a.v.GetString("timestamp"))
-	if err != nil {
-		return meter.Options{}, err
-	}
-	prices, err := a.prices()
-	if err != nil {
-		return meter.Options{}, err
-	}
 	// Each flag has the course's default, so every value here is set: 0 is zero.
-	for _, name := range []string{"forget-after", "out-of-orderness", "watermark-interval"} {
-		if d := a.v.GetDuration(name); d < 0 {
-			return meter.Options{}, fmt.Errorf("--%s must not be negative, got %s", name, d)
-		}
-	}
+	// loadConfig refused negatives, naming where they came from.
 	o := meter.Options{
-		Prices:      prices,
-		Timestamp:   ts,
-		ForgetAfter: meter.Ms(a.v.GetDuration("forget-after").Milliseconds()),
+		Prices:      a.cfg.Prices,
+		Timestamp:   a.cfg.Timestamp,
+		ForgetAfter: meter.Ms(a.cfg.ForgetAfter.Milliseconds()),
 		Watermarks: meter.Watermarks{
-			OutOfOrderness: a.v.GetDuration("out-of-orderness").Milliseconds(),
-			Interval:       meter.Ms(a.v.GetDuration("watermark-interval").Milliseconds()),
+			OutOfOrderness: a.cfg.OutOfOrderness.Milliseconds(),
+			Interval:       meter.Ms(a.cfg.WatermarkInterval.Milliseconds()),
 		},
 	}
 	return o, o.Validate()
 }
 
 func (a *app) runReplay(cmd *cobra.Command, args []string) error {
-	pace, err := replay.ParsePace(a.v.GetString("pace"))
-	if err != nil {
-		return err
-	}
-	format, err := meter.ParseFormat(a.v.GetString("format"))
-	if err != nil {
-		return err
-	}
+	pace, format := a.cfg.Pace, a.cfg.Format
 	opts, err := a.jobOptions()
 	if err != nil {
 		return err
 	}
-	opts.Trace = a.v.GetBool("trace")
+	opts.Trace = a.cfg.Trace
 	src, err := recording.Open(cmd.Context(), args[0])
 	if cmd.Context().Err() != nil {
 		return exitError{code: 130, msg: fmt.Sprintf("replay of %s interrupted while opening it", args[0])}
@@ -91,7 +72,7 @@ func (a *app) runReplay(cmd *cobra.Command, args []string) error {
 	}
 	defer src.Close()
 	out := meter.NewPrinter(a.stdout, format)
-	cfg := replay.Config{Pace: pace, Job: opts, Drain: a.v.GetBool("drain")}
+	cfg := replay.Config{Pace: pace, Job: opts, Drain: a.cfg.Drain}
 	var skips recording.Skips
 	sum, err := replay.Run(cmd.Context(), src, cfg, out.Print, skips.Add)
 	ferr := out.Flush()

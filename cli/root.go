@@ -12,15 +12,14 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
+	"github.com/spf13/pflag"
 )
 
-// app is what every subcommand shares: the configuration source and the streams.
+// app is what every subcommand shares: its settings and the streams.
 type app struct {
-	v      *viper.Viper
+	cfg    settings
 	stdout io.Writer
 	stderr io.Writer
-	cfgErr error
 }
 
 // Execute runs labtui with os.Args and returns the process exit code.
@@ -33,7 +32,7 @@ func Execute() int {
 // Run runs labtui with args, writing to stdout and stderr, and returns the exit code.
 // Errors are printed as one plain sentence on stderr.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	a := &app{v: viper.New(), stdout: stdout, stderr: stderr}
+	a := &app{stdout: stdout, stderr: stderr}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -73,9 +72,27 @@ func (a *app) rootCmd() *cobra.Command {
 			return a.loadConfig(cmd)
 		},
 	}
-	root.PersistentFlags().String("config", "", "config file (default $XDG_CONFIG_HOME/labtui/config.yaml)")
+	root.SetFlagErrorFunc(flagError)
+	pf := root.PersistentFlags()
+	pf.String("config", "", "config file (default $XDG_CONFIG_HOME/labtui/config.yaml; LABTUI_CONFIG)")
+	pf.String("state-dir", "", "where answers autosave and the log goes (default $XDG_STATE_HOME/labtui)")
+	pf.String("compose-file", "", "the compose lab's docker-compose.yml (default: the one built into labtui)")
+	pf.Bool("keep-cluster", false, "leave the compose lab running when labtui quits")
+	pf.MarkHidden("compose-file")
+	pf.MarkHidden("keep-cluster")
 	a.setupTUI(root)
 	root.AddCommand(a.replayCmd(), a.exportCmd(), a.runCmd(), a.brokerCmd(), a.recordCmd(), a.feedCmd(), a.doctorCmd())
 	root.AddCommand(a.diffCmd(), a.movedCmd(), a.skewCmd())
 	return root
+}
+
+// flagError is a command line flag that does not parse, or that no command has, as one
+// sentence, and exit status 2.
+func flagError(cmd *cobra.Command, err error) error {
+	var iv *pflag.InvalidValueError
+	if errors.As(err, &iv) {
+		f := iv.GetFlag()
+		return exitError{code: 2, msg: badValue("--"+f.Name+" "+quoteIfNeeded(iv.GetValue()), f.Name, ruleFor(cmd.Name(), f.Name, f)).Error()}
+	}
+	return exitError{code: 2, msg: err.Error()}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
-	"github.com/labtui/labtui/livejob"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -56,10 +55,10 @@ func addBrokerFlags(cmd *cobra.Command) {
 // labConfig reads the embedded lab's configuration.
 func (a *app) labConfig() (embedded.Config, error) {
 	gen := generator.Defaults()
-	gen.Rate = a.v.GetFloat64("rate")
-	gen.Instances = a.v.GetInt("instances")
-	gen.Tenants = a.v.GetStringSlice("tenants")
-	gen.Seed = a.v.GetInt64("seed")
+	gen.Rate = a.cfg.Rate
+	gen.Instances = a.cfg.Instances
+	gen.Tenants = a.cfg.Tenants
+	gen.Seed = a.cfg.Seed
 	if err := gen.Validate(); err != nil {
 		return embedded.Config{}, err
 	}
@@ -67,31 +66,19 @@ func (a *app) labConfig() (embedded.Config, error) {
 	if err != nil {
 		return embedded.Config{}, err
 	}
-	opts.Trace = a.v.GetBool("trace")
-	var start livejob.StartAt
-	switch s := a.v.GetString("starting-offsets"); s {
-	case "earliest", "":
-		start = livejob.Earliest
-	case "latest":
-		start = livejob.Latest
-	default:
-		return embedded.Config{}, fmt.Errorf("--starting-offsets must be earliest or latest, not %q", s)
-	}
-	hiccups, err := inject.ParseHiccups(a.v.GetStringSlice("hiccup"))
+	opts.Trace = a.cfg.Trace
+	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
 	if err != nil {
 		return embedded.Config{}, err
 	}
-	return embedded.Config{BrokerAddr: a.v.GetString("broker-addr"), Generator: gen, Job: opts, StartAt: start, Hiccups: hiccups}, nil
+	return embedded.Config{BrokerAddr: a.cfg.BrokerAddr, Generator: gen, Job: opts, StartAt: a.cfg.StartAt, Hiccups: hiccups}, nil
 }
 
 func (a *app) runRun(cmd *cobra.Command, _ []string) error {
-	if !a.v.GetBool("headless") {
+	if !a.cfg.Headless {
 		return a.runTUI(cmd, nil)
 	}
-	format, err := meter.ParseFormat(a.v.GetString("format"))
-	if err != nil {
-		return err
-	}
+	format := a.cfg.Format
 	cfg, err := a.labConfig()
 	if err != nil {
 		return err
@@ -126,7 +113,7 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 		<-printed
 		return err
 	}
-	if d := a.v.GetDuration("duration"); d > 0 {
+	if d := a.cfg.Duration; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
@@ -158,7 +145,7 @@ func (a *app) brokerCmd() *cobra.Command {
 			"It stops on ctrl-c.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			b, err := broker.Start(cmd.Context(), broker.Config{Addr: a.v.GetString("broker-addr")})
+			b, err := broker.Start(cmd.Context(), broker.Config{Addr: a.cfg.BrokerAddr})
 			if err != nil {
 				return brokerError(err)
 			}

@@ -49,7 +49,7 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	opts.Trace = true
-	results, err := replayResults(cmd.Context(), args[0], replay.Config{Job: opts, Drain: a.v.GetBool("drain")})
+	results, err := replayResults(cmd.Context(), args[0], replay.Config{Job: opts, Drain: a.cfg.Drain})
 	if err != nil {
 		return err
 	}
@@ -63,12 +63,12 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 	if day == 0 && len(results) == 0 {
 		return fmt.Errorf("%s has no requests to draw", args[0])
 	}
-	so := skew.Options{Held: a.v.GetString("held")}
+	so := skew.Options{Held: a.cfg.Held}
 	for _, t := range []struct {
-		flag string
-		to   *int64
-	}{{"hiccup", &so.Hiccup}, {"flush", &so.Flush}, {"from", &so.Span.From}, {"to", &so.Span.To}} {
-		if s := a.v.GetString(t.flag); s != "" {
+		flag, value string
+		to          *int64
+	}{{"hiccup", a.cfg.HiccupMark, &so.Hiccup}, {"flush", a.cfg.Flush, &so.Flush}, {"from", a.cfg.From, &so.Span.From}, {"to", a.cfg.To, &so.Span.To}} {
+		if s := t.value; s != "" {
 			if *t.to, err = parseClock(s, day); err != nil {
 				return fmt.Errorf("--%s: %v", t.flag, err)
 			}
@@ -78,7 +78,7 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("--from and --to go together, --from first")
 	}
 	m := skew.Build(results, so)
-	if out := a.v.GetString("out"); out != "" {
+	if out := a.cfg.Out; out != "" {
 		f, err := os.Create(out)
 		if err != nil {
 			return fmt.Errorf("cannot write the picture: %w", err)
@@ -98,8 +98,8 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 		fmt.Fprintf(a.stderr, "wrote %s: %d records%s, %d event-time and %d processing-time windows\n", out, len(m.Points), held,
 			len(m.EventWindows), len(m.ProcessingWindows))
 	}
-	if !a.v.GetBool("quiet") {
-		w, h := a.v.GetInt("width"), a.v.GetInt("height")
+	if !a.cfg.Quiet {
+		w, h := a.cfg.Width, a.cfg.Height
 		if w <= 0 {
 			w = envInt("COLUMNS", 100)
 		}

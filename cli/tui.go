@@ -24,7 +24,7 @@ import (
 // The backend setting (--backend, LABTUI_BACKEND, backend: in the config file) chooses
 // the lab: "embedded", the default, or "compose", which runs the doctor's checks first.
 var newBackend = func(a *app) (backend.Backend, error) {
-	switch name := a.v.GetString("backend"); name {
+	switch name := a.cfg.Backend; name {
 	case "", "embedded":
 		cfg, err := a.labConfig()
 		if err != nil {
@@ -81,12 +81,12 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	}
 	cfg := tui.Config{
 		Job:       job,
-		Hiccup:    a.v.GetDuration("hiccup-duration"),
+		Hiccup:    a.cfg.HiccupDuration,
 		Recording: recording,
-		ExportDir: a.v.GetString("export-dir"),
+		ExportDir: a.cfg.ExportDir,
 		Store:     store,
 
-		StartGenerator: a.v.GetBool("start-generator"),
+		StartGenerator: a.cfg.StartGenerator,
 	}
 	if found {
 		cfg.Saved = &saved
@@ -101,7 +101,7 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 // the repository's copy when labtui runs from the repository, else the copy embedded in
 // labtui, written once to labtui's folder in the user's cache directory.
 func (a *app) recording() (string, error) {
-	path := a.v.GetString("recording")
+	path := a.cfg.Recording
 	if path != tui.DefaultRecording {
 		return path, nil
 	}
@@ -118,7 +118,7 @@ func (a *app) recording() (string, error) {
 // stateDir is where answers autosave and the log goes: the state-dir setting
 // (LABTUI_STATE_DIR), else $XDG_STATE_HOME/labtui, else ~/.local/state/labtui.
 func (a *app) stateDir() string {
-	if d := a.v.GetString("state-dir"); d != "" {
+	if d := a.cfg.StateDir; d != "" {
 		return d
 	}
 	return state.Dir()

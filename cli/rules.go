@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/replay"
+)
+
+// rule is what one option accepts: accept ends the sentence "… is not a valid KEY: give
+// ACCEPT", and ok says whether one value (one item of a list) is accepted, as its flag
+// prints it once parsed. A nil ok accepts whatever the option's type parses.
+type rule struct {
+	accept string
+	ok     func(string) bool
+}
+
+// rules holds every option that takes less than its type parses, by key, or by
+// "COMMAND/KEY" where one command reads a key differently. Keys not listed take what
+// their type parses (typeRules).
+var rules = map[string]rule{
+	// The job's options (replay, run, record, skew, moved, the TUI).
+	"out-of-orderness":   {"a duration of 0 or more, such as 0s (for_monotonous_timestamps()), 500ms or 40s", durationAtLeast(0)},
+	"watermark-interval": {"a duration of 0 or more, such as 200ms (Flink's default) or 1s; 0 turns periodic watermarks off", durationAtLeast(0)},
+	"forget-after":       {"a duration of 0 or more, such as 10m (the default) or 0s (forget at the next watermark)", durationAtLeast(0)},
+	"timestamp":          {"completed_ts or started_ts", parses(meter.ParseTimestampField)},
+	"format":             {"text or jsonl", parses(meter.ParseFormat)},
+	"pace":               {"recorded or fast", parses(replay.ParsePace)},
+
+	// The embedded lab.
+	"rate":             {"a number of requests per second above 0, such as 20", floatAbove(0)},
+	"instances":        {"a whole number of gateway instances from 1 to " + strconv.Itoa(generator.MaxInstances), intBetween(1, generator.MaxInstances)},
+	"tenants":          {"a comma-separated list of tenant names, such as acme,globex", nonEmpty},
+	"starting-offsets": {"earliest or latest", oneOf("earliest", "latest")},
+	"hiccup":           {"INSTANCE@AFTER+FOR, such as gw-1@40s+35s, or gw-1@:40+35s at second 40 of a minute", hiccupSpec},
+	"broker-addr":      {"a host:port on loopback, such as 127.0.0.1:9092", nonEmpty},
+	"backend":          {"embedded or compose", oneOf("embedded", "compose")},
+	"hiccup-duration":  {"a duration of 1s or more, such as 35s", durationAtLeast(time.Second)},
+	"run/duration":     {"0 (run until ctrl-c) or a positive duration such as 3m", durationAtLeast(0)},
+	"record/duration":  {"a positive duration such as 1m or 1h", durationAbove(0)},
+	"record/start":     {"an RFC 3339 time such as 2026-11-29T10:00:00Z", rfc3339OrEmpty},
+
+	// feed.
+	"brokers": {"bootstrap servers, comma-separated, such as 127.0.0.1:9092", nonEmpty},
+	"topic":   {"a topic name, such as gateway-events", nonEmpty},
+	"shift":   {"auto, 0, or a whole number of minutes such as 120m", shiftSpec},
+	"lead":    {"a duration of 0 or more, such as 5s", durationAtLeast(0)},
+
+	// diff, moved and skew.
+	"sink":    {"event-time or processing-time", oneOf("event-time", "processing-time")},
+	"records": {"a whole number of records, or -1 for all", intAtLeast(-1)},
+	"limit":   {"a whole number of requests, or -1 for all", intAtLeast(-1)},
+	"names":   {`two names separated by a comma, such as "live run,replay"`, twoNames},
+	"width":   {"a whole number of cells, 0 for $COLUMNS", intAtLeast(0)},
+	"height":  {"a whole number of lines, 0 for $LINES", intAtLeast(0)},
+}
+
+// typeRules say what an option of each pflag type takes when rules has nothing more
+// particular.
+var typeRules = map[string]string{
+	"duration":    "a duration such as 500ms, 40s or 2m",
+	"bool":        "true or false",
+	"int":         "a whole number",
+	"int64":       "a whole number",
+	"float64":     "a number",
+	"stringSlice": "a comma-separated list",
+}
+
+// ruleFor returns the rule of the option key of the command named cmd.
+func ruleFor(cmd, key string, f *pflag.Flag) rule {
+	if r, ok := rules[cmd+"/"+key]; ok {
+		return r
+	}
+	if r, ok := rules[key]; ok {
+		return r
+	}
+	return rule{accept: typeRules[f.Value.Type()]}
+}
+
+func durationAtLeast(min time.Duration) func(string) bool {
+	return func(s string) bool {
+		d, err := time.ParseDuration(s)
+		return err == nil && d >= min
+	}
+}
+
+func durationAbove(min time.Duration) func(string) bool {
+	return func(s string) bool {
+		d, err := time.ParseDuration(s)
+		return err == nil && d > min
+	}
+}
+
+func floatAbove(min float64) func(string) bool {
+	return func(s string) bool {
+		f, err := strconv.ParseFloat(s, 64)
+		return err == nil && f > min && !math.IsInf(f, 0)
+	}
+}
+
+func intBetween(min, max int) func(string) bool {
+	return func(s string) bool {
+		n, err := strconv.Atoi(s)
+		return err == nil && n >= min && n <= max
+	}
+}
+
+func intAtLeast(min int) func(string) bool { return intBetween(min, math.MaxInt) }
+
+func oneOf(values ...string) func(string) bool {
+	return func(s string) bool {
+		for _, v := range values {
+			if s == v {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func parses[T any](parse func(string) (T, error)) func(string) bool {
+	return func(s string) bool {
+		_, err := parse(s)
+		return err == nil && s != ""
+	}
+}
+
+func nonEmpty(s string) bool { return strings.TrimSpace(s) != "" }
+
+func hiccupSpec(s string) bool {
+	_, err := inject.ParseHiccups([]string{s})
+	return err == nil
+}
+
+func rfc3339OrEmpty(s string) bool {
+	if s == "" {
+		return true
+	}
+	_, err := time.Parse(time.RFC3339, s)
+	return err == nil
+}
+
+func shiftSpec(s string) bool {
+	_, err := feedShift(s, 0, 0)
+	return err == nil
+}
+
+func twoNames(s string) bool {
+	_, err := parseNames(s)
+	return err == nil
+}
