@@ -8,10 +8,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/labtui/labtui/gateway"
 )
@@ -72,7 +73,7 @@ func settle(cmd string, f *pflag.Flag, file map[string]any, path string, where m
 		s := os.Getenv(env)
 		describe := func(v string) string { return env + "=" + quoteIfNeeded(v) }
 		if err := f.Value.Set(s); err != nil {
-			return badValue(describe(s), f.Name, r)
+			return badValue(describe(s), r)
 		}
 		where[f.Name] = env
 		return check(f, r, describe)
@@ -88,7 +89,7 @@ func settle(cmd string, f *pflag.Flag, file map[string]any, path string, where m
 	}
 	for _, s := range values {
 		if err := f.Value.Set(s); err != nil {
-			return badValue(describe(s), f.Name, r)
+			return badValue(describe(s), r)
 		}
 	}
 	where[f.Name] = f.Name + " in " + path
@@ -106,18 +107,19 @@ func check(f *pflag.Flag, r rule, describe func(string) string) error {
 	}
 	for _, s := range items {
 		if !r.ok(s) {
-			return badValue(describe(s), f.Name, r)
+			return badValue(describe(s), r)
 		}
 	}
 	return nil
 }
 
-// badValue is the sentence for a value an option does not take.
-func badValue(what, key string, r rule) error {
+// badValue is the sentence for a value an option does not take; what says where it
+// came from and what it was ("--rate 0", "LABTUI_RATE=banana", "rate: x in FILE").
+func badValue(what string, r rule) error {
 	if r.accept == "" {
-		return fmt.Errorf("%s is not a valid %s", what, key)
+		return fmt.Errorf("%s is not accepted", what)
 	}
-	return fmt.Errorf("%s is not a valid %s: give %s", what, key, r.accept)
+	return fmt.Errorf("%s is not accepted: give %s", what, r.accept)
 }
 
 // fileValues turns a config file's value into the text the flag's parser reads: one
@@ -166,6 +168,8 @@ func scalarText(x any) (string, bool) {
 		return strconv.FormatUint(v, 10), true
 	case float64:
 		return strconv.FormatFloat(v, 'g', -1, 64), true
+	case time.Time: // YAML reads 2026-11-29T10:00:00Z as a timestamp
+		return v.Format(time.RFC3339Nano), true
 	}
 	return "", false
 }
@@ -185,35 +189,44 @@ func firstRune(s string) rune {
 }
 
 // readConfigFile reads the config file: --config, else LABTUI_CONFIG, else
-// config.yaml in configDir(), which may be absent. It returns the file's top-level keys
-// (lower case) and the file's path ("" when there is none).
+// config.yaml (or config.yml) in configDir(), which may be absent. It returns the
+// file's top-level keys and the file's path ("" when there is none). The file is YAML
+// (JSON is YAML too); a key given twice is an error, and a key with no value stays, as
+// nil, so that it can be reported.
 func readConfigFile(cmd *cobra.Command) (map[string]any, string, error) {
 	path := os.Getenv("LABTUI_CONFIG")
 	if f := cmd.Flags().Lookup("config"); f != nil && f.Changed {
 		path = f.Value.String()
 	}
-	v := viper.New()
-	if path != "" {
-		v.SetConfigFile(path)
-	} else {
-		v.SetConfigName("config")
-		v.SetConfigType("yaml")
-		v.AddConfigPath(configDir())
-	}
-	if err := v.ReadInConfig(); err != nil {
-		var notFound viper.ConfigFileNotFoundError
-		if errors.As(err, &notFound) {
-			return nil, "", nil
+	named := path != ""
+	if !named {
+		for _, name := range []string{"config.yaml", "config.yml"} {
+			if p := filepath.Join(configDir(), name); fileExists(p) {
+				path = p
+				break
+			}
 		}
 		if path == "" {
-			path = v.ConfigFileUsed()
+			return nil, "", nil
 		}
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, "", fmt.Errorf("config file %s does not exist: fix the --config path or LABTUI_CONFIG", path)
-		}
-		return nil, "", fmt.Errorf("config file %s cannot be read (%v): fix it or move it aside", path, err)
 	}
-	return v.AllSettings(), v.ConfigFileUsed(), nil
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) && named {
+		return nil, "", fmt.Errorf("config file %s does not exist: fix the --config path or LABTUI_CONFIG", path)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("config file %s cannot be read (%v): fix its permissions or move it aside", path, err)
+	}
+	var file map[string]any
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		return nil, "", fmt.Errorf("config file %s cannot be read (%v): fix it or move it aside", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	return file, path, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // unknownKeys reports a key of the config file that is no option of any command.
@@ -255,9 +268,10 @@ func unknownKeys(root *cobra.Command, file map[string]any, path string) error {
 	return fmt.Errorf("config file %s has the unknown key %q%s%s: its keys are the long flag names of labtui's commands (labtui COMMAND --help) and prices", path, k, hint, more)
 }
 
-// nearest returns the known key closest to k, if it is within two edits.
+// nearest returns the known key closest to k, if it is within two edits (one for a
+// key of up to five letters).
 func nearest(k string, known map[string]bool) string {
-	best, bestD := "", 3
+	best, bestD := "", min(3, len(k)/3+1)
 	for c := range known {
 		if d := editDistance(k, c); d < bestD || (d == bestD && c < best) {
 			best, bestD = c, d

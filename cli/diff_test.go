@@ -61,8 +61,8 @@ func TestDiffTroubleExitsTwo(t *testing.T) {
 		{[]string{"diff", a}, "diff takes two output files"},
 		{[]string{"diff", a, filepath.Join(t.TempDir(), "none")}, "cannot read output"},
 		{[]string{"diff", a, bad}, bad + ":1: sink late:"},
-		{[]string{"diff", "--sink", "wall-clock", a, a}, "--sink must be event-time or processing-time"},
-		{[]string{"diff", "--names", "one", a, a}, "--names must be two names"},
+		{[]string{"diff", "--sink", "wall-clock", a, a}, "--sink wall-clock is not accepted: give event-time or processing-time"},
+		{[]string{"diff", "--names", "one", a, a}, `--names one is not accepted: give two names separated by a comma, such as "live run,replay"`},
 		{[]string{"diff", "--no-such-flag", a, a}, "unknown flag"},
 		{[]string{"diff", "--config", filepath.Join(t.TempDir(), "none.yaml"), a, a}, "does not exist"},
 	} {

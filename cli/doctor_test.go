@@ -111,7 +111,7 @@ func TestBackendComposeWithoutADaemonIsOneMessageAndStartsNothing(t *testing.T) 
 func TestBackendMustBeEmbeddedOrCompose(t *testing.T) {
 	t.Setenv("LABTUI_STATE_DIR", t.TempDir())
 	code, _, errOut := runCLI(t, "--backend", "kubernetes")
-	if code != 1 || !strings.Contains(errOut, `--backend must be embedded or compose, not "kubernetes"`) {
+	if code != 2 || !strings.Contains(errOut, `--backend kubernetes is not accepted: give embedded or compose`) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

@@ -97,11 +97,11 @@ func TestABadConfigFileIsOnePlainSentence(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	os.WriteFile(cfg, []byte("prices: [this is: not: valid"), 0o644)
 	code, _, errOut := runCLI(t, "--config", cfg, "replay", seedBurst)
-	if code != 1 || !strings.Contains(errOut, "config file "+cfg+" cannot be read") {
+	if code != 2 || !strings.Contains(errOut, "config file "+cfg+" cannot be read") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	code, _, errOut = runCLI(t, "--config", filepath.Join(t.TempDir(), "absent.yaml"), "replay", seedBurst)
-	if code != 1 || !strings.Contains(errOut, "does not exist") {
+	if code != 2 || !strings.Contains(errOut, "does not exist") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
@@ -130,7 +130,7 @@ func TestReplayTellsZeroFromUnsetAndRefusesNegatives(t *testing.T) {
 		t.Fatalf("--watermark-interval 0: exit %d, stderr %s\n%s", code, errOut, out)
 	}
 	code, _, errOut = runCLI(t, "replay", "--forget-after", "-1s", seedBurst)
-	if code == 0 || !strings.Contains(errOut, "--forget-after must not be negative, got -1s") {
+	if code != 2 || !strings.Contains(errOut, "--forget-after -1s is not accepted: give a duration of 0 or more") {
 		t.Fatalf("--forget-after -1s: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -1,5 +1,5 @@
 // Package cli is the labtui command line: the root command, its subcommands and the
-// configuration they share (viper: a config file, LABTUI_* environment variables, flags).
+// settings they share, settled once from flags, LABTUI_* variables and a config file.
 package cli
 
 import (
@@ -33,7 +33,13 @@ func Execute() int {
 // Errors are printed as one plain sentence on stderr.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	a := &app{stdout: stdout, stderr: stderr}
-	root := a.rootCmd()
+	return a.execute(ctx, a.rootCmd(), args)
+}
+
+// execute runs root with args and returns the exit code, printing an error as one
+// plain sentence on a's stderr.
+func (a *app) execute(ctx context.Context, root *cobra.Command, args []string) int {
+	stdout, stderr := a.stdout, a.stderr
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -92,7 +98,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	var iv *pflag.InvalidValueError
 	if errors.As(err, &iv) {
 		f := iv.GetFlag()
-		return exitError{code: 2, msg: badValue("--"+f.Name+" "+quoteIfNeeded(iv.GetValue()), f.Name, ruleFor(cmd.Name(), f.Name, f)).Error()}
+		return exitError{code: 2, msg: badValue("--"+f.Name+" "+quoteIfNeeded(iv.GetValue()), ruleFor(cmd.Name(), f.Name, f)).Error()}
 	}
 	return exitError{code: 2, msg: err.Error()}
 }

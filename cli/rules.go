@@ -14,8 +14,8 @@ import (
 	"github.com/labtui/labtui/replay"
 )
 
-// rule is what one option accepts: accept ends the sentence "… is not a valid KEY: give
-// ACCEPT", and ok says whether one value (one item of a list) is accepted, as its flag
+// rule is what one option accepts: accept ends the sentence "LABTUI_KEY=VALUE is not
+// accepted: give ACCEPT", and ok says whether one value (one item of a list) is accepted, as its flag
 // prints it once parsed. A nil ok accepts whatever the option's type parses.
 type rule struct {
 	accept string
@@ -54,12 +54,16 @@ var rules = map[string]rule{
 	"lead":    {"a duration of 0 or more, such as 5s", durationAtLeast(0)},
 
 	// diff, moved and skew.
-	"sink":    {"event-time or processing-time", oneOf("event-time", "processing-time")},
-	"records": {"a whole number of records, or -1 for all", intAtLeast(-1)},
-	"limit":   {"a whole number of requests, or -1 for all", intAtLeast(-1)},
-	"names":   {`two names separated by a comma, such as "live run,replay"`, twoNames},
-	"width":   {"a whole number of cells, 0 for $COLUMNS", intAtLeast(0)},
-	"height":  {"a whole number of lines, 0 for $LINES", intAtLeast(0)},
+	"sink":        {"event-time or processing-time", oneOf("event-time", "processing-time")},
+	"records":     {"a whole number of records, or -1 for all", intAtLeast(-1)},
+	"limit":       {"a whole number of requests, or -1 for all", intAtLeast(-1)},
+	"names":       {`two names separated by a comma, such as "live run,replay"`, twoNames},
+	"width":       {"a whole number of cells, 0 for $COLUMNS", intAtLeast(0)},
+	"skew/hiccup": clockRule,
+	"flush":       clockRule,
+	"from":        clockRule,
+	"to":          clockRule,
+	"height":      {"a whole number of lines, 0 for $LINES", intAtLeast(0)},
 }
 
 // typeRules say what an option of each pflag type takes when rules has nothing more
@@ -151,6 +155,12 @@ func shiftSpec(s string) bool {
 	_, err := feedShift(s, 0, 0)
 	return err == nil
 }
+
+// clockRule is skew's: a UTC clock time on the recording's first day, or RFC 3339.
+var clockRule = rule{"a UTC clock time HH:MM[:SS[.mmm]] or an RFC 3339 time", func(s string) bool {
+	_, err := parseClock(s, 0)
+	return s == "" || err == nil
+}}
 
 func twoNames(s string) bool {
 	_, err := parseNames(s)

@@ -31,6 +31,7 @@ func (a *app) runCmd() *cobra.Command {
 	f.StringArray("hiccup", nil, "schedule a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@40s+35s, or at a second of the minute, e.g. gw-1@:40+35s as in the course (repeatable)")
 	f.String("format", "text", "text (print-sink lines) or jsonl")
 	f.Bool("trace", false, "also print a trace line per assembled record")
+	addTUIFlags(cmd)
 	addLabFlags(cmd)
 	addJobFlags(cmd)
 	return cmd

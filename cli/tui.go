@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -43,14 +41,20 @@ var newBackend = func(a *app) (backend.Backend, error) {
 func (a *app) setupTUI(root *cobra.Command) {
 	root.RunE = a.runTUI
 	root.Args = cobra.NoArgs
-	f := root.Flags()
+	addTUIFlags(root)
+	addJobFlags(root)
+	addLabFlags(root)
+}
+
+// addTUIFlags adds the flags of the terminal UI (labtui, and labtui run without
+// --headless).
+func addTUIFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
 	f.Duration("hiccup-duration", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
 	f.String("recording", tui.DefaultRecording, "the recorded hour the r and t keys replay")
 	f.String("export-dir", ".", "where the e key writes lab-04-answers.md and lab-04-answers.json")
 	f.String("backend", "embedded", "the lab: embedded (everything in labtui) or compose (Kafka and Flink in Docker; see labtui doctor)")
 	f.Bool("start-generator", true, "turn the generator on as soon as the lab is up (the g key toggles it)")
-	addJobFlags(root)
-	addLabFlags(root)
 }
 
 // runTUI runs the TUI until the learner quits: answers autosave to the state directory,
@@ -90,9 +94,6 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	}
 	if found {
 		cfg.Saved = &saved
-	}
-	if cfg.Hiccup < time.Second {
-		return errors.New("--hiccup-duration must be at least 1s")
 	}
 	return tui.Run(cmd.Context(), b, cfg, logf)
 }
