@@ -16,7 +16,7 @@ import (
 
 // newBackend builds the lab the TUI drives. It is a variable so the lab's constructor
 // can be plugged in here (and a test can plug in a fake): it is given the app, whose
-// viper holds the flags, the environment and the config file, and returns a Backend
+// settings hold the flags, the environment and the config file, and returns a Backend
 // that has not been started; the TUI calls Start, and Close when it quits.
 //
 // The backend setting (--backend, LABTUI_BACKEND, backend: in the config file) chooses
