@@ -45,7 +45,7 @@ type Restarter interface {
 // its starting offsets with empty state, with another event-time field or other
 // watermark options: a CauseTimestamp restart when field changes, else CauseStrategy.
 type Reconfigurer interface {
-	Reconfigure(ctx context.Context, field meter.TimestampField, wm Watermarks) error
+	Reconfigure(ctx context.Context, field meter.TimestampField, wm meter.Watermarks) error
 }
 
 // Update is one report from a backend: any of its fields may be set. Updates arrive in
@@ -162,15 +162,6 @@ func (c Cause) String() string {
 	return "unknown"
 }
 
-// Watermarks are the watermark options a run of the job was started with.
-type Watermarks struct {
-	// OutOfOrderness is the bounded out-of-orderness in milliseconds; 0 is
-	// for_monotonous_timestamps().
-	OutOfOrderness int64
-	// Interval is pipeline.auto-watermark-interval in milliseconds; 0 is Flink's 200.
-	Interval int64
-}
-
 // Restart says a run of the job begins: the first, or a new job that started from its
 // starting offsets with empty state. It is sent before the new job reads anything.
 type Restart struct {
@@ -187,7 +178,7 @@ type Restart struct {
 	// Timestamp is the field the run's event time reads.
 	Timestamp meter.TimestampField
 	// Watermarks are the run's watermark options.
-	Watermarks Watermarks
+	Watermarks meter.Watermarks
 	// At is when the run began, processing time in ms since the epoch.
 	At int64
 }

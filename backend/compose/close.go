@@ -14,19 +14,14 @@ import (
 // `docker compose down`, unless KeepCluster is set or `up` never ran, and closes
 // Updates. A second Close does nothing.
 func (l *Lab) Close() error {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
+	if !l.Closing() {
 		return nil
 	}
-	l.closed = true
-	l.mu.Unlock()
 	l.end()
 	l.startMu.Lock()
 	defer l.startMu.Unlock()
 	var errs []error
-	l.injector.StopAll()
-	errs = append(errs, l.stopGenerator())
+	errs = append(errs, l.StopFleet())
 	l.bg.Wait()
 	l.flink.http.CloseIdleConnections()
 	l.mu.Lock()
@@ -44,7 +39,6 @@ func (l *Lab) Close() error {
 		}
 		cancel()
 	}
-	l.stopPump()
-	close(l.updates)
+	l.Runtime.Close()
 	return errors.Join(errs...)
 }

@@ -19,11 +19,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/backend/labrt"
 	cluster "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/generator"
-	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -66,14 +65,15 @@ type Config struct {
 	Now func() time.Time
 }
 
-// Lab is a compose lab: a backend.Backend. Create it with New, then Preflight (or
-// Start, which runs it), and always Close it.
+// Lab is a compose lab: a backend.Backend, a backend.Restarter (its RestartJob kills
+// the taskmanager) and a backend.Reconfigurer. The runtime it embeds runs the fleet,
+// the restarts and the updates. Create it with New, then Preflight (or Start, which
+// runs it), and always Close it.
 type Lab struct {
-	cfg      Config
-	docker   *docker
-	flink    *rest
-	updates  chan backend.Update
-	injector *inject.Injector
+	*labrt.Runtime
+	cfg    Config
+	docker *docker
+	flink  *rest
 	// life ends when Close begins: everything the lab runs in the background stops.
 	life context.Context
 	end  context.CancelFunc
@@ -82,34 +82,16 @@ type Lab struct {
 	// startMu is held by Start, and by Close once it has ended life, so that `down`
 	// never races an `up` still running.
 	startMu sync.Mutex
-	// genMu serializes starting and stopping the generator.
-	genMu sync.Mutex
 
-	mu           sync.Mutex
-	queue        []backend.Update
-	queueDropped int
-	batch        []meter.Result
-	dropped      int
-	books        books
-	field        meter.TimestampField
-	topic        string
-	jobID        string
-	jobState     string
-	lastRestart  time.Time
-	preflighted  bool
-	upRan        bool
-	started      bool
-	closed       bool
-	tmDown       bool
-	kill         *killRequest
-	gen          *generator.Generator
-	genRuns      int
-	retired      []generator.InstanceStats
-	replays      int
-	runs         int
-	recording    string
-	pumpStop     context.CancelFunc
-	pumpDone     chan struct{}
+	mu          sync.Mutex
+	books       books
+	jobID       string
+	jobState    string
+	lastRestart time.Time
+	preflighted bool
+	upRan       bool
+	tmDown      bool
+	kill        *killRequest
 }
 
 // New checks cfg and returns a lab that Start brings up. It runs nothing.
@@ -118,12 +100,15 @@ func New(cfg Config) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{cfg: cfg, updates: make(chan backend.Update, 64), books: newBooks(),
-		field: cfg.Job.Timestamp, topic: cluster.Topic, retired: make([]generator.InstanceStats, cfg.Generator.Instances)}
+	l := &Lab{cfg: cfg, books: newBooks()}
+	rt, err := labrt.New(labrt.Config{Name: "compose", Generator: cfg.Generator, StatusEvery: cfg.StatusEvery, Now: cfg.Now}, flinkRun{l})
+	if err != nil {
+		return nil, err
+	}
+	l.Runtime = rt
 	l.life, l.end = context.WithCancel(context.Background())
 	l.docker = &docker{path: cfg.Docker, project: cluster.ProjectName, file: cfg.ComposeFile, logf: l.logf}
 	l.flink = newREST(cfg.FlinkURL)
-	l.injector = inject.New(cfg.Generator.Instances)
 	return l, nil
 }
 
@@ -201,31 +186,8 @@ func samePrices(a, b gateway.PriceTable) bool {
 // Name is "compose".
 func (l *Lab) Name() string { return "compose" }
 
-// Updates delivers results, status, log lines and restarts; it is closed when Close
-// returns.
-func (l *Lab) Updates() <-chan backend.Update { return l.updates }
-
 // Broker returns where the cluster's Kafka is reached from this machine.
 func (l *Lab) Broker() string { return l.cfg.Broker }
-
-// errClosed is returned by calls made after Close.
-var errClosed = errors.New("the compose lab is closed")
-
-// errNotStarted is returned by calls that need a running lab before Start has finished.
-var errNotStarted = errors.New("the compose lab has not started yet: wait until its job is RUNNING")
-
-// ready returns errClosed or errNotStarted unless the lab is running.
-func (l *Lab) ready() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	switch {
-	case l.closed:
-		return errClosed
-	case !l.started:
-		return errNotStarted
-	}
-	return nil
-}
 
 // bound returns ctx ended also when the lab closes.
 func (l *Lab) bound(ctx context.Context) (context.Context, context.CancelFunc) {

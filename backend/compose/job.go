@@ -6,26 +6,23 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/meter"
 )
 
-// jobRun returns a submission of the job reading topic from startAt with field as its
-// event time, with the configured watermarks and forget-after.
-func (l *Lab) jobRun(topic, startAt string, field meter.TimestampField) jobRun {
-	return jobRun{topic: topic, startAt: startAt, field: field,
-		outOfOrd: l.cfg.Job.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter)}
+// jobRun returns the submission of a job on spec, with the configured forget-after.
+func (l *Lab) jobRun(spec labrt.Spec) jobRun {
+	return jobRun{topic: spec.Topic, startAt: spec.StartAt.String(), field: spec.Timestamp,
+		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter)}
 }
 
-// submit reports the restart a new job is, runs `flink run -d -py …` in the jobmanager,
-// and waits until Flink reports the job RUNNING.
-//
-// The restart is reported before `flink run` runs, so that every line the new job
-// prints comes after it, however fast the job is.
-func (l *Lab) submit(ctx context.Context, run jobRun, r backend.Restart) error {
+// submit runs `flink run -d -py …` in the jobmanager and waits until Flink reports the
+// job RUNNING. The runtime has announced the restart before, so that every line the
+// new job prints comes after it, however fast the job is.
+func (l *Lab) submit(ctx context.Context, run jobRun) error {
 	l.mu.Lock()
-	l.jobID, l.jobState, l.topic, l.field = "", "", run.topic, run.field
+	l.jobID, l.jobState = "", ""
 	l.mu.Unlock()
-	l.restarted(r)
 	out, _, err := l.docker.runCompose(ctx, run.submitArgs()...)
 	if err != nil {
 		return fmt.Errorf("submit the job: %w", err)
@@ -118,19 +115,6 @@ func (l *Lab) cancelJob(ctx context.Context, id string) error {
 		case <-t.C:
 		}
 	}
-}
-
-// restartJob cancels the current job and submits run in its place.
-func (l *Lab) restartJob(ctx context.Context, run jobRun, r backend.Restart) error {
-	l.mu.Lock()
-	id := l.jobID
-	l.mu.Unlock()
-	if id != "" {
-		if err := l.cancelJob(ctx, id); err != nil {
-			return err
-		}
-	}
-	return l.submit(ctx, run, r)
 }
 
 // watch asks Flink for the job's state every PollEvery until the lab closes, logs each

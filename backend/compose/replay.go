@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/backend/labrt"
 	cluster "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
@@ -34,7 +35,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		return err
 	}
 	defer src.Close()
-	if err := l.stopGenerator(); err != nil {
+	if err := l.SetGenerator(false); err != nil {
 		return err
 	}
 	cl, err := recording.NewProducer([]string{l.cfg.Broker}, "labtui-replay")
@@ -42,15 +43,14 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		return fmt.Errorf("connect to Kafka on %s: %w", l.cfg.Broker, err)
 	}
 	defer cl.Close()
-	l.mu.Lock()
-	l.replays++
-	topic := fmt.Sprintf("%s-replay-%d", cluster.Topic, l.replays)
-	l.mu.Unlock()
+	topic := l.ReplayTopic()
 	if err := createTopic(ctx, cl, topic); err != nil {
 		return err
 	}
 	l.logf("created topic %s with %d partitions on %s", topic, cluster.TopicPartitions, l.cfg.Broker)
-	if err := l.restartJob(ctx, l.jobRun(topic, "earliest", field), backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}); err != nil {
+	spec := l.Spec()
+	spec.Topic, spec.StartAt, spec.Timestamp = topic, labrt.Earliest, field
+	if err := l.Restart(ctx, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}, spec); err != nil {
 		return err
 	}
 	return l.produceAll(ctx, cl, topic, src, path)
@@ -90,7 +90,7 @@ func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, src 
 			}
 			p := replayProgress(path, &n, start)
 			p.Done, p.Err = true, err
-			l.enqueue(backend.Update{Replay: &p})
+			l.Progress(p)
 			if err != nil {
 				return err
 			}
@@ -98,7 +98,7 @@ func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, src 
 			return nil
 		case <-tick.C:
 			p := replayProgress(path, &n, start)
-			l.enqueue(backend.Update{Replay: &p})
+			l.Progress(p)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/backend/labrt"
 	cluster "github.com/labtui/labtui/compose"
 )
 
@@ -38,9 +39,9 @@ func (e *PreflightError) Error() string {
 // left as it was; it runs once, and Start runs it if it has not run.
 func (l *Lab) Preflight(ctx context.Context) error {
 	l.mu.Lock()
-	done, closed := l.preflighted, l.closed
+	done := l.preflighted
 	l.mu.Unlock()
-	if closed {
+	if l.isClosed() {
 		return errClosed
 	}
 	if done {
@@ -105,18 +106,15 @@ func (l *Lab) clusterRunning(ctx context.Context) bool {
 func (l *Lab) Start(ctx context.Context) error {
 	l.startMu.Lock()
 	defer l.startMu.Unlock()
-	l.mu.Lock()
-	closed, started := l.closed, l.started
-	l.mu.Unlock()
-	switch {
-	case closed:
+	switch err := l.Ready(); {
+	case errors.Is(err, labrt.ErrClosed):
 		return errClosed
-	case started:
+	case err == nil:
 		return errors.New("the compose lab was already started")
 	}
 	ctx, cancel := l.bound(ctx)
 	defer cancel()
-	l.startPump()
+	l.StartPump()
 	if err := l.Preflight(ctx); err != nil {
 		return err
 	}
@@ -140,12 +138,17 @@ func (l *Lab) Start(ctx context.Context) error {
 	l.bg.Add(2)
 	go l.follow(tm)
 	go l.watch()
-	run := l.jobRun(cluster.Topic, l.cfg.StartAt, l.cfg.Job.Timestamp)
-	if err := l.submit(ctx, run, backend.Restart{Cause: backend.CauseStart, Reason: "started"}); err != nil {
+	if err := l.SetKafka(l.cfg.Broker, []string{l.cfg.Broker}, cluster.Topic); err != nil {
 		return err
 	}
-	l.mu.Lock()
-	l.started = true
-	l.mu.Unlock()
-	return nil
+	startAt := labrt.Earliest
+	if l.cfg.StartAt == "latest" {
+		startAt = labrt.Latest
+	}
+	spec := labrt.Spec{Topic: cluster.Topic, StartAt: startAt, Timestamp: l.cfg.Job.Timestamp,
+		Watermarks: l.cfg.Job.Watermarks}
+	if err := l.Restart(ctx, backend.Restart{Cause: backend.CauseStart, Reason: "started"}, spec); err != nil {
+		return err
+	}
+	return l.Started()
 }

@@ -43,9 +43,7 @@ func BenchmarkReplayHourThroughBroker(b *testing.B) {
 			var records int64
 			for i := 0; i < b.N; i++ {
 				if from == "file" {
-					lab.mu.Lock()
-					lab.cached = nil
-					lab.mu.Unlock()
+					lab.cached.set(nil)
 				}
 				if err := lab.Replay(context.Background(), recordedHour, meter.CompletedTS); err != nil {
 					b.Fatal(err)

@@ -141,7 +141,7 @@ func TestARestartedJobHasEmptyStateAndRereadsFromTheEarliestOffset(t *testing.T)
 	lab.SetGenerator(true)
 	time.Sleep(1500 * time.Millisecond)
 	lab.SetGenerator(false)
-	produced := lab.ledger.totals().Acked
+	produced := lab.Totals().Acked
 	for lab.Status().Job.Events < produced {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/livejob"
 	"github.com/labtui/labtui/meter"
@@ -30,15 +32,14 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	if err := l.SetGenerator(false); err != nil {
 		return err
 	}
-	l.mu.Lock()
-	l.replays++
-	topic := fmt.Sprintf("%s-replay-%d", l.broker.Topic(), l.replays)
-	l.mu.Unlock()
+	topic := l.ReplayTopic()
 	if err := l.createTopic(ctx, topic); err != nil {
 		return err
 	}
 	start := time.Now()
-	if err := l.restartOn(ctx, topic, livejob.Earliest, field, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}); err != nil {
+	spec := l.Spec()
+	spec.Topic, spec.StartAt, spec.Timestamp = topic, labrt.Earliest, field
+	if err := l.Restart(ctx, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}, spec); err != nil {
 		return err
 	}
 	var produced recording.Progress // Sent grows as the recording is read; final when done is sent
@@ -47,28 +48,27 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	go func() { done <- l.produceAll(ctx, topic, entries, &produced) }()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	var produceErr error
 	for producing := true; ; {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-l.jobChanged(producing):
-		case produceErr = <-done:
+		case err := <-done:
 			producing = false
-			if produceErr != nil {
-				l.sendReplay(ctx, backend.ReplayProgress{Path: path, Total: total.Load(), Done: true, Err: produceErr})
-				return produceErr
+			if err != nil {
+				l.Progress(backend.ReplayProgress{Path: path, Total: total.Load(), Done: true, Err: err})
+				return err
 			}
 		case <-tick.C:
 		}
 		p := l.replayProgress(path, total.Load(), start)
 		if !producing && p.Records >= p.Total {
 			p.Done = true
-			l.sendReplay(ctx, p)
-			l.logf("replayed %d records of %s in %s (%.0f records/s)", p.Total, path, time.Since(start).Round(time.Millisecond), p.Rate)
+			l.Progress(p)
+			l.Logf("replayed %d records of %s in %s (%.0f records/s)", p.Total, path, time.Since(start).Round(time.Millisecond), p.Rate)
 			return nil
 		}
-		l.send(backend.Update{Replay: &p})
+		l.Progress(p)
 	}
 }
 
@@ -78,16 +78,17 @@ func (l *Lab) jobChanged(producing bool) <-chan struct{} {
 	if producing {
 		return nil
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.job.Changed()
+	if job := l.job.current(); job != nil {
+		return job.Changed()
+	}
+	return nil
 }
 
 func (l *Lab) replayProgress(path string, total int64, start time.Time) backend.ReplayProgress {
-	l.mu.Lock()
-	job := l.job
-	l.mu.Unlock()
-	s := job.Snapshot()
+	var s livejob.Snapshot
+	if job := l.job.current(); job != nil {
+		s = job.Snapshot()
+	}
 	p := backend.ReplayProgress{Path: path, Records: s.Consumed, Total: total, EventTime: s.Watermark}
 	if el := time.Since(start).Seconds(); el > 0 {
 		p.Rate = float64(s.Consumed) / el
@@ -98,14 +99,6 @@ func (l *Lab) replayProgress(path string, total int64, start time.Time) backend.
 	return p
 }
 
-// sendReplay delivers a final progress report, waiting for room: it must not be lost.
-func (l *Lab) sendReplay(ctx context.Context, p backend.ReplayProgress) {
-	select {
-	case l.updates <- backend.Update{Replay: &p}:
-	case <-ctx.Done():
-	}
-}
-
 // recordingEntries yields the entries of the recording at path: from memory when the
 // last replay read the same file unchanged (a learner replays the hour with both
 // timestamp fields), else read from the file while they are produced, and kept.
@@ -114,9 +107,7 @@ func (l *Lab) recordingEntries(ctx context.Context, path string) (func(func(reco
 	if err != nil {
 		return nil, fmt.Errorf("cannot read recording: %w", err)
 	}
-	l.mu.Lock()
-	c := l.cached
-	l.mu.Unlock()
+	c := l.cached.get()
 	if c != nil && c.path == path && c.size == info.Size() && c.mtime.Equal(info.ModTime()) {
 		return func(yield func(recording.Entry, error) bool) {
 			for _, e := range c.entries {
@@ -132,7 +123,7 @@ func (l *Lab) recordingEntries(ctx context.Context, path string) (func(func(reco
 	}
 	return func(yield func(recording.Entry, error) bool) {
 		keep := &cachedRecording{path: path, size: info.Size(), mtime: info.ModTime()}
-		for e, err := range readAhead(src, path, l.logf) {
+		for e, err := range readAhead(src, path, l.Logf) {
 			if err == nil {
 				keep.entries = append(keep.entries, e)
 			}
@@ -140,9 +131,7 @@ func (l *Lab) recordingEntries(ctx context.Context, path string) (func(func(reco
 				return
 			}
 		}
-		l.mu.Lock()
-		l.cached = keep
-		l.mu.Unlock()
+		l.cached.set(keep)
 	}, nil
 }
 
@@ -200,6 +189,24 @@ func readAhead(src *recording.Reader, path string, logf func(string, ...any)) fu
 
 // readAheadBatch is how many entries readAhead hands over at a time.
 const readAheadBatch = 1024
+
+// cache holds the last recording replayed.
+type cache struct {
+	mu  sync.Mutex
+	rec *cachedRecording
+}
+
+func (c *cache) get() *cachedRecording {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rec
+}
+
+func (c *cache) set(r *cachedRecording) {
+	c.mu.Lock()
+	c.rec = r
+	c.mu.Unlock()
+}
 
 // cachedRecording is the last recording replayed, kept in memory.
 type cachedRecording struct {

@@ -5,13 +5,14 @@ import (
 	"io"
 	"math"
 
+	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/meter"
 )
 
 // Summary is the books of a finished run: what the fleet generated and where every
 // event and dollar went.
 type Summary struct {
-	Totals
+	labrt.Totals
 	Consumed int64
 	Records  int64
 	// RecordsUSD is what the job assembled; ProcessingUSD, EventUSD and LateUSD what its
@@ -19,14 +20,15 @@ type Summary struct {
 	RecordsUSD, ProcessingUSD, EventUSD, LateUSD float64
 	OpenProcessingUSD, OpenEventUSD              float64
 	Late, Malformed, PendingRequests             int64
+	// Lost is what the job wrote that never reached the reader of Updates: counted
+	// exactly, and the books do not balance unless it is nothing.
+	Lost labrt.Lost
 }
 
 // Summary returns the run's books; call it after Close.
 func (l *Lab) Summary() Summary {
-	l.mu.Lock()
-	f := l.final
-	l.mu.Unlock()
-	s := Summary{Totals: l.ledger.totals(), Consumed: f.Consumed, Records: f.Stats.Records, RecordsUSD: f.Stats.RecordsUSD,
+	f := l.job.last()
+	s := Summary{Lost: l.lost, Totals: l.Totals(), Consumed: f.Consumed, Records: f.Stats.Records, RecordsUSD: f.Stats.RecordsUSD,
 		ProcessingUSD: f.Stats.ProcessingUSD, EventUSD: f.Stats.EventUSD, LateUSD: f.Stats.LateUSD, Late: f.Stats.Late,
 		Malformed: f.Stats.Malformed, PendingRequests: int64(f.Pending)}
 	for _, r := range f.Open {
@@ -40,9 +42,10 @@ func (l *Lab) Summary() Summary {
 }
 
 // Balanced reports whether every produced event was consumed, every completed request
-// assembled, and every assembled dollar accounted for in each window.
+// assembled, every assembled dollar accounted for in each window, and everything the
+// job wrote delivered.
 func (s Summary) Balanced() bool {
-	return s.Consumed == s.Acked && s.Failed == 0 && s.Records == s.Completed &&
+	return s.Lost == (labrt.Lost{}) && s.Consumed == s.Acked && s.Failed == 0 && s.Records == s.Completed &&
 		same(s.RecordsUSD, s.USD) && same(s.ProcessingUSD+s.OpenProcessingUSD, s.RecordsUSD) &&
 		same(s.EventUSD+s.LateUSD+s.OpenEventUSD, s.RecordsUSD)
 }
@@ -72,9 +75,18 @@ func (s Summary) Print(w io.Writer) {
 	if s.Malformed > 0 {
 		fmt.Fprintf(w, "  malformed events     %8d  skipped\n", s.Malformed)
 	}
-	if s.Balanced() {
+	if s.Lost.Results > 0 {
+		fmt.Fprintf(w, "  results not delivered %7d  DROPPED: the reader fell behind; they are missing from the output\n", s.Lost.Results)
+	}
+	if s.Lost.Notices > 0 {
+		fmt.Fprintf(w, "  notices not delivered %7d  DROPPED at close: restarts, progress or log lines\n", s.Lost.Notices)
+	}
+	switch {
+	case s.Balanced():
 		fmt.Fprintf(w, "  every event and every dollar is accounted for\n")
-	} else {
+	case s.Lost != (labrt.Lost{}):
+		fmt.Fprintf(w, "  THE OUTPUT IS INCOMPLETE: see the lines above\n")
+	default:
 		fmt.Fprintf(w, "  THE BOOKS DO NOT BALANCE: see the lines above\n")
 	}
 }

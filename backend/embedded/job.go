@@ -1,0 +1,94 @@
+package embedded
+
+import (
+	"context"
+	"sync"
+
+	"github.com/labtui/labtui/backend/labrt"
+	"github.com/labtui/labtui/livejob"
+	"github.com/labtui/labtui/meter"
+)
+
+// engineJob is the embedded lab's labrt.Job: the GatewayMeter job on the engine,
+// consuming the broker through franz-go (a livejob.Job).
+type engineJob struct {
+	lab *Lab
+
+	mu    sync.Mutex
+	job   *livejob.Job
+	topic string
+	final livejob.Snapshot
+}
+
+// Start starts a job on spec. A replay's topic the previous job read, and this one does
+// not, is deleted first: nothing reads it any more, and the broker would otherwise hold
+// every replay of the hour in memory.
+func (j *engineJob) Start(ctx context.Context, spec labrt.Spec, collect func(meter.Result)) error {
+	l := j.lab
+	j.mu.Lock()
+	old := j.topic
+	j.mu.Unlock()
+	if old != "" && old != spec.Topic && old != l.broker.Topic() {
+		if err := l.deleteTopic(ctx, old); err != nil {
+			l.Logf("%v", err)
+		}
+	}
+	startAt := livejob.Earliest
+	if spec.StartAt == labrt.Latest {
+		startAt = livejob.Latest
+	}
+	opts := l.cfg.Job
+	opts.Timestamp, opts.Watermarks = spec.Timestamp, spec.Watermarks
+	job, err := livejob.Start(ctx, livejob.Config{
+		Brokers: []string{l.broker.Addr()}, Topic: spec.Topic, StartAt: startAt, Job: opts,
+		Malformed: func(p int32, off int64, err error) { l.Logf("skipped partition %d offset %d: %v", p, off, err) },
+		Consumed:  l.cfg.Consumed,
+	}, collect)
+	if err != nil {
+		return err
+	}
+	j.mu.Lock()
+	j.job, j.topic = job, spec.Topic
+	j.mu.Unlock()
+	return nil
+}
+
+// Stop stops the running job; its last results have been collected when it returns.
+func (j *engineJob) Stop(context.Context) error {
+	j.mu.Lock()
+	job := j.job
+	j.job = nil
+	j.mu.Unlock()
+	if job == nil {
+		return nil
+	}
+	final, err := job.Stop()
+	j.mu.Lock()
+	j.final = final
+	j.mu.Unlock()
+	return err
+}
+
+// Status is the running job's snapshot.
+func (j *engineJob) Status() labrt.JobStatus {
+	job := j.current()
+	if job == nil {
+		return labrt.JobStatus{Watermark: meter.MinWatermark}
+	}
+	s := job.Snapshot()
+	return labrt.JobStatus{Watermark: s.Watermark, Stats: s.Stats, Open: s.Open}
+}
+
+// current is the running job, or nil.
+func (j *engineJob) current() *livejob.Job {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.job
+}
+
+// last is the snapshot of the job stopped last.
+func (j *engineJob) last() livejob.Snapshot {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.final
+}

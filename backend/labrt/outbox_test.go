@@ -1,0 +1,167 @@
+package labrt
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+)
+
+// result is the n-th result of a test: a late record whose Timestamp is n.
+func result(n int) meter.Result {
+	return meter.Result{Kind: meter.LateResult, Record: meter.RecordTrace{Timestamp: int64(n)}}
+}
+
+// drain reads every update until the channel closes.
+func drain(ch <-chan backend.Update) []backend.Update {
+	var us []backend.Update
+	for u := range ch {
+		us = append(us, u)
+	}
+	return us
+}
+
+func TestABehindReaderLosesNoNoticeAndEveryDroppedResultIsCounted(t *testing.T) {
+	// Given an outbox with room for 2 updates and 10 results, and a reader that reads
+	// nothing until the end.
+	o := newOutbox(2, 10, false)
+	// When three runs each write 25 results and a log line, with a flush after every
+	// result, and the reader only starts reading at close.
+	collected := 0
+	for run := 1; run <= 3; run++ {
+		o.begin(backend.Restart{Run: run, Cause: backend.CauseKill})
+		o.notice(backend.Update{Log: "line"})
+		for i := range 25 {
+			o.collect(run, result(i))
+			collected++
+			o.flush(&backend.Status{})
+		}
+	}
+	var us []backend.Update
+	done := make(chan struct{})
+	go func() { us = drain(o.updates); close(done) }()
+	lost := o.close(&backend.Status{}, time.Second)
+	<-done
+	// Then every restart and log line arrives, in order, each restart before any result
+	// of its run, and what arrived plus what was counted dropped is what was collected.
+	var restarts, logs, got, dropped int
+	run := 0
+	for _, u := range us {
+		if r := u.Restarted; r != nil {
+			restarts++
+			if r.Run != run+1 {
+				t.Fatalf("restart of run %d after run %d", r.Run, run)
+			}
+			run = r.Run
+		}
+		if u.Log != "" {
+			logs++
+			if u.Run != run {
+				t.Fatalf("log line of run %d during run %d", u.Run, run)
+			}
+		}
+		if len(u.Results) > 0 && u.Run != run {
+			t.Fatalf("results of run %d during run %d", u.Run, run)
+		}
+		got += len(u.Results)
+		dropped += u.Dropped
+	}
+	if restarts != 3 || logs != 3 {
+		t.Fatalf("%d restarts and %d log lines arrived, want 3 and 3", restarts, logs)
+	}
+	if got+dropped != collected || int64(dropped) != lost.Results || lost.Notices != 0 {
+		t.Fatalf("%d results arrived and %d were counted dropped (lost %+v) of %d collected", got, dropped, lost, collected)
+	}
+	if dropped == 0 {
+		t.Fatalf("nothing was dropped: the test did not keep the reader behind")
+	}
+}
+
+func TestAFailedSendKeepsItsResultsAndItsCount(t *testing.T) {
+	// Given a full channel and a batch holding results and a drop count.
+	o := newOutbox(1, 3, false)
+	o.updates <- backend.Update{}
+	for i := range 5 {
+		o.collect(1, result(i))
+	}
+	// When a flush cannot send, and then a flush can.
+	o.flush(&backend.Status{})
+	<-o.updates
+	o.flush(&backend.Status{})
+	u := <-o.updates
+	// Then the update that goes out carries the three results kept and the two dropped.
+	if len(u.Results) != 3 || u.Dropped != 2 || o.lostSoFar().Results != 2 {
+		t.Fatalf("%d results, %d dropped, lost %+v; want 3, 2 and 2", len(u.Results), u.Dropped, o.lostSoFar())
+	}
+}
+
+func TestALosslessOutboxHoldsTheWriterBackInsteadOfDropping(t *testing.T) {
+	// Given a lossless outbox with room for 1 update and 4 results.
+	o := newOutbox(1, 4, true)
+	const n = 200
+	// When a writer collects n results while a pump flushes and a slow reader reads.
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range n {
+			o.collect(1, result(i))
+		}
+	}()
+	stop := make(chan struct{})
+	pumped := make(chan struct{})
+	go func() {
+		defer close(pumped)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				o.flush(nil)
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	var got []meter.Result
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		for u := range o.updates {
+			time.Sleep(2 * time.Millisecond)
+			got = append(got, u.Results...)
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	<-pumped
+	lost := o.close(nil, time.Millisecond)
+	<-read
+	// Then every result arrives, in order, and nothing is lost.
+	if len(got) != n || lost != (Lost{}) {
+		t.Fatalf("%d of %d results arrived, lost %+v", len(got), n, lost)
+	}
+	for i, r := range got {
+		if r.Record.Timestamp != int64(i) {
+			t.Fatalf("result %d is result %d", i, r.Record.Timestamp)
+		}
+	}
+}
+
+func TestWhatAReaderNeverTakesAtCloseIsCountedLost(t *testing.T) {
+	// Given a reader that never reads, a full channel, two notices and five results.
+	o := newOutbox(1, 10, false)
+	o.updates <- backend.Update{}
+	o.notice(backend.Update{Log: "a"})
+	o.begin(backend.Restart{Run: 1})
+	for i := range 5 {
+		o.collect(1, result(i))
+	}
+	// When the outbox closes with a short wait.
+	lost := o.close(&backend.Status{}, 10*time.Millisecond)
+	// Then the two notices and the five results are counted lost.
+	if lost != (Lost{Results: 5, Notices: 2}) {
+		t.Fatalf("lost %+v, want 5 results and 2 notices", lost)
+	}
+}
