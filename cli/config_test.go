@@ -52,6 +52,10 @@ var options = []option{
 	{"", "timestamp", "started_ts", func(s settings) any { return s.Timestamp }, meter.StartedTS, []string{"ts"}},
 	{"", "watermark-interval", "0s", func(s settings) any { return s.WatermarkInterval }, time.Duration(0), []string{"-200ms"}},
 
+	{"doctor", "backend", "cluster", func(s settings) any { return s.Backend }, "cluster", []string{"embedded", "clustr"}},
+	{"doctor", "cluster-cache", "/x/cache", func(s settings) any { return s.ClusterCache }, "/x/cache", nil},
+	{"doctor", "flink", "http://127.0.0.1:8081", func(s settings) any { return s.Flink }, "http://127.0.0.1:8081", []string{"127.0.0.1:8081", "ftp://x"}},
+
 	{"broker", "broker-addr", "127.0.0.1:9094", func(s settings) any { return s.BrokerAddr }, "127.0.0.1:9094", []string{" "}},
 
 	{"diff", "brief", "true", func(s settings) any { return s.Brief }, true, []string{"quiet"}},

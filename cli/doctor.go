@@ -11,6 +11,7 @@ import (
 	"github.com/labtui/labtui/backend"
 	composelab "github.com/labtui/labtui/backend/compose"
 	"github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/livejob"
 )
 
@@ -18,20 +19,53 @@ import (
 var newChecker = func() *compose.Checker { return compose.NewChecker() }
 
 func (a *app) doctorCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check that this machine can run the compose lab (labtui --backend compose)",
-		Long: "doctor checks what the compose lab needs: the Docker CLI, Docker Compose v2, a running\n" +
-			"Docker daemon, and ports 9092 (Kafka) and 8081 (Flink's web UI) free on 127.0.0.1.\n" +
-			"Each problem comes with the command or step that fixes it; the exit code is 1 if there\n" +
-			"is one. The embedded lab (plain labtui) needs none of this.",
+		Short: "Check that this machine can run a real lab (labtui --backend compose, cluster or remote)",
+		Long: "doctor checks what a real lab needs. --backend compose (the default): the Docker CLI,\n" +
+			"Docker Compose v2, a running Docker daemon, and ports 9092 (Kafka) and 8081 (Flink's web\n" +
+			"UI) free on 127.0.0.1. --backend cluster: a JDK 17 or later, Python 3.11 with venv, the\n" +
+			"install (or the disk to make it), memory for the JVMs, and the ports. --backend remote:\n" +
+			"that Kafka answers at --brokers and Flink at --flink, and the install `flink run` comes\n" +
+			"from. Each problem comes with the command or step that fixes it; the exit code is 1 if\n" +
+			"there is one. The embedded lab (plain labtui) needs none of this.",
 		Args: cobra.NoArgs,
 		RunE: a.runDoctor,
 	}
+	cmd.Flags().String("backend", "compose", "the lab to check: compose, cluster or remote")
+	addClusterCacheFlag(cmd)
+	addRemoteFlags(cmd)
+	return cmd
 }
 
 func (a *app) runDoctor(cmd *cobra.Command, _ []string) error {
-	report := newChecker().Check(cmd.Context())
+	var report compose.Report
+	switch name := a.cfg.Backend; name {
+	case "compose", "":
+		report = newChecker().Check(cmd.Context())
+	case "cluster", "remote":
+		l, err := a.clusterLayout()
+		if err != nil {
+			return err
+		}
+		if name == "cluster" {
+			report = labcluster.Doctor(cmd.Context(), l)
+		} else {
+			brokers, flinkURL, err := a.remoteAddrs()
+			if err != nil {
+				return err
+			}
+			report = labcluster.DoctorRemote(cmd.Context(), l, brokers, flinkURL)
+		}
+		return a.printDoctor(report, "labtui --backend "+name+" starts the lab")
+	default:
+		return fmt.Errorf("--backend must be compose, cluster or remote, not %q", name)
+	}
+	return a.printDoctor(report, "labtui --backend compose starts the compose lab")
+}
+
+// printDoctor prints each check and ends with ready, or the count of problems.
+func (a *app) printDoctor(report compose.Report, ready string) error {
 	for _, r := range report.Results {
 		fmt.Fprintln(a.stdout, r)
 		if r.Status == compose.Problem && r.Detail != "" {
@@ -42,7 +76,7 @@ func (a *app) runDoctor(cmd *cobra.Command, _ []string) error {
 		return exitError{code: 1, msg: fmt.Sprintf("%d %s: fix %s and run labtui doctor again; plain labtui runs the embedded lab meanwhile",
 			n, plural(n, "problem", "problems"), plural(n, "it", "them"))}
 	}
-	fmt.Fprintln(a.stdout, "ready: labtui --backend compose starts the compose lab")
+	fmt.Fprintln(a.stdout, "ready: "+ready)
 	return nil
 }
 

@@ -87,7 +87,7 @@ func (a *app) rootCmd() *cobra.Command {
 	pf.MarkHidden("compose-file")
 	pf.MarkHidden("keep-cluster")
 	a.setupTUI(root)
-	root.AddCommand(a.replayCmd(), a.exportCmd(), a.runCmd(), a.brokerCmd(), a.recordCmd(), a.feedCmd(), a.doctorCmd())
+	root.AddCommand(a.replayCmd(), a.exportCmd(), a.runCmd(), a.brokerCmd(), a.recordCmd(), a.feedCmd(), a.doctorCmd(), a.clusterCmd())
 	root.AddCommand(a.diffCmd(), a.movedCmd(), a.skewCmd())
 	return root
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,8 @@ var rules = map[string]rule{
 	"hiccup":           {"INSTANCE@AFTER+FOR, such as gw-1@40s+35s, or gw-1@:40+35s at second 40 of a minute", hiccupSpec},
 	"broker-addr":      {"a host:port on loopback, such as 127.0.0.1:9092", nonEmpty},
 	"backend":          {"embedded or compose", oneOf("embedded", "compose")},
+	"doctor/backend":   {"compose, cluster or remote", oneOf("compose", "cluster", "remote")},
+	"flink":            {"the http or https URL of Flink's REST API, such as http://127.0.0.1:8081", httpURL},
 	"hiccup-duration":  {"a duration of 1s or more, such as 35s", durationAtLeast(time.Second)},
 	"run/duration":     {"0 (run until ctrl-c) or a positive duration such as 3m", durationAtLeast(0)},
 	"record/duration":  {"a positive duration such as 1m or 1h", durationAbove(0)},
@@ -165,4 +168,10 @@ var clockRule = rule{"a UTC clock time HH:MM[:SS[.mmm]] or an RFC 3339 time", fu
 func twoNames(s string) bool {
 	_, err := parseNames(s)
 	return err == nil
+}
+
+// httpURL accepts an http or https URL with a host.
+func httpURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }

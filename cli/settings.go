@@ -60,6 +60,10 @@ type settings struct {
 	Simulate bool
 	Start    string
 
+	// The cluster and remote backends, doctor and cluster install.
+	ClusterCache string // --cluster-cache; "" for labcluster.DefaultCache()
+	Flink        string // --flink, the remote Flink's REST API
+
 	// feed.
 	Brokers    string
 	Topic      string
@@ -126,6 +130,9 @@ func readSettings(fs *pflag.FlagSet, where map[string]string) settings {
 		Out:      g.str("out"),
 		Simulate: g.bool("simulate"),
 		Start:    g.str("start"),
+
+		ClusterCache: g.str("cluster-cache"),
+		Flink:        g.str("flink"),
 
 		Brokers:    g.str("brokers"),
 		Topic:      g.str("topic"),

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/labtui/labtui/labcluster"
+)
+
+func (a *app) clusterCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cluster",
+		Short: "The real Kafka and Flink that labtui --backend cluster runs as processes",
+		Args:  cobra.NoArgs,
+	}
+	install := &cobra.Command{
+		Use:   "install",
+		Short: "Install, once, what --backend cluster needs: apache-flink in a venv, the Kafka connector and broker jars",
+		Long: "install makes, in the cluster cache (--cluster-cache, LABTUI_CLUSTER_CACHE, default\n" +
+			"~/.cache/labtui/cluster), a venv with apache-flink==" + labcluster.FlinkVersion + " (whose wheel carries Flink's\n" +
+			"distribution), and fetches the Kafka connector and Kafka " + labcluster.KafkaVersion + "'s jars from Maven Central,\n" +
+			"each checked against its pinned SHA-256. It needs python3 (3.11) with venv and a JDK 17\n" +
+			"or later to run the cluster, no Maven and no Docker. A second install downloads nothing.",
+		Args: cobra.NoArgs,
+		RunE: a.runClusterInstall,
+	}
+	addClusterCacheFlag(install)
+	cmd.AddCommand(install)
+	return cmd
+}
+
+// addClusterCacheFlag adds --cluster-cache.
+func addClusterCacheFlag(cmd *cobra.Command) {
+	cmd.Flags().String("cluster-cache", "", "where the cluster's install lives (default $LABTUI_CLUSTER_CACHE, else ~/.cache/labtui/cluster)")
+}
+
+// clusterLayout is the install the cluster-cache setting names.
+func (a *app) clusterLayout() (labcluster.Layout, error) {
+	dir := a.cfg.ClusterCache
+	if dir == "" {
+		d, err := labcluster.DefaultCache()
+		if err != nil {
+			return labcluster.Layout{}, err
+		}
+		dir = d
+	}
+	return labcluster.Layout{Cache: dir}, nil
+}
+
+func (a *app) runClusterInstall(cmd *cobra.Command, _ []string) error {
+	l, err := a.clusterLayout()
+	if err != nil {
+		return err
+	}
+	return installCluster(cmd, l, a.stdout)
+}
+
+// installCluster says what the install will download and how long it should take,
+// installs with a progress display on w, and says how long it took.
+func installCluster(cmd *cobra.Command, l labcluster.Layout, w io.Writer) error {
+	plan := l.Plan()
+	fmt.Fprintf(w, "cluster install in %s: %s\n", l.Cache, plan)
+	if plan.Done() {
+		return nil
+	}
+	bar := newInstallBar(w)
+	began := time.Now()
+	err := labcluster.Install(cmd.Context(), l, labcluster.InstallOptions{
+		Progress: bar.show,
+		Logf:     func(f string, args ...any) { bar.line(fmt.Sprintf(f, args...)) },
+	})
+	bar.end()
+	if err != nil {
+		return fmt.Errorf("cluster install: %w", err)
+	}
+	fmt.Fprintf(w, "installed in %s: labtui --backend cluster starts Kafka and Flink from it\n", time.Since(began).Round(100*time.Millisecond))
+	return nil
+}
+
+// installBar shows an install's progress: on a terminal one line redrawn in place, a
+// bar and the step's last line; elsewhere one line per step line, so a log keeps it.
+type installBar struct {
+	w        io.Writer
+	terminal bool
+	drawn    bool
+}
+
+func newInstallBar(w io.Writer) *installBar {
+	b := &installBar{w: w}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			b.terminal = true
+		}
+	}
+	return b
+}
+
+// show takes one progress report.
+func (b *installBar) show(p labcluster.Progress) {
+	pct := 0
+	if p.Total > 0 {
+		pct = int(100 * p.Done / p.Total)
+	}
+	head := fmt.Sprintf("%-4s %s %3d%% %5.1f/%.0f MiB %s", p.Step, bar(pct, 24), pct,
+		float64(p.Done)/(1<<20), float64(p.Total)/(1<<20), p.Elapsed.Round(time.Second))
+	if b.terminal {
+		fmt.Fprintf(b.w, "\r\033[K%s %s", head, truncateRunes(p.Line, 60))
+		b.drawn = true
+		return
+	}
+	if p.Line != "" {
+		fmt.Fprintf(b.w, "%s %s\n", head, p.Line)
+	}
+}
+
+// line prints a command or message on a line of its own.
+func (b *installBar) line(s string) {
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\033[K")
+		b.drawn = false
+	}
+	fmt.Fprintln(b.w, s)
+}
+
+// end leaves the last drawn line in place.
+func (b *installBar) end() {
+	if b.drawn {
+		fmt.Fprintln(b.w)
+	}
+}
+
+// bar draws pct percent of width cells.
+func bar(pct, width int) string {
+	n := min(max(pct, 0), 100) * width / 100
+	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]"
+}
+
+// truncateRunes shortens s to n runes with an ellipsis.
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// addRemoteFlags adds the addresses of an existing cluster, for --backend remote.
+func addRemoteFlags(cmd *cobra.Command) {
+	cmd.Flags().String("brokers", "", "--backend remote: the Kafka bootstrap address, HOST:PORT")
+	cmd.Flags().String("flink", "", "--backend remote: the URL of Flink's REST API and web UI, such as http://127.0.0.1:8081")
+}
+
+// remoteAddrs reads --brokers and --flink, which --backend remote needs (their rules
+// checked their form).
+func (a *app) remoteAddrs() (brokers, flinkURL string, err error) {
+	brokers, flinkURL = a.cfg.Brokers, a.cfg.Flink
+	if brokers == "" || flinkURL == "" {
+		return "", "", fmt.Errorf("--backend remote needs --brokers HOST:PORT (Kafka) and --flink URL (Flink's REST API), such as --brokers 127.0.0.1:9092 --flink http://127.0.0.1:8081")
+	}
+	return brokers, strings.TrimRight(flinkURL, "/"), nil
+}

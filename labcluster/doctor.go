@@ -1,0 +1,236 @@
+package labcluster
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/compose"
+)
+
+// memoryNeed is what the cluster's processes take together: the JobManager (1 GiB), the
+// TaskManager (2 GiB), the broker (512 MiB heap) and the Python workers.
+const memoryNeed = 4 << 30
+
+// runDisk is what a run's files (the broker's data, Flink's logs) may take.
+const runDisk = 300 << 20
+
+// Doctor checks what --backend cluster needs on this machine: a JDK 17 or later, Python
+// 3.9 or later with venv (3.11 is what the course uses), the install or the disk to make
+// it, the memory for the JVMs, and the course's ports (a taken one is no problem: the
+// cluster picks a free one, and says so). Each problem's Fix is one sentence.
+func Doctor(ctx context.Context, l Layout) compose.Report {
+	var r compose.Report
+	r.Results = append(r.Results, checkJava(ctx), checkPython(ctx, l), checkInstall(l), checkDisk(l), checkMemory())
+	for _, p := range []struct {
+		port int
+		what string
+	}{{DefaultBrokerPort, "Kafka"}, {DefaultRESTPort, "Flink's REST API and web UI"}} {
+		res := compose.Result{Name: "Port " + hostPort(p.port), Status: compose.OK, Detail: "free: " + p.what + " listens on it"}
+		if !PortFree(p.port) {
+			res.Detail = "taken by another program: " + p.what + " listens on a free port instead, shown at start"
+		}
+		r.Results = append(r.Results, res)
+	}
+	return r
+}
+
+// javaVersion finds the major version in `java -version`'s `openjdk version "17.0.15"`
+// (or "1.8.0_392" for Java 8).
+var javaVersion = regexp.MustCompile(`version "(\d+)(?:\.(\d+))?`)
+
+func checkJava(ctx context.Context) compose.Result {
+	res := compose.Result{Name: "Java 17+"}
+	fix := "Install a JDK 17 or later (Debian and Ubuntu: sudo apt-get install openjdk-17-jdk-headless; macOS: brew install openjdk@17) or set JAVA_HOME to one."
+	home, err := FindJavaHome()
+	if err != nil {
+		res.Status, res.Fix, res.Err = compose.Problem, fix, err
+		return res
+	}
+	java := filepath.Join(home, "bin", "java")
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, java, "-version").CombinedOutput()
+	m := javaVersion.FindSubmatch(out)
+	if err != nil || m == nil {
+		res.Status, res.Fix, res.Err = compose.Problem, fix, fmt.Errorf("%s -version: %v: %s", java, err, firstLine(out))
+		return res
+	}
+	major, _ := strconv.Atoi(string(m[1]))
+	if major == 1 && len(m[2]) > 0 {
+		major, _ = strconv.Atoi(string(m[2]))
+	}
+	if major < 17 {
+		res.Status, res.Fix = compose.Problem, fmt.Sprintf("%s is Java %d; Flink 2.2 needs 17 or later: %s", java, major, fix)
+		return res
+	}
+	res.Status, res.Detail = compose.OK, fmt.Sprintf("%s (%s)", java, firstLine(out))
+	return res
+}
+
+// pythonVersion finds "3.11" in `Python 3.11.7`.
+var pythonVersion = regexp.MustCompile(`Python (\d+)\.(\d+)`)
+
+func checkPython(ctx context.Context, l Layout) compose.Result {
+	res := compose.Result{Name: "Python 3.11"}
+	if _, err := os.Stat(l.venvStamp()); err == nil {
+		res.Status, res.Detail = compose.OK, "the install's venv has its own: "+l.Python()
+		return res
+	}
+	fix := "Install Python 3.11 with its venv module (Debian and Ubuntu: sudo apt-get install python3 python3-venv; macOS: brew install python@3.11) so that python3 is on PATH."
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "python3", "--version").CombinedOutput()
+	m := pythonVersion.FindSubmatch(out)
+	if err != nil || m == nil {
+		res.Status, res.Fix, res.Err = compose.Problem, fix, fmt.Errorf("python3 --version: %v: %s", err, firstLine(out))
+		return res
+	}
+	major, _ := strconv.Atoi(string(m[1]))
+	minor, _ := strconv.Atoi(string(m[2]))
+	if major != 3 || minor < 9 {
+		res.Status, res.Fix = compose.Problem, fmt.Sprintf("python3 is %s; apache-flink %s needs 3.9 or later: %s", firstLine(out), FlinkVersion, fix)
+		return res
+	}
+	if err := exec.CommandContext(ctx, "python3", "-c", "import venv, ensurepip").Run(); err != nil {
+		res.Status, res.Fix = compose.Problem, "python3 has no venv module with pip (ensurepip): install it (Debian and Ubuntu: sudo apt-get install python3-venv)."
+		return res
+	}
+	res.Status, res.Detail = compose.OK, firstLine(out)
+	if minor != 11 {
+		res.Detail += " (the course uses 3.11; apache-flink " + FlinkVersion + " runs on 3.9 or later)"
+	}
+	return res
+}
+
+func checkInstall(l Layout) compose.Result {
+	res := compose.Result{Name: "Install", Status: compose.OK}
+	plan := l.Plan()
+	if plan.Done() {
+		res.Detail = "complete in " + l.Cache + ": a start downloads nothing"
+		return res
+	}
+	res.Detail = "not complete in " + l.Cache + ": the first start, or labtui cluster install, does it; " + plan.String()
+	return res
+}
+
+func checkDisk(l Layout) compose.Result {
+	res := compose.Result{Name: "Disk"}
+	need := l.Plan().Disk + runDisk
+	dir := l.Cache
+	for {
+		if _, err := os.Stat(dir); err == nil || filepath.Dir(dir) == dir {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		res.Status, res.Fix, res.Err = compose.Problem, "Cannot read the free space of "+dir+": set LABTUI_CLUSTER_CACHE (or --cluster-cache) to a folder on a disk you can write to.", err
+		return res
+	}
+	free := int64(st.Bavail) * int64(st.Bsize)
+	if free < need {
+		res.Status, res.Fix = compose.Problem, fmt.Sprintf("%s has %s free and the cluster needs %s: free some space, or set LABTUI_CLUSTER_CACHE (or --cluster-cache) to a folder on a larger disk.", dir, mib(free), mib(need))
+		return res
+	}
+	res.Status, res.Detail = compose.OK, fmt.Sprintf("%s free in %s, %s needed", mib(free), dir, mib(need))
+	return res
+}
+
+func checkMemory() compose.Result {
+	res := compose.Result{Name: "Memory"}
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		res.Status, res.Detail = compose.Skipped, "no /proc/meminfo on this system: the cluster takes about 4 GiB"
+		return res
+	}
+	var avail int64
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemAvailable:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			avail = kb << 10
+		}
+	}
+	if avail < memoryNeed {
+		res.Status, res.Fix = compose.Problem, fmt.Sprintf("%s of memory is available and the cluster's JVMs take about 4 GiB: close other programs (or run the embedded lab, plain labtui).", mib(avail))
+		return res
+	}
+	res.Status, res.Detail = compose.OK, mib(avail)+" available, about 4096 MiB needed"
+	return res
+}
+
+// DoctorRemote checks what --backend remote needs: a Kafka that answers at brokers, a
+// Flink whose REST API answers at flinkURL with a TaskManager and a free slot, and,
+// for `flink run`, the local install and a JDK 17 or later.
+func DoctorRemote(ctx context.Context, l Layout, brokers, flinkURL string) compose.Report {
+	var r compose.Report
+	r.Results = append(r.Results, checkKafka(ctx, brokers), checkFlink(ctx, flinkURL), checkJava(ctx))
+	inst := checkInstall(l)
+	inst.Detail = strings.Replace(inst.Detail, "a start downloads nothing", "`flink run` comes from it", 1)
+	r.Results = append(r.Results, inst)
+	return r
+}
+
+func checkKafka(ctx context.Context, brokers string) compose.Result {
+	res := compose.Result{Name: "Kafka at " + brokers}
+	if _, _, err := net.SplitHostPort(brokers); err != nil {
+		res.Status, res.Fix, res.Err = compose.Problem, fmt.Sprintf("--brokers %q is not HOST:PORT: give the address the broker advertises, such as 127.0.0.1:9092.", brokers), err
+		return res
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-doctor"))
+	if err == nil {
+		var m kadm.BrokerDetails
+		m, err = kadm.NewClient(cl).ListBrokers(ctx)
+		cl.Close()
+		if err == nil {
+			res.Status, res.Detail = compose.OK, fmt.Sprintf("%d broker(s) answer", len(m))
+			return res
+		}
+	}
+	res.Status, res.Err = compose.Problem, err
+	res.Fix = fmt.Sprintf("Nothing answers Kafka's protocol at %s within 10 s: start the broker, or give --brokers the address it advertises to this machine.", brokers)
+	return res
+}
+
+func checkFlink(ctx context.Context, flinkURL string) compose.Result {
+	res := compose.Result{Name: "Flink at " + flinkURL}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	o, err := NewREST(flinkURL).Overview(ctx)
+	switch {
+	case err != nil:
+		res.Status, res.Err = compose.Problem, err
+		res.Fix = fmt.Sprintf("Flink's REST API does not answer at %s: start the cluster, or give --flink the URL of its web UI (such as http://127.0.0.1:8081).", flinkURL)
+	case o.TaskManagers == 0:
+		res.Status, res.Fix = compose.Problem, "Flink answers but has no TaskManager: start one (taskmanager.sh start), or the job never runs."
+	case o.SlotsFree == 0:
+		res.Status, res.Fix = compose.Problem, fmt.Sprintf("Flink's %d slots are all taken: cancel a job in its web UI (%s) or add a TaskManager.", o.Slots, flinkURL)
+	default:
+		res.Status, res.Detail = compose.OK, fmt.Sprintf("Flink %s, %d TaskManager(s), %d of %d slots free", o.Version, o.TaskManagers, o.SlotsFree, o.Slots)
+	}
+	return res
+}
+
+// firstLine is the first non-empty line of b.
+func firstLine(b []byte) string {
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
