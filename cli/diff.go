@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/recording"
 	"github.com/labtui/labtui/replay"
 )
 
@@ -111,7 +109,7 @@ func (a *app) runMoved(cmd *cobra.Command, args []string) error {
 		opts.Trace = true
 		for i, field := range []meter.TimestampField{meter.CompletedTS, meter.StartedTS} {
 			opts.Timestamp = field
-			rs, err := replayResults(cmd.Context(), path, replay.Config{Job: opts})
+			rs, err := replay.Results(cmd.Context(), path, replay.Config{Job: opts})
 			if err != nil {
 				return err
 			}
@@ -140,17 +138,4 @@ func (a *app) runMoved(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	return m.WriteText(a.stdout, names, a.cfg.Limit)
-}
-
-// replayResults replays a recording and returns every result; a malformed line is
-// skipped, as `labtui replay` skips it, and counted in the error only if nothing was read.
-func replayResults(ctx context.Context, path string, cfg replay.Config) ([]meter.Result, error) {
-	src, err := recording.Open(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	var out []meter.Result
-	_, err = replay.Run(ctx, src, cfg, func(r meter.Result) { out = append(out, r) }, func(int, error) {})
-	return out, err
 }

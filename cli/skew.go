@@ -49,7 +49,7 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	opts.Trace = true
-	results, err := replayResults(cmd.Context(), args[0], replay.Config{Job: opts, Drain: a.cfg.Drain})
+	results, err := replay.Results(cmd.Context(), args[0], replay.Config{Job: opts, Drain: a.cfg.Drain})
 	if err != nil {
 		return err
 	}

@@ -85,6 +85,7 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	}
 	cfg := tui.Config{
 		Job:       job,
+		Reenact:   sessionReenact,
 		Hiccup:    a.cfg.HiccupDuration,
 		Recording: recording,
 		ExportDir: a.cfg.ExportDir,

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
@@ -20,12 +21,12 @@ func sample() state.State {
 	st.Steps["4.2"] = state.Step{Done: true, At: ms(95), Because: "a hiccup on gw-1 and the 10:00 minute differs"}
 	st.Evidence.Hiccup = &state.Hiccup{
 		Instance: "gw-1", DurationMS: 35000, At: ms(40),
-		Table: state.Table{Run: 1, Reason: "start", Timestamp: "completed_ts", Rows: []state.Row{
+		Table: state.Table{Run: 1, Reason: "start", Timestamp: "completed_ts", Rows: []minutes.Row{
 			{WindowStart: ms(0), WindowEnd: ms(60), Tenant: "acme",
-				Processing: &state.Cell{USD: 0.2, Requests: 2}, Event: &state.Cell{USD: 0.2, Requests: 2}},
+				Cells: [2]minutes.Cell{{USD: 0.2, Requests: 2, Fired: 1}, {USD: 0.2, Requests: 2, Fired: 1}}},
 			{WindowStart: ms(40), Mark: "hiccup gw-1 10:00:40"},
 			{WindowStart: ms(60), WindowEnd: ms(120), Tenant: "acme", Differs: true,
-				Processing: &state.Cell{USD: 0.4, Requests: 4}, Event: &state.Cell{USD: 0.2, Requests: 2}},
+				Cells: [2]minutes.Cell{{USD: 0.4, Requests: 4, Fired: 1}, {USD: 0.2, Requests: 2, Fired: 1}}},
 		}},
 		Late: []state.Late{{RequestID: "r-103", Tenant: "acme", Gateway: "gw-1", Timestamp: ms(44), Watermark: ms(69), USD: 0.1}},
 	}

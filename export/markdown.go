@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
@@ -104,7 +105,7 @@ func writeTable(b *strings.Builder, t state.Table) {
 		if r.Differs {
 			flag = "differs"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", minute(r.WindowStart), r.Tenant, cell(r.Processing), cell(r.Event), flag)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", minute(r.WindowStart), r.Tenant, cellOf(r.Cells[minutes.Processing]), cellOf(r.Cells[minutes.Event]), flag)
 	}
 	if t.Omitted > 0 {
 		fmt.Fprintf(b, "\n(%d older rows left out.)\n", t.Omitted)
@@ -120,7 +121,15 @@ func minute(ms int64) string {
 	return c[:5]
 }
 
-func cell(c *state.Cell) string {
+// cellOf is cell for a row's cell, "—" when its window wrote nothing.
+func cellOf(c minutes.Cell) string {
+	if !c.Present() {
+		return "—"
+	}
+	return cell(&c)
+}
+
+func cell(c *minutes.Cell) string {
 	if c == nil {
 		return "—"
 	}

@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
 // writeComparison writes a replay set against the reference run of its recording: each
 // sink's summary and report, and the replay's processing-time windows.
 func writeComparison(b *strings.Builder, c *state.Comparison) {
-	fmt.Fprintf(b, "\n#### The replay against the live run\n\nCompared with %s.\n", c.Reference)
+	fmt.Fprintf(b, "\n#### The replay against the recorded hour re-enacted\n\nCompared with %s.\n", c.Reference)
 	fmt.Fprintf(b, "\n**Event time.** %s.\n", c.EventTime.Summary)
 	writeReport(b, c.EventTime)
 	fmt.Fprintf(b, "\n**Processing time.** %s.\n", c.ProcessingTime.Summary)
@@ -19,8 +20,8 @@ func writeComparison(b *strings.Builder, c *state.Comparison) {
 		b.WriteString("\nThe replay's processing-time windows, where the whole recording landed:\n\n")
 		b.WriteString("| minute | tenant | USD | requests | |\n|---|---|---|---|---|\n")
 		for _, r := range c.ProcessingMinutes {
-			p := r.Processing
-			if p == nil {
+			p := r.Cells[minutes.Processing]
+			if !p.Present() {
 				continue
 			}
 			open := ""

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/recording"
 	"github.com/labtui/labtui/replay"
 	"github.com/labtui/labtui/skew"
@@ -52,7 +53,7 @@ func replayEvidence() state.State {
 			ProcessingTime: state.DiffReport{Summary: "processing-time: 3 (tenant, minute) rows, 0 identical, 2 only in the live run, 1 only in the replay; every difference explained",
 				Lines:        []string{"  ~ 2 rows only in the live run, 10:00 to 10:01 (6 records, $0.60): the replay counted every one of them in its processing-time minute 11:00 instead"},
 				OmittedLines: 4},
-			ProcessingMinutes: []state.Row{{WindowStart: ms(3600), WindowEnd: ms(3660), Tenant: "acme", Processing: &state.Cell{USD: 0.6, Requests: 6, Open: true}}},
+			ProcessingMinutes: []minutes.Row{{WindowStart: ms(3600), WindowEnd: ms(3660), Tenant: "acme", Cells: [2]minutes.Cell{{USD: 0.6, Requests: 6, Open: true}}}},
 		}}}
 	st.Evidence.Moved = []state.Moved{{RequestID: "r-105", Tenant: "acme", Gateway: "gw-0", USD: 0.1, CompletedMinute: ms(60),
 		StartedMinute: ms(0), CompletedTS: ms(69), StartedTS: ms(58)}}
@@ -73,7 +74,7 @@ func TestExportWritesTheComparisonTheMovedRequestsAndTheSkewPicture(t *testing.T
 	}
 	md, _ := os.ReadFile(paths[0])
 	for _, want := range []string{
-		"#### The replay against the live run",
+		"#### The replay against the recorded hour re-enacted",
 		"Compared with a re-enactment of seed-burst.jsonl at recorded pace with completed_ts",
 		"**Event time.** event-time: 2 (tenant, minute) rows, 1 identical, 1 differ; every difference explained.",
 		"```text\n~ 10:00 acme       the live run $0.20 ×2",

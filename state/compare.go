@@ -1,5 +1,7 @@
 package state
 
+import "github.com/labtui/labtui/minutes"
+
 // Comparison is a replay's output set against the reference run of its recording: the
 // recording re-enacted at the pace it was recorded, deterministically, standing in for the
 // live run of the recorded hour (exercise 4.3).
@@ -11,7 +13,7 @@ type Comparison struct {
 	ProcessingTime DiffReport `json:"processing_time"`
 	// ProcessingMinutes are the replay's processing-time windows, by minute and tenant:
 	// where the whole recorded hour landed. At most MaxProcessingMinutes.
-	ProcessingMinutes []Row `json:"processing_minutes,omitempty"`
+	ProcessingMinutes []minutes.Row `json:"processing_minutes,omitempty"`
 }
 
 // MaxProcessingMinutes is how many processing-time rows of a replay a Comparison keeps.
@@ -66,10 +68,6 @@ func (c *Comparison) clone() *Comparison {
 	d := *c
 	d.EventTime.Lines = append([]string(nil), c.EventTime.Lines...)
 	d.ProcessingTime.Lines = append([]string(nil), c.ProcessingTime.Lines...)
-	d.ProcessingMinutes = append([]Row(nil), c.ProcessingMinutes...)
-	for i := range d.ProcessingMinutes {
-		d.ProcessingMinutes[i].Processing = d.ProcessingMinutes[i].Processing.clone()
-		d.ProcessingMinutes[i].Event = d.ProcessingMinutes[i].Event.clone()
-	}
+	d.ProcessingMinutes = append([]minutes.Row(nil), c.ProcessingMinutes...)
 	return &d
 }

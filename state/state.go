@@ -3,7 +3,11 @@
 // user's XDG state directory so a crash or a closed terminal loses nothing.
 package state
 
-import "time"
+import (
+	"time"
+
+	"github.com/labtui/labtui/minutes"
+)
 
 // Version is the format of the saved file; Load refuses a newer one.
 const Version = 1
@@ -129,53 +133,22 @@ func (e Evidence) clone() Evidence {
 }
 
 // Table is the two panes of one run as they stood: a row per (minute, tenant) with the
-// processing-time and event-time cells side by side, and the mark lines.
+// processing-time and event-time cells side by side, and the mark lines, each row with
+// its verdict at the time of the copy.
 type Table struct {
 	Run       int    `json:"run"`
 	Reason    string `json:"reason"`
 	Timestamp string `json:"timestamp"`
 	// TakenAt is the lab's processing time, ms since the epoch, when the copy was taken.
-	TakenAt int64 `json:"taken_at"`
-	Rows    []Row `json:"rows"`
+	TakenAt int64         `json:"taken_at"`
+	Rows    []minutes.Row `json:"rows"`
 	// Omitted counts rows left out to keep the copy small.
 	Omitted int `json:"omitted,omitempty"`
 }
 
 func (t Table) clone() Table {
-	t.Rows = append([]Row(nil), t.Rows...)
-	for i := range t.Rows {
-		t.Rows[i].Processing = t.Rows[i].Processing.clone()
-		t.Rows[i].Event = t.Rows[i].Event.clone()
-	}
+	t.Rows = append([]minutes.Row(nil), t.Rows...)
 	return t
-}
-
-// Row is one line of a Table: a (minute, tenant) pair, or a mark line when Mark is set.
-type Row struct {
-	WindowStart int64  `json:"window_start"`
-	WindowEnd   int64  `json:"window_end"`
-	Tenant      string `json:"tenant_id,omitempty"`
-	Processing  *Cell  `json:"processing_time,omitempty"`
-	Event       *Cell  `json:"event_time,omitempty"`
-	Differs     bool   `json:"differs,omitempty"`
-	// Mark is the text of a mark line ("hiccup gw-1 10:00:40"); WindowStart is its time.
-	Mark string `json:"mark,omitempty"`
-}
-
-// Cell is what one window wrote for a (minute, tenant).
-type Cell struct {
-	USD      float64 `json:"usd"`
-	Requests int64   `json:"requests"`
-	// Open says the window never fired: the run ended with it open.
-	Open bool `json:"open,omitempty"`
-}
-
-func (c *Cell) clone() *Cell {
-	if c == nil {
-		return nil
-	}
-	d := *c
-	return &d
 }
 
 // Hiccup is the evidence of 4.2.
@@ -236,10 +209,10 @@ type Diff struct {
 // DiffRow is one (minute, tenant) whose event-time cell differs between two runs; a
 // nil side had no cell.
 type DiffRow struct {
-	WindowStart int64  `json:"window_start"`
-	Tenant      string `json:"tenant_id"`
-	Here        *Cell  `json:"here,omitempty"`
-	There       *Cell  `json:"there,omitempty"`
+	WindowStart int64         `json:"window_start"`
+	Tenant      string        `json:"tenant_id"`
+	Here        *minutes.Cell `json:"here,omitempty"`
+	There       *minutes.Cell `json:"there,omitempty"`
 }
 
 // Moved is a request whose event-time minute changed with the timestamp field.

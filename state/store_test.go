@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/labtui/labtui/minutes"
 )
 
 func TestSaveThenLoadKeepsAnswersAndEvidence(t *testing.T) {
@@ -112,15 +114,15 @@ func TestCloneCopiesComparisonsAndTheMovedSummary(t *testing.T) {
 	st := New()
 	st.Evidence.Replays = []Replay{{Timestamp: "completed_ts", Compare: &Comparison{
 		EventTime:         DiffReport{Summary: "event-time: 3 rows", Lines: []string{"= 3 identical rows"}},
-		ProcessingMinutes: []Row{{Tenant: "acme", Processing: &Cell{USD: 1}}},
+		ProcessingMinutes: []minutes.Row{{Tenant: "acme", Cells: [2]minutes.Cell{minutes.Processing: {USD: 1, Fired: 1}}}},
 	}}}
 	st.Evidence.MovedSummary = &MovedSummary{Moved: 2}
 	c := st.Clone()
 	c.Evidence.Replays[0].Compare.EventTime.Lines[0] = "changed"
-	c.Evidence.Replays[0].Compare.ProcessingMinutes[0].Processing.USD = 9
+	c.Evidence.Replays[0].Compare.ProcessingMinutes[0].Cells[minutes.Processing].USD = 9
 	c.Evidence.MovedSummary.Moved = 9
 	orig := st.Evidence
-	if orig.Replays[0].Compare.EventTime.Lines[0] != "= 3 identical rows" || orig.Replays[0].Compare.ProcessingMinutes[0].Processing.USD != 1 ||
+	if orig.Replays[0].Compare.EventTime.Lines[0] != "= 3 identical rows" || orig.Replays[0].Compare.ProcessingMinutes[0].Cells[minutes.Processing].USD != 1 ||
 		orig.MovedSummary.Moved != 2 {
 		t.Errorf("the clone shares evidence with the original: %+v", orig)
 	}

@@ -44,15 +44,15 @@ func (m Model) toggleGenerator() (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	on := m.hist.Status == nil || !m.hist.Status.Generator
+	on := m.sess.Status == nil || !m.sess.Status.Generator
 	return m, m.generatorCmd(on)
 }
 
 // instances are the gateway instances the status lists.
 func (m Model) instances() []string {
 	var names []string
-	if m.hist.Status != nil {
-		for _, in := range m.hist.Status.Instances {
+	if m.sess.Status != nil {
+		for _, in := range m.sess.Status.Instances {
 			names = append(names, in.Name)
 		}
 	}
@@ -83,10 +83,10 @@ func (m Model) inject(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 
 // currentField is the timestamp field the job reads now.
 func (m Model) currentField() meter.TimestampField {
-	if m.hist.Status != nil {
-		return m.hist.Status.Timestamp
+	if m.sess.Status != nil {
+		return m.sess.Status.Timestamp
 	}
-	return m.hist.Current().Timestamp
+	return m.sess.Current().Timestamp
 }
 
 // replay replays the recorded hour with field as the event timestamp.
@@ -99,8 +99,8 @@ func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 		return m.say(footer.Warn, "a replay is already running: wait for it to finish"), nil
 	}
 	m.replaying, m.replayField = true, field
-	m.hist.Replay = nil
-	m.tracker.ReplayAsked(m.cfg.Recording, field)
+	m.sess.Replay = nil
+	m.sess.ReplayAsked(m.cfg.Recording, field)
 	m = m.say(footer.Info, "replaying %s with %s from the earliest offset…", filepath.Base(m.cfg.Recording), field)
 	return m.relayout(), m.replayCmd(m.cfg.Recording, field)
 }
@@ -110,10 +110,10 @@ func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 func (m Model) mark() Model {
 	at := m.now()
 	text := "mark " + seconds(at)
-	if inst, hat, d, ok := m.tracker.LastHiccup(); ok && at-hat <= d.Milliseconds()+2*60000 {
+	if inst, hat, d, ok := m.sess.LastHiccup(); ok && at-hat <= d.Milliseconds()+2*60000 {
 		at, text = hat, "hiccup "+inst+" "+seconds(hat)
 	}
-	m.hist.Mark(at, text)
+	m.sess.Mark(at, text)
 	return m.say(footer.Info, "marked %q in both panes", text)
 }
 
@@ -151,8 +151,8 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch k.String() {
 	case "y", "Y", "enter":
 		s := m.cfg.Saved
-		m.tracker.Restore(*s)
-		m.lab = m.lab.SetAnswers(s.Answers).SetSteps(m.tracker.Steps())
+		m.sess.Restore(*s)
+		m.lab = m.lab.SetAnswers(s.Answers).SetSteps(m.sess.Steps())
 		m.labRev = m.lab.Revision()
 		m.screen, m.saveOK = screenMain, true
 		m = m.say(footer.Info, "restored %s and %s saved %s", plural(s.Answered(), "answer"),

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"path/filepath"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -48,7 +47,7 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if msg.err != nil {
 			return m.say(footer.Error, "hiccup on %s: %v", msg.instance, msg.err), nil, true
 		}
-		m.tracker.Injected(m.hist, msg.instance, msg.d, m.now())
+		m.sess.Injected(msg.instance, msg.d, m.now())
 		m = m.say(footer.Warn, "hiccup on %s for %s: its events are held · press m to mark it in both panes", msg.instance, msg.d)
 		m, cmd := m.progressChanged()
 		return m, cmd, true
@@ -81,8 +80,7 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 // apply takes in one backend update: history first, then the lab's steps, then what the
 // learner should read.
 func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
-	m.hist.Apply(u)
-	m.tracker.Observe(m.hist, u)
+	tasks := m.sess.Apply(u)
 	if u.Log != "" {
 		m = m.say(footer.Info, "%s", u.Log)
 	}
@@ -91,21 +89,18 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	}
 	if r := u.Restarted; r != nil {
 		m.panes = m.panes.Bottom()
-		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", r.Reason, r.Timestamp, m.hist.Current().ID)
+		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", r.Reason, r.Timestamp, m.sess.Current().ID)
 	}
-	var settle tea.Cmd
 	if p := u.Replay; p != nil {
 		m = m.replayStatus(p)
-		if p.Done && p.Err == nil {
-			settle = tea.Tick(settleDelay, func(time.Time) tea.Msg { return settledMsg{} })
-		}
 	}
 	if r := u.Restarted; r != nil && m.replaying {
 		m.replayField = r.Timestamp
 	}
 	m = m.relayoutIfNeeded()
+	m = m.showAnalysis()
 	m, save := m.progressChanged()
-	return m, tea.Batch(settle, save)
+	return m, tea.Batch(m.sessionCmds(tasks), save)
 }
 
 // replayStatus says in the status line when a replay finished or failed; the replay
@@ -115,7 +110,7 @@ func (m Model) replayStatus(p *backend.ReplayProgress) Model {
 	case p.Err != nil:
 		return m.say(footer.Error, "replay failed after %d records: %v", p.Records, p.Err)
 	case p.Done:
-		return m.say(footer.Info, "replay done: %d records with %s from %s", p.Records, m.hist.Current().Timestamp, filepath.Base(p.Path))
+		return m.say(footer.Info, "replay done: %d records with %s from %s", p.Records, m.sess.Current().Timestamp, filepath.Base(p.Path))
 	}
 	return m
 }

@@ -40,7 +40,7 @@ func busyModel(tb testing.TB, w, h, rows int, lists bool) Model {
 		rs = append(rs, late(fmt.Sprintf("r-late-%d", min), "acme", "gw-1", t0+min*60000, t0+min*60000+61000, 0.1))
 		m, _ = m.apply(backend.Update{Results: rs})
 		if min%10 == 0 {
-			m.hist.Mark(t0+min*60000+40000, "hiccup gw-1 mark")
+			m.sess.Mark(t0+min*60000+40000, "hiccup gw-1 mark")
 		}
 	}
 	end := t0 + minutes*60000
@@ -66,7 +66,7 @@ func BenchmarkView200x60With10000Rows(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			m := busyModel(b, 200, 60, 10000, lists)
-			if n := m.hist.Current().Table.Len(); n < 10000 {
+			if n := m.sess.Current().Table.Len(); n < 10000 {
 				b.Fatalf("history holds %d rows", n)
 			}
 			b.ReportAllocs()
@@ -141,7 +141,7 @@ func TestAnHourAt100RequestsASecondKeepsMemoryBounded(t *testing.T) {
 	if grew > 150 {
 		t.Errorf("the heap grew by %.1f MiB", grew)
 	}
-	if m.hist.Traces.Len() > m.hist.Traces.Cap() {
+	if m.sess.Traces.Len() > m.sess.Traces.Cap() {
 		t.Error("the trace buffer outgrew its cap")
 	}
 }

@@ -39,12 +39,15 @@ func hourModel(tb testing.TB, w, h int, v string) Model {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m := New(fakebackend.New(), Config{Recording: recordedHour})
+	m := New(fakebackend.New(), Config{Recording: recordedHour, Reenact: testReenact})
 	m = update(tb, m, resize(w, h))
+	m.sess.ReplayAsked(m.cfg.Recording, meter.CompletedTS)
 	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, At: replayStart}})
 	m, _ = m.apply(backend.Update{Results: results, Status: status(now+2000, meter.MinWatermark, open...)})
-	m, _ = m.apply(backend.Update{Replay: &backend.ReplayProgress{Path: recordedHour, Records: 143400, Total: 143400, Done: true}})
-	m = update(tb, m, settledMsg{})
+	m, cmd := m.apply(backend.Update{Replay: &backend.ReplayProgress{Path: recordedHour, Records: 143400, Total: 143400, Done: true}})
+	for _, msg := range run(tb, cmd) {
+		m = update(tb, m, msg)
+	}
 	return update(tb, m, keyPress(v))
 }
 

@@ -79,8 +79,8 @@ func TestDiffViewExplainsTheReplayAgainstTheLiveRun(t *testing.T) {
 	for _, want := range []string{
 		"[ event time ]",
 		"event-time: 2 (tenant, minute) rows, 1 identical, 1 differ; every difference explained",
-		"~ 10:00 acme       the live run $0.20 ×2",
-		"2 records ($0.20) late in the live run: the watermark had passed 10:00:59.999",
+		"~ 10:00 acme       the re-enactment $0.20 ×2",
+		"2 records ($0.20) late in the re-enactment: the watermark had passed 10:00:59.999",
 		"= 1 identical row, 10:01",
 	} {
 		if !strings.Contains(view, want) {
@@ -108,7 +108,7 @@ func TestDiffViewExplainsTheProcessingTimeOutputInItsSecondTab(t *testing.T) {
 		t.Fatalf("tab = %v", fm.diffView.Tab())
 	}
 	for _, want := range []string{
-		"processing-time: 3 (tenant, minute) rows, 0 identical, 2 only in the live run, 1 only in the replay",
+		"processing-time: 3 (tenant, minute) rows, 0 identical, 2 only in the re-enactment, 1 only in the replay",
 		"11:00  acme       $0.6000  6 requests, still open",
 		"the replay counted every one of them in its",
 	} {

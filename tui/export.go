@@ -8,10 +8,9 @@ import (
 
 	"github.com/labtui/labtui/export"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/skew"
 	"github.com/labtui/labtui/state"
-	"github.com/labtui/labtui/tui/compare"
-	"github.com/labtui/labtui/tui/history"
 )
 
 // pictureSpec is what the export needs to draw a run's skew picture off the update
@@ -28,8 +27,8 @@ type pictureSpec struct {
 // with traced records if the current one has none yet; nil when no run has any (a
 // picture without records has nothing to show).
 func (m Model) picture() *pictureSpec {
-	runs := m.hist.Runs()
-	var run *history.Run
+	runs := m.sess.Runs()
+	var run *session.Run
 	for i := len(runs) - 1; i >= 0 && run == nil; i-- {
 		if traced(runs[i].Results.Snapshot()) {
 			run = runs[i]
@@ -40,7 +39,7 @@ func (m Model) picture() *pictureSpec {
 	}
 	p := &pictureSpec{results: run.Results.Snapshot(), open: run.Open, title: run.Title(), exercise: exerciseOf(run)}
 	if run.Replay {
-		p.title += " · " + filepath.Base(m.recordingOf(run))
+		p.title += " · " + filepath.Base(m.sess.RecordingOf(run))
 	}
 	p.opts, p.ref = m.skewOptions(run)
 	if e := m.an.skew; e.model != nil && e.runID == run.ID && e.n == run.Results.Len() {
@@ -51,7 +50,7 @@ func (m Model) picture() *pictureSpec {
 
 // exerciseOf is the exercise a run's picture is evidence for: a replay is 4.3 or 4.4 by
 // its timestamp field, a live run with a hiccup 4.2, any other 4.1.
-func exerciseOf(run *history.Run) string {
+func exerciseOf(run *session.Run) string {
 	switch {
 	case run.Replay && run.Timestamp == meter.StartedTS:
 		return "4.4"
@@ -69,7 +68,7 @@ func (p *pictureSpec) build() *export.Picture {
 		if p.ref != nil {
 			p.opts.Held = heldIn(p.ref)
 		}
-		mdl := skew.Build(compare.Output(p.results, p.open), p.opts)
+		mdl := skew.Build(session.Output(p.results, p.open), p.opts)
 		p.model = &mdl
 	}
 	return &export.Picture{Model: *p.model, Title: p.title + " · event time against processing time", Exercise: p.exercise}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -15,6 +16,8 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -22,6 +25,22 @@ func TestMain(m *testing.M) {
 	// Goldens are plain text: no colour, no bold.
 	lipgloss.SetColorProfile(termenv.Ascii)
 	os.Exit(m.Run())
+}
+
+// testReenact is the Reenact cli gives the TUI: the recording at its recorded times.
+func testReenact(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
+	return replay.Results(ctx, path, replay.Config{Pace: replay.Recorded, Job: job})
+}
+
+// reference is the seed burst's (or any recording's) reference run with field.
+func reference(path string, field meter.TimestampField) ([]meter.Result, error) {
+	return testReenact(context.Background(), path, meter.Options{Trace: true, Timestamp: field})
+}
+
+// finishTasks runs the session's tasks to the end, as the update loop would.
+func finishTasks(m Model, tasks []session.Task) Model {
+	m.sess.RunTasks(context.Background(), tasks)
+	return m
 }
 
 // t0 is 10:00:00.000 UTC, the minute of the course's table.
@@ -106,6 +125,9 @@ func start(t *testing.T, fb *fakebackend.Backend, cfg Config, w, h int) *teatest
 	t.Helper()
 	if cfg.Now == nil {
 		cfg.Now = func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }
+	}
+	if cfg.Reenact == nil {
+		cfg.Reenact = testReenact
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = newTestClock(time.UnixMilli(at("00:25")))

@@ -58,7 +58,7 @@ func TestInjectPicksAnInstanceAndMarkPutsALineInBothPanes(t *testing.T) {
 	if !strings.Contains(view, "── hiccup gw-1 10:00:40 ───────────────│── hiccup gw-1 10:00:40 ─") {
 		t.Errorf("the mark is not in both panes:\n%s", view)
 	}
-	if !fm.tracker.Done("4.2") {
+	if !fm.sess.Done("4.2") {
 		t.Error("4.2 is not ticked after a hiccup and a differing minute")
 	}
 }

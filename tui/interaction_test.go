@@ -12,8 +12,8 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/state"
-	"github.com/labtui/labtui/tui/history"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -74,10 +74,10 @@ func TestReplayAndTimestampKeysCallTheBackend(t *testing.T) {
 	if len(calls) != 2 || calls[0].Field != meter.CompletedTS || calls[1].Field != meter.StartedTS || calls[0].Path != recording {
 		t.Fatalf("Replay calls = %+v", calls)
 	}
-	if !fm.tracker.Done("4.3") {
+	if !fm.sess.Done("4.3") {
 		t.Error("4.3 not ticked after a completed_ts replay")
 	}
-	if runs := fm.hist.Runs(); len(runs) != 2 || !runs[1].Replay || !runs[0].Ended {
+	if runs := fm.sess.Runs(); len(runs) != 2 || !runs[1].Replay || !runs[0].Ended {
 		t.Errorf("runs = %+v", runs)
 	}
 }
@@ -129,10 +129,10 @@ func TestPanesKeepABoundedHistoryAndSayWhatTheyDropped(t *testing.T) {
 		rs = append(rs, both("acme", m, 0.1, 1)...)
 	}
 	fb := fakebackend.New(backend.Update{Results: rs, Status: status(at("151:00"), at("150:59"))})
-	tm := start(t, fb, Config{Limits: history.Limits{Rows: 100}}, 100, 24)
+	tm := start(t, fb, Config{Limits: session.Limits{Rows: 100}}, 100, 24)
 	waitFor(t, tm, "50 older rows dropped")
 	fm, _ := finalView(t, tm)
-	if n := fm.hist.Current().Table.Len(); n != 100 {
+	if n := fm.sess.Current().Table.Len(); n != 100 {
 		t.Errorf("the table keeps %d rows, want 100", n)
 	}
 }
@@ -149,7 +149,7 @@ func TestARestartStartsANewRunAndKeepsThePreviousOne(t *testing.T) {
 	if strings.Contains(view, "10:00  acme") {
 		t.Errorf("run 1's row is in run 2's panes:\n%s", view)
 	}
-	runs := fm.hist.Runs()
+	runs := fm.sess.Runs()
 	if len(runs) != 2 || runs[0].Table.Len() != 1 || runs[1].Table.Len() != 1 {
 		t.Errorf("runs: %d, tables %v", len(runs), fmt.Sprint(runs[0].Table.Len()))
 	}
@@ -175,7 +175,7 @@ func TestAFirstRestartReplacesTheEmptyStartingRun(t *testing.T) {
 	tm := start(t, fb, Config{}, 80, 24)
 	waitFor(t, tm, "run 1 · started")
 	fm, _ := finalView(t, tm)
-	if n := len(fm.hist.Runs()); n != 1 {
+	if n := len(fm.sess.Runs()); n != 1 {
 		t.Errorf("%d runs, want the one that started", n)
 	}
 }
@@ -210,8 +210,8 @@ func TestKillRestartsTheJobWhenTheBackendCan(t *testing.T) {
 	press(tm, "x")
 	waitFor(t, tm, "run 2 · job killed")
 	fm, _ := finalView(t, tm)
-	if rb.restarts != 1 || len(fm.hist.Runs()) != 2 {
-		t.Errorf("restarts %d, runs %d", rb.restarts, len(fm.hist.Runs()))
+	if rb.restarts != 1 || len(fm.sess.Runs()) != 2 {
+		t.Errorf("restarts %d, runs %d", rb.restarts, len(fm.sess.Runs()))
 	}
 }
 

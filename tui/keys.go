@@ -52,7 +52,7 @@ func DefaultKeyMap() KeyMap {
 		Kill:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill the job: restart, empty state")),
 		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export answers")),
 
-		Diff:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff the replay against the live run")),
+		Diff:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff against the re-enacted hour")),
 		Skew:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "skew picture of the run")),
 		NextTab: key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next diff tab")),
 		PrevTab: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous diff tab")),

@@ -18,6 +18,7 @@ import (
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/labs"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/diffview"
 	"github.com/labtui/labtui/tui/components/footer"
@@ -28,8 +29,6 @@ import (
 	"github.com/labtui/labtui/tui/components/records"
 	"github.com/labtui/labtui/tui/components/replaybar"
 	"github.com/labtui/labtui/tui/components/skewview"
-	"github.com/labtui/labtui/tui/history"
-	"github.com/labtui/labtui/tui/lab"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -67,8 +66,8 @@ type Config struct {
 	Clock generator.Clock
 	// Logger receives what labtui logs; it must not write to the terminal. Default: none.
 	Logger *slog.Logger
-	// Limits bound the history kept; zero fields mean their defaults.
-	Limits history.Limits
+	// Limits bound what the session keeps; zero fields mean their defaults.
+	Limits session.Limits
 	// StartGenerator turns the generator on once the lab is up, so the panes fill
 	// without a key press.
 	StartGenerator bool
@@ -77,6 +76,10 @@ type Config struct {
 	// The zero value is the course's defaults, as the lab's job runs unless told
 	// otherwise.
 	Job meter.Options
+	// Reenact re-enacts a recording at its recorded times, for the reference the diff
+	// view compares a replay with; nil means replays are not compared (the view says
+	// so). The program supplies it (cli), so the TUI needs no engine.
+	Reenact session.Reenact
 }
 
 func (c Config) withDefaults() Config {
@@ -148,8 +151,8 @@ type Model struct {
 	height int
 	layout layout
 
-	hist    *history.History
-	tracker *lab.Tracker
+	// sess is the lab session: runs, evidence, comparisons.
+	sess *session.Session
 
 	header    header.Model
 	panes     panes.Model
@@ -163,7 +166,7 @@ type Model struct {
 	picker    picker.Model
 	filter    textinput.Model
 
-	// an is what was worked out from the runs: references, diffs, moved, skew.
+	// an is what the diff and skew views keep of what they show.
 	an *analysis
 
 	showLate      bool
@@ -203,9 +206,9 @@ func New(b backend.Backend, cfg Config) Model {
 	fi.Placeholder = "acme, gw-1, r-103…"
 	m := Model{
 		cfg: cfg, b: b, ctx: ctx, cancel: cancel, tasks: newTasks(), keys: keys, styles: styles,
-		screen:    screenMain,
-		hist:      history.New(cfg.Limits),
-		tracker:   lab.New(state.New()),
+		screen: screenMain,
+		sess: session.New(session.Config{Limits: cfg.Limits, Recording: cfg.Recording, Job: cfg.Job,
+			Reenact: cfg.Reenact}),
 		header:    header.New(styles),
 		panes:     panes.New(styles),
 		late:      records.New(styles, records.Late),
@@ -240,10 +243,7 @@ func (m Model) Init() tea.Cmd {
 
 // Snapshot returns the learner's progress as it stands: answers, steps and evidence.
 func (m Model) Snapshot() state.State {
-	st := state.New()
-	st.Revision = m.rev
-	st.Answers = m.lab.Answers()
-	m.tracker.Fill(&st)
+	st := m.sess.Snapshot(m.lab.Answers(), m.rev)
 	st.SavedAt = m.cfg.Now().UTC()
 	return st
 }
@@ -256,9 +256,4 @@ func (m Model) CanSave() bool { return m.saveOK }
 func (m Model) Closed() bool { return m.closed }
 
 // now is the lab's processing time, or 0 before the first status.
-func (m Model) now() int64 {
-	if m.hist.Status == nil {
-		return 0
-	}
-	return m.hist.Status.Now
-}
+func (m Model) now() int64 { return m.sess.Now() }

@@ -3,7 +3,6 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/footer"
 )
@@ -21,10 +20,10 @@ func (m Model) answersChanged(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 // progressChanged shows the tracker's steps and schedules an autosave if they or their
 // evidence changed.
 func (m Model) progressChanged() (Model, tea.Cmd) {
-	if !m.tracker.Changed() {
+	if !m.sess.Changed() {
 		return m, nil
 	}
-	m.lab = m.lab.SetSteps(m.tracker.Steps())
+	m.lab = m.lab.SetSteps(m.sess.Steps())
 	return m.dirty()
 }
 
@@ -86,6 +85,3 @@ func doneSteps(steps map[string]state.Step) []string {
 	}
 	return ids
 }
-
-// clock is meter.Clock.
-func clock(ms int64) string { return meter.Clock(ms) }

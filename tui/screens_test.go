@@ -102,7 +102,7 @@ func TestLabPanelTicksStepsFromEvidence(t *testing.T) {
 	fm, view := finalView(t, tm)
 	teatest.RequireEqualOutput(t, []byte(view))
 	for id, want := range map[string]bool{"4.1": true, "4.2": true, "4.3": true, "4.4": false} {
-		if fm.tracker.Done(id) != want {
+		if fm.sess.Done(id) != want {
 			t.Errorf("step %s done = %v, want %v", id, !want, want)
 		}
 	}

@@ -7,9 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/skew"
-	"github.com/labtui/labtui/tui/compare"
-	"github.com/labtui/labtui/tui/history"
 )
 
 // minSkewEvery is the least time between two builds of the skew picture; a build that
@@ -34,7 +33,7 @@ type skewMsg struct {
 // record arrives far behind its timestamp: its held gateway is the one held in the live
 // run, as the completed_ts reference run of the recording shows it, when that is at
 // hand; else none.
-func (m Model) skewOptions(run *history.Run) (o skew.Options, ref []meter.Result) {
+func (m Model) skewOptions(run *session.Run) (o skew.Options, ref []meter.Result) {
 	if h, ok := run.LastHiccup(); ok {
 		o.Held, o.Hiccup, o.Flush = h.Instance, h.From, h.To
 		return o, nil
@@ -45,8 +44,8 @@ func (m Model) skewOptions(run *history.Run) (o skew.Options, ref []meter.Result
 	o.Far = noneHeld
 	// Under started_ts every long request arrives long after its timestamp: only the
 	// completed_ts reference tells a held record.
-	if r := m.an.refs[refKey{m.recordingOf(run), meter.CompletedTS}]; r != nil && !r.pending && r.err == nil {
-		return o, r.results
+	if rs, ok := m.sess.Reference(m.sess.RecordingOf(run), meter.CompletedTS); ok {
+		return o, rs
 	}
 	return o, nil
 }
@@ -59,7 +58,7 @@ const noneHeld int64 = 1 << 62
 func heldIn(results []meter.Result) string { return skew.HeldGateway(results, skew.DefaultFar) }
 
 // skewTitle names the run a picture is of.
-func skewTitle(run *history.Run, m *skew.Model) string {
+func skewTitle(run *session.Run, m *skew.Model) string {
 	s := fmt.Sprintf("%s · %d records", run.Title(), len(m.Points))
 	if m.Held != "" {
 		s += " · " + m.Held + " held apart"
@@ -78,7 +77,7 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 	if e.pending {
 		return m, nil
 	}
-	run := m.hist.Current()
+	run := m.sess.Current()
 	w, h := m.skewView.PictureSize()
 	if w < 1 || h < 1 {
 		return m, nil
@@ -102,16 +101,16 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) skewBuildCmd(run *history.Run, w, h int) tea.Cmd {
+func (m Model) skewBuildCmd(run *session.Run, w, h int) tea.Cmd {
 	snap, open, style := run.Results.Snapshot(), run.Open, m.skewView.Style()
 	opts, ref := m.skewOptions(run)
-	id, r := run.ID, history.Run{ID: run.ID, Reason: run.Reason, Replay: run.Replay, Timestamp: run.Timestamp}
+	id, r := run.ID, session.Run{ID: run.ID, Reason: run.Reason, Replay: run.Replay, Timestamp: run.Timestamp}
 	return m.tasks.cmd(func() tea.Msg {
 		start := time.Now()
 		if ref != nil {
 			opts.Held = heldIn(ref)
 		}
-		model := skew.Build(compare.Output(snap, open), opts)
+		model := skew.Build(session.Output(snap, open), opts)
 		text := skew.RenderStyled(model, w, h, style)
 		return skewMsg{runID: id, n: len(snap), w: w, h: h, withRef: ref != nil, model: &model, title: skewTitle(&r, &model), text: text,
 			took: time.Since(start)}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/compare"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -20,7 +18,7 @@ import (
 // recorded, and the windows still open in the last status.
 func liveBurst(t testing.TB) []backend.Update {
 	t.Helper()
-	rs, err := compare.Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	rs, err := reference(seedBurst, meter.CompletedTS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,19 +132,15 @@ func run(t testing.TB, cmd tea.Cmd) []tea.Msg {
 func keyPress(k string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)} }
 
 func TestAReplaysHeldGatewayIsTheOneHeldInItsReferenceRun(t *testing.T) {
-	m := New(fakebackend.New(), Config{Recording: seedBurst})
+	m := New(fakebackend.New(), Config{Recording: seedBurst, Reenact: testReenact})
+	m.sess.ReplayAsked(m.cfg.Recording, meter.CompletedTS)
 	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
-	run := m.hist.Current()
+	run := m.sess.Current()
 	if o, ref := m.skewOptions(run); o.Far != noneHeld || ref != nil {
 		t.Fatalf("without a reference: %+v", o)
 	}
-	for _, f := range []meter.TimestampField{meter.StartedTS, meter.CompletedTS} {
-		ref, err := compare.Reference(context.Background(), seedBurst, meter.Options{}, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.an.refs[refKey{seedBurst, f}] = &refEntry{results: ref}
-	}
+	// The replay finishes: the session re-enacts the recording for its reference.
+	m = finishTasks(m, m.sess.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: seedBurst, Done: true}}))
 	_, got := m.skewOptions(run)
 	if held := heldIn(got); held != "gw-1" {
 		t.Errorf("held = %q, want gw-1 (r-103 and r-104 arrived half a minute late in the live run)", held)

@@ -208,7 +208,7 @@ func (m Model) scrollKey(k tea.KeyMsg) Model {
 			return m.scroll(m.focus, -1<<30)
 		}
 		if m.focus == areaPanes {
-			m.panes = m.panes.Top(m.hist.Current())
+			m.panes = m.panes.Top(m.sess.Current())
 		} else {
 			return m.scroll(m.focus, -1<<30)
 		}
@@ -235,14 +235,14 @@ func (m Model) scroll(a area, delta int) Model {
 	switch a {
 	case areaPanes:
 		var open []meter.Result
-		if m.hist.Status != nil {
-			open = m.hist.Status.Open
+		if m.sess.Status != nil {
+			open = m.sess.Status.Open
 		}
-		m.panes = m.panes.Scroll(m.hist.Current(), open, delta)
+		m.panes = m.panes.Scroll(m.sess.Current(), open, delta)
 	case areaLate:
-		m.late = m.late.Scroll(m.hist.Current().Late, delta)
+		m.late = m.late.Scroll(m.sess.Current().Late, delta)
 	case areaInspector:
-		m.inspector = m.inspector.Scroll(m.hist.Traces, delta)
+		m.inspector = m.inspector.Scroll(m.sess.Traces, delta)
 	}
 	return m
 }

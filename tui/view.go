@@ -23,7 +23,7 @@ func (m Model) View() string {
 	}
 	parts := make([]string, 0, 8)
 	planned, plannedAt := m.plannedInfo()
-	parts = append(parts, m.header.View(m.hist, header.Info{Backend: m.b.Name(), Err: m.startErr,
+	parts = append(parts, m.header.View(m.sess, header.Info{Backend: m.b.Name(), Err: m.startErr,
 		Planned: planned, PlannedAt: plannedAt}))
 	if m.screen == screenHelp {
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
@@ -39,31 +39,31 @@ func (m Model) bodyViews() []string {
 	l := m.layout
 	out := make([]string, 0, 5)
 	if l.replayH > 0 {
-		out = append(out, m.replayBar.View(m.hist.Replay, m.replayField))
+		out = append(out, m.replayBar.View(m.sess.Replay, m.replayField))
 	}
 	switch {
-	case l.panesH > 0 && m.startErr != "" && m.hist.Status == nil:
+	case l.panesH > 0 && m.startErr != "" && m.sess.Status == nil:
 		out = append(out, m.startErrView(l.panesH))
 	case l.panesH > 0 && m.view == viewDiff:
 		out = append(out, m.diffView.View())
 	case l.panesH > 0 && m.view == viewSkew:
 		out = append(out, m.skewView.View())
 	case l.panesH > 0:
-		run := m.hist.Current()
+		run := m.sess.Current()
 		var open []meter.Result
-		if m.hist.Status != nil {
-			open = m.hist.Status.Open
+		if m.sess.Status != nil {
+			open = m.sess.Status.Open
 		}
-		out = append(out, textutil.Block(m.panes.View(run, m.hist.ClocksFor(run), open), m.width, l.panesH))
+		out = append(out, textutil.Block(m.panes.View(run, m.sess.ClocksFor(run), open), m.width, l.panesH))
 	}
 	if l.lateH > 0 {
-		run := m.hist.Current()
+		run := m.sess.Current()
 		title := fmt.Sprintf("late records dropped by the event-time window · run %d · %d ($%.4f) · l to hide",
 			run.ID, run.LateCount, run.LateUSD)
 		out = append(out, m.late.View(run.Late, title))
 	}
 	if l.inspectorH > 0 {
-		out = append(out, m.inspector.View(m.hist.Traces, "record inspector · latest records as they reached the windows · v to hide"))
+		out = append(out, m.inspector.View(m.sess.Traces, "record inspector · latest records as they reached the windows · v to hide"))
 	}
 	if l.labH > 0 {
 		out = append(out, m.lab.View())

@@ -19,7 +19,7 @@ const (
 	viewSkew
 )
 
-// viewTick is how often an open diff or skew view looks for fresh results.
+// viewTick is how often an open skew view looks for fresh results.
 const viewTick = 250 * time.Millisecond
 
 // viewTickMsg says an open view's tick came round.
@@ -38,15 +38,13 @@ func (m Model) toggleView(v view) (Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch v {
 	case viewDiff:
-		var cmd tea.Cmd
-		m, cmd = m.analyze()
-		cmds = append(cmds, cmd)
+		m = m.showAnalysis()
 	case viewSkew:
 		var cmd tea.Cmd
 		m, cmd = m.refreshSkew(true)
 		cmds = append(cmds, cmd)
 	}
-	if v != viewPanes && !m.an.ticking {
+	if v == viewSkew && !m.an.ticking {
 		m.an.ticking = true
 		cmds = append(cmds, viewTickCmd())
 	}
@@ -62,11 +60,9 @@ func viewTickCmd() tea.Cmd {
 func (m Model) onViewTick() (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch m.view {
-	case viewPanes:
+	case viewPanes, viewDiff:
 		m.an.ticking = false
 		return m, nil
-	case viewDiff:
-		m, cmd = m.analyze()
 	case viewSkew:
 		m, cmd = m.refreshSkew(false)
 	}

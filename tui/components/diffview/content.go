@@ -7,14 +7,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/compare"
+	"github.com/labtui/labtui/session"
 )
 
-// Records is how many records the view lists under each explanation.
-const Records = 3
-
-// Content is what the event and processing tabs show of one replay. Build makes it off
-// the update loop.
+// Content is what the event and processing tabs show of one replay. Build lays it out
+// from a comparison whose report lines the session worked out off the update loop.
 type Content struct {
 	// Title names the replay and what it was compared with.
 	Title string
@@ -31,7 +28,7 @@ type Section struct {
 // Build lays out a replay's comparison: each sink's summary, then its report, identical
 // rows folded and each difference followed by its explanation; the processing tab starts
 // with the replay's processing-time minutes.
-func Build(title string, c compare.Replay) *Content {
+func Build(title string, c session.ReplayDiff) *Content {
 	pt := []string{"the replay's processing-time windows, where the whole recording landed:"}
 	for _, r := range c.Minutes {
 		state := fmt.Sprint(r.Minute.Requests, " requests")
@@ -43,11 +40,11 @@ func Build(title string, c compare.Replay) *Content {
 	if len(c.Minutes) == 0 {
 		pt = append(pt, "    none yet")
 	}
-	pt = append(pt, "", "against the live run's processing-time windows:")
+	pt = append(pt, "", "against the re-enactment's processing-time windows (the recorded hour at its recorded times):")
 	return &Content{
 		Title:      title,
-		Event:      Section{Summary: c.Event.Summary(compare.Names), Lines: compare.ReportLines(c.Event, compare.Names, Records)},
-		Processing: Section{Summary: c.Processing.Summary(compare.Names), Lines: append(pt, compare.ReportLines(c.Processing, compare.Names, Records)...)},
+		Event:      Section{Summary: c.Event.Summary(session.Names), Lines: c.EventLines},
+		Processing: Section{Summary: c.Processing.Summary(session.Names), Lines: append(pt, c.ProcessingLines...)},
 	}
 }
 

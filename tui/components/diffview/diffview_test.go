@@ -9,7 +9,8 @@ import (
 
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/compare"
+	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -34,16 +35,16 @@ func TestReportLinesReadByTheirMark(t *testing.T) {
 // a difference in each sink, with explanations long enough to wrap.
 func content(t *testing.T) (*Content, *diff.Moves) {
 	t.Helper()
-	a, err := compare.Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	a, err := replay.Results(context.Background(), seedBurst, replay.Config{Job: meter.Options{Trace: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := compare.Reference(context.Background(), seedBurst, meter.Options{}, meter.StartedTS)
+	b, _ := replay.Results(context.Background(), seedBurst, replay.Config{Job: meter.Options{Trace: true, Timestamp: meter.StartedTS}})
 	mv, err := diff.Moved(a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build("run 2 · replay", compare.Compare(a, b)), mv
+	return Build("run 2 · replay", session.CompareReplay(a, b)), mv
 }
 
 func TestEveryLineFitsAndLongSentencesWrap(t *testing.T) {

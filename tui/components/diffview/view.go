@@ -6,7 +6,7 @@ import (
 
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/compare"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/textutil"
 )
 
@@ -53,7 +53,7 @@ func (m Model) tabBar() string {
 			parts = append(parts, m.styles.Dim.Render("  "+t.String()+"  "))
 		}
 	}
-	return st.Render("diff against the live run") + "  " + strings.Join(parts, " ")
+	return st.Render("diff against the re-enactment") + "  " + strings.Join(parts, " ")
 }
 
 // headHeight is how many lines stay above tab t's scrolling lines: title, note, summary
@@ -71,7 +71,7 @@ func (m Model) head(t Tab) []string {
 	title, summary := "", ""
 	switch {
 	case t == MovedTab && m.moved != nil:
-		title, summary = m.moved.Title, m.moved.Moves.Summary(compare.MovedNames)
+		title, summary = m.moved.Title, m.moved.Moves.Summary(session.MovedNames)
 	case t == EventTab && m.content != nil:
 		title, summary = m.content.Title, m.content.Event.Summary
 	case t == ProcessingTab && m.content != nil:

@@ -12,7 +12,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/history"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/textutil"
 	"github.com/labtui/labtui/tui/theme"
 )
@@ -47,7 +47,7 @@ func (m Model) SetWidth(w int) Model {
 }
 
 // View draws the header from the latest status in h.
-func (m Model) View(h *history.History, info Info) string {
+func (m Model) View(h *session.Session, info Info) string {
 	s := m.styles
 	var l1, l2, l3 string
 	st := h.Status

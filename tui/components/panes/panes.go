@@ -6,7 +6,7 @@ package panes
 
 import (
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/history"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -48,7 +48,7 @@ func (m Model) Following() bool { return m.follow }
 
 // Scroll moves the view by delta rows (negative is up, to older rows) over run's table,
 // given the open windows the view shows below the rows.
-func (m Model) Scroll(run *history.Run, open []meter.Result, delta int) Model {
+func (m Model) Scroll(run *session.Run, open []meter.Result, delta int) Model {
 	n, vis := run.Table.Len(), m.rowsHeight(len(alignOpen(open)))
 	last := max(0, n-vis)
 	if m.follow || m.run != run.ID {
@@ -61,7 +61,7 @@ func (m Model) Scroll(run *history.Run, open []meter.Result, delta int) Model {
 }
 
 // Top scrolls to the oldest row.
-func (m Model) Top(run *history.Run) Model {
+func (m Model) Top(run *session.Run) Model {
 	m.run, m.top, m.follow = run.ID, 0, run.Table.Len() == 0
 	return m
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/history"
-	"github.com/labtui/labtui/tui/table"
+	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/textutil"
 )
 
@@ -17,7 +17,7 @@ const DiffersMark = "≠"
 
 // View draws both panes for run, judging rows by clocks, with open (PendingResults from
 // the status) as the windows still open, right under the fired rows.
-func (m Model) View(run *history.Run, clocks table.Clocks, open []meter.Result) string {
+func (m Model) View(run *session.Run, clocks minutes.Clocks, open []meter.Result) string {
 	if m.width < 20 || m.height < 4 {
 		return textutil.Block("", m.width, m.height)
 	}
@@ -75,7 +75,7 @@ func head(w int) string {
 }
 
 // row draws one table row in both panes.
-func (m Model) row(r *table.Row, c table.Clocks, lw, rw int) (string, string) {
+func (m Model) row(r *minutes.Row, c minutes.Clocks, lw, rw int) (string, string) {
 	if r.IsMark() {
 		l := textutil.Cut("── "+r.Mark+" "+strings.Repeat("─", max(0, lw)), lw)
 		rr := textutil.Cut("── "+r.Mark+" "+strings.Repeat("─", max(0, rw)), rw)
@@ -83,25 +83,25 @@ func (m Model) row(r *table.Row, c table.Clocks, lw, rw int) (string, string) {
 	}
 	v := r.Verdict(c)
 	mark := " "
-	if v == table.Differs {
+	if v == minutes.Differs {
 		mark = DiffersMark
 	}
-	l := cellLine(mark, r, table.Processing, c, lw)
-	rr := cellLine(mark, r, table.Event, c, rw)
-	if v == table.Differs {
+	l := cellLine(mark, r, minutes.Processing, c, lw)
+	rr := cellLine(mark, r, minutes.Event, c, rw)
+	if v == minutes.Differs {
 		return m.styles.Differs.Render(l), m.styles.Differs.Render(rr)
 	}
 	return l, rr
 }
 
 // cellLine is one pane's side of a row: marker, minute, tenant, USD, requests.
-func cellLine(mark string, r *table.Row, side table.Side, c table.Clocks, w int) string {
+func cellLine(mark string, r *minutes.Row, side minutes.Side, c minutes.Clocks, w int) string {
 	cell := r.Cells[side]
 	usd, req := "", ""
 	switch {
 	case cell.Open:
 		usd, req = fmt.Sprintf("$%.4f", cell.USD), "open"
-	case cell.Fired:
+	case cell.Fired > 0:
 		usd, req = fmt.Sprintf("$%.4f", cell.USD), fmt.Sprint(cell.Requests)
 	case c.Closed(side, r):
 		// A missing cell is "—" everywhere (here, the diff, the export); the count
@@ -178,7 +178,7 @@ func openLine(r openRow, o *meter.Result, w int) string {
 }
 
 // status is the panes' last line: the run, where the view is, and what was dropped.
-func (m Model) status(run *history.Run, from, to, n int) string {
+func (m Model) status(run *session.Run, from, to, n int) string {
 	s := run.Title() + " · no rows yet"
 	if n > 0 {
 		s = fmt.Sprintf("%s · rows %d–%d of %d", run.Title(), from+1, to, n)

@@ -6,9 +6,9 @@
 package records
 
 import (
+	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/history"
-	"github.com/labtui/labtui/tui/ring"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -78,7 +78,7 @@ func (m Model) Scroll(r *ring.Ring[meter.RecordTrace], delta int) Model {
 		step, delta = -1, -delta
 	}
 	for i := m.anchor + step; delta > 0 && i >= r.Dropped() && i < total; i += step {
-		if rec := r.At(i - r.Dropped()); history.Matches(&rec, m.filter) {
+		if rec := r.At(i - r.Dropped()); session.Matches(&rec, m.filter) {
 			m.anchor = i
 			delta--
 		}
@@ -96,7 +96,7 @@ func (m Model) Bottom() Model {
 // lastMatch is the absolute index of the newest matching record.
 func (m Model) lastMatch(r *ring.Ring[meter.RecordTrace]) int {
 	for i := r.Len() - 1; i >= 0; i-- {
-		if rec := r.At(i); history.Matches(&rec, m.filter) {
+		if rec := r.At(i); session.Matches(&rec, m.filter) {
 			return r.Dropped() + i
 		}
 	}
@@ -112,7 +112,7 @@ func (m Model) visible(r *ring.Ring[meter.RecordTrace], n int) []meter.RecordTra
 	}
 	out := make([]meter.RecordTrace, 0, n)
 	for i := end; i >= 0 && len(out) < n; i-- {
-		if rec := r.At(i); history.Matches(&rec, m.filter) {
+		if rec := r.At(i); session.Matches(&rec, m.filter) {
 			out = append(out, rec)
 		}
 	}
@@ -122,7 +122,7 @@ func (m Model) visible(r *ring.Ring[meter.RecordTrace], n int) []meter.RecordTra
 	// Scrolled near the oldest record, the list fills with the records after the
 	// anchor rather than ending in blank lines.
 	for i := end + 1; i < r.Len() && len(out) < n; i++ {
-		if rec := r.At(i); history.Matches(&rec, m.filter) {
+		if rec := r.At(i); session.Matches(&rec, m.filter) {
 			out = append(out, rec)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/ring"
 	"github.com/labtui/labtui/tui/theme"
 )
 

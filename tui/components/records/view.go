@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/ring"
 	"github.com/labtui/labtui/tui/textutil"
 )
 

@@ -1,11 +1,11 @@
-package lab
+package session
 
 import "github.com/labtui/labtui/state"
 
-// Compared keeps a replay's comparison with the reference run of its recording, with
+// compared keeps a replay's comparison with the reference run of its recording, with
 // the evidence of the replay that ran as run runID; it is dropped when that replay's
 // evidence was let go.
-func (t *Tracker) Compared(runID int, c state.Comparison) {
+func (t *tracker) compared(runID int, c state.Comparison) {
 	for i := len(t.evidence.Replays) - 1; i >= 0; i-- {
 		if r := &t.evidence.Replays[i]; r.Table.Run == runID && r.Done {
 			r.Compare = &c
@@ -15,9 +15,9 @@ func (t *Tracker) Compared(runID int, c state.Comparison) {
 	}
 }
 
-// MovedFound keeps the moved requests of a whole comparison of a completed_ts and a
+// movedFound keeps the moved requests of a whole comparison of a completed_ts and a
 // started_ts run, in place of those noted record by record.
-func (t *Tracker) MovedFound(s state.MovedSummary, list []state.Moved) {
+func (t *tracker) movedFound(s state.MovedSummary, list []state.Moved) {
 	t.evidence.Moved, t.evidence.MovedSummary = list, &s
 	t.changed = true
 }

@@ -1,4 +1,4 @@
-package compare
+package session
 
 import (
 	"github.com/labtui/labtui/diff"

@@ -1,23 +1,22 @@
-package lab
+package session
 
 import (
 	"strings"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
-	"github.com/labtui/labtui/tui/history"
-	"github.com/labtui/labtui/tui/table"
 )
 
 // checkAgreement ticks 4.1 once the current run has AgreeingMinutes event-time minutes
 // in which every tenant's row agrees between the panes.
-func (t *Tracker) checkAgreement(h *history.History) {
-	if t.Done("4.1") {
+func (t *tracker) checkAgreement(s *Session) {
+	if t.done("4.1") {
 		return
 	}
-	run := h.Current()
-	minutes := agreeingMinutes(run.Table, h.ClocksFor(run))
+	run := s.Current()
+	minutes := agreeingMinutes(run.Table, s.ClocksFor(run))
 	if len(minutes) < AgreeingMinutes {
 		return
 	}
@@ -26,16 +25,16 @@ func (t *Tracker) checkAgreement(h *history.History) {
 	for i, m := range minutes {
 		names[i] = meter.Clock(m)[:5]
 	}
-	t.tick("4.1", now(h), "five event-time minutes agreed tenant by tenant in both panes: "+strings.Join(names, ", "))
+	t.tick("4.1", s.Now(), "five event-time minutes agreed tenant by tenant in both panes: "+strings.Join(names, ", "))
 	from, to := minutes[0], minutes[len(minutes)-1]+60000
-	t.watch(h, run, now(h), func() {
-		tb := run.Table.SnapshotRange(from, to, 200, h.ClocksFor(run))
-		t.evidence.Agreement = labelled(tb, run, now(h))
+	t.watch(s, run, s.Now(), func() {
+		rows, omitted := run.Table.CopyRange(from, to, 200, s.ClocksFor(run))
+		t.evidence.Agreement = labelled(rows, omitted, run, s.Now())
 	})
 }
 
 // agreeingMinutes lists the window starts of the minutes whose rows all agree.
-func agreeingMinutes(tb *table.Table, c table.Clocks) []int64 {
+func agreeingMinutes(tb *minutes.Table, c minutes.Clocks) []int64 {
 	var out []int64
 	for i := 0; i < tb.Len(); {
 		start := tb.Row(i).WindowStart
@@ -46,7 +45,7 @@ func agreeingMinutes(tb *table.Table, c table.Clocks) []int64 {
 				continue
 			}
 			n++
-			if r.Verdict(c) != table.Agree {
+			if r.Verdict(c) != minutes.Agree {
 				all = false
 			}
 		}
@@ -59,16 +58,16 @@ func agreeingMinutes(tb *table.Table, c table.Clocks) []int64 {
 
 // hiccupsFromStatus notices a hiccup the status shows that the learner did not inject
 // from this TUI (a script, another terminal), so 4.2 can tick for it too.
-func (t *Tracker) hiccupsFromStatus(h *history.History, s *backend.Status) {
-	for _, in := range s.Instances {
-		if !in.Hiccup || t.knownHiccup(in.Name, s.Now) {
+func (t *tracker) hiccupsFromStatus(s *Session, st *backend.Status) {
+	for _, in := range st.Instances {
+		if !in.Hiccup || t.knownHiccup(in.Name, st.Now) {
 			continue
 		}
-		t.Injected(h, in.Name, in.HiccupLeft, s.Now)
+		t.injected(s, in.Name, in.HiccupLeft, st.Now)
 	}
 }
 
-func (t *Tracker) knownHiccup(instance string, now int64) bool {
+func (t *tracker) knownHiccup(instance string, now int64) bool {
 	for _, x := range t.hiccups {
 		if x.instance == instance && now <= x.at+x.d.Milliseconds()+2000 {
 			return true
@@ -79,22 +78,22 @@ func (t *Tracker) knownHiccup(instance string, now int64) bool {
 
 // checkHiccups ticks 4.2 once a minute after a hiccup differs between the panes because
 // of it, and keeps the minutes around the hiccup and the run's late records as evidence.
-func (t *Tracker) checkHiccups(h *history.History) {
-	if t.Done("4.2") {
+func (t *tracker) checkHiccups(s *Session) {
+	if t.done("4.2") {
 		return
 	}
 	for _, x := range t.hiccups {
 		if x.run.Ended {
 			continue
 		}
-		row := hiccupDifference(x.run, x.at, h.ClocksFor(x.run))
+		row := hiccupDifference(x.run, x.at, s.ClocksFor(x.run))
 		if row == nil {
 			continue
 		}
-		t.tick("4.2", now(h), "a hiccup on "+x.instance+" at "+meter.Clock(x.at)[:8]+", then the panes differ for "+
+		t.tick("4.2", s.Now(), "a hiccup on "+x.instance+" at "+meter.Clock(x.at)[:8]+", then the panes differ for "+
 			row.Tenant+" at "+meter.Clock(row.WindowStart)[:5])
 		until := x.at + x.d.Milliseconds() + 3*60000
-		t.watch(h, x.run, until, func() { t.takeHiccup(h, x) })
+		t.watch(s, x.run, until, func() { t.takeHiccup(s, x) })
 		return
 	}
 }
@@ -108,7 +107,7 @@ const MinHiccupShift = 3
 // hiccupDifference returns the first row, of a minute ending after at, whose panes
 // differ because of the hiccup: the run dropped late records that arrived after at, or
 // the minute's requests differ between the panes by MinHiccupShift or more.
-func hiccupDifference(run *history.Run, at int64, c table.Clocks) *table.Row {
+func hiccupDifference(run *Run, at int64, c minutes.Clocks) *minutes.Row {
 	lateAfter := false
 	for i := run.Late.Len() - 1; i >= 0 && !lateAfter; i-- {
 		lateAfter = run.Late.At(i).Arrival >= at
@@ -116,17 +115,17 @@ func hiccupDifference(run *history.Run, at int64, c table.Clocks) *table.Row {
 	tb := run.Table
 	for i := tb.Search(at - 60000); i < tb.Len(); {
 		start := tb.Row(i).WindowStart
-		var first *table.Row
+		var first *minutes.Row
 		shift := int64(0)
 		for ; i < tb.Len() && tb.Row(i).WindowStart == start; i++ {
 			r := tb.Row(i)
-			if r.IsMark() || r.WindowEnd <= at || r.Verdict(c) != table.Differs {
+			if r.IsMark() || r.WindowEnd <= at || r.Verdict(c) != minutes.Differs {
 				continue
 			}
 			if first == nil {
 				first = r
 			}
-			shift += abs(r.Cells[table.Processing].Requests - r.Cells[table.Event].Requests)
+			shift += abs(r.Cells[minutes.Processing].Requests - r.Cells[minutes.Event].Requests)
 		}
 		if first != nil && (lateAfter || shift >= MinHiccupShift) {
 			return first
@@ -142,10 +141,10 @@ func abs(n int64) int64 {
 	return n
 }
 
-func (t *Tracker) takeHiccup(h *history.History, x hiccup) {
-	c := h.ClocksFor(x.run)
-	tb := x.run.Table.SnapshotRange(x.at-2*60000, x.at+x.d.Milliseconds()+4*60000, 200, c)
-	ev := &state.Hiccup{Instance: x.instance, DurationMS: x.d.Milliseconds(), At: x.at, Table: *labelled(tb, x.run, now(h))}
+func (t *tracker) takeHiccup(s *Session, x hiccup) {
+	c := s.ClocksFor(x.run)
+	rows, omitted := x.run.Table.CopyRange(x.at-2*60000, x.at+x.d.Milliseconds()+4*60000, 200, c)
+	ev := &state.Hiccup{Instance: x.instance, DurationMS: x.d.Milliseconds(), At: x.at, Table: *labelled(rows, omitted, x.run, s.Now())}
 	late := x.run.Late
 	for i := max(0, late.Len()-state.MaxLate); i < late.Len(); i++ {
 		r := late.At(i)
@@ -156,13 +155,6 @@ func (t *Tracker) takeHiccup(h *history.History, x hiccup) {
 }
 
 // labelled fills in which run a table copy came from.
-func labelled(tb state.Table, run *history.Run, at int64) *state.Table {
-	tb.Run = run.ID
-	tb.Reason = run.Reason
-	if run.Replay {
-		tb.Reason = "replay"
-	}
-	tb.Timestamp = run.Timestamp.String()
-	tb.TakenAt = at
-	return &tb
+func labelled(rows []minutes.Row, omitted int, run *Run, at int64) *state.Table {
+	return &state.Table{Run: run.ID, Reason: run.Kind(), Timestamp: run.Timestamp.String(), TakenAt: at, Rows: rows, Omitted: omitted}
 }

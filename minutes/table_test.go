@@ -1,6 +1,7 @@
-package table
+package minutes
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/labtui/labtui/gateway"
@@ -68,8 +69,8 @@ func TestAMissingCellDiffersOnlyOnceItsClockPassed(t *testing.T) {
 }
 
 func TestEqualToleratesFloatOrderButNotACent(t *testing.T) {
-	a := Cell{USD: 0.1 + 0.2, Requests: 3, Fired: true}
-	b := Cell{USD: 0.3, Requests: 3, Fired: true}
+	a := Cell{USD: 0.1 + 0.2, Requests: 3, Fired: 1}
+	b := Cell{USD: 0.3, Requests: 3, Fired: 1}
 	if !Equal(a, b) {
 		t.Error("0.1+0.2 and 0.3 differ")
 	}
@@ -93,7 +94,7 @@ func TestTheLimitDropsTheOldestAndCountsThem(t *testing.T) {
 	}
 	// A dropped row's key is forgotten: a late report makes a new row, not a stale one.
 	tb.Add(Processing, minute("acme", 4, 1, 1), false)
-	if r := tb.Row(2); !r.Cells[Processing].Fired || !r.Cells[Event].Fired {
+	if r := tb.Row(2); r.Cells[Processing].Fired != 1 || r.Cells[Event].Fired != 1 {
 		t.Errorf("row of minute 4 = %+v", r)
 	}
 }
@@ -102,20 +103,48 @@ func TestOpenNeverReplacesFired(t *testing.T) {
 	tb := New(0)
 	tb.Add(Event, minute("acme", 0, 0.2, 2), false)
 	r := tb.Add(Event, minute("acme", 0, 0.9, 9), true)
-	if c := r.Cells[Event]; !c.Fired || c.USD != 0.2 {
+	if c := r.Cells[Event]; c.Fired != 1 || c.USD != 0.2 {
 		t.Errorf("cell = %+v", c)
 	}
 }
 
-func TestSnapshotRangeCopiesRowsAndVerdicts(t *testing.T) {
+func TestCopyRangeCopiesRowsAndVerdicts(t *testing.T) {
 	tb := New(0)
 	for m := range int64(4) {
 		tb.Add(Processing, minute("acme", m, 0.2, 2), false)
 		tb.Add(Event, minute("acme", m, 0.2, 2), false)
 	}
 	tb.Add(Event, minute("acme", 2, 0.4, 4), false)
-	st := tb.SnapshotRange(t0+60000, t0+3*60000, 10, Clocks{Ended: true})
-	if len(st.Rows) != 2 || st.Omitted != 1 || !st.Rows[1].Differs || st.Rows[0].Differs {
-		t.Errorf("snapshot = %+v", st)
+	rows, omitted := tb.CopyRange(t0+60000, t0+3*60000, 10, Clocks{Ended: true})
+	if len(rows) != 2 || omitted != 1 || !rows[1].Differs || rows[0].Differs {
+		t.Errorf("copy = %+v, %d omitted", rows, omitted)
+	}
+}
+
+func TestARowSavesAsTheEvidenceFormatAndReadsBack(t *testing.T) {
+	tb := New(0)
+	tb.Add(Processing, minute("acme", 0, 0.2, 2), false)
+	tb.Add(Event, minute("acme", 0, 0.4, 4), true)
+	rows, _ := tb.Copy(0, 1, Clocks{Ended: true})
+	b, err := json.Marshal(rows[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"window_start":1795946400000,"window_end":1795946460000,"tenant_id":"acme","processing_time":{"usd":0.2,"requests":2},` +
+		`"event_time":{"usd":0.4,"requests":4,"open":true},"differs":true}`
+	if string(b) != want {
+		t.Errorf("JSON = %s\nwant   %s", b, want)
+	}
+	var back Row
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Cells[Processing].Fired != 1 || !back.Cells[Event].Open || back.Cells[Event].Fired != 0 || !back.Differs {
+		t.Errorf("read back %+v", back)
+	}
+	var absent Row
+	json.Unmarshal([]byte(`{"window_start":1,"window_end":2,"tenant_id":"acme","event_time":{"usd":1,"requests":1}}`), &absent)
+	if absent.Cells[Processing].Present() || !absent.Cells[Event].Present() {
+		t.Errorf("a missing cell read as %+v", absent)
 	}
 }

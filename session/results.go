@@ -1,4 +1,4 @@
-package history
+package session
 
 import "github.com/labtui/labtui/meter"
 

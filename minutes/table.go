@@ -1,9 +1,4 @@
-// Package table is the aligned history of one run of the lab: a row per (minute,
-// tenant) holding what the processing-time window and the event-time window each wrote
-// for it, so the two panes show the same minute and tenant on the same line, and the
-// mark lines the learner put in. A Table is bounded: past its limit it drops the oldest
-// rows and counts them.
-package table
+package minutes
 
 import (
 	"cmp"
@@ -12,51 +7,14 @@ import (
 	"github.com/labtui/labtui/gateway"
 )
 
-// Side is one of the two TenantCost windows.
-type Side uint8
-
-const (
-	// Processing is TumblingProcessingTimeWindows.
-	Processing Side = iota
-	// Event is TumblingEventTimeWindows.
-	Event
-)
-
-// Cell is what one window wrote for a (minute, tenant).
-type Cell struct {
-	USD      float64
-	Requests int64
-	// Fired says the window fired; a zero Cell means it has not (yet).
-	Fired bool
-	// Open says the run ended with the window still open (a PendingResult).
-	Open bool
-}
-
-// Present reports whether the window wrote anything for the row.
-func (c Cell) Present() bool { return c.Fired || c.Open }
-
-// Row is one line of both panes.
-type Row struct {
-	// WindowStart and WindowEnd bound the minute; for a mark line WindowStart is the
-	// mark's time.
-	WindowStart int64
-	WindowEnd   int64
-	Tenant      string
-	Cells       [2]Cell
-	// Mark is the text of a mark line; empty for a minute row.
-	Mark string
-	seq  uint64
-}
-
-// IsMark reports whether the row is a mark line.
-func (r *Row) IsMark() bool { return r.Mark != "" }
-
 type key struct {
 	start  int64
 	tenant string
 }
 
-// Table is a bounded, sorted history of rows. It is not safe for concurrent use.
+// Table is the aligned history of one run: a bounded, sorted list of rows, so the two
+// panes show the same minute and tenant on the same line. Past its limit it drops the
+// oldest rows and counts them. It is not safe for concurrent use.
 type Table struct {
 	rows    []*Row
 	index   map[key]*Row
@@ -103,10 +61,14 @@ func (t *Table) Add(side Side, m gateway.TenantCostMinute, open bool) *Row {
 		t.index[k] = r
 	}
 	c := &r.Cells[side]
-	if open && c.Fired {
+	if open && c.Fired > 0 {
 		return r
 	}
-	*c = Cell{USD: m.USD, Requests: m.Requests, Fired: !open, Open: open}
+	fired := c.Fired
+	if !open {
+		fired++
+	}
+	*c = Cell{USD: m.USD, Requests: m.Requests, Fired: fired, Open: open}
 	t.version++
 	return r
 }

@@ -1,4 +1,4 @@
-package history
+package session
 
 import (
 	"testing"
@@ -12,9 +12,10 @@ func traceResult(id string) meter.Result {
 }
 
 func TestEachRunKeepsItsOwnResultsAndOldRunsLetThemGo(t *testing.T) {
-	h := New(Limits{ResultRuns: 2})
+	h := New(Config{Limits: Limits{ResultRuns: 2}})
 	h.Apply(backend.Update{Results: []meter.Result{traceResult("a")}})
 	first := h.Current()
+	h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
 	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS},
 		Results: []meter.Result{traceResult("b"), traceResult("c")}})
 	h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Done: true}})
@@ -32,7 +33,7 @@ func TestEachRunKeepsItsOwnResultsAndOldRunsLetThemGo(t *testing.T) {
 }
 
 func TestAFullResultsBufferLetsTheOldestHalfGoWithoutTouchingASnapshot(t *testing.T) {
-	h := New(Limits{Results: 4})
+	h := New(Config{Limits: Limits{Results: 4}})
 	for _, id := range []string{"a", "b", "c", "d"} {
 		h.Apply(backend.Update{Results: []meter.Result{traceResult(id)}})
 	}
@@ -48,7 +49,7 @@ func TestAFullResultsBufferLetsTheOldestHalfGoWithoutTouchingASnapshot(t *testin
 }
 
 func TestHiccupsFollowTheStatus(t *testing.T) {
-	h := New(Limits{})
+	h := New(Config{})
 	st := func(now int64, held bool) *backend.Status {
 		return &backend.Status{Now: now, Instances: []backend.Instance{{Name: "gw-0"}, {Name: "gw-1", Hiccup: held}}}
 	}
@@ -65,9 +66,10 @@ func TestHiccupsFollowTheStatus(t *testing.T) {
 }
 
 func TestResultsWrittenBeforeAReplayStartedBelongToTheRunBefore(t *testing.T) {
-	h := New(Limits{})
+	h := New(Config{})
 	h.Apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, At: 900, Record: meter.RecordTrace{RequestID: "live-1"}}}})
 	live := h.Current()
+	h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
 	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", At: 1000}})
 	// The live job's last batch arrives after the restart, with the replay's first.
 	h.Apply(backend.Update{Results: []meter.Result{

@@ -1,4 +1,4 @@
-package compare
+package session
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
-const seedBurst = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+const seedBurst = "../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
 
 // fastReplay is the seed burst read as fast as it can be, on a clock that moves a
 // millisecond a read, as a replay into the broker reads it.
@@ -33,26 +33,31 @@ func fastReplay(t *testing.T, field meter.TimestampField) []meter.Result {
 	return out
 }
 
+// reenact is the re-enactment the program hands a Session, as cli does.
+func reenact(path string, field meter.TimestampField) ([]meter.Result, error) {
+	return replay.Results(context.Background(), path, replay.Config{Pace: replay.Recorded, Job: meter.Options{Trace: true, Timestamp: field}})
+}
+
 func TestTheReferenceIsDeterministicAndTraced(t *testing.T) {
-	a, err := Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	a, err := reenact(seedBurst, meter.CompletedTS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	b, _ := reenact(seedBurst, meter.CompletedTS)
 	if r := diff.Compare(a, b, diff.Options{}); !r.Same() || !r.TracedA {
 		t.Fatalf("two re-enactments differ: %s", r.Summary(Names))
 	}
-	if _, err := Reference(context.Background(), "no-such-file.jsonl", meter.Options{}, meter.CompletedTS); err == nil {
+	if _, err := reenact("no-such-file.jsonl", meter.CompletedTS); err == nil {
 		t.Error("a missing recording is not an error")
 	}
 }
 
 func TestAFastReplayDiffersFromTheReferenceOnlyWhereTheTraceExplains(t *testing.T) {
-	ref, err := Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
+	ref, err := reenact(seedBurst, meter.CompletedTS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Compare(ref, fastReplay(t, meter.CompletedTS))
+	c := CompareReplay(ref, fastReplay(t, meter.CompletedTS))
 	if c.Event.Counts.Unexplained != 0 || c.Event.Same() {
 		t.Fatalf("event time: %s", c.Event.Summary(Names))
 	}
@@ -63,7 +68,7 @@ func TestAFastReplayDiffersFromTheReferenceOnlyWhereTheTraceExplains(t *testing.
 	if ev.EventTime.Summary != c.Event.Summary(Names) || len(ev.EventTime.Lines) == 0 || len(ev.ProcessingMinutes) != len(c.Minutes) {
 		t.Errorf("evidence %+v", ev)
 	}
-	if !strings.Contains(strings.Join(ev.EventTime.Lines, "\n"), "late in the live run") {
+	if !strings.Contains(strings.Join(ev.EventTime.Lines, "\n"), "late in the re-enactment") {
 		t.Errorf("the explanation does not name the live run's late records:\n%s", strings.Join(ev.EventTime.Lines, "\n"))
 	}
 }
@@ -80,8 +85,8 @@ func TestReportsAreCutBetweenRows(t *testing.T) {
 }
 
 func TestMovedEvidenceListsTheFirstRequestsAndTotalsThemAll(t *testing.T) {
-	a, _ := Reference(context.Background(), seedBurst, meter.Options{}, meter.CompletedTS)
-	b, _ := Reference(context.Background(), seedBurst, meter.Options{}, meter.StartedTS)
+	a, _ := reenact(seedBurst, meter.CompletedTS)
+	b, _ := reenact(seedBurst, meter.StartedTS)
 	m, err := diff.Moved(a, b)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,4 @@
-package table
-
-import "math"
+package minutes
 
 // Clocks say how far each window's clock has come, so a missing cell can be told apart
 // from one that is still to come.
@@ -58,11 +56,4 @@ func (r *Row) Verdict(c Clocks) Verdict {
 		return Differs
 	}
 	return Waiting
-}
-
-// Equal reports whether two cells hold the same requests and, to a millionth of a
-// dollar, the same USD: float sums taken in a different order may differ in the last
-// bits without the bill differing.
-func Equal(a, b Cell) bool {
-	return a.Requests == b.Requests && math.Abs(a.USD-b.USD) < 5e-7
 }

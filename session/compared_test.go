@@ -1,4 +1,4 @@
-package lab
+package session
 
 import (
 	"testing"
@@ -10,19 +10,19 @@ import (
 
 func TestAComparisonGoesWithTheReplayOfItsRun(t *testing.T) {
 	l := newLab()
-	l.t.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
 	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
 	l.minute(0, 0.2, 0.2)
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
 	run := l.h.Current().ID
-	l.t.Changed()
-	l.t.Compared(run+1, state.Comparison{Reference: "another run"})
-	l.t.Compared(run, state.Comparison{Reference: "a re-enactment", EventTime: state.DiffReport{Summary: "event-time: 1 row"}})
-	if !l.t.Changed() {
+	l.t.takeChanged()
+	l.t.compared(run+1, state.Comparison{Reference: "another run"})
+	l.t.compared(run, state.Comparison{Reference: "a re-enactment", EventTime: state.DiffReport{Summary: "event-time: 1 row"}})
+	if !l.t.takeChanged() {
 		t.Error("a comparison did not count as a change")
 	}
 	var st state.State
-	l.t.Fill(&st)
+	l.t.fill(&st)
 	if c := st.Evidence.Replays[0].Compare; c == nil || c.Reference != "a re-enactment" {
 		t.Errorf("comparison = %+v", c)
 	}
@@ -31,11 +31,11 @@ func TestAComparisonGoesWithTheReplayOfItsRun(t *testing.T) {
 func TestMovedFoundReplacesTheRequestsNotedOneByOne(t *testing.T) {
 	l := newLab()
 	l.t.evidence.Moved = []state.Moved{{RequestID: "r-1"}}
-	l.t.MovedFound(state.MovedSummary{Moved: 2, Listed: 2}, []state.Moved{{RequestID: "r-7"}, {RequestID: "r-8"}})
+	l.t.movedFound(state.MovedSummary{Moved: 2, Listed: 2}, []state.Moved{{RequestID: "r-7"}, {RequestID: "r-8"}})
 	// A trace arriving later does not add to a list worked out whole.
 	l.t.trace(l.h.Current(), meter.RecordTrace{RequestID: "r-9"})
 	var st state.State
-	l.t.Fill(&st)
+	l.t.fill(&st)
 	if len(st.Evidence.Moved) != 2 || st.Evidence.Moved[0].RequestID != "r-7" || st.Evidence.MovedSummary.Moved != 2 {
 		t.Errorf("moved = %+v, summary %+v", st.Evidence.Moved, st.Evidence.MovedSummary)
 	}

@@ -1,77 +1,53 @@
-// Package compare works out what the diff view and the export show of the replays of a
-// recording: the reference run (the recording re-enacted at the pace it was recorded,
-// deterministically: the live run of the recorded hour), each replay's two sinks lined up
-// against it with every difference explained, and the requests whose event-time minute
-// moved between a completed_ts and a started_ts run. It has no Bubble Tea in it: the TUI
-// calls it from commands, off the update loop.
-package compare
+package session
 
 import (
 	"bytes"
 	"cmp"
-	"context"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/recording"
-	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
-// Names are what a replay's diff calls its two runs: the reference is the live run of
-// the recorded hour, re-enacted.
-var Names = diff.Names{A: "the live run", B: "the replay"}
+// Names are what a replay's diff calls its two runs. The reference is the recorded hour
+// re-enacted at its recorded times (what the hour's live run billed, worked out again
+// deterministically), not a run of this session.
+var Names = diff.Names{A: "the re-enactment", B: "the replay"}
 
 // MovedNames are what the moved-requests list calls its two runs.
 var MovedNames = diff.Names{A: "completed_ts", B: "started_ts"}
 
-// Reference re-enacts the recording at path at recorded pace through a new job with the
-// options given, field as its event timestamp and a trace per record, and returns every
-// result, the windows left open at the end as pending. Malformed lines are skipped, as
-// the replay into the broker skips them.
-func Reference(ctx context.Context, path string, job meter.Options, field meter.TimestampField) ([]meter.Result, error) {
-	src, err := recording.Open(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	job.Trace, job.Timestamp = true, field
-	var out []meter.Result
-	_, err = replay.Run(ctx, src, replay.Config{Pace: replay.Recorded, Job: job}, func(r meter.Result) { out = append(out, r) },
-		func(int, error) {})
-	if err != nil {
-		return nil, fmt.Errorf("re-enact %s: %w", path, err)
-	}
-	return out, nil
-}
-
-// Output is a run's whole output so far: the results it wrote and the windows it still
-// has open (PendingResults, from the latest status). It never writes into results.
-func Output(results, open []meter.Result) []meter.Result {
-	out := make([]meter.Result, 0, len(results)+len(open))
-	return append(append(out, results...), open...)
-}
-
-// Replay is one replay compared with the reference run of its recording.
-type Replay struct {
+// ReplayDiff is one replay compared with the reference run of its recording.
+type ReplayDiff struct {
 	// Event and Processing compare the event-time and the processing-time sinks, the
 	// reference as A and the replay as B.
 	Event, Processing *diff.Report
 	// Minutes are the replay's processing-time windows, fired or still open, by minute
 	// then tenant: where the whole recorded hour landed.
 	Minutes []meter.Result
+	// EventLines and ProcessingLines are the two reports for a person (ReportLines with
+	// ReportRecords records under each explanation), worked out with the comparison so a
+	// view only lays them out.
+	EventLines, ProcessingLines []string
 }
 
-// Compare lines up both sinks of a replay's output against the reference's.
-func Compare(ref, replay []meter.Result) Replay {
-	return Replay{
+// ReportRecords is how many records a ReplayDiff's report lines list under each
+// explanation.
+const ReportRecords = 3
+
+// CompareReplay lines up both sinks of a replay's output against the reference's.
+func CompareReplay(ref, replay []meter.Result) ReplayDiff {
+	c := ReplayDiff{
 		Event:      diff.Compare(ref, replay, diff.Options{}),
 		Processing: diff.Compare(ref, replay, diff.Options{Sink: meter.ProcessingTimeResult}),
 		Minutes:    processingMinutes(replay),
 	}
+	c.EventLines = ReportLines(c.Event, Names, ReportRecords)
+	c.ProcessingLines = ReportLines(c.Processing, Names, ReportRecords)
+	return c
 }
 
 // processingMinutes returns the processing-time windows of a run, the last line of each
@@ -113,14 +89,19 @@ func ReportLines(r *diff.Report, names diff.Names, records int) []string {
 
 // Evidence is what the export keeps of the comparison: both summaries, the reports cut
 // to state.MaxReportLines between rows, and the replay's processing-time minutes.
-func (c Replay) Evidence(reference string) state.Comparison {
+func (c ReplayDiff) Evidence(reference string) state.Comparison {
 	ev := state.Comparison{Reference: reference, EventTime: report(c.Event), ProcessingTime: report(c.Processing)}
 	for i, r := range c.Minutes {
 		if i == state.MaxProcessingMinutes {
 			break
 		}
-		ev.ProcessingMinutes = append(ev.ProcessingMinutes, state.Row{WindowStart: r.Minute.WindowStart, WindowEnd: r.Minute.WindowEnd,
-			Tenant: r.Minute.TenantID, Processing: &state.Cell{USD: r.Minute.USD, Requests: r.Minute.Requests, Open: r.Kind == meter.PendingResult}})
+		open := r.Kind == meter.PendingResult
+		cell := minutes.Cell{USD: r.Minute.USD, Requests: r.Minute.Requests, Open: open}
+		if !open {
+			cell.Fired = 1
+		}
+		ev.ProcessingMinutes = append(ev.ProcessingMinutes, minutes.Row{WindowStart: r.Minute.WindowStart, WindowEnd: r.Minute.WindowEnd,
+			Tenant: r.Minute.TenantID, Cells: [2]minutes.Cell{minutes.Processing: cell}})
 	}
 	return ev
 }

@@ -1,21 +1,17 @@
-// Package history is what the TUI remembers of a lab session: the runs of the job (each
-// restart begins a new one), each with its aligned table and its late records, the
-// latest record traces and the latest status. Every buffer is bounded and counts what it
-// dropped. A History is written only from the Bubble Tea update loop.
-package history
+package session
 
 import (
 	"strconv"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/tui/ring"
-	"github.com/labtui/labtui/tui/table"
+	"github.com/labtui/labtui/minutes"
 )
 
-// Limits bound what a History keeps.
+// Limits bound what a Session keeps.
 type Limits struct {
-	// Rows is how many rows each run's table keeps; default table.DefaultLimit.
+	// Rows is how many rows each run's table keeps; default minutes.DefaultLimit.
 	Rows int
 	// Late is how many late records each run keeps; default 10,000.
 	Late int
@@ -33,7 +29,7 @@ type Limits struct {
 
 func (l Limits) withDefaults() Limits {
 	if l.Rows < 1 {
-		l.Rows = table.DefaultLimit
+		l.Rows = minutes.DefaultLimit
 	}
 	if l.Late < 1 {
 		l.Late = 10000
@@ -66,7 +62,8 @@ type Run struct {
 	StartedAt int64
 	// Ended says a later run replaced this one.
 	Ended bool
-	Table *table.Table
+	// Table is the run's rows, both windows side by side.
+	Table *minutes.Table
 	Late  *ring.Ring[meter.RecordTrace]
 	// LateCount and LateUSD count every late record of the run, kept or not.
 	LateCount int
@@ -82,6 +79,9 @@ type Run struct {
 	ReplayPath string
 	// ReplayDone says the run's replay has been read to the end without error.
 	ReplayDone bool
+	// output counts the fired, pending and late results taken in: it changes whenever
+	// the run's billed output does.
+	output uint64
 }
 
 // empty reports whether nothing was recorded in the run.
@@ -89,156 +89,39 @@ func (r *Run) empty() bool {
 	return r.Table.Len() == 0 && r.Table.Dropped() == 0 && r.LateCount == 0 && r.Results.Len() == 0 && r.Results.Dropped() == 0
 }
 
+// Kind is the run's kind in a word: "replay" for a replay, else why it began.
+func (r *Run) Kind() string {
+	if r.Replay {
+		return "replay"
+	}
+	return r.Reason
+}
+
 // Title names the run for a pane title: "run 2 · replay · started_ts".
 func (r *Run) Title() string {
-	kind := r.Reason
-	if r.Replay {
-		kind = "replay"
-	}
-	return "run " + strconv.Itoa(r.ID) + " · " + kind + " · " + r.Timestamp.String()
+	return "run " + strconv.Itoa(r.ID) + " · " + r.Kind() + " · " + r.Timestamp.String()
 }
 
-// History is the session so far.
-type History struct {
-	limits Limits
-	runs   []*Run
-	nextID int
-	// Traces are the latest record traces, over all runs.
-	Traces *ring.Ring[meter.RecordTrace]
-	// Status is the latest status, nil before the first.
-	Status *backend.Status
-	// Dropped counts results the backend discarded because the TUI fell behind.
-	Dropped int
-	// Replay is the latest replay progress, nil before the first replay.
-	Replay *backend.ReplayProgress
-}
+// Output is the run's whole output so far: the results it wrote and the windows it
+// still has open. The slice is new; the run's results are not written to.
+func (r *Run) Output() []meter.Result { return Output(r.Results.Snapshot(), r.Open) }
 
-// New returns a History with one run, "start", reading completed_ts.
-func New(l Limits) *History {
-	l = l.withDefaults()
-	h := &History{limits: l, Traces: ring.New[meter.RecordTrace](l.Traces)}
-	h.begin("start", meter.CompletedTS, false, 0)
-	return h
+// Output is a run's whole output: the results it wrote and the windows it still has open
+// (PendingResults, from the latest status). It never writes into results.
+func Output(results, open []meter.Result) []meter.Result {
+	out := make([]meter.Result, 0, len(results)+len(open))
+	return append(append(out, results...), open...)
 }
 
 // Current is the run the panes show.
-func (h *History) Current() *Run { return h.runs[len(h.runs)-1] }
+func (s *Session) Current() *Run { return s.runs[len(s.runs)-1] }
 
 // Runs are the runs kept, oldest first.
-func (h *History) Runs() []*Run { return h.runs }
-
-// Clocks returns the clocks the current run's rows are judged by.
-func (h *History) Clocks() table.Clocks {
-	if h.Status == nil {
-		return table.Clocks{Watermark: meter.MinWatermark}
-	}
-	return table.Clocks{Now: h.Status.Now, Watermark: h.Status.Watermark}
-}
-
-// ClocksFor returns the clocks for run r: an ended run has every window closed.
-func (h *History) ClocksFor(r *Run) table.Clocks {
-	if r.Ended {
-		return table.Clocks{Ended: true}
-	}
-	return h.Clocks()
-}
-
-// Apply takes in one backend update: a restart first (so the update's results belong to
-// the new run), then results, status and replay progress.
-func (h *History) Apply(u backend.Update) {
-	if r := u.Restarted; r != nil {
-		replay := r.Cause == backend.CauseReplay
-		if cur := h.Current(); cur.empty() {
-			// Nothing happened in the run yet (a backend reports its first start as a
-			// restart): it becomes the new run instead of leaving an empty one behind.
-			cur.Reason, cur.Timestamp, cur.Replay, cur.StartedAt = r.Reason, r.Timestamp, replay, r.At
-		} else {
-			h.begin(r.Reason, r.Timestamp, replay, r.At)
-		}
-	}
-	h.Dropped += u.Dropped
-	cur := h.Current()
-	prev := h.previous()
-	for i := range u.Results {
-		r := &u.Results[i]
-		if prev != nil && cur.Replay && r.At > 0 && r.At < cur.StartedAt {
-			// A replay's job starts on an empty topic, so what was written before it
-			// started is the previous job's, sent after the restart was reported.
-			h.result(prev, r)
-			continue
-		}
-		h.result(cur, r)
-	}
-	if u.Status != nil {
-		h.Status = u.Status
-		cur.Open = u.Status.Open
-		cur.hiccups(u.Status)
-		if len(h.runs) == 1 && cur.StartedAt == 0 {
-			cur.Timestamp = u.Status.Timestamp
-		}
-	}
-	if u.Replay != nil {
-		p := *u.Replay
-		h.Replay = &p
-		if p.Done && p.Err == nil && cur.Replay {
-			cur.ReplayDone, cur.ReplayPath = true, p.Path
-		}
-	}
-}
-
-func (h *History) result(cur *Run, r *meter.Result) {
-	cur.Results.push(*r)
-	switch r.Kind {
-	case meter.ProcessingTimeResult:
-		cur.Table.Add(table.Processing, r.Minute, false)
-	case meter.EventTimeResult:
-		cur.Table.Add(table.Event, r.Minute, false)
-	case meter.PendingResult:
-		side := table.Processing
-		if r.Window == meter.EventTimeResult {
-			side = table.Event
-		}
-		cur.Table.Add(side, r.Minute, true)
-	case meter.LateResult:
-		cur.Late.Push(r.Record)
-		cur.LateCount++
-		cur.LateUSD += r.Record.USD
-	case meter.TraceResult:
-		h.Traces.Push(r.Record)
-	}
-}
-
-// begin starts a new run and ends the current one, forgetting the oldest past the limit.
-func (h *History) begin(reason string, ts meter.TimestampField, replay bool, at int64) {
-	if len(h.runs) > 0 {
-		h.Current().Ended = true
-	}
-	h.nextID++
-	h.runs = append(h.runs, &Run{
-		ID: h.nextID, Reason: reason, Timestamp: ts, Replay: replay, StartedAt: at,
-		Table: table.New(h.limits.Rows), Late: ring.New[meter.RecordTrace](h.limits.Late),
-		Results: newResults(h.limits.Results),
-	})
-	if len(h.runs) > h.limits.Runs {
-		h.runs[0] = nil
-		h.runs = h.runs[1:]
-	}
-	if n := len(h.runs) - h.limits.ResultRuns; n > 0 {
-		h.runs[n-1].Results.release()
-	}
-}
-
-// previous is the run before the current one, or nil.
-func (h *History) previous() *Run {
-	if len(h.runs) < 2 {
-		return nil
-	}
-	return h.runs[len(h.runs)-2]
-}
+func (s *Session) Runs() []*Run { return s.runs }
 
 // Run returns the run kept with ID id, or nil.
-func (h *History) Run(id int) *Run {
-	for _, r := range h.runs {
+func (s *Session) Run(id int) *Run {
+	for _, r := range s.runs {
 		if r.ID == id {
 			return r
 		}
@@ -246,11 +129,131 @@ func (h *History) Run(id int) *Run {
 	return nil
 }
 
+// Clocks returns the clocks the current run's rows are judged by.
+func (s *Session) Clocks() minutes.Clocks {
+	if s.Status == nil {
+		return minutes.Clocks{Watermark: meter.MinWatermark}
+	}
+	return minutes.Clocks{Now: s.Status.Now, Watermark: s.Status.Watermark}
+}
+
+// ClocksFor returns the clocks for run r: an ended run has every window closed.
+func (s *Session) ClocksFor(r *Run) minutes.Clocks {
+	if r.Ended {
+		return minutes.Clocks{Ended: true}
+	}
+	return s.Clocks()
+}
+
+// Now is the lab's processing time as the latest status gave it, or 0 before the first.
+func (s *Session) Now() int64 {
+	if s.Status == nil {
+		return 0
+	}
+	return s.Status.Now
+}
+
+// record takes in one backend update into the runs: a restart first (so the update's
+// results belong to the new run), then results, status and replay progress.
+func (s *Session) record(u backend.Update) {
+	if r := u.Restarted; r != nil {
+		replay := r.Cause == backend.CauseReplay
+		if cur := s.Current(); cur.empty() {
+			// Nothing happened in the run yet (a backend reports its first start as a
+			// restart): it becomes the new run instead of leaving an empty one behind.
+			cur.Reason, cur.Timestamp, cur.Replay, cur.StartedAt = r.Reason, r.Timestamp, replay, r.At
+		} else {
+			s.begin(r.Reason, r.Timestamp, replay, r.At)
+		}
+	}
+	s.Dropped += u.Dropped
+	cur := s.Current()
+	prev := s.previous()
+	for i := range u.Results {
+		r := &u.Results[i]
+		if prev != nil && cur.Replay && r.At > 0 && r.At < cur.StartedAt {
+			// A replay's job starts on an empty topic, so what was written before it
+			// started is the previous job's, sent after the restart was reported.
+			s.result(prev, r)
+			continue
+		}
+		s.result(cur, r)
+	}
+	if u.Status != nil {
+		s.Status = u.Status
+		cur.Open = u.Status.Open
+		cur.hiccups(u.Status)
+		if len(s.runs) == 1 && cur.StartedAt == 0 {
+			cur.Timestamp = u.Status.Timestamp
+		}
+	}
+	if u.Replay != nil {
+		p := *u.Replay
+		s.Replay = &p
+		if p.Done && p.Err == nil && cur.Replay {
+			cur.ReplayDone, cur.ReplayPath = true, p.Path
+		}
+	}
+}
+
+func (s *Session) result(run *Run, r *meter.Result) {
+	run.Results.push(*r)
+	if r.Kind != meter.TraceResult {
+		run.output++
+	}
+	switch r.Kind {
+	case meter.ProcessingTimeResult:
+		run.Table.Add(minutes.Processing, r.Minute, false)
+	case meter.EventTimeResult:
+		run.Table.Add(minutes.Event, r.Minute, false)
+	case meter.PendingResult:
+		side := minutes.Processing
+		if r.Window == meter.EventTimeResult {
+			side = minutes.Event
+		}
+		run.Table.Add(side, r.Minute, true)
+	case meter.LateResult:
+		run.Late.Push(r.Record)
+		run.LateCount++
+		run.LateUSD += r.Record.USD
+	case meter.TraceResult:
+		s.Traces.Push(r.Record)
+	}
+}
+
+// begin starts a new run and ends the current one, forgetting the oldest past the limit.
+func (s *Session) begin(reason string, ts meter.TimestampField, replay bool, at int64) {
+	if len(s.runs) > 0 {
+		s.Current().Ended = true
+	}
+	s.nextID++
+	s.runs = append(s.runs, &Run{
+		ID: s.nextID, Reason: reason, Timestamp: ts, Replay: replay, StartedAt: at,
+		Table: minutes.New(s.limits.Rows), Late: ring.New[meter.RecordTrace](s.limits.Late),
+		Results: newResults(s.limits.Results),
+	})
+	if len(s.runs) > s.limits.Runs {
+		s.runs[0] = nil
+		s.runs = s.runs[1:]
+	}
+	if n := len(s.runs) - s.limits.ResultRuns; n > 0 {
+		s.runs[n-1].Results.release()
+	}
+}
+
+// previous is the run before the current one, or nil.
+func (s *Session) previous() *Run {
+	if len(s.runs) < 2 {
+		return nil
+	}
+	return s.runs[len(s.runs)-2]
+}
+
 // LatestReplay returns the newest run whose replay of a recording was read to the end
 // with field as its event timestamp and whose results are all kept, or nil.
-func (h *History) LatestReplay(field meter.TimestampField) *Run {
-	for i := len(h.runs) - 1; i >= 0; i-- {
-		if r := h.runs[i]; r.ReplayDone && r.Timestamp == field && r.Results.Complete() && r.Results.Len() > 0 {
+func (s *Session) LatestReplay(field meter.TimestampField) *Run {
+	for i := len(s.runs) - 1; i >= 0; i-- {
+		if r := s.runs[i]; r.ReplayDone && r.Timestamp == field && r.Results.Complete() && r.Results.Len() > 0 {
 			return r
 		}
 	}
@@ -258,4 +261,4 @@ func (h *History) LatestReplay(field meter.TimestampField) *Run {
 }
 
 // Mark puts a mark line into the current run's table.
-func (h *History) Mark(at int64, text string) { h.Current().Table.Mark(at, text) }
+func (s *Session) Mark(at int64, text string) { s.Current().Table.Mark(at, text) }

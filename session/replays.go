@@ -1,13 +1,12 @@
-package lab
+package session
 
 import (
 	"strconv"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
-	"github.com/labtui/labtui/tui/history"
-	"github.com/labtui/labtui/tui/table"
 )
 
 // ReplayRows is how many rows of a replay's table the evidence keeps.
@@ -15,8 +14,8 @@ const ReplayRows = 1000
 
 // replayFinished records a replay that ended, ticks 4.3 (completed_ts) or 4.4
 // (started_ts) when it succeeded, and diffs its event-time output with an earlier run.
-func (t *Tracker) replayFinished(h *history.History, p backend.ReplayProgress) {
-	run := h.Current()
+func (t *tracker) replayFinished(s *Session, p backend.ReplayProgress) {
+	run := s.Current()
 	field := run.Timestamp
 	if t.pendingReplay != nil {
 		field = t.pendingReplay.field
@@ -25,7 +24,7 @@ func (t *Tracker) replayFinished(h *history.History, p backend.ReplayProgress) {
 		}
 	}
 	t.pendingReplay = nil
-	at := now(h)
+	at := s.Now()
 	ev := state.Replay{Path: p.Path, Timestamp: field.String(), Records: p.Records, Done: p.Done && p.Err == nil, At: at}
 	if p.Err != nil {
 		ev.Error = p.Err.Error()
@@ -33,20 +32,21 @@ func (t *Tracker) replayFinished(h *history.History, p backend.ReplayProgress) {
 		t.changed = true
 		return
 	}
-	step, base := "4.3", t.liveRun(h, run)
+	step, base := "4.3", t.liveRun(s, run)
 	if field == meter.StartedTS {
-		step, base = "4.4", t.completedReplay(h, run)
+		step, base = "4.4", t.completedReplay(s, run)
 	}
 	t.tick(step, at, "a replay of "+p.Path+" with "+field.String()+" finished ("+itoa(p.Records)+" records)")
 	t.addReplay(ev)
-	t.watch(h, run, at+2*60000, func() {
+	t.watch(s, run, at+2*60000, func() {
 		r := t.findReplay(at, ev.Timestamp)
 		if r == nil {
 			return
 		}
-		r.Table = *labelled(run.Table.Snapshot(0, ReplayRows, h.ClocksFor(run)), run, now(h))
+		rows, omitted := run.Table.Copy(0, ReplayRows, s.ClocksFor(run))
+		r.Table = *labelled(rows, omitted, run, s.Now())
 		if base != nil {
-			d := diff(run.Table, base.Table)
+			d := tableDiff(run.Table, base.Table)
 			d.Against = "run " + itoa(int64(base.ID))
 			if base.Replay {
 				d.Against += " (replay, " + base.Timestamp.String() + ")"
@@ -59,7 +59,7 @@ func (t *Tracker) replayFinished(h *history.History, p backend.ReplayProgress) {
 }
 
 // addReplay appends a replay to the evidence, keeping the latest state.MaxReplays.
-func (t *Tracker) addReplay(r state.Replay) {
+func (t *tracker) addReplay(r state.Replay) {
 	rs := append(t.evidence.Replays, r)
 	if len(rs) > state.MaxReplays {
 		rs = append([]state.Replay(nil), rs[len(rs)-state.MaxReplays:]...)
@@ -69,7 +69,7 @@ func (t *Tracker) addReplay(r state.Replay) {
 
 // findReplay returns the replay evidence that finished at at with field, or nil when it
 // was let go.
-func (t *Tracker) findReplay(at int64, field string) *state.Replay {
+func (t *tracker) findReplay(at int64, field string) *state.Replay {
 	for i := range t.evidence.Replays {
 		if r := &t.evidence.Replays[i]; r.At == at && r.Timestamp == field {
 			return r
@@ -79,8 +79,8 @@ func (t *Tracker) findReplay(at int64, field string) *state.Replay {
 }
 
 // liveRun is the latest run before cur that was not a replay.
-func (t *Tracker) liveRun(h *history.History, cur *history.Run) *history.Run {
-	runs := h.Runs()
+func (t *tracker) liveRun(s *Session, cur *Run) *Run {
+	runs := s.Runs()
 	for i := len(runs) - 1; i >= 0; i-- {
 		if r := runs[i]; r != cur && !r.Replay {
 			return r
@@ -91,33 +91,33 @@ func (t *Tracker) liveRun(h *history.History, cur *history.Run) *history.Run {
 
 // completedReplay is the latest replay before cur that read completed_ts, or else the
 // live run.
-func (t *Tracker) completedReplay(h *history.History, cur *history.Run) *history.Run {
-	runs := h.Runs()
+func (t *tracker) completedReplay(s *Session, cur *Run) *Run {
+	runs := s.Runs()
 	for i := len(runs) - 1; i >= 0; i-- {
 		if r := runs[i]; r != cur && r.Replay && r.Timestamp == meter.CompletedTS {
 			return r
 		}
 	}
-	return t.liveRun(h, cur)
+	return t.liveRun(s, cur)
 }
 
 // MaxDiffExamples is how many differing rows a Diff lists.
 const MaxDiffExamples = 10
 
-// diff compares the event-time cells of here and there.
-func diff(here, there *table.Table) state.Diff {
+// tableDiff compares the event-time cells of here and there.
+func tableDiff(here, there *minutes.Table) state.Diff {
 	var d state.Diff
 	seen := make(map[rowKey]bool)
-	other := make(map[rowKey]table.Cell, there.Len())
+	other := make(map[rowKey]minutes.Cell, there.Len())
 	for i := range there.Len() {
 		r := there.Row(i)
-		if !r.IsMark() && r.Cells[table.Event].Present() {
-			other[rowKey{r.WindowStart, r.Tenant}] = r.Cells[table.Event]
+		if !r.IsMark() && r.Cells[minutes.Event].Present() {
+			other[rowKey{r.WindowStart, r.Tenant}] = r.Cells[minutes.Event]
 		}
 	}
 	for i := range here.Len() {
 		r := here.Row(i)
-		c := r.Cells[table.Event]
+		c := r.Cells[minutes.Event]
 		if r.IsMark() || !c.Present() {
 			continue
 		}
@@ -127,7 +127,7 @@ func diff(here, there *table.Table) state.Diff {
 		switch {
 		case !ok:
 			d.OnlyHere++
-		case table.Equal(c, o):
+		case minutes.Equal(c, o):
 			d.Compared++
 			d.Same++
 		default:
@@ -135,7 +135,7 @@ func diff(here, there *table.Table) state.Diff {
 			d.Different++
 			if len(d.Examples) < MaxDiffExamples {
 				d.Examples = append(d.Examples, state.DiffRow{WindowStart: r.WindowStart, Tenant: r.Tenant,
-					Here: &state.Cell{USD: c.USD, Requests: c.Requests}, There: &state.Cell{USD: o.USD, Requests: o.Requests}})
+					Here: &minutes.Cell{USD: c.USD, Requests: c.Requests, Fired: 1}, There: &minutes.Cell{USD: o.USD, Requests: o.Requests, Fired: 1}})
 			}
 		}
 	}
@@ -152,21 +152,21 @@ type rowKey struct {
 	tenant string
 }
 
-// MovedIndexLimit is how many requests' completed_ts minutes the Tracker remembers to
+// MovedIndexLimit is how many requests' completed_ts minutes the tracker remembers to
 // find the requests that move minutes under started_ts.
 const MovedIndexLimit = 100000
 
-// MaxMoved is how many moved requests the evidence keeps.
-const MaxMoved = 20
+// MaxMovedNoted is how many moved requests noted record by record the evidence keeps.
+const MaxMovedNoted = 20
 
 // trace remembers each record's event-time minute under completed_ts and, under
 // started_ts, notes the records whose minute moved.
-func (t *Tracker) trace(run *history.Run, r meter.RecordTrace) {
+func (t *tracker) trace(run *Run, r meter.RecordTrace) {
 	if run.Timestamp == meter.CompletedTS {
 		t.moved.put(r.RequestID, r.EventWindowEnd)
 		return
 	}
-	if len(t.evidence.Moved) >= MaxMoved || t.evidence.MovedSummary != nil {
+	if len(t.evidence.Moved) >= MaxMovedNoted || t.evidence.MovedSummary != nil {
 		return
 	}
 	end, ok := t.moved.get(r.RequestID)

@@ -1,8 +1,4 @@
-// Package lab ticks Lab 4's "Try it" steps from what the lab shows: it watches the
-// history of runs as updates arrive, decides when each step's evidence exists, and keeps
-// a copy of that evidence (the tables as they stood, the late records, the replays) for
-// the autosave and the export. It has no Bubble Tea in it.
-package lab
+package session
 
 import (
 	"time"
@@ -10,15 +6,14 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
-	"github.com/labtui/labtui/tui/history"
 )
 
 // AgreeingMinutes is how many event-time minutes must agree between the panes for 4.1.
 const AgreeingMinutes = 5
 
-// Tracker decides the steps and keeps their evidence. It is driven from the update
+// tracker decides the steps and keeps their evidence. It is driven from the update
 // loop only.
-type Tracker struct {
+type tracker struct {
 	steps    map[string]state.Step
 	evidence state.Evidence
 	changed  bool
@@ -36,13 +31,13 @@ type hiccup struct {
 	instance string
 	d        time.Duration
 	at       int64
-	run      *history.Run
+	run      *Run
 }
 
 // refresher re-takes one piece of evidence until the lab's processing time passes until
 // or its run ends, at most once per RefreshEvery.
 type refresher struct {
-	run     *history.Run
+	run     *Run
 	until   int64
 	version uint64
 	taken   int64
@@ -58,31 +53,28 @@ type replayAsk struct {
 	field meter.TimestampField
 }
 
-// New returns a Tracker starting from saved progress (steps and evidence).
-func New(saved state.State) *Tracker {
-	t := &Tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(MovedIndexLimit)}
+// newTracker returns a tracker starting from saved progress (steps and evidence).
+func newTracker(saved state.State) *tracker {
+	t := &tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(MovedIndexLimit)}
 	for k, v := range saved.Steps {
 		t.steps[k] = v
 	}
 	return t
 }
 
-// Steps returns which steps are ticked, by exercise ID.
-func (t *Tracker) Steps() map[string]state.Step { return t.steps }
+// done reports whether step id is ticked.
+func (t *tracker) done(id string) bool { return t.steps[id].Done }
 
-// Done reports whether step id is ticked.
-func (t *Tracker) Done(id string) bool { return t.steps[id].Done }
-
-// Changed reports whether steps or evidence changed since the last call.
-func (t *Tracker) Changed() bool {
+// takeChanged reports whether steps or evidence changed since the last call.
+func (t *tracker) takeChanged() bool {
 	c := t.changed
 	t.changed = false
 	return c
 }
 
-// Fill copies the steps and the evidence into st, for saving or exporting; evidence
+// fill copies the steps and the evidence into st, for saving or exporting; evidence
 // that follows a run is copied afresh first.
-func (t *Tracker) Fill(st *state.State) {
+func (t *tracker) fill(st *state.State) {
 	t.flush()
 	st.Steps = make(map[string]state.Step, len(t.steps))
 	for k, v := range t.steps {
@@ -91,17 +83,17 @@ func (t *Tracker) Fill(st *state.State) {
 	st.Evidence = state.State{Evidence: t.evidence}.Clone().Evidence
 }
 
-// Injected records a hiccup the learner injected, at processing time at.
-func (t *Tracker) Injected(h *history.History, instance string, d time.Duration, at int64) {
-	t.hiccups = append(t.hiccups, hiccup{instance: instance, d: d, at: at, run: h.Current()})
+// injected records a hiccup the learner injected, at processing time at.
+func (t *tracker) injected(s *Session, instance string, d time.Duration, at int64) {
+	t.hiccups = append(t.hiccups, hiccup{instance: instance, d: d, at: at, run: s.Current()})
 	if len(t.hiccups) > 16 {
 		t.hiccups = t.hiccups[1:]
 	}
 	t.changed = true
 }
 
-// LastHiccup returns the latest hiccup injected, if any.
-func (t *Tracker) LastHiccup() (instance string, at int64, d time.Duration, ok bool) {
+// lastHiccup returns the latest hiccup injected, if any.
+func (t *tracker) lastHiccup() (instance string, at int64, d time.Duration, ok bool) {
 	if len(t.hiccups) == 0 {
 		return "", 0, 0, false
 	}
@@ -109,33 +101,33 @@ func (t *Tracker) LastHiccup() (instance string, at int64, d time.Duration, ok b
 	return x.instance, x.at, x.d, true
 }
 
-// ReplayAsked records that the learner asked for a replay of path with field.
-func (t *Tracker) ReplayAsked(path string, field meter.TimestampField) {
+// replayAsked records that the learner asked for a replay of path with field.
+func (t *tracker) replayAsked(path string, field meter.TimestampField) {
 	t.pendingReplay = &replayAsk{path: path, field: field}
 }
 
-// Observe takes in one update after h applied it, and re-checks the steps.
-func (t *Tracker) Observe(h *history.History, u backend.Update) {
+// observe takes in one update after the runs took it in, and re-checks the steps.
+func (t *tracker) observe(s *Session, u backend.Update) {
 	for i := range u.Results {
 		if r := &u.Results[i]; r.Kind == meter.TraceResult {
-			t.trace(h.Current(), r.Record)
+			t.trace(s.Current(), r.Record)
 		}
 	}
 	if u.Status != nil {
-		t.hiccupsFromStatus(h, u.Status)
+		t.hiccupsFromStatus(s, u.Status)
 	}
 	if u.Replay != nil && (u.Replay.Done || u.Replay.Err != nil) {
-		t.replayFinished(h, *u.Replay)
+		t.replayFinished(s, *u.Replay)
 	}
 	if len(u.Results) > 0 || u.Status != nil {
-		t.checkAgreement(h)
-		t.checkHiccups(h)
-		t.runRefreshers(h)
+		t.checkAgreement(s)
+		t.checkHiccups(s)
+		t.runRefreshers(s)
 	}
 }
 
 // tick marks step id done, once, with the reason.
-func (t *Tracker) tick(id string, at int64, because string) {
+func (t *tracker) tick(id string, at int64, because string) {
 	if t.steps[id].Done {
 		return
 	}
@@ -144,16 +136,16 @@ func (t *Tracker) tick(id string, at int64, because string) {
 }
 
 // watch adds a refresher and takes the evidence once now.
-func (t *Tracker) watch(h *history.History, run *history.Run, until int64, take func()) {
+func (t *tracker) watch(s *Session, run *Run, until int64, take func()) {
 	take()
 	t.changed = true
-	t.refresh = append(t.refresh, refresher{run: run, until: until, version: run.Table.Version(), taken: now(h), take: take})
+	t.refresh = append(t.refresh, refresher{run: run, until: until, version: run.Table.Version(), taken: s.Now(), take: take})
 }
 
 // runRefreshers re-takes the evidence whose run changed, at most once per RefreshEvery,
 // and lets go of the ones whose time is up, after a last copy.
-func (t *Tracker) runRefreshers(h *history.History) {
-	n := now(h)
+func (t *tracker) runRefreshers(s *Session) {
+	n := s.Now()
 	kept := t.refresh[:0]
 	for _, r := range t.refresh {
 		over := r.run.Ended || n > r.until
@@ -171,7 +163,7 @@ func (t *Tracker) runRefreshers(h *history.History) {
 }
 
 // flush re-takes every watched evidence whose run changed since its last copy.
-func (t *Tracker) flush() {
+func (t *tracker) flush() {
 	for i := range t.refresh {
 		r := &t.refresh[i]
 		if v := r.run.Table.Version(); v != r.version {
@@ -181,16 +173,9 @@ func (t *Tracker) flush() {
 	}
 }
 
-func now(h *history.History) int64 {
-	if h.Status == nil {
-		return 0
-	}
-	return h.Status.Now
-}
-
-// Restore lays saved progress under what this session found: a step ticked before stays
+// restore lays saved progress under what this session found: a step ticked before stays
 // ticked, and saved evidence fills in what this session has not captured yet.
-func (t *Tracker) Restore(saved state.State) {
+func (t *tracker) restore(saved state.State) {
 	s := saved.Clone()
 	for id, st := range s.Steps {
 		if st.Done && !t.steps[id].Done {

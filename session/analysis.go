@@ -1,0 +1,256 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
+)
+
+// analysis is what the session works out from the runs off the loop, and keeps: the
+// reference run of each (recording, timestamp field), each finished replay's comparison
+// with its reference, and the latest moved-requests list.
+type analysis struct {
+	refs  map[refKey]*reference
+	diffs map[int]*comparison
+	moved movedList
+	// version changes whenever any of it changes, so a view rebuilds only then.
+	version uint64
+}
+
+func newAnalysis() analysis {
+	return analysis{refs: map[refKey]*reference{}, diffs: map[int]*comparison{}}
+}
+
+// refKey names a reference run: a recording re-enacted with one timestamp field.
+type refKey struct {
+	path  string
+	field meter.TimestampField
+}
+
+// reference is a reference run, or its re-enactment under way.
+type reference struct {
+	results []meter.Result
+	err     error
+	pending bool
+}
+
+// comparison is a finished replay's comparison with its reference. A run's output can
+// still change after its replay finished (its processing-time window fires at the next
+// minute of the wall clock): output is the run's output version compared, and a newer
+// one is compared again when the one under way is done.
+type comparison struct {
+	pending bool
+	output  uint64
+	diff    *ReplayDiff
+	title   string
+}
+
+// movedList is the latest moved-requests list; key names the two outputs it compared.
+type movedList struct {
+	key     string
+	pending bool
+	err     error
+	moves   *diff.Moves
+	title   string
+}
+
+// RecordingOf is the recording a replay run read.
+func (s *Session) RecordingOf(r *Run) string {
+	if r.ReplayPath != "" {
+		return r.ReplayPath
+	}
+	return s.cfg.Recording
+}
+
+// analyze starts what an update makes due: a replay's comparison and the moved
+// requests when it finishes, and a finished replay's comparison again when its output
+// changed.
+func (s *Session) analyze(u backend.Update) []Task {
+	var tasks []Task
+	if p := u.Replay; p != nil && p.Done && p.Err == nil {
+		if run := s.Current(); run.ReplayDone {
+			tasks = append(tasks, s.compare(run)...)
+			tasks = append(tasks, s.findMoved()...)
+		}
+	}
+	if len(u.Results) > 0 {
+		for _, run := range s.runs {
+			if c := s.an.diffs[run.ID]; c != nil && !c.pending && c.output != run.output {
+				tasks = append(tasks, s.compare(run)...)
+			}
+		}
+	}
+	return tasks
+}
+
+// reference returns the reference run of key when it is there; else it starts its
+// re-enactment (once) and returns the task, or nothing when it is under way or failed.
+func (s *Session) reference(key refKey) (*reference, []Task) {
+	ref := s.an.refs[key]
+	switch {
+	case ref == nil && s.cfg.Reenact != nil:
+		s.an.refs[key] = &reference{pending: true}
+		s.an.version++
+		return nil, []Task{s.reenactTask(key)}
+	case ref == nil, ref.pending, ref.err != nil:
+		return nil, nil
+	}
+	return ref, nil
+}
+
+// Reference returns the reference run of a recording re-enacted with field, once it has
+// been worked out (a replay's comparison asks for it).
+func (s *Session) Reference(path string, field meter.TimestampField) ([]meter.Result, bool) {
+	ref := s.an.refs[refKey{path, field}]
+	if ref == nil || ref.pending || ref.err != nil {
+		return nil, false
+	}
+	return ref.results, true
+}
+
+func (s *Session) reenactTask(key refKey) Task {
+	reenact, job := s.cfg.Reenact, s.cfg.Job
+	job.Trace, job.Timestamp = true, key.field
+	return Task{What: fmt.Sprintf("re-enact %s with %s", filepath.Base(key.path), key.field), run: func(ctx context.Context) Outcome {
+		rs, err := reenact(ctx, key.path, job)
+		if err != nil {
+			err = fmt.Errorf("re-enact %s: %w", filepath.Base(key.path), err)
+		}
+		return Outcome{apply: func(s *Session) []Task { return s.referenceDone(key, rs, err) }}
+	}}
+}
+
+// referenceDone keeps a reference and starts what waited for it.
+func (s *Session) referenceDone(key refKey, rs []meter.Result, err error) []Task {
+	s.an.refs[key] = &reference{results: rs, err: err}
+	s.an.version++
+	var tasks []Task
+	for _, run := range s.runs {
+		if run.ReplayDone && run.Timestamp == key.field && s.RecordingOf(run) == key.path {
+			tasks = append(tasks, s.compare(run)...)
+		}
+	}
+	return append(tasks, s.findMoved()...)
+}
+
+// compare compares a finished replay run with its reference, unless that is under way.
+func (s *Session) compare(run *Run) []Task {
+	c := s.an.diffs[run.ID]
+	if c != nil && c.pending {
+		return nil
+	}
+	path := s.RecordingOf(run)
+	ref, tasks := s.reference(refKey{path, run.Timestamp})
+	if ref == nil {
+		return tasks
+	}
+	if c == nil {
+		c = &comparison{}
+		s.an.diffs[run.ID] = c
+	}
+	c.pending, c.output = true, run.output
+	s.an.version++
+	id, out, refs := run.ID, run.Output(), ref.results
+	title := fmt.Sprintf("run %d · replay of %s with %s · against the recorded hour re-enacted at its recorded times",
+		id, filepath.Base(path), run.Timestamp)
+	if !run.Results.Complete() {
+		title += fmt.Sprintf(" · only the latest %d results of the replay are kept", run.Results.Len())
+	}
+	reference := fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s (what its live run billed)",
+		filepath.Base(path), run.Timestamp)
+	return []Task{{What: fmt.Sprintf("compare run %d with the re-enactment", id), run: func(context.Context) Outcome {
+		d := CompareReplay(refs, out)
+		ev := d.Evidence(reference)
+		return Outcome{apply: func(s *Session) []Task { return s.compared(id, &d, title, ev) }}
+	}}}
+}
+
+// compared keeps a comparison and its evidence, and compares again if the run's output
+// changed meanwhile.
+func (s *Session) compared(id int, d *ReplayDiff, title string, ev state.Comparison) []Task {
+	c := s.an.diffs[id]
+	if c == nil {
+		return nil
+	}
+	c.pending, c.diff, c.title = false, d, title
+	s.an.version++
+	s.ev.compared(id, ev)
+	if run := s.Run(id); run != nil && run.output != c.output {
+		return s.compare(run)
+	}
+	return nil
+}
+
+// movedSource is one side of the moved-requests list: a replay run's output, or the
+// reference when no whole run is kept.
+type movedSource struct {
+	name    string
+	key     string
+	results []meter.Result
+}
+
+// findMoved lists the requests whose minute moved once a started_ts replay finished:
+// from the newest completed_ts and started_ts replays whose results are kept whole, or
+// from the recording's re-enactments where one is missing.
+func (s *Session) findMoved() []Task {
+	var started *Run
+	for i := len(s.runs) - 1; i >= 0 && started == nil; i-- {
+		if r := s.runs[i]; r.ReplayDone && r.Timestamp == meter.StartedTS {
+			started = r
+		}
+	}
+	if started == nil {
+		return nil
+	}
+	path := s.RecordingOf(started)
+	var tasks []Task
+	source := func(field meter.TimestampField, run *Run) (movedSource, bool) {
+		if run != nil && run.Results.Complete() && run.Results.Len() > 0 {
+			return movedSource{name: fmt.Sprintf("run %d (replay)", run.ID), key: fmt.Sprintf("run %d/%d", run.ID, run.output),
+				results: run.Results.Snapshot()}, true
+		}
+		ref, more := s.reference(refKey{path, field})
+		tasks = append(tasks, more...)
+		if ref == nil {
+			return movedSource{}, false
+		}
+		return movedSource{name: "the recorded hour re-enacted", key: "ref " + path + " " + field.String(), results: ref.results}, true
+	}
+	a, okA := source(meter.CompletedTS, s.LatestReplay(meter.CompletedTS))
+	b, okB := source(meter.StartedTS, started)
+	if !okA || !okB {
+		return tasks
+	}
+	key := a.key + " | " + b.key
+	if s.an.moved.key == key {
+		return nil
+	}
+	s.an.moved = movedList{key: key, pending: true, moves: s.an.moved.moves, title: s.an.moved.title}
+	s.an.version++
+	title := fmt.Sprintf("completed_ts: %s · started_ts: %s · %s", a.name, b.name, filepath.Base(path))
+	return []Task{{What: "list the requests whose minute moved", run: func(context.Context) Outcome {
+		mv, err := diff.Moved(a.results, b.results)
+		var sum state.MovedSummary
+		var list []state.Moved
+		if err == nil {
+			sum, list = MovedEvidence(mv, title)
+		}
+		return Outcome{apply: func(s *Session) []Task {
+			if key != s.an.moved.key {
+				return nil // a newer list is under way
+			}
+			s.an.moved.pending, s.an.moved.err = false, err
+			s.an.version++
+			if err == nil {
+				s.an.moved.moves, s.an.moved.title = mv, title
+				s.ev.movedFound(sum, list)
+			}
+			return nil
+		}}
+	}}}
+}
