@@ -10,7 +10,7 @@ import (
 
 	"github.com/labtui/labtui/backend/embedded"
 	"github.com/labtui/labtui/inject"
-	"github.com/labtui/labtui/recorder"
+
 	"github.com/labtui/labtui/recording"
 )
 
@@ -46,7 +46,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	if a.cfg.Simulate {
-		return a.simulate(cfg, out)
+		return a.simulate(cmd.Context(), cfg, out)
 	}
 	w, err := recording.Create(out)
 	if err != nil {
@@ -94,7 +94,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 	return cerr
 }
 
-func (a *app) simulate(cfg embedded.Config, out string) error {
+func (a *app) simulate(ctx context.Context, cfg embedded.Config, out string) error {
 	start := time.Now().Truncate(time.Minute)
 	if s := a.cfg.Start; s != "" {
 		t, err := time.Parse(time.RFC3339, s)
@@ -111,10 +111,14 @@ func (a *app) simulate(cfg embedded.Config, out string) error {
 	if err != nil {
 		return err
 	}
-	st, err := recorder.Simulate(recorder.SimConfig{Generator: cfg.Generator, Start: start,
+	st, err := recording.Simulate(ctx, recording.SimConfig{Generator: cfg.Generator, Start: start,
 		Duration: a.cfg.Duration, Hiccups: hiccups}, w.Write)
 	if cerr := w.Close(); err == nil {
 		err = cerr
+	}
+	if ctx.Err() != nil {
+		return exitError{code: 130, msg: fmt.Sprintf("interrupted: wrote %d records (%d requests, %d held by hiccups), arrivals up to %s UTC, to %s; the file ends at a whole record",
+			st.Events, st.Requests, st.Held, time.UnixMilli(st.Until).UTC().Format("2006-01-02 15:04:05.000"), out)}
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", out, err)

@@ -1,5 +1,8 @@
-// Package recording reads and writes recordings of the gateway-events topic: JSON lines,
-// one Kafka record a line, gzip-compressed when the file name ends in .gz.
+// Package recording owns recordings of the gateway-events topic: JSON lines, one Kafka
+// record a line, gzip-compressed when the file name ends in .gz. It reads them (Open,
+// Reader.Records: the one iterator, with line-numbered skips), writes them (Create,
+// Writer), makes them from the generator on a simulated clock (Simulate), and produces
+// them into a Kafka topic with progress (Produce).
 //
 // labtui's own line is
 //
@@ -9,13 +12,23 @@
 // timestamp, is the processing time at which the record reached the job's source. Lines
 // in kcat's -J envelope ({"topic":…,"partition":…,"offset":…,"ts":…,"key":…,"payload":"…"})
 // are read too, so a topic dumped with kcat replays as it is.
+//
+// What the reader accepts: a line of at most MaxLine bytes (a UTF-8 byte order mark
+// before the first is ignored) holding one JSON object with a partition (0 to 2^31-1), an
+// offset (0 or more), a timestamp and an arrival between MinTime and MaxTime, and a value
+// (an object, or a string holding the event's text). Any other line is skipped with its
+// number and why; a null value is a tombstone, skipped and counted apart. The key's and
+// the value's bytes are taken as they are, as Kafka takes a record's bytes: invalid UTF-8
+// and control characters inside them are the event parser's to judge, and the writer
+// writes valid JSON whatever they hold.
 package recording
 
 import (
-	"github.com/labtui/labtui/internal/flatjson"
 	"strconv"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/labtui/labtui/internal/flatjson"
 )
 
 // Entry is one Kafka record of a recording.

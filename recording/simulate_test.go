@@ -1,4 +1,4 @@
-package recorder
+package recording
 
 import (
 	"bytes"
@@ -14,10 +14,7 @@ import (
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
-	"github.com/labtui/labtui/recording"
 )
-
-const recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
 
 // recordedHourConfig is the command in data/README.md.
 func recordedHourConfig(t testing.TB) SimConfig {
@@ -32,8 +29,8 @@ func recordedHourConfig(t testing.TB) SimConfig {
 
 func simulateToBytes(t testing.TB, cfg SimConfig) []byte {
 	var buf bytes.Buffer
-	w := recording.NewWriter(&buf)
-	if _, err := Simulate(cfg, w.Write); err != nil {
+	w := NewWriter(&buf)
+	if _, err := Simulate(context.Background(), cfg, w.Write); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
@@ -73,7 +70,7 @@ func TestSimulationHoldsTheHiccupsEventsAndKeepsTheirOrder(t *testing.T) {
 	from, to := cfg.Start.Add(20*time.Minute+40*time.Second).UnixMilli(), cfg.Start.Add(21*time.Minute+15*time.Second).UnixMilli()
 	var last int64
 	var held int
-	r := recording.NewReader(bytes.NewReader(simulateToBytes(t, cfg)), nil)
+	r := NewReader(bytes.NewReader(simulateToBytes(t, cfg)), nil)
 	for e, err := range r.Records(func(line int, err error) { t.Fatalf("line %d: %v", line, err) }) {
 		if err != nil {
 			t.Fatal(err)
@@ -114,8 +111,36 @@ func TestPartitionIsWhereFranzGoPutsTheKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := Partition([]byte(key), 3); r.Partition != want {
-			t.Errorf("franz-go put %q in partition %d, Partition says %d", key, r.Partition, want)
+		if want := int32(kgo.StickyKeyPartitioner(nil).ForTopic("").Partition(&kgo.Record{Key: []byte(key)}, 3)); r.Partition != want {
+			t.Errorf("franz-go's producer put %q in partition %d, its partitioner says %d", key, r.Partition, want)
 		}
+	}
+}
+
+func TestSimulateWritesAsItGoesAndStopsWhenCancelled(t *testing.T) {
+	gen := generator.Defaults()
+	gen.Rate = 500
+	h, _ := inject.ParseHiccup("gw-1@10s+35s")
+	cfg := SimConfig{Generator: gen, Start: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), Duration: 24 * time.Hour, Hiccups: []inject.Hiccup{h}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var written int
+	var last int64
+	begin := time.Now()
+	st, err := Simulate(ctx, cfg, func(e Entry) error {
+		if e.Arrival < last {
+			t.Fatalf("entry %d arrives before the one above it", written)
+		}
+		last = e.Arrival
+		if written++; written == 200_000 {
+			cancel()
+		}
+		return nil
+	})
+	if err != context.Canceled || time.Since(begin) > 5*time.Second {
+		t.Fatalf("Simulate returned %v after %s", err, time.Since(begin))
+	}
+	if st.Events != int64(written) || written < 200_000 || written > 200_000+simCheckEvents || st.Held < 10_000 {
+		t.Fatalf("stats %+v, %d written", st, written)
 	}
 }
