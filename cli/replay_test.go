@@ -74,7 +74,7 @@ func TestReplayReportsBadLinesAndGoesOn(t *testing.T) {
 		":5: skipped: malformed event: unknown event type \"RequestPaused\"",
 		":6: skipped: malformed event: missing field model",
 		":7: skipped: malformed event: negative token count",
-		":8: skipped: malformed event: unknown model \"gpt-9\"",
+		":8: skipped: malformed event: model \"gpt-9\" is not in the price table",
 		"replayed 12 records (5 skipped)",
 	} {
 		if !strings.Contains(errOut, want) {

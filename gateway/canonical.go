@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/labtui/labtui/internal/flatjson"
 )
@@ -27,6 +28,27 @@ var (
 // string.
 const tsLit = `","ts":`
 
+// scanBytes reports whether b holds a control character (below 0x20, which JSON forbids
+// raw in a string and a canonical line has nowhere before its closing brace) and whether
+// it holds a byte of non-ASCII text (from 0x80). Eight bytes at a time: a byte below 0x20
+// borrows into its top bit when 0x20 is subtracted, where an ASCII byte's top bit is clear;
+// a borrow only spreads upwards from a byte that is itself below 0x20.
+func scanBytes(b []byte) (control, high bool) {
+	const ones, tops = 0x2020202020202020, 0x8080808080808080
+	var c, h uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := load(b, i)
+		c |= (w - ones) &^ w
+		h |= w
+	}
+	for ; i < len(b); i++ {
+		c |= uint64(b[i]-0x20) &^ uint64(b[i]) & 0x80
+		h |= uint64(b[i])
+	}
+	return c&tops != 0, h&tops != 0
+}
+
 // parseCanonical decodes data in one pass when it is exactly in the canonical shape:
 // the keys in AppendJSON's order with nothing between the tokens, strings without a
 // backslash, integers flatjson.ScanInt reads (at most 18 digits, so no overflow), and
@@ -39,6 +61,11 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 	// escape, which only the general path decodes; without one, each string ends at
 	// the next quote.
 	if bytes.IndexByte(data, '\\') >= 0 {
+		return nil, false
+	}
+	end := bytes.LastIndexByte(data, '}') // white space may follow it; checked below
+	control, high := scanBytes(data[:max(end, 0)])
+	if control {
 		return nil, false
 	}
 	var vals [len(stringLits)][]byte
@@ -73,6 +100,13 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 	}
 	if !ok || i >= len(data) || data[i] != '}' || !flatjson.OnlySpace(data[i+1:]) {
 		return nil, false
+	}
+	if high {
+		for _, v := range vals {
+			if !utf8.Valid(v) {
+				return nil, false // the general path reads it as Java's decoder does
+			}
+		}
 	}
 	ev.RequestID = string(vals[1])
 	ev.TenantID = p.intern(&p.tenants, vals[2])

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/labtui/labtui/internal/flatjson"
 )
@@ -87,12 +90,21 @@ func (p *Parser) parseGeneral(data []byte) (Event, error) {
 	ev := Event{TS: missing, PromptTokens: missing, CompletionTokens: missing}
 	var typ []byte
 	err := flatjson.Fields(data, func(f flatjson.Field) error {
+		if (f.Kind == flatjson.Object || f.Kind == flatjson.Array) && !json.Valid(f.Raw) {
+			return fmt.Errorf("%w: %s holds a broken nested value", flatjson.ErrSyntax, f.Key)
+		}
+		if f.Kind == flatjson.Literal && string(f.Raw) == "null" {
+			clearField(&ev, &typ, f.Key) // the last occurrence wins, and null is no value
+			return nil
+		}
 		var err error
 		switch string(f.Key) {
 		case "type":
-			typ, err = f.Bytes()
+			var s string
+			s, err = text(f)
+			typ = []byte(s)
 		case "request_id":
-			ev.RequestID, err = f.Str()
+			ev.RequestID, err = text(f)
 		case "tenant_id":
 			ev.TenantID, err = p.name(f)
 		case "model":
@@ -117,12 +129,44 @@ func (p *Parser) parseGeneral(data []byte) (Event, error) {
 	return validate(ev, typ)
 }
 
+// clearField makes the known field key absent again, as a null value says.
+func clearField(ev *Event, typ *[]byte, key []byte) {
+	switch string(key) {
+	case "type":
+		*typ = nil
+	case "request_id":
+		ev.RequestID = ""
+	case "tenant_id":
+		ev.TenantID = ""
+	case "model":
+		ev.Model = ""
+	case "gateway":
+		ev.Gateway = ""
+	case "ts":
+		ev.TS = missing
+	case "prompt_tokens":
+		ev.PromptTokens = missing
+	case "completion_tokens":
+		ev.CompletionTokens = missing
+	}
+}
+
 // name reads a string field through the Parser's shared names.
 func (p *Parser) name(f flatjson.Field) (string, error) {
-	if f.Kind != flatjson.String || f.Escaped {
-		return f.Str()
+	if f.Kind != flatjson.String || f.Escaped || !utf8.Valid(f.Raw) {
+		return text(f)
 	}
 	return p.shared(f.Raw), nil
+}
+
+// text reads a String field as the lab's job sees it: bytes that are not UTF-8 become
+// U+FFFD, one for each maximal ill-formed subsequence, as Java's UTF-8 decoder (Flink's
+// SimpleStringSchema) turns the record's bytes into a String before the job parses it.
+func text(f flatjson.Field) (string, error) {
+	if f.Kind == flatjson.String && !utf8.Valid(f.Raw) {
+		f.Raw = replaceInvalidUTF8(f.Raw)
+	}
+	return f.Str()
 }
 
 // shared returns b as a string, the same string each time while the Parser holds fewer
@@ -168,7 +212,7 @@ func validate(ev Event, typ []byte) (Event, error) {
 	case "":
 		return Event{}, fmt.Errorf("%w: missing field type", ErrMalformed)
 	default:
-		return Event{}, fmt.Errorf("%w: unknown event type %q", ErrMalformed, typ)
+		return Event{}, fmt.Errorf("%w: unknown event type %s", ErrMalformed, flatjson.AppendString(nil, string(typ)))
 	}
 	switch {
 	case ev.RequestID == "":

@@ -31,7 +31,7 @@ func TestParseEventRejectsBadInput(t *testing.T) {
 		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","prompt_tokens":1}`:                           "missing field ts",
 		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1}`:                                      "without prompt_tokens",
 		`{"type":"RequestCompleted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1,"completion_tokens":-5}`:             "negative token count",
-		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":"soon","prompt_tokens":1}`:               "ts is not a number",
+		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":"soon","prompt_tokens":1}`:               "ts is not an integer",
 		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":9999999999999999999,"prompt_tokens":1}`:  "ts is out of range",
 		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":-9223372036854775808,"prompt_tokens":1}`: "ts is out of range",
 		`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"m","gateway":"g","ts":1,"prompt_tokens":99999999999999999999}`: "prompt_tokens is out of range",

@@ -3,6 +3,8 @@ package gateway
 import (
 	"fmt"
 	"sort"
+
+	"github.com/labtui/labtui/internal/flatjson"
 )
 
 // Price is what a model costs, in USD per 1000 tokens, for input (prompt) and output
@@ -42,6 +44,15 @@ func (p Price) Cost(promptTokens, completionTokens int64) float64 {
 	in := float64(float64(promptTokens) / 1000 * p.InputPer1K)
 	out := float64(float64(completionTokens) / 1000 * p.OutputPer1K)
 	return in + out
+}
+
+// Check returns an error wrapping ErrMalformed when model is not priced: an event the
+// job cannot bill, which it skips as the lab's PyFlink job does, with the same words.
+func (p PriceTable) Check(model string) error {
+	if _, ok := p[model]; !ok {
+		return fmt.Errorf("%w: model %s is not in the price table", ErrMalformed, flatjson.AppendString(nil, model))
+	}
+	return nil
 }
 
 // RecordCost is Cost for an assembled record.

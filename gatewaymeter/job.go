@@ -1,7 +1,6 @@
 package gatewaymeter
 
 import (
-	"fmt"
 	"github.com/labtui/labtui/meter"
 
 	"github.com/labtui/labtui/engine"
@@ -101,10 +100,7 @@ func (j *Job) ProcessParsed(ev *gateway.Event, parseErr error, kafkaTimestamp in
 }
 
 func (j *Job) checkPriced(ev *gateway.Event) error {
-	if _, ok := j.opts.Prices[ev.Model]; !ok {
-		return fmt.Errorf("%w: unknown model %q (not in the price table)", gateway.ErrMalformed, ev.Model)
-	}
-	return nil
+	return j.opts.Prices.Check(ev.Model)
 }
 
 // ProcessEvent processes one parsed event whose model is priced. The job copies what it

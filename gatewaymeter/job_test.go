@@ -143,7 +143,7 @@ func TestAssemblerIgnoresADuplicateHalf(t *testing.T) {
 func TestUnknownModelIsMalformedAndTheJobGoesOn(t *testing.T) {
 	h := newJob(t, meter.Options{})
 	err := h.job.ProcessValue([]byte(`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"gpt-x","gateway":"g","ts":1,"prompt_tokens":1}`), 1)
-	if !errors.Is(err, gateway.ErrMalformed) || !strings.Contains(err.Error(), `unknown model "gpt-x"`) {
+	if !errors.Is(err, gateway.ErrMalformed) || !strings.Contains(err.Error(), `model "gpt-x" is not in the price table`) {
 		t.Fatalf("err %v", err)
 	}
 	if err := h.job.ProcessValue([]byte(`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"flat-10c","gateway":"g","ts":1,"prompt_tokens":1}`), 1); err != nil {

@@ -58,8 +58,12 @@ func Fields(data []byte, fn func(f Field) error) error {
 			return err
 		}
 		key := data[i+1 : end-1]
-		if esc {
-			return fmt.Errorf("%w: escaped key at offset %d", ErrSyntax, i)
+		if esc { // rare: a key is compared as the text it spells
+			var s string
+			if err := json.Unmarshal(data[i:end], &s); err != nil {
+				return fmt.Errorf("%w: bad key at offset %d: %v", ErrSyntax, i, err)
+			}
+			key = []byte(s)
 		}
 		i = skipWS(data, end)
 		if i >= len(data) || data[i] != ':' {
@@ -87,6 +91,9 @@ func Fields(data []byte, fn func(f Field) error) error {
 		case c == '-' || (c >= '0' && c <= '9'):
 			for i < len(data) && isNumberByte(data[i]) {
 				i++
+			}
+			if !validNumber(data[start:i]) {
+				return fmt.Errorf("%w: bad number at offset %d", ErrSyntax, start)
 			}
 			f.Kind, f.Raw = Number, data[start:i]
 		case c == '{' || c == '[':
@@ -132,7 +139,7 @@ func Fields(data []byte, fn func(f Field) error) error {
 // Int reads a Number field as an int64.
 func (f Field) Int() (int64, error) {
 	if f.Kind != Number {
-		return 0, fmt.Errorf("%s is not a number", f.Key)
+		return 0, fmt.Errorf("%s is not an integer", f.Key)
 	}
 	if n, ok := smallInt(f.Raw); ok {
 		return n, nil
@@ -151,8 +158,8 @@ func (f Field) Int() (int64, error) {
 const SmallIntDigits = 18
 
 // ScanInt reads an optional '-' and 1 to SmallIntDigits digits at data[i:], returning
-// the value and the offset just past the last digit; ok is false when there is no digit
-// or there are more. What follows the digits is the caller's to check: a fraction or an
+// the value and the offset just past the last digit; ok is false when there is no digit,
+// there are more, or the first of several is a zero (JSON has no leading zeros). What follows the digits is the caller's to check: a fraction or an
 // exponent there is not part of the integer.
 func ScanInt(data []byte, i int) (n int64, end int, ok bool) {
 	neg := i < len(data) && data[i] == '-'
@@ -167,8 +174,8 @@ func ScanInt(data []byte, i int) (n int64, end int, ok bool) {
 		}
 		n = n*10 + int64(c)
 	}
-	if d := i - start; d == 0 || d > SmallIntDigits {
-		return 0, 0, false
+	if d := i - start; d == 0 || d > SmallIntDigits || (d > 1 && data[start] == '0') {
+		return 0, 0, false // no digit, too many, or a leading zero (not JSON)
 	}
 	if neg {
 		n = -n
@@ -227,22 +234,94 @@ func isNumberByte(c byte) bool {
 	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
+// validNumber reports whether b is a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+// A leading zero, a '+', a bare '-' or '.' are not JSON, as every strict reader says.
+func validNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
 // scanString returns the offset just past the string starting at data[i] == '"', and
-// whether it holds escapes. Control characters, which strict JSON forbids in strings,
-// are let through: they harm nothing here. The strings here are short (keys, ids, names),
-// where a plain loop beats a vectorised search's call.
+// whether it holds escapes. A control character (below U+0020) in a string is an error,
+// as JSON forbids it raw and every strict reader (Python's json, Jackson) refuses it.
+// The strings here are short (keys, ids, names), where a plain loop beats a vectorised
+// search's call.
 func scanString(data []byte, i int) (int, bool, error) {
 	esc := false
 	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '"':
+		switch c := data[j]; {
+		case c == '"':
 			return j + 1, esc, nil
-		case '\\':
+		case c == '\\':
 			esc = true
 			j++
+			if !validEscape(data, j) {
+				return 0, false, fmt.Errorf("%w: bad escape in a string at offset %d", ErrSyntax, j-1)
+			}
+		case c < 0x20:
+			return 0, false, fmt.Errorf("%w: control character %#02x in a string at offset %d", ErrSyntax, c, j)
 		}
 	}
 	return 0, false, fmt.Errorf("%w: unterminated string", ErrSyntax)
+}
+
+// validEscape reports whether data[j] starts what may follow a backslash in JSON: one of
+// "\/bfnrt, or u and four hex digits.
+func validEscape(data []byte, j int) bool {
+	if j >= len(data) {
+		return false
+	}
+	switch data[j] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		if j+4 >= len(data) {
+			return false
+		}
+		for _, h := range data[j+1 : j+5] {
+			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // skipNested returns the offset just past the object or array starting at data[i],

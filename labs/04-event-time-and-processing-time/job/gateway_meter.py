@@ -110,7 +110,20 @@ def to_json(obj) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Parsing. The rules, and the order they are checked in, follow gateway.ParseEvent in Go.
+# Parsing: the event contract. One contract, kept by this job and by labtui's parser
+# (gateway.Parser in Go), and tested on both sides against one table of tricky inputs,
+# event-contract.jsonl beside this file:
+#   - a value is one JSON object (RFC 8259, strictly: no NaN, no leading zeros, no raw
+#     control characters in strings, nothing but white space after it);
+#   - keys match exactly, as the gateway writes them (lower case): "TS" or "Type" is an
+#     unknown key, and unknown keys are ignored; an escaped key is the text it spells;
+#   - when a key occurs more than once the last occurrence wins, and null is the same as
+#     no key (so "ts":5,"ts":null has no ts); every occurrence of a known key must be of its
+#     type: type, request_id, tenant_id, model and gateway strings, ts and the token counts
+#     integers in JSON's integer syntax (1.0 and 1e3 are not) from -(2^63-1) to 2^63-1
+#     (Long.MIN_VALUE is Flink's "no timestamp" marker);
+#   - the record's bytes are UTF-8, decoded by Flink's SimpleStringSchema before this code
+#     sees them: bytes that are not UTF-8 arrive as U+FFFD, one per ill-formed sequence.
 
 class MalformedEvent(ValueError):
     """A value of gateway-events that is not a valid Event; str(e) is the reason."""
@@ -130,9 +143,7 @@ def _reject_constant(name):
 
 
 def _decode(raw: str) -> dict:
-    """Decode a JSON object into the eight known fields, as Go's encoding/json would:
-    keys match case-insensitively, the last duplicate wins, null means absent, unknown keys
-    are ignored, and a known field of the wrong JSON type is an error."""
+    """Decode a JSON object into the eight known fields, as the contract above says."""
     try:
         pairs = json.loads(raw, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as e:
@@ -140,18 +151,18 @@ def _decode(raw: str) -> dict:
     if not isinstance(pairs, _Pairs):
         raise MalformedEvent("not a JSON event object: not an object")
     fields = {}
-    for key, value in pairs:
-        name = key if key in EVENT_FIELDS else next(
-            (f for f in EVENT_FIELDS if f == key.casefold()), None)
-        if name is None or value is None:
+    for name, value in pairs:
+        if name not in EVENT_FIELDS:
             continue
-        if name in _STRING_FIELDS and not isinstance(value, str):
-            raise MalformedEvent(f"not a JSON event object: {name} is not a string")
-        if name in _INT_FIELDS and (isinstance(value, bool) or not isinstance(value, int)
-                                    or not INT64_MIN <= value <= INT64_MAX):
-            raise MalformedEvent(f"not a JSON event object: {name} is not a 64-bit integer")
+        if value is not None and name in _STRING_FIELDS and not isinstance(value, str):
+            raise MalformedEvent(f"{name} is not a string")
+        if value is not None and name in _INT_FIELDS:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise MalformedEvent(f"{name} is not an integer")
+            if not INT64_MIN < value <= INT64_MAX:
+                raise MalformedEvent(f"{name} is out of range")
         fields[name] = value
-    return fields
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 def parse_event(raw: str) -> Row:
@@ -170,7 +181,7 @@ def parse_event(raw: str) -> Row:
     elif kind == "":
         raise MalformedEvent("missing field type")
     else:
-        raise MalformedEvent(f"unknown event type {json.dumps(kind)}")
+        raise MalformedEvent(f"unknown event type {json.dumps(kind, ensure_ascii=False)}")
     for name in ("request_id", "tenant_id", "model", "gateway"):
         if f.get(name, "") == "":
             raise MalformedEvent(f"missing field {name}")
@@ -179,7 +190,7 @@ def parse_event(raw: str) -> Row:
     if prompt < 0 or completion < 0:
         raise MalformedEvent("negative token count")
     if f["model"] not in PRICE_PER_1K:
-        raise MalformedEvent(f"model {json.dumps(f['model'])} is not in PRICE_PER_1K")
+        raise MalformedEvent(f"model {json.dumps(f['model'], ensure_ascii=False)} is not in the price table")
     return Row(type=kind, request_id=f["request_id"], tenant_id=f["tenant_id"],
                model=f["model"], gateway=f["gateway"], ts=f["ts"],
                prompt_tokens=prompt, completion_tokens=completion)

@@ -9,6 +9,7 @@ the same values.
 """
 
 import json
+import os
 import unittest
 
 import gateway_meter as gm
@@ -50,12 +51,12 @@ class ParseEvent(unittest.TestCase):
             event(prompt_tokens=None): "without prompt_tokens",
             event(type="RequestCompleted", prompt_tokens=None,
                   completion_tokens=-5): "negative token count",
-            event(ts="soon"): "not a JSON event object",
-            event(prompt_tokens=1.5): "not a JSON event object",
-            event(prompt_tokens=True): "not a JSON event object",
-            event(ts=1 << 63): "not a JSON event object",
+            event(ts="soon"): "ts is not an integer",
+            event(prompt_tokens=1.5): "prompt_tokens is not an integer",
+            event(prompt_tokens=True): "prompt_tokens is not an integer",
+            event(ts=1 << 63): "ts is out of range",
             event(ts=float("nan")): "not a JSON event object",
-            event(model="gpt-unknown"): "not in PRICE_PER_1K",
+            event(model="gpt-unknown"): "is not in the price table",
         }
         for raw, reason in cases.items():
             with self.subTest(raw=raw):
@@ -67,14 +68,24 @@ class ParseEvent(unittest.TestCase):
         for ts in (0, -1, -60000):
             self.assertEqual(gm.parse_event(event(ts=ts, prompt_tokens=0)).ts, ts)
 
-    def test_reads_json_as_go_does(self):
-        # Keys match case-insensitively, the last duplicate wins, null is absent, extra keys
-        # are ignored.
-        raw = ('{"TYPE":"RequestStarted","request_id":"x","request_id":"r","tenant_id":"a",'
-               '"model":"flat-10c","gateway":"g","ts":5,"prompt_tokens":2,"ts":null,"extra":[1]}')
-        e = gm.parse_event(raw)
-        self.assertEqual((e.type, e.request_id, e.ts, e.prompt_tokens),
-                         ("RequestStarted", "r", 5, 2))
+    def test_the_event_contract_table(self):
+        """Every case of event-contract.jsonl, the table gateway/contract_test.go reads too.
+        A value given in hex is bytes, decoded as Flink's SimpleStringSchema decodes them."""
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "event-contract.jsonl")
+        with open(path, encoding="utf-8") as f:
+            cases = [json.loads(line) for line in f if line.strip()]
+        self.assertGreaterEqual(len(cases), 50)
+        for c in cases:
+            raw = (bytes.fromhex(c["value_hex"]).decode("utf-8", errors="replace")
+                   if "value_hex" in c else c["value"])
+            with self.subTest(case=c["name"]):
+                if "error" in c:
+                    with self.assertRaises(gm.MalformedEvent) as caught:
+                        gm.parse_event(raw)
+                    self.assertIn(c["error"], str(caught.exception))
+                else:
+                    e = gm.parse_event(raw)
+                    self.assertEqual({k: getattr(e, k) for k in gm.EVENT_FIELDS}, c["event"])
 
 
 class JoinAndCost(unittest.TestCase):
