@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,40 @@ func TestMovedListsR105(t *testing.T) {
 	untraced := replayTo(t, "c.jsonl", "--format", "jsonl")
 	if code, _, errOut := runCLI(t, "moved", a, untraced); code != 1 || !strings.Contains(errOut, "B: no trace lines") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestDiffRefusesALineItCannotRead damages one event-time line of a run in four ways
+// and compares it with the same run without that line: an unreadable result is an
+// error naming the file and line, exit 2, never a row left out of an "identical".
+func TestDiffRefusesALineItCannotRead(t *testing.T) {
+	a := replayTo(t, "a.jsonl", "--format", "jsonl")
+	src, _ := os.ReadFile(a)
+	lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
+	n := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"sink":"event-time"`) {
+			n = i
+			break
+		}
+	}
+	if n < 0 {
+		t.Fatalf("no event-time line in\n%s", src)
+	}
+	without := filepath.Join(t.TempDir(), "without.jsonl")
+	os.WriteFile(without, []byte(strings.Join(append(append([]string{}, lines[:n]...), lines[n+1:]...), "\n")+"\n"), 0o644)
+	for name, damaged := range map[string]string{
+		"truncated":    lines[n][:len(lines[n])-5],
+		"unknown sink": strings.Replace(lines[n], `"event-time"`, `"event-tme"`, 1),
+		"no sink":      strings.Replace(lines[n], `"sink":"event-time",`, ``, 1),
+		"not JSON":     "event-time> " + lines[n][:20],
+	} {
+		bad := filepath.Join(t.TempDir(), "damaged.jsonl")
+		os.WriteFile(bad, []byte(strings.Join(append(append(append([]string{}, lines[:n]...), damaged), lines[n+1:]...), "\n")+"\n"), 0o644)
+		code, out, errOut := runCLI(t, "diff", without, bad)
+		want := "labtui: " + bad + ":" + strconv.Itoa(n+1) + ": "
+		if code != 2 || out != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2 and %q…", name, code, out, errOut, want)
+		}
 	}
 }

@@ -33,23 +33,23 @@ type wireResult struct {
 // ParseResultLine reads one line of job output in any of the forms labtui and the lab's
 // PyFlink job write: a jsonl line with a "sink" key, or a print-sink line `ID> {…}` or
 // `ID:N> {…}` (N the sink subtask), with or without labtui's trailing `# …` comment.
-// It reports false for a line that is neither (a log line, say); an error means the
-// line looked like a result and was not one.
+// It reports false for a line that is neither (a log line, say, or another print sink's
+// line). A line that starts with `{`, or with the identifier of one of the job's sinks
+// and `>`, is meant as a result: if it is not one (it does not decode, names no sink or
+// an unknown one, or is a pending window of no known window), the error says why, so a
+// reader can refuse it rather than lose it.
 func ParseResultLine(line []byte) (Result, bool, error) {
 	line = bytes.TrimSpace(line)
 	var sink string
 	if !bytes.HasPrefix(line, []byte("{")) {
-		i := bytes.Index(line, []byte("> {"))
-		if i <= 0 {
+		id, rest, ok := printSinkPrefix(line)
+		if !ok {
 			return Result{}, false, nil
 		}
-		sink = string(line[:i])
-		if c := bytes.IndexByte(line[:i], ':'); c > 0 {
-			if _, err := strconv.Atoi(sink[c+1:]); err == nil {
-				sink = sink[:c]
-			}
+		sink, line = id, rest
+		if !bytes.HasPrefix(line, []byte("{")) {
+			return Result{}, true, fmt.Errorf("sink %s: no JSON object after %q", sink, sink+">")
 		}
-		line = line[i+2:]
 	}
 	if j := bytes.LastIndex(line, []byte("}  # ")); j >= 0 {
 		line = line[:j+1]
@@ -57,16 +57,19 @@ func ParseResultLine(line []byte) (Result, bool, error) {
 	var w wireResult
 	if err := json.Unmarshal(line, &w); err != nil {
 		if sink == "" {
-			return Result{}, false, nil
+			return Result{}, true, fmt.Errorf("not a result: %v", err)
 		}
 		return Result{}, true, fmt.Errorf("sink %s: %v", sink, err)
 	}
 	if sink == "" {
 		sink = w.Sink
+		if sink == "" {
+			return Result{}, true, fmt.Errorf(`not a result: a JSON object with no "sink"`)
+		}
 	}
 	kind, ok := ParseKind(sink)
 	if !ok {
-		return Result{}, false, nil
+		return Result{}, true, fmt.Errorf("not a result: unknown sink %q", sink)
 	}
 	r := Result{Kind: kind}
 	switch kind {
@@ -78,7 +81,28 @@ func ParseResultLine(line []byte) (Result, bool, error) {
 		r.Minute = gateway.TenantCostMinute{TenantID: w.TenantID, WindowStart: w.WindowStart, WindowEnd: w.WindowEnd, USD: w.USD, Requests: w.Requests}
 		if kind == PendingResult {
 			r.Window, _ = ParseKind(w.Window)
+			if r.Window != EventTimeResult && r.Window != ProcessingTimeResult {
+				return Result{}, true, fmt.Errorf("sink pending: window %q is neither event-time nor processing-time", w.Window)
+			}
 		}
 	}
 	return r, true, nil
+}
+
+// printSinkPrefix splits `ID> rest` or `ID:N> rest` when ID is one of the job's sinks.
+func printSinkPrefix(line []byte) (string, []byte, bool) {
+	i := bytes.IndexByte(line, '>')
+	if i <= 0 {
+		return "", nil, false
+	}
+	id := line[:i]
+	if c := bytes.IndexByte(id, ':'); c > 0 {
+		if _, err := strconv.Atoi(string(id[c+1:])); err == nil {
+			id = id[:c]
+		}
+	}
+	if _, ok := ParseKind(string(id)); !ok {
+		return "", nil, false
+	}
+	return string(id), bytes.TrimLeft(line[i+1:], " "), true
 }
