@@ -84,6 +84,9 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	// The printed lines are the product of a headless run: when the reader is slow, the
+	// job waits for it rather than drop a window result.
+	cfg.Lossless = true
 	lab, err := embedded.New(cfg)
 	if err != nil {
 		return err

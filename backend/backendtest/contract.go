@@ -1,0 +1,157 @@
+// Package backendtest is the contract every backend keeps, as a test that each
+// backend's own tests run against it (the embedded lab for real, the compose lab with
+// its fake docker, the cluster lab with its processes).
+package backendtest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+)
+
+// Subject is a backend under the contract.
+type Subject struct {
+	// Lab is a started backend, a backend.Restarter and a backend.Reconfigurer, whose
+	// Updates nothing has read yet.
+	Lab interface {
+		backend.Backend
+		backend.Restarter
+		backend.Reconfigurer
+	}
+	// Recording is a small recording Lab can replay.
+	Recording string
+	// Restarts is how many times the contract kills the job; each kill after the first
+	// needs nothing more of the backend than RestartJob.
+	Restarts int
+	// Between, if set, runs after each kill, while the reader is still held, so the
+	// backend can write results of the new run (the embedded lab waits for them).
+	Between func(t *testing.T, kill int)
+}
+
+// NoticesArriveInOrderWhileTheReaderIsBehind holds the reader of Updates until the
+// channel is full, and meanwhile hiccups an instance and kills the job Restarts times,
+// changes the watermark strategy, and replays a recording. Then it reads everything
+// and checks that every restart arrived, numbered and with its cause, each before any
+// result of its run; that every hiccup's log line arrived in the run it was made in,
+// before the next restart; and that the replay's progress arrived in its run, its
+// completion last. It closes the lab.
+func NoticesArriveInOrderWhileTheReaderIsBehind(t *testing.T, s Subject) {
+	t.Helper()
+	lab := s.Lab
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for kill := 1; kill <= s.Restarts; kill++ {
+		if err := lab.Inject("gw-0", 10*time.Millisecond); err != nil {
+			t.Fatalf("hiccup %d: %v", kill, err)
+		}
+		if err := lab.RestartJob(ctx); err != nil {
+			t.Fatalf("kill %d: %v", kill, err)
+		}
+		if s.Between != nil {
+			s.Between(t, kill)
+		}
+	}
+	if err := lab.Reconfigure(ctx, meter.CompletedTS, meter.Watermarks{OutOfOrderness: 40_000}); err != nil {
+		t.Fatalf("strategy change: %v", err)
+	}
+	if err := lab.Replay(ctx, s.Recording, meter.CompletedTS); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	ch := lab.Updates()
+	for deadline := time.Now().Add(10 * time.Second); len(ch) < cap(ch); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the updates channel holds %d of %d: the reader was never a full channel behind", len(ch), cap(ch))
+		}
+	}
+	var us []backend.Update
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for u := range ch {
+			us = append(us, u)
+		}
+	}()
+	if err := lab.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	<-done
+	if err := check(us, s.Restarts); err != nil {
+		t.Error(err)
+	}
+}
+
+// check reads the updates a run of the contract sent.
+func check(us []backend.Update, kills int) error {
+	want := []backend.Cause{backend.CauseStart}
+	for range kills {
+		want = append(want, backend.CauseKill)
+	}
+	want = append(want, backend.CauseStrategy, backend.CauseReplay)
+	var causes []backend.Cause
+	var problems []string
+	run, hiccups, progress, results := 0, 0, 0, 0
+	done := false
+	for i, u := range us {
+		if r := u.Restarted; r != nil {
+			if r.Run != run+1 || u.Run != r.Run {
+				problems = append(problems, fmt.Sprintf("update %d: restart of run %d (update of run %d) after run %d", i, r.Run, u.Run, run))
+			}
+			run = r.Run
+			causes = append(causes, r.Cause)
+			if r.Cause == backend.CauseReplay && !r.Replaying() {
+				problems = append(problems, fmt.Sprintf("update %d: the replay's restart names no recording", i))
+			}
+			if r.Cause == backend.CauseStrategy && r.Watermarks.OutOfOrderness != 40_000 {
+				problems = append(problems, fmt.Sprintf("update %d: the strategy change's restart has watermarks %+v", i, r.Watermarks))
+			}
+		}
+		if len(u.Results) > 0 {
+			results += len(u.Results)
+			if u.Run != run {
+				problems = append(problems, fmt.Sprintf("update %d: %d results of run %d during run %d", i, len(u.Results), u.Run, run))
+			}
+		}
+		if strings.HasPrefix(u.Log, "hiccup on gw-0") {
+			hiccups++
+			if u.Run != hiccups || run != hiccups {
+				problems = append(problems, fmt.Sprintf("update %d: hiccup %d logged in run %d, read in run %d", i, hiccups, u.Run, run))
+			}
+		}
+		if p := u.Replay; p != nil {
+			progress++
+			if done {
+				problems = append(problems, fmt.Sprintf("update %d: replay progress after its completion", i))
+			}
+			if p.Run != run || u.Run != run || len(causes) == 0 || causes[len(causes)-1] != backend.CauseReplay {
+				problems = append(problems, fmt.Sprintf("update %d: replay progress of run %d during run %d", i, p.Run, run))
+			}
+			if p.Done {
+				done = true
+				if p.Err != nil || p.Records != p.Total || p.Total == 0 {
+					problems = append(problems, fmt.Sprintf("update %d: the replay ended with %d of %d records: %v", i, p.Records, p.Total, p.Err))
+				}
+			}
+		}
+	}
+	if fmt.Sprint(causes) != fmt.Sprint(want) {
+		problems = append(problems, fmt.Sprintf("restarts %v, want %v", causes, want))
+	}
+	if hiccups != kills {
+		problems = append(problems, fmt.Sprintf("%d hiccup lines arrived of %d", hiccups, kills))
+	}
+	if !done {
+		problems = append(problems, fmt.Sprintf("%d replay progress reports arrived, none its completion", progress))
+	}
+	if results == 0 {
+		problems = append(problems, "no result arrived: the contract checked no result's order")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%d updates broke the contract:\n  %s", len(us), strings.Join(problems, "\n  "))
+	}
+	return nil
+}

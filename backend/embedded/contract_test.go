@@ -1,0 +1,40 @@
+package embedded
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/backend/backendtest"
+	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/meter"
+)
+
+const seedBurst = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+
+// The embedded lab keeps the backend contract: a reader a full channel behind loses no
+// restart, hiccup line or replay progress, and reads each in order before the results
+// of the run that follows.
+func TestTheEmbeddedLabKeepsTheBackendContract(t *testing.T) {
+	gen := generator.Defaults()
+	gen.Rate = 200
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Generator: gen, Job: meter.Options{Trace: true}, StatusEvery: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.SetGenerator(true); err != nil {
+		t.Fatal(err)
+	}
+	backendtest.NoticesArriveInOrderWhileTheReaderIsBehind(t, backendtest.Subject{Lab: lab, Recording: seedBurst, Restarts: 5,
+		Between: func(t *testing.T, _ int) {
+			// The new job reads the topic from the earliest offset: wait for its first records.
+			for deadline := time.Now().Add(5 * time.Second); lab.Status().Job.Records == 0; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the restarted job assembled no record in 5 s")
+				}
+			}
+		}})
+}

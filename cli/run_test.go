@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// gatedWriter holds every write until open is closed, as a pipe into a reader that
+// sleeps first does (`| (sleep 50; cat >out)`).
+type gatedWriter struct {
+	open chan struct{}
+	mu   sync.Mutex
+	buf  bytes.Buffer
+}
+
+func (w *gatedWriter) Write(p []byte) (int, error) {
+	<-w.open
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+// lockedWriter is a buffer written from more than one goroutine.
+type lockedWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+// summaryNumber reads the number after label in a headless summary.
+func summaryNumber(t *testing.T, summary, label string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(label + `\s+(-?[0-9.]+)`).FindStringSubmatch(summary)
+	if m == nil {
+		t.Fatalf("the summary has no %q line:\n%s", label, summary)
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestAHeadlessRunIntoASlowReaderPrintsEveryResult(t *testing.T) {
+	// Given a headless run whose standard output takes nothing for its first nine
+	// seconds, longer than the updates channel holds.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	out := &gatedWriter{open: make(chan struct{})}
+	release := time.AfterFunc(9*time.Second, func() { close(out.open) })
+	defer release.Stop()
+	var errw lockedWriter
+	// When it runs for eight seconds at 500 requests/s with a trace per record.
+	code := Run(context.Background(), []string{"run", "--headless", "--duration", "8s", "--rate", "500", "--trace",
+		"--format", "jsonl", "--broker-addr", "127.0.0.1:0"}, out, &errw)
+	stderr := errw.buf.String()
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Then every assembled record's trace and every fired window is on standard output,
+	// the books balance, and nothing is reported dropped.
+	var traces int
+	var processingUSD float64
+	sc := bufio.NewScanner(&out.buf)
+	for sc.Scan() {
+		var line struct {
+			Sink string  `json:"sink"`
+			USD  float64 `json:"usd"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("bad line %q: %v", sc.Text(), err)
+		}
+		switch line.Sink {
+		case "trace":
+			traces++
+		case "processing-time":
+			processingUSD += line.USD
+		}
+	}
+	summary := stderr[strings.LastIndex(stderr, "summary\n"):]
+	records := summaryNumber(t, summary, "records assembled")
+	fired := summaryNumber(t, summary, "processing time")
+	if float64(traces) != records || math.Abs(processingUSD-fired) > 1e-5 {
+		t.Errorf("printed %d traces and $%.6f of processing-time windows; the summary has %.0f records and $%.6f fired",
+			traces, processingUSD, records, fired)
+	}
+	if strings.Contains(stderr, "dropped") || !strings.Contains(summary, "every event and every dollar is accounted for") {
+		t.Errorf("the run reports a loss or does not balance:\n%s", summary)
+	}
+}
