@@ -45,17 +45,8 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	defer src.Close()
-	var entries []recording.Entry
-	var arena recording.Arena
 	var skips recording.Skips
-	var readErr error
-	for e, err := range src.Records(skips.Add) {
-		if err != nil {
-			readErr = err
-			break
-		}
-		entries = append(entries, arena.Clone(e))
-	}
+	entries, readErr := recording.Load(src.Records(skips.Add))
 	skips.Report(a.stderr, args[0])
 	if ctx.Err() != nil {
 		return exitError{code: 130, msg: fmt.Sprintf("feed of %s interrupted while reading it; nothing was fed", args[0])}

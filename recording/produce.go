@@ -115,3 +115,32 @@ func All(entries []Entry) iter.Seq2[Entry, error] {
 		}
 	}
 }
+
+// Owned yields the entries of records as copies that own their bytes (in an Arena), so
+// they may be kept past the next one; an error of records is yielded last, as it came.
+func Owned(records iter.Seq2[Entry, error]) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		var arena Arena
+		for e, err := range records {
+			if err == nil {
+				e = arena.Clone(e)
+			}
+			if !yield(e, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Load reads every entry of records into memory, each owning its bytes; an error of
+// records (a damaged file, a done context) is returned with the entries before it.
+func Load(records iter.Seq2[Entry, error]) ([]Entry, error) {
+	var entries []Entry
+	for e, err := range Owned(records) {
+		if err != nil {
+			return entries, err
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}

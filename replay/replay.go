@@ -110,7 +110,7 @@ func Run(ctx context.Context, src Source, cfg Config, sink func(meter.Result), b
 }
 
 func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
-	entries, readErr := readAll(ctx, src, sum, skip)
+	entries, readErr := readAll(src, sum, skip)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -203,18 +203,8 @@ func finish(job *gatewaymeter.Job, cfg Config, sum *Summary, sink func(meter.Res
 
 // readAll reads every record of src into memory, handing the lines it skips to skip; an
 // error of the source is returned with the records before it.
-func readAll(ctx context.Context, src Source, sum *Summary, skip func(int, error)) ([]recording.Entry, error) {
-	var entries []recording.Entry
-	var arena recording.Arena
-	for e, err := range src.Records(skip) {
-		if err != nil {
-			return entries, err
-		}
-		if len(entries)&1023 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		sum.Entries++
-		entries = append(entries, arena.Clone(e))
-	}
-	return entries, nil
+func readAll(src Source, sum *Summary, skip func(int, error)) ([]recording.Entry, error) {
+	entries, err := recording.Load(src.Records(skip))
+	sum.Entries = int64(len(entries))
+	return entries, err
 }

@@ -221,19 +221,14 @@ type cachedRecording struct {
 // them, then their count). A read error is yielded and ends it.
 func readEntries(src *recording.Reader, path string, logf func(string, ...any)) func(yield func(recording.Entry, error) bool) {
 	return func(yield func(recording.Entry, error) bool) {
-		var arena recording.Arena
 		var skips recording.Skips
 		defer func() {
 			for _, line := range skips.Lines(path) {
 				logf("%s", line)
 			}
 		}()
-		for e, err := range src.Records(skips.Add) {
-			if err != nil {
-				yield(recording.Entry{}, err)
-				return
-			}
-			if !yield(arena.Clone(e), nil) {
+		for e, err := range recording.Owned(src.Records(skips.Add)) {
+			if !yield(e, err) || err != nil {
 				return
 			}
 		}
