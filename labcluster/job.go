@@ -11,6 +11,15 @@ import (
 // jobIDLine finds the id in what `flink run -d` prints: "Job has been submitted with JobID 9d7f…".
 var jobIDLine = regexp.MustCompile(`JobID ([0-9a-f]{32})`)
 
+// FindJobID returns the id of the job in what `flink run -d` printed.
+func FindJobID(out []byte) (string, bool) {
+	m := jobIDLine.FindSubmatch(out)
+	if m == nil {
+		return "", false
+	}
+	return string(m[1]), true
+}
+
 // Submit runs `flink run -m HOST:PORT -d -py script --jars file://CONNECTOR args…` and
 // returns the new job's id once the JobManager has accepted it. Flink's CLI stops
 // reading options of its own at the Python program and hands everything after it to
@@ -27,11 +36,11 @@ func (f *Flink) Submit(ctx context.Context, script string, args ...string) (stri
 	if err != nil {
 		return "", fmt.Errorf("submit the job: %w", err)
 	}
-	m := jobIDLine.FindSubmatch(out)
-	if m == nil {
+	id, ok := FindJobID(out)
+	if !ok {
 		return "", fmt.Errorf("submit the job: flink run printed no JobID%s", lastLines(out, 8))
 	}
-	return string(m[1]), nil
+	return id, nil
 }
 
 // Cancel cancels the job through the REST API and waits up to 30 s until it has ended,

@@ -3,16 +3,16 @@ package compose
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
-	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/labcluster"
 )
 
 // Close stops a Start still running, the hiccups, the generator (waiting for what it
-// holds), the log follower and the job watcher, then takes the cluster down with
-// `docker compose down`, unless KeepCluster is set or `up` never ran, and closes
-// Updates. A second Close does nothing.
+// holds), the output follower and the job watcher; on a shared cluster it cancels the
+// job it submitted; then it stops what Up started (Platform.Down: for compose `docker
+// compose down`, unless KeepCluster is set), unless Up never ran, and closes Updates.
+// A second Close does nothing.
 func (l *Lab) Close() error {
 	if !l.Closing() {
 		return nil
@@ -23,21 +23,23 @@ func (l *Lab) Close() error {
 	var errs []error
 	errs = append(errs, l.StopFleet())
 	l.bg.Wait()
-	l.flink.http.CloseIdleConnections()
 	l.mu.Lock()
-	upRan := l.upRan
+	upRan, ep, rest, id := l.upRan, l.ep, l.flink, l.jobID
 	l.mu.Unlock()
-	switch {
-	case !upRan:
-	case l.cfg.KeepCluster:
-		l.logf("the cluster keeps running (keep-cluster): `docker compose -p %s down` stops it", cluster.ProjectName)
-	default:
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		p := &progress{logf: l.logf}
-		if err := l.docker.stream(ctx, p.line, "down"); err != nil {
-			errs = append(errs, fmt.Errorf("take the cluster down: %w", err))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if ep.Shared && id != "" {
+		if err := labcluster.CancelJob(ctx, rest, id, l.logf); err != nil {
+			errs = append(errs, err)
 		}
-		cancel()
+	}
+	if rest != nil {
+		rest.CloseIdleConnections()
+	}
+	if upRan {
+		if err := l.platform.Down(ctx); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	l.Runtime.Close()
 	return errors.Join(errs...)

@@ -23,6 +23,7 @@ import (
 	cluster "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -63,6 +64,10 @@ type Config struct {
 	CheckerOptions []cluster.CheckerOption
 	// Now is the clock; default time.Now. `docker compose logs --since` takes its time.
 	Now func() time.Time
+	// Platform makes, given the lab's log, where Kafka and Flink run; nil is Docker
+	// Compose on ComposeFile. ComposeFile, Docker, Broker, FlinkURL, KeepCluster and
+	// CheckerOptions are the compose platform's; another platform says its own.
+	Platform func(Log) Platform
 }
 
 // Lab is a compose lab: a backend.Backend, a backend.Restarter (its RestartJob kills
@@ -71,9 +76,11 @@ type Config struct {
 // runs it), and always Close it.
 type Lab struct {
 	*labrt.Runtime
-	cfg    Config
-	docker *docker
-	flink  *rest
+	cfg      Config
+	platform Platform
+	// ep and flink are where the platform's Kafka and Flink are, once Up has returned.
+	ep    Endpoints
+	flink *labcluster.REST
 	// life ends when Close begins: everything the lab runs in the background stops.
 	life context.Context
 	end  context.CancelFunc
@@ -101,14 +108,17 @@ func New(cfg Config) (*Lab, error) {
 		return nil, err
 	}
 	l := &Lab{cfg: cfg, books: newBooks()}
-	rt, err := labrt.New(labrt.Config{Name: "compose", Generator: cfg.Generator, StatusEvery: cfg.StatusEvery, Now: cfg.Now}, flinkRun{l})
+	if cfg.Platform != nil {
+		l.platform = cfg.Platform(l.logf)
+	} else {
+		l.platform = newDockerPlatform(cfg, l.logf)
+	}
+	rt, err := labrt.New(labrt.Config{Name: l.platform.Name(), Generator: cfg.Generator, StatusEvery: cfg.StatusEvery, Now: cfg.Now}, flinkRun{l})
 	if err != nil {
 		return nil, err
 	}
 	l.Runtime = rt
 	l.life, l.end = context.WithCancel(context.Background())
-	l.docker = &docker{path: cfg.Docker, project: cluster.ProjectName, file: cfg.ComposeFile, logf: l.logf}
-	l.flink = newREST(cfg.FlinkURL)
 	return l, nil
 }
 
@@ -160,7 +170,7 @@ func (c Config) withDefaults() (Config, error) {
 	if iv := c.Job.Watermarks.Interval; iv.Or(meter.DefaultWatermarkInterval) != meter.DefaultWatermarkInterval {
 		return c, errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
 	}
-	if c.ComposeFile == "" {
+	if c.ComposeFile == "" && c.Platform == nil {
 		f, err := FindComposeFile("")
 		if err != nil {
 			return c, err
@@ -183,11 +193,16 @@ func samePrices(a, b gateway.PriceTable) bool {
 	return true
 }
 
-// Name is "compose".
-func (l *Lab) Name() string { return "compose" }
+// Name is the platform's: "compose", "cluster" or "remote".
+func (l *Lab) Name() string { return l.platform.Name() }
 
-// Broker returns where the cluster's Kafka is reached from this machine.
-func (l *Lab) Broker() string { return l.cfg.Broker }
+// Broker returns where the cluster's Kafka is reached from this machine, once Start has
+// brought it up.
+func (l *Lab) Broker() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ep.Broker
+}
 
 // bound returns ctx ended also when the lab closes.
 func (l *Lab) bound(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -1,95 +1,81 @@
 package compose
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"time"
 
 	"github.com/labtui/labtui/backend"
-	cluster "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/meter"
 )
 
-// followArgs are the arguments of `docker compose … logs -f` on the taskmanager from since.
-func followArgs(since time.Time) []string {
-	return []string{"logs", "-f", "--no-log-prefix", "--since", since.UTC().Format(time.RFC3339Nano), cluster.TaskManagerService}
-}
-
-// follow reads the taskmanager's log, from first (already started) and then from each
-// new log command, until the lab closes, handing each line to taskManagerLine. When the
-// log ends, the taskmanager has stopped (killed by RestartTaskManager, or dead by
-// itself): follow reports the restart the job goes through, brings the taskmanager back
-// with `docker compose up -d --no-deps --wait taskmanager`, and follows the new log from
-// the moment it died, so no line of the old run is read twice. A log that ends while
-// the taskmanager still runs is followed again, with a growing pause between attempts.
-func (l *Lab) follow(first *proc) {
+// follow reads the TaskManager's stdout, through wait (already started) and then
+// through each new Platform.Follow, until the lab closes, handing each line to
+// taskManagerLine. When the output ends, the TaskManager has stopped (killed by
+// RestartTaskManager, or dead by itself): follow reports the restart the job goes
+// through, brings a TaskManager back (Platform.StartTaskManager: for compose `docker
+// compose up -d --no-deps --wait taskmanager`), and follows the new one from where the
+// old output ended, so no line is read twice. Output that ends while the TaskManager
+// still runs is followed again, with a growing pause between attempts.
+func (l *Lab) follow(wait func() error) {
 	defer l.bg.Done()
 	ctx := l.life
-	wait := backoff{}
+	retry := backoff{}
 	down := false
-	var since time.Time
 	var kill *killRequest
 	for ctx.Err() == nil {
 		if !down {
 			began := time.Now()
 			var err error
-			if first != nil {
-				err, first = first.lines(l.taskManagerLine), nil
+			if wait != nil {
+				err, wait = wait(), nil
+			} else if w, ferr := l.platform.Follow(ctx, l.taskManagerLine); ferr != nil {
+				err = ferr
 			} else {
-				err = l.docker.stream(ctx, l.taskManagerLine, followArgs(since)...)
+				err = w()
 			}
 			if ctx.Err() != nil {
 				return
 			}
-			ended := l.cfg.Now()
 			kill = l.takeKill()
 			reason := backend.Restart{Cause: backend.CauseFailure, Reason: "TaskManager died"}
 			if kill != nil {
 				reason = backend.Restart{Cause: backend.CauseKill, Reason: kill.reason}
-			} else if l.taskManagerRunning(ctx) {
+			} else if l.platform.TaskManagerRunning(ctx) {
 				if err != nil {
-					l.logf("following the taskmanager's log failed (%v): following it again", err)
+					l.logf("following the TaskManager's output failed (%v): following it again", err)
 				}
-				since = ended
-				if !wait.sleep(ctx, time.Since(began)) {
+				if !retry.sleep(ctx, time.Since(began)) {
 					return
 				}
 				continue
 			} else {
-				l.logf("the taskmanager stopped (its log ended): the job restarts once a taskmanager is back, from its starting offsets, with empty state")
+				l.logf("the TaskManager stopped (its output ended): the job restarts once a TaskManager is back, from its starting offsets, with empty state")
 			}
 			l.setTaskManagerDown(true)
 			l.restarted(reason)
-			down, since = true, ended
+			down = true
 		}
-		p := &progress{logf: l.logf}
-		err := l.docker.stream(ctx, p.line, "up", "-d", "--no-deps", "--wait", cluster.TaskManagerService)
+		err := l.platform.StartTaskManager(ctx)
 		if ctx.Err() != nil {
 			kill.answer(errClosed)
 			return
 		}
 		if err != nil {
-			l.logf("bring the taskmanager back: %v", err)
+			l.logf("bring the TaskManager back: %v", err)
 			kill.answer(err)
 			kill = nil
-			if !wait.sleep(ctx, 0) {
+			if !retry.sleep(ctx, 0) {
 				return
 			}
 			continue
 		}
-		l.logf("the taskmanager is back: Flink runs the job on it again")
+		l.logf("the TaskManager is back: Flink runs the job on it again")
 		l.setTaskManagerDown(false)
 		kill.answer(nil)
 		kill, down = nil, false
-		wait = backoff{}
+		retry = backoff{}
 	}
-}
-
-// taskManagerRunning asks compose whether the taskmanager's container is running.
-func (l *Lab) taskManagerRunning(ctx context.Context) bool {
-	out, _, err := l.docker.runCompose(ctx, "ps", "--status", "running", "--quiet", cluster.TaskManagerService)
-	return err == nil && len(bytes.TrimSpace(out)) > 0
 }
 
 func (l *Lab) setTaskManagerDown(down bool) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/labrt"
+	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -16,22 +17,24 @@ func (l *Lab) jobRun(spec labrt.Spec) jobRun {
 		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter)}
 }
 
-// submit runs `flink run -d -py …` in the jobmanager and waits until Flink reports the
+// submit runs `flink run -d -py …` (Platform.Submit: for compose in the jobmanager) and waits until Flink reports the
 // job RUNNING. The runtime has announced the restart before, so that every line the
 // new job prints comes after it, however fast the job is.
 func (l *Lab) submit(ctx context.Context, run jobRun) error {
 	l.mu.Lock()
 	l.jobID, l.jobState = "", ""
 	l.mu.Unlock()
-	out, _, err := l.docker.runCompose(ctx, run.submitArgs()...)
+	l.mu.Lock()
+	bootstrap := l.ep.JobBroker
+	l.mu.Unlock()
+	out, err := l.platform.Submit(ctx, run.jobArgs(bootstrap))
 	if err != nil {
 		return fmt.Errorf("submit the job: %w", err)
 	}
-	m := jobID.FindSubmatch(out)
-	if m == nil {
+	id, ok := labcluster.FindJobID(out)
+	if !ok {
 		return fmt.Errorf("submit the job: flink run printed no JobID: %s", truncate(string(out), 300))
 	}
-	id := string(m[1])
 	l.mu.Lock()
 	l.jobID = id
 	l.mu.Unlock()
@@ -48,7 +51,7 @@ func (l *Lab) waitRunning(ctx context.Context, id string) error {
 	defer t.Stop()
 	var lastErr error
 	for {
-		state, err := l.flink.job(ctx, id)
+		state, err := l.flink.JobState(ctx, id)
 		switch {
 		case err != nil:
 			lastErr = err
@@ -58,7 +61,7 @@ func (l *Lab) waitRunning(ctx context.Context, id string) error {
 			return nil
 		case terminal(state):
 			l.jobStateSeen(id, state)
-			return fmt.Errorf("the job %s is %s before it ran: %s/#/job/%s/exceptions shows why", id, state, l.cfg.FlinkURL, id)
+			return fmt.Errorf("the job %s is %s before it ran: %s/#/job/%s/exceptions shows why", id, state, l.flink.Base, id)
 		}
 		select {
 		case <-ctx.Done():
@@ -74,7 +77,7 @@ func (l *Lab) waitRunning(ctx context.Context, id string) error {
 // cancelJobs cancels every job of the lab's name that is still running (one a kept
 // cluster may have left), through the REST API, and waits until each has ended.
 func (l *Lab) cancelJobs(ctx context.Context) error {
-	jobs, err := l.flink.jobs(ctx)
+	jobs, err := l.flink.Jobs(ctx)
 	if err != nil {
 		return fmt.Errorf("list Flink's jobs: %w", err)
 	}
@@ -96,8 +99,8 @@ func (l *Lab) cancelJob(ctx context.Context, id string) error {
 		l.jobID, l.jobState = "", "" // its end is expected: the watcher leaves it alone
 	}
 	l.mu.Unlock()
-	l.logf("cancel job %s: PATCH %s/jobs/%s?mode=cancel", id, l.cfg.FlinkURL, id)
-	if err := l.flink.cancel(ctx, id); err != nil {
+	l.logf("cancel job %s: PATCH %s/jobs/%s?mode=cancel", id, l.flink.Base, id)
+	if err := l.flink.Cancel(ctx, id); err != nil {
 		return fmt.Errorf("cancel the job %s: %w", id, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -105,7 +108,7 @@ func (l *Lab) cancelJob(ctx context.Context, id string) error {
 	t := time.NewTicker(l.cfg.PollEvery / 2)
 	defer t.Stop()
 	for {
-		state, err := l.flink.job(ctx, id)
+		state, err := l.flink.JobState(ctx, id)
 		if err == nil && (state == "" || terminal(state)) {
 			return nil
 		}
@@ -136,7 +139,7 @@ func (l *Lab) watch() {
 		if id == "" {
 			continue
 		}
-		state, err := l.flink.job(l.life, id)
+		state, err := l.flink.JobState(l.life, id)
 		if l.life.Err() != nil {
 			return
 		}
@@ -181,6 +184,6 @@ func (l *Lab) jobStateSeen(id, state string) {
 		l.restarted(backend.Restart{Cause: backend.CauseFailure, Reason: "the job failed and Flink restarted it"})
 	}
 	if terminal(state) && prev != "" {
-		l.logf("the job has ended (%s): %s/#/job/%s/exceptions shows why; restart labtui to submit it again", state, l.cfg.FlinkURL, id)
+		l.logf("the job has ended (%s): %s/#/job/%s/exceptions shows why; restart labtui to submit it again", state, l.flink.Base, id)
 	}
 }

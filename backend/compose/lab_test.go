@@ -212,7 +212,7 @@ func TestTaskManagerThatDiesIsReportedAndBroughtBack(t *testing.T) {
 		t.Errorf("the second run's processing-time:1> line read as %+v", p)
 	}
 	logs := strings.Join(logLines(us), "\n")
-	for _, want := range []string{"the taskmanager stopped (its log ended)", "the taskmanager is back"} {
+	for _, want := range []string{"the TaskManager stopped (its output ended)", "the TaskManager is back"} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("log lacks %q:\n%s", want, logs)
 		}

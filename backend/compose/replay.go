@@ -38,16 +38,16 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	if err := l.SetGenerator(false); err != nil {
 		return err
 	}
-	cl, err := recording.NewProducer([]string{l.cfg.Broker}, "labtui-replay")
+	cl, err := recording.NewProducer([]string{l.Broker()}, "labtui-replay")
 	if err != nil {
-		return fmt.Errorf("connect to Kafka on %s: %w", l.cfg.Broker, err)
+		return fmt.Errorf("connect to Kafka on %s: %w", l.Broker(), err)
 	}
 	defer cl.Close()
 	topic := l.ReplayTopic()
 	if err := createTopic(ctx, cl, topic); err != nil {
 		return err
 	}
-	l.logf("created topic %s with %d partitions on %s", topic, cluster.TopicPartitions, l.cfg.Broker)
+	l.logf("created topic %s with %d partitions on %s", topic, cluster.TopicPartitions, l.Broker())
 	spec := l.Spec()
 	spec.Topic, spec.StartAt, spec.Timestamp = topic, labrt.Earliest, field
 	if err := l.Restart(ctx, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}, spec); err != nil {

@@ -1,17 +1,15 @@
 package compose
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
-	"time"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/labrt"
 	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/labcluster"
 )
 
 // PreflightError is the machine not being ready for the compose lab: what `labtui
@@ -32,11 +30,11 @@ func (e *PreflightError) Error() string {
 	return b.String()
 }
 
-// Preflight runs the checks of `labtui doctor` (Docker CLI, Compose v2, the daemon,
-// ports 9092 and 8081 free) and returns a *PreflightError when one fails. Ports held
-// by the lab's own cluster, left running with keep-cluster, are no problem: Start
-// reuses that cluster. Preflight runs nothing else, so a machine without Docker is
-// left as it was; it runs once, and Start runs it if it has not run.
+// Preflight runs the platform's checks (for the compose lab, those of `labtui doctor`:
+// Docker CLI, Compose v2, the daemon, ports 9092 and 8081 free) and returns what to fix
+// (a *PreflightError for compose) when one fails. It runs nothing else, so a machine
+// that cannot run the lab is left as it was; it runs once, and Start runs it if it has
+// not run.
 func (l *Lab) Preflight(ctx context.Context) error {
 	l.mu.Lock()
 	done := l.preflighted
@@ -47,16 +45,8 @@ func (l *Lab) Preflight(ctx context.Context) error {
 	if done {
 		return nil
 	}
-	opts := append([]cluster.CheckerOption{cluster.WithRunner(l.checkRun), cluster.WithLookPath(l.lookPath)}, l.cfg.CheckerOptions...)
-	report := cluster.NewChecker(opts...).Check(ctx)
-	for _, r := range report.Results {
-		l.logf("doctor: %s", r)
-	}
-	if !report.OK() {
-		if !onlyPorts(report) || !l.clusterRunning(ctx) {
-			return &PreflightError{Report: report}
-		}
-		l.logf("ports %d and %d are held by the lab's own cluster, still running: labtui uses it", cluster.KafkaHostPort, cluster.FlinkWebPort)
+	if err := l.platform.Preflight(ctx); err != nil {
+		return err
 	}
 	l.mu.Lock()
 	l.preflighted = true
@@ -64,45 +54,11 @@ func (l *Lab) Preflight(ctx context.Context) error {
 	return nil
 }
 
-// checkRun is the doctor's runner: the command is announced like every other.
-func (l *Lab) checkRun(ctx context.Context, path string, args ...string) ([]byte, []byte, error) {
-	l.docker.announce(args)
-	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	return stdout.Bytes(), stderr.Bytes(), err
-}
-
-// lookPath finds the configured docker executable when the doctor looks for "docker".
-func (l *Lab) lookPath(file string) (string, error) {
-	if file == "docker" {
-		file = l.cfg.Docker
-	}
-	return exec.LookPath(file)
-}
-
-// onlyPorts reports whether every problem in the report is a port in use.
-func onlyPorts(r cluster.Report) bool {
-	for _, p := range r.Problems() {
-		if !strings.HasPrefix(p.Name, "Port ") {
-			return false
-		}
-	}
-	return true
-}
-
-// clusterRunning reports whether the lab's project has running containers.
-func (l *Lab) clusterRunning(ctx context.Context) bool {
-	out, _, err := l.docker.runCompose(ctx, "ps", "--status", "running", "--quiet")
-	return err == nil && len(bytes.TrimSpace(out)) > 0
-}
-
-// Start runs Preflight, brings the cluster up (`docker compose up -d --build --wait`,
-// its progress on the log), cancels a job a kept cluster still runs, follows the
-// taskmanager's log, submits the job and returns once Flink reports it RUNNING. The
-// generator starts stopped. When Start fails, Close takes down whatever `up` created.
+// Start runs Preflight, brings Kafka and Flink up (Platform.Up: for compose `docker
+// compose up -d --build --wait`, its progress on the log), cancels a job of the lab's
+// name a cluster of its own still runs, follows the TaskManager's stdout, submits the
+// job and returns once Flink reports it RUNNING. The generator starts stopped. When
+// Start fails, Close takes down whatever Up started.
 func (l *Lab) Start(ctx context.Context) error {
 	l.startMu.Lock()
 	defer l.startMu.Unlock()
@@ -110,7 +66,7 @@ func (l *Lab) Start(ctx context.Context) error {
 	case errors.Is(err, labrt.ErrClosed):
 		return errClosed
 	case err == nil:
-		return errors.New("the compose lab was already started")
+		return fmt.Errorf("the %s lab was already started", l.Name())
 	}
 	ctx, cancel := l.bound(ctx)
 	defer cancel()
@@ -118,27 +74,33 @@ func (l *Lab) Start(ctx context.Context) error {
 	if err := l.Preflight(ctx); err != nil {
 		return err
 	}
-	l.logf("starting the compose lab: Kafka and Flink in Docker, project %s (a first start downloads and builds for several minutes)", cluster.ProjectName)
 	l.mu.Lock()
 	l.upRan = true
 	l.mu.Unlock()
-	p := &progress{logf: l.logf}
-	if err := l.docker.stream(ctx, p.line, "up", "-d", "--build", "--wait"); err != nil {
-		return fmt.Errorf("bring the cluster up: %w (`docker compose -p %s logs` shows each service's log)", err, cluster.ProjectName)
-	}
-	l.logf("every service is healthy: Kafka on %s, Flink's web UI on %s", l.cfg.Broker, l.cfg.FlinkURL)
-	if err := l.cancelJobs(ctx); err != nil {
+	ep, err := l.platform.Up(ctx)
+	if err != nil {
 		return err
 	}
-	// The log is followed from before the job exists, so none of its lines is missed.
-	tm, err := l.docker.start(l.life, followArgs(l.cfg.Now())...)
+	if ep.JobBroker == "" {
+		ep.JobBroker = ep.Broker
+	}
+	l.mu.Lock()
+	l.ep, l.flink = ep, labcluster.NewREST(ep.FlinkURL)
+	l.mu.Unlock()
+	if !ep.Shared {
+		if err := l.cancelJobs(ctx); err != nil {
+			return err
+		}
+	}
+	// The output is followed from before the job exists, so none of its lines is missed.
+	wait, err := l.platform.Follow(l.life, l.taskManagerLine)
 	if err != nil {
-		return fmt.Errorf("follow the taskmanager's log: %w", err)
+		return err
 	}
 	l.bg.Add(2)
-	go l.follow(tm)
+	go l.follow(wait)
 	go l.watch()
-	if err := l.SetKafka(l.cfg.Broker, []string{l.cfg.Broker}, cluster.Topic); err != nil {
+	if err := l.SetKafka(ep.Broker, []string{ep.Broker}, cluster.Topic); err != nil {
 		return err
 	}
 	startAt := labrt.Earliest

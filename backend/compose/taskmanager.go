@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	cluster "github.com/labtui/labtui/compose"
 )
 
 // killRequest is RestartTaskManager waiting for the log follower to bring the
@@ -32,9 +30,10 @@ func (l *Lab) takeKill() *killRequest {
 	return k
 }
 
-// RestartTaskManager kills the taskmanager, as a machine that dies does (`docker
-// compose kill taskmanager`), and returns once it is back (`docker compose up -d
-// --no-deps --wait taskmanager`). The job loses its state: a backend.Restart with
+// RestartTaskManager kills the TaskManager, as a machine that dies does
+// (Platform.KillTaskManager: for compose `docker compose kill taskmanager`), and
+// returns once it is back (Platform.StartTaskManager: `docker compose up -d --no-deps
+// --wait taskmanager`). The job loses its state: a backend.Restart with
 // reason "TaskManager killed" arrives on Updates, and Flink runs the job again from its
 // starting offsets once the taskmanager is back. It is the answer, live, to the course's
 // question "If a TaskManager dies right now".
@@ -54,8 +53,7 @@ func (l *Lab) RestartTaskManager(ctx context.Context) error {
 	}
 	l.kill = req
 	l.mu.Unlock()
-	p := &progress{logf: l.logf}
-	if err := l.docker.stream(ctx, p.line, "kill", cluster.TaskManagerService); err != nil {
+	if err := l.platform.KillTaskManager(ctx); err != nil {
 		l.mu.Lock()
 		if l.kill == req {
 			l.kill = nil

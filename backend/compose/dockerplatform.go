@@ -1,0 +1,155 @@
+package compose
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	cluster "github.com/labtui/labtui/compose"
+)
+
+// dockerPlatform is the compose lab's Platform: `docker compose` on the lab's compose
+// file (Kafka, a Flink jobmanager and taskmanager in containers), the taskmanager's
+// print sinks read from its container log.
+type dockerPlatform struct {
+	cfg    Config
+	docker *docker
+	logf   Log
+	// since is where the next `logs -f` starts: when Up returned, then when the last
+	// log ended, so no line is read twice.
+	since time.Time
+}
+
+func newDockerPlatform(cfg Config, logf Log) *dockerPlatform {
+	return &dockerPlatform{cfg: cfg, logf: logf,
+		docker: &docker{path: cfg.Docker, project: cluster.ProjectName, file: cfg.ComposeFile, logf: logf}}
+}
+
+// Name is "compose".
+func (p *dockerPlatform) Name() string { return "compose" }
+
+// Preflight runs the checks of `labtui doctor` (Docker CLI, Compose v2, the daemon,
+// ports 9092 and 8081 free) and returns a *PreflightError when one fails. Ports held
+// by the lab's own cluster, left running with keep-cluster, are no problem: Start
+// reuses that cluster.
+func (p *dockerPlatform) Preflight(ctx context.Context) error {
+	opts := append([]cluster.CheckerOption{cluster.WithRunner(p.checkRun), cluster.WithLookPath(p.lookPath)}, p.cfg.CheckerOptions...)
+	report := cluster.NewChecker(opts...).Check(ctx)
+	for _, r := range report.Results {
+		p.logf("doctor: %s", r)
+	}
+	if !report.OK() {
+		if !onlyPorts(report) || !p.clusterRunning(ctx) {
+			return &PreflightError{Report: report}
+		}
+		p.logf("ports %d and %d are held by the lab's own cluster, still running: labtui uses it", cluster.KafkaHostPort, cluster.FlinkWebPort)
+	}
+	return nil
+}
+
+// checkRun is the doctor's runner: the command is announced like every other.
+func (p *dockerPlatform) checkRun(ctx context.Context, path string, args ...string) ([]byte, []byte, error) {
+	p.docker.announce(args)
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	return stdout.Bytes(), stderr.Bytes(), err
+}
+
+// lookPath finds the configured docker executable when the doctor looks for "docker".
+func (p *dockerPlatform) lookPath(file string) (string, error) {
+	if file == "docker" {
+		file = p.cfg.Docker
+	}
+	return exec.LookPath(file)
+}
+
+// onlyPorts reports whether every problem in the report is a port in use.
+func onlyPorts(r cluster.Report) bool {
+	for _, p := range r.Problems() {
+		if !strings.HasPrefix(p.Name, "Port ") {
+			return false
+		}
+	}
+	return true
+}
+
+// clusterRunning reports whether the lab's project has running containers.
+func (p *dockerPlatform) clusterRunning(ctx context.Context) bool {
+	out, _, err := p.docker.runCompose(ctx, "ps", "--status", "running", "--quiet")
+	return err == nil && len(bytes.TrimSpace(out)) > 0
+}
+
+// Up runs `docker compose up -d --build --wait`, its progress on the log.
+func (p *dockerPlatform) Up(ctx context.Context) (Endpoints, error) {
+	p.logf("starting the compose lab: Kafka and Flink in Docker, project %s (a first start downloads and builds for several minutes)", cluster.ProjectName)
+	pr := &progress{logf: p.logf}
+	if err := p.docker.stream(ctx, pr.line, "up", "-d", "--build", "--wait"); err != nil {
+		return Endpoints{}, fmt.Errorf("bring the cluster up: %w (`docker compose -p %s logs` shows each service's log)", err, cluster.ProjectName)
+	}
+	p.since = p.cfg.Now()
+	p.logf("every service is healthy: Kafka on %s, Flink's web UI on %s", p.cfg.Broker, p.cfg.FlinkURL)
+	return Endpoints{Broker: p.cfg.Broker, JobBroker: cluster.KafkaInternalAddr, FlinkURL: p.cfg.FlinkURL}, nil
+}
+
+// Submit runs `docker compose … exec -T jobmanager flink run -d -py JobScript jobArgs…`.
+func (p *dockerPlatform) Submit(ctx context.Context, jobArgs []string) ([]byte, error) {
+	args := append([]string{"exec", "-T", cluster.JobManagerService, "flink", "run", "-d", "-py", JobScript}, jobArgs...)
+	out, _, err := p.docker.runCompose(ctx, args...)
+	return out, err
+}
+
+// followArgs are the arguments of `docker compose … logs -f` on the taskmanager from since.
+func followArgs(since time.Time) []string {
+	return []string{"logs", "-f", "--no-log-prefix", "--since", since.UTC().Format(time.RFC3339Nano), cluster.TaskManagerService}
+}
+
+// Follow starts `docker compose … logs -f --since …` on the taskmanager; the log ends
+// when its container stops.
+func (p *dockerPlatform) Follow(ctx context.Context, line func(string)) (func() error, error) {
+	pr, err := p.docker.start(ctx, followArgs(p.since)...)
+	if err != nil {
+		return nil, fmt.Errorf("follow the taskmanager's log: %w", err)
+	}
+	return func() error {
+		err := pr.lines(line)
+		p.since = p.cfg.Now()
+		return err
+	}, nil
+}
+
+// TaskManagerRunning asks compose whether the taskmanager's container is running.
+func (p *dockerPlatform) TaskManagerRunning(ctx context.Context) bool {
+	out, _, err := p.docker.runCompose(ctx, "ps", "--status", "running", "--quiet", cluster.TaskManagerService)
+	return err == nil && len(bytes.TrimSpace(out)) > 0
+}
+
+// KillTaskManager runs `docker compose … kill taskmanager`.
+func (p *dockerPlatform) KillTaskManager(ctx context.Context) error {
+	pr := &progress{logf: p.logf}
+	return p.docker.stream(ctx, pr.line, "kill", cluster.TaskManagerService)
+}
+
+// StartTaskManager runs `docker compose … up -d --no-deps --wait taskmanager`.
+func (p *dockerPlatform) StartTaskManager(ctx context.Context) error {
+	pr := &progress{logf: p.logf}
+	return p.docker.stream(ctx, pr.line, "up", "-d", "--no-deps", "--wait", cluster.TaskManagerService)
+}
+
+// Down runs `docker compose … down`, unless KeepCluster is set.
+func (p *dockerPlatform) Down(ctx context.Context) error {
+	if p.cfg.KeepCluster {
+		p.logf("the cluster keeps running (keep-cluster): `docker compose -p %s down` stops it", cluster.ProjectName)
+		return nil
+	}
+	pr := &progress{logf: p.logf}
+	if err := p.docker.stream(ctx, pr.line, "down"); err != nil {
+		return fmt.Errorf("take the cluster down: %w", err)
+	}
+	return nil
+}
