@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/embedded"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
@@ -99,9 +101,13 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	printed := make(chan struct{})
 	go func() {
 		defer close(printed)
+		holding := map[string]bool{}
 		for u := range lab.Updates() {
 			for _, r := range u.Results {
 				out.Print(r)
+			}
+			if u.Status != nil {
+				printHiccupEnds(a.stderr, holding, u.Status.Instances)
 			}
 			if u.Log != "" {
 				fmt.Fprintln(a.stderr, "#", u.Log)
@@ -126,9 +132,26 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	fmt.Fprintln(a.stderr, "# stopping: generator, in-flight produces, job, broker")
 	err = lab.Close()
 	<-printed
+	sum := lab.Summary()
+	// What never fired is printed as pending, as replay prints it.
+	for _, r := range sum.Open {
+		out.Print(r)
+	}
 	out.Flush()
-	lab.Summary().Print(a.stderr)
+	fmt.Fprintf(a.stderr, "# %d %s pending at the stop\n", len(sum.Open), plural(len(sum.Open), "window", "windows"))
+	sum.Print(a.stderr)
 	return err
+}
+
+// printHiccupEnds prints a line when an instance's hiccup ends; holding remembers which
+// instances were held at the last status.
+func printHiccupEnds(w io.Writer, holding map[string]bool, instances []backend.Instance) {
+	for _, in := range instances {
+		if holding[in.Name] && !in.Hiccup {
+			fmt.Fprintf(w, "# hiccup on %s ended: its held events go to the broker now\n", in.Name)
+		}
+		holding[in.Name] = in.Hiccup
+	}
 }
 
 // brokerError turns a busy port into the one sentence that names the fix.

@@ -23,6 +23,8 @@ type Summary struct {
 	// Lost is what the job wrote that never reached the reader of Updates: counted
 	// exactly, and the books do not balance unless it is nothing.
 	Lost labrt.Lost
+	// Open are the windows that never fired, as PendingResults, in the job's order.
+	Open []meter.Result
 }
 
 // Summary returns the run's books; call it after Close.
@@ -30,7 +32,7 @@ func (l *Lab) Summary() Summary {
 	f := l.job.last()
 	s := Summary{Lost: l.lost, Totals: l.Totals(), Consumed: f.Consumed, Records: f.Stats.Records, RecordsUSD: f.Stats.RecordsUSD,
 		ProcessingUSD: f.Stats.ProcessingUSD, EventUSD: f.Stats.EventUSD, LateUSD: f.Stats.LateUSD, Late: f.Stats.Late,
-		Malformed: f.Stats.Malformed, PendingRequests: int64(f.Pending)}
+		Malformed: f.Stats.Malformed, PendingRequests: int64(f.Pending), Open: f.Open}
 	for _, r := range f.Open {
 		if r.Window == meter.ProcessingTimeResult {
 			s.OpenProcessingUSD += r.Minute.USD
