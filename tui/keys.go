@@ -80,16 +80,16 @@ func DefaultKeyMap() KeyMap {
 // mainHelp is the help of the main screen; it satisfies help.KeyMap.
 type mainHelp struct{ k KeyMap }
 
-// ShortHelp is the footer's line: the most used keys first, with short descriptions,
-// so the line fits 80 columns; bubbles/help cuts what does not fit.
+// ShortHelp is the footer's line, most used keys first: the footer shows as many as
+// fit and always the last two, the key for every key and quit.
 func (h mainHelp) ShortHelp() []key.Binding {
 	k := h.k
 	return []key.Binding{
 		short(k.Generator, "generator"), short(k.Inject, "hiccup"), short(k.Replay, "replay"),
-		short(k.Timestamp, "ts field"), short(k.Mark, "mark"), short(k.Focus, "focus"),
-		short(k.Help, "keys"), short(k.Quit, "quit"), short(k.Diff, "diff"), short(k.Skew, "skew"),
-		short(k.Export, "export"), short(k.Filter, "filter"),
+		short(k.Timestamp, "ts field"), short(k.Focus, "focus"), short(k.Export, "export"),
+		short(k.Diff, "diff"), short(k.Skew, "skew"), short(k.Mark, "mark"), short(k.Filter, "filter"),
 		short(k.Late, "late"), short(k.Inspector, "records"),
+		short(k.Help, "all keys"), short(k.Quit, "quit"),
 	}
 }
 
@@ -103,9 +103,11 @@ func short(b key.Binding, desc string) key.Binding {
 func (h mainHelp) FullHelp() [][]key.Binding {
 	k := h.k
 	tabs := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "diff tabs: event, processing, moved"))
+	focus := key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "focus next (shift+tab back)"))
+	// The help screen's own line says ? or esc goes back, so ? is not listed here.
 	return [][]key.Binding{
 		{k.Generator, k.Inject, k.Replay, k.Timestamp, k.Mark, k.Kill},
-		{k.Diff, tabs, k.Skew, k.Back, k.Focus, k.FocusBack, k.Late, k.Inspector, k.Filter, k.Help},
+		{k.Diff, tabs, k.Skew, k.Back, focus, k.Late, k.Inspector, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Export, k.Quit},
 	}

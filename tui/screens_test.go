@@ -28,11 +28,39 @@ func TestHelpScreenListsEveryKey(t *testing.T) {
 	}
 }
 
+func TestHelpFooterAndInspectorFitAt80x24(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "10:00:09.000")
+	press(tm, "?")
+	waitFor(t, tm, "all keys · ? or esc to go back")
+	fm, view := finalView(t, tm)
+	for _, g := range (mainHelp{fm.keys}).FullHelp() {
+		for _, b := range g {
+			if b.Enabled() && !strings.Contains(view, b.Help().Desc) {
+				t.Errorf("the help screen at 80x24 lacks %q:\n%s", b.Help().Desc, view)
+			}
+		}
+	}
+	lines := strings.Split(view, "\n")
+	if len(lines) != 24 {
+		t.Errorf("%d lines, want 24", len(lines))
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "…") {
+			t.Errorf("a line is cut at 80 columns: %q", l)
+		}
+	}
+	if foot := lines[len(lines)-1]; !strings.Contains(foot, "? all keys  q quit") {
+		t.Errorf("the footer does not end with ? and q: %q", foot)
+	}
+}
+
 func TestHelpClosesWithEscape(t *testing.T) {
 	fb := fakebackend.New()
 	tm := start(t, fb, Config{}, 80, 24)
 	press(tm, "?")
-	waitFor(t, tm, "labtui keys")
+	waitFor(t, tm, "all keys · ? or esc to go back")
 	press(tm, "esc")
 	waitFor(t, tm, "TumblingEventTimeWindows")
 	fm, _ := finalView(t, tm)

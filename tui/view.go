@@ -109,7 +109,12 @@ func (m Model) helpView(h int) string {
 	title := m.styles.Title.Render("labtui keys")
 	intro := "labtui runs Lab 4 (event time and processing time). The left pane is the processing-time window, the right " +
 		"the event-time window; " + "a row marked ≠ differs between them."
-	body := title + "\n\n" + textutil.Wrap(intro, m.width) + "\n\n" + m.footer.FullHelp(mainHelp{m.keys}, helpGroupTitles)
+	keys := m.footer.FullHelp(mainHelp{m.keys}, helpGroupTitles, m.width)
+	body := title + "\n\n" + textutil.Wrap(intro, m.width) + "\n\n" + keys
+	if strings.Count(body, "\n")+1 > h {
+		// Short of room (80x24), the keys alone: the footer says what the screen is.
+		body = keys
+	}
 	return textutil.Block(body, m.width, h)
 }
 

@@ -71,36 +71,146 @@ func (m Model) View(status string, level Level, prompt string, keys help.KeyMap)
 	case level == Error:
 		line = m.styles.Error.Render(status)
 	}
-	return textutil.Fit(line, m.width) + "\n" + textutil.Fit(m.help.ShortHelpView(keys.ShortHelp()), m.width)
+	return textutil.Fit(line, m.width) + "\n" + m.shortHelp(keys.ShortHelp())
 }
 
-// FullHelp draws every key for the help screen: the groups two by two, each pair as
-// two columns under the groups' titles, so it fits 80 columns.
-func (m Model) FullHelp(keys help.KeyMap, titles []string) string {
-	groups := keys.FullHelp()
-	var b strings.Builder
-	for i := 0; i < len(groups); i += 2 {
-		pair := groups[i:min(i+2, len(groups))]
-		cols := m.help.FullHelpView(pair)
-		switch {
-		case len(pair) == 2 && i+1 < len(titles):
-			left := textutil.Fit(titles[i], columnWidth(pair[0])+len(m.help.FullSeparator))
-			b.WriteString(m.styles.Title.Render(left) + m.styles.Title.Render(titles[i+1]) + "\n")
-		case len(pair) == 1 && i < len(titles):
-			b.WriteString(m.styles.Title.Render(titles[i]) + "\n")
-		}
-		b.WriteString(cols + "\n\n")
+// shortHelp is the line of keys: as many as fit the width, in order, always with the
+// last two (the key for every key, and quit), so nothing ends in a cut-off mark.
+func (m Model) shortHelp(bs []key.Binding) string {
+	sep := m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator)
+	item := func(b key.Binding) string {
+		return m.help.Styles.ShortKey.Render(b.Help().Key) + " " + m.help.Styles.ShortDesc.Render(b.Help().Desc)
 	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// columnWidth is the width bubbles/help gives a column of bindings: the widest key, a
-// space, the widest description.
-func columnWidth(bs []key.Binding) int {
-	kw, dw := 0, 0
+	var enabled []key.Binding
 	for _, b := range bs {
-		kw = max(kw, ansi.StringWidth(b.Help().Key))
-		dw = max(dw, ansi.StringWidth(b.Help().Desc))
+		if b.Enabled() {
+			enabled = append(enabled, b)
+		}
 	}
-	return kw + 1 + dw
+	keep := min(2, len(enabled))
+	tail := enabled[len(enabled)-keep:]
+	used := 0
+	for _, b := range tail {
+		used += ansi.StringWidth(item(b)) + ansi.StringWidth(sep)
+	}
+	var picked []string
+	for _, b := range enabled[:len(enabled)-keep] {
+		if wd := ansi.StringWidth(item(b)) + ansi.StringWidth(sep); used+wd <= m.width+ansi.StringWidth(sep) {
+			picked = append(picked, item(b))
+			used += wd
+		}
+	}
+	for _, b := range tail {
+		picked = append(picked, item(b))
+	}
+	return textutil.Fit(strings.Join(picked, sep), m.width)
+}
+
+// FullHelp draws every key for the help screen in w cells: each group a column under
+// its title, as many columns side by side as fit, the groups shared out so the columns
+// are about as tall; descriptions are cut only if two columns do not fit w.
+func (m Model) FullHelp(keys help.KeyMap, titles []string, w int) string {
+	var blocks [][]string
+	for i, g := range keys.FullHelp() {
+		title := ""
+		if i < len(titles) {
+			title = titles[i]
+		}
+		blocks = append(blocks, m.helpBlock(title, g))
+	}
+	const gap = 3
+	widths := func(cols [][]string) int {
+		total := 0
+		for _, c := range cols {
+			total += blockWidth(c) + gap
+		}
+		return total - gap
+	}
+	cols := blocks
+	if widths(cols) > w {
+		cols = twoColumns(blocks)
+	}
+	colW := make([]int, len(cols))
+	for i, c := range cols {
+		colW[i] = blockWidth(c)
+	}
+	if widths(cols) > w && len(cols) == 2 {
+		colW[0] = min(colW[0], (w-gap)/2)
+		colW[1] = w - gap - colW[0]
+	}
+	rendered := make([]string, len(cols))
+	for i, c := range cols {
+		lines := make([]string, len(c))
+		for j, l := range c {
+			lines[j] = textutil.Fit(l, colW[i])
+		}
+		rendered[i] = strings.Join(lines, "\n")
+		if i < len(cols)-1 {
+			rendered[i] = lipgloss.NewStyle().PaddingRight(gap).Render(rendered[i])
+		}
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, rendered...)
+}
+
+// helpBlock is a group's title over its enabled keys, the keys aligned.
+func (m Model) helpBlock(title string, g []key.Binding) []string {
+	kw := 0
+	for _, b := range g {
+		if b.Enabled() {
+			kw = max(kw, ansi.StringWidth(b.Help().Key))
+		}
+	}
+	lines := []string{m.styles.Title.Render(title)}
+	for _, b := range g {
+		if b.Enabled() {
+			k := b.Help().Key
+			lines = append(lines, m.help.Styles.FullKey.Render(k)+strings.Repeat(" ", kw-ansi.StringWidth(k)+1)+b.Help().Desc)
+		}
+	}
+	return lines
+}
+
+// twoColumns stacks the blocks in two columns, in order, split where the two heights
+// come closest, a blank line between blocks.
+func twoColumns(blocks [][]string) [][]string {
+	height := func(bs [][]string) int {
+		h := 0
+		for _, b := range bs {
+			h += len(b) + 1
+		}
+		return h - 1
+	}
+	best, bestDiff := 1, 1<<30
+	for k := 1; k < len(blocks); k++ {
+		d := height(blocks[:k]) - height(blocks[k:])
+		if d < 0 {
+			d = -d
+		}
+		if d < bestDiff {
+			best, bestDiff = k, d
+		}
+	}
+	stack := func(bs [][]string) []string {
+		var out []string
+		for i, b := range bs {
+			if i > 0 {
+				out = append(out, "")
+			}
+			out = append(out, b...)
+		}
+		return out
+	}
+	if len(blocks) < 2 {
+		return [][]string{stack(blocks)}
+	}
+	return [][]string{stack(blocks[:best]), stack(blocks[best:])}
+}
+
+// blockWidth is the widest line of a block.
+func blockWidth(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
 }

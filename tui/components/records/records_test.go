@@ -48,3 +48,20 @@ func TestHomeAndPageUpFillTheListFromTheOldest(t *testing.T) {
 		t.Errorf("one page up shows %v", got)
 	}
 }
+
+func TestTheInspectorShowsRequestIDsWholeAt80Columns(t *testing.T) {
+	r := ring.New[meter.RecordTrace](10)
+	r.Push(meter.RecordTrace{RequestID: "r-tpd0hw-1078", TenantID: "umbrella", Gateway: "gw-1"})
+	view := New(theme.New(), Inspector).SetSize(80, 5).View(r, "record inspector")
+	if !strings.Contains(view, "r-tpd0hw-1078 ") || strings.Contains(view, "kafka ts") {
+		t.Errorf("at 80 columns:\n%s", view)
+	}
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, "…") {
+			t.Errorf("a line is cut: %q", l)
+		}
+	}
+	if wide := New(theme.New(), Inspector).SetSize(160, 5).View(r, "record inspector"); !strings.Contains(wide, "kafka ts") {
+		t.Errorf("at 160 columns the Kafka timestamp is missing:\n%s", wide)
+	}
+}

@@ -84,14 +84,24 @@ func (m Model) head(narrow bool) string {
 		return textutil.Fit("request", 16) + " " + textutil.Fit("tenant", 10) + " " + textutil.Fit("gateway", 8) + " " +
 			textutil.Fit("timestamp", cw) + " " + textutil.Fit("watermark met", 13) + " " + textutil.Right("USD", 9)
 	}
+	kafka := textutil.Fit("kafka ts", cw) + " "
+	if narrow {
+		kafka = ""
+	}
 	return textutil.Fit("request", m.requestWidth(narrow)) + " " + textutil.Fit("tenant", 8) + " " + textutil.Fit("gw", 5) + " " +
-		textutil.Fit("ts", cw) + " " + textutil.Fit("kafka ts", cw) + " " + textutil.Fit("arrival", cw) + " " +
+		textutil.Fit("ts", cw) + " " + kafka + textutil.Fit("arrival", cw) + " " +
 		textutil.Fit("watermark", cw) + " " + "event proc  late"
 }
 
-// requestWidth gives the inspector's request column what the fixed columns leave.
+// requestWidth gives the inspector's request column what the fixed columns leave. A
+// narrow inspector leaves out the Kafka timestamp (the producer's clock, which the
+// windows do not read) so request ids are shown whole at 80 columns.
 func (m Model) requestWidth(narrow bool) int {
-	fixed := 8 + 1 + 5 + 1 + 4*(clockWidth(narrow)+1) + 16
+	clocks := 4
+	if narrow {
+		clocks = 3
+	}
+	fixed := 8 + 1 + 5 + 1 + clocks*(clockWidth(narrow)+1) + 16
 	return max(7, min(16, m.width-fixed-1))
 }
 
@@ -106,8 +116,12 @@ func (m Model) line(r *meter.RecordTrace, narrow bool) string {
 	if r.Late {
 		late = "LATE"
 	}
+	kafka := textutil.Fit(clock(r.KafkaTimestamp, narrow), cw) + " "
+	if narrow {
+		kafka = ""
+	}
 	return textutil.Fit(r.RequestID, m.requestWidth(narrow)) + " " + textutil.Fit(r.TenantID, 8) + " " + textutil.Fit(r.Gateway, 5) + " " +
-		textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.KafkaTimestamp, narrow), cw) + " " +
+		textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + kafka +
 		textutil.Fit(clock(r.Arrival, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), cw) + " " +
 		minute(r.EventWindowEnd-60000) + " " + minute(r.ProcessingWindowEnd-60000) + " " + late
 }
