@@ -124,12 +124,12 @@ public final class GatewayMeter {
                     .setTopics(o.topic)
                     .setGroupId(o.groupId)
                     .setStartingOffsets(o.earliest ? OffsetsInitializer.earliest() : OffsetsInitializer.latest())
-                    .setDeserializer(new KafkaValues())
+                    .setDeserializer(new KafkaValues(o.sourceWatermarks))
                     .build();
-            // --watermarks source: the strategy on the source, one generator per partition; a
-            // malformed value's timestamp is Long.MIN_VALUE, which moves no generator.
+            // --watermarks source: the strategy on the source, one generator per partition;
+            // KafkaValues keeps malformed values from it.
             WatermarkStrategy<Parsed> onSource = o.sourceWatermarks
-                    ? strategy(o, (p, ts) -> p.event != null ? p.event.ts : Long.MIN_VALUE)
+                    ? strategy(o, (p, ts) -> p.event.ts)
                     : WatermarkStrategy.noWatermarks();
             values = env.fromSource(kafka, onSource, "gateway-events");
         }
