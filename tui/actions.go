@@ -11,6 +11,7 @@ import (
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/picker"
+	"github.com/labtui/labtui/tui/components/strategy"
 )
 
 // say puts a line in the status line and the log.
@@ -126,6 +127,27 @@ func (m Model) killJob() (tea.Model, tea.Cmd) {
 	}
 	m = m.say(footer.Warn, "killing the job: it restarts with empty state from its starting offsets…")
 	return m, m.restartCmd()
+}
+
+// pickStrategy opens the watermark strategy picker at the job's current strategy.
+func (m Model) pickStrategy() Model {
+	m, ok := m.running("change the watermark strategy")
+	if !ok || m.reconfigurer == nil {
+		return m
+	}
+	if m.replaying {
+		return m.say(footer.Warn, "a replay is running: change the strategy when it is done, then replay again")
+	}
+	m.strategy = strategy.New(m.styles, m.watermarks, m.cfg.Hiccup)
+	m.screen = screenStrategy
+	return m
+}
+
+// reconfigure restarts the job with wm, as redeploying it with the new strategy would.
+func (m Model) reconfigure(wm meter.Watermarks) (tea.Model, tea.Cmd) {
+	m = m.say(footer.Warn, "restarting the job with %s, as a redeploy would: empty state, the topic read again from its starting offsets…",
+		strategy.Name(wm))
+	return m, m.reconfigureCmd(m.currentField(), wm)
 }
 
 // export writes the answers and the evidence.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/tui/components/footer"
+	"github.com/labtui/labtui/tui/components/strategy"
 )
 
 // backendMsg handles what the backend and its commands report; ok is false for any
@@ -58,6 +59,11 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m.say(footer.Error, "replay: %v", msg.err), nil, true
 		}
 		return m, nil, true
+	case reconfiguredMsg:
+		if msg.err != nil {
+			return m.say(footer.Error, "restart the job with %s: %v", strategy.Name(msg.wm), msg.err), nil, true
+		}
+		return m, nil, true
 	case jobRestartedMsg:
 		if msg.err != nil {
 			return m.say(footer.Error, "restart the job: %v", msg.err), nil, true
@@ -89,7 +95,12 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	}
 	if r := u.Restarted; r != nil {
 		m.panes = m.panes.Bottom()
+		m.watermarks = r.Watermarks
 		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", r.Reason, r.Timestamp, m.sess.Current().ID)
+		if r.Cause == backend.CauseStrategy {
+			m = m.say(footer.Info, "run %d: the job redeployed with %s, empty state, reading the topic again from its starting offsets",
+				m.sess.Current().ID, strategy.Name(r.Watermarks))
+		}
 	}
 	if p := u.Replay; p != nil {
 		m = m.replayStatus(p)

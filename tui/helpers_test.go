@@ -137,6 +137,20 @@ func start(t *testing.T, fb *fakebackend.Backend, cfg Config, w, h int) *teatest
 	return tm
 }
 
+// teatestStart is start for a backend b that wraps the fake fb (to add an interface).
+func teatestStart(t *testing.T, b backend.Backend, fb *fakebackend.Backend, cfg Config, w, h int) *teatest.TestModel {
+	t.Helper()
+	if cfg.Now == nil {
+		cfg.Now = func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = newTestClock(time.UnixMilli(at("00:25")))
+	}
+	tm := teatest.NewTestModel(t, New(b, cfg), teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() { fb.Close() })
+	return tm
+}
+
 // waitFor waits until the screen shows every one of texts.
 func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	t.Helper()

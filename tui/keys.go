@@ -15,6 +15,7 @@ type KeyMap struct {
 	Timestamp key.Binding
 	Mark      key.Binding
 	Kill      key.Binding
+	Strategy  key.Binding
 	Export    key.Binding
 
 	Diff    key.Binding
@@ -50,6 +51,7 @@ func DefaultKeyMap() KeyMap {
 		Timestamp: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "switch the timestamp field and replay")),
 		Mark:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark line in both panes")),
 		Kill:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill the job: restart, empty state")),
+		Strategy:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watermark strategy: restart the job")),
 		Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export answers")),
 
 		Diff:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff against the re-enacted hour")),
@@ -86,7 +88,7 @@ func (h mainHelp) ShortHelp() []key.Binding {
 	k := h.k
 	return []key.Binding{
 		short(k.Generator, "generator"), short(k.Inject, "hiccup"), short(k.Replay, "replay"),
-		short(k.Timestamp, "ts field"), short(k.Focus, "focus"), short(k.Export, "export"),
+		short(k.Timestamp, "ts field"), short(k.Strategy, "watermarks"), short(k.Focus, "focus"), short(k.Export, "export"),
 		short(k.Diff, "diff"), short(k.Skew, "skew"), short(k.Mark, "mark"), short(k.Filter, "filter"),
 		short(k.Late, "late"), short(k.Inspector, "records"),
 		short(k.Help, "all keys"), short(k.Quit, "quit"),
@@ -106,7 +108,7 @@ func (h mainHelp) FullHelp() [][]key.Binding {
 	focus := key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "focus next (shift+tab back)"))
 	// The help screen's own line says ? or esc goes back, so ? is not listed here.
 	return [][]key.Binding{
-		{k.Generator, k.Inject, k.Replay, k.Timestamp, k.Mark, k.Kill},
+		{k.Generator, k.Inject, k.Strategy, k.Replay, k.Timestamp, k.Mark, k.Kill},
 		{k.Diff, tabs, k.Skew, k.Back, focus, k.Late, k.Inspector, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Export, k.Quit},

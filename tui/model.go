@@ -29,6 +29,7 @@ import (
 	"github.com/labtui/labtui/tui/components/records"
 	"github.com/labtui/labtui/tui/components/replaybar"
 	"github.com/labtui/labtui/tui/components/skewview"
+	"github.com/labtui/labtui/tui/components/strategy"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -118,6 +119,8 @@ const (
 	screenPick
 	// screenFilter edits the records filter.
 	screenFilter
+	// screenStrategy asks which watermark strategy the job restarts with.
+	screenStrategy
 	// screenQuitting waits for the backend to close.
 	screenQuitting
 )
@@ -138,11 +141,15 @@ type Model struct {
 	b   backend.Backend
 	// restarter is b's job restart, when b offers one.
 	restarter backend.Restarter
-	ctx       context.Context
-	cancel    context.CancelFunc
-	tasks     *tasks
-	keys      KeyMap
-	styles    theme.Styles
+	// reconfigurer restarts b's job with other options, when b offers it.
+	reconfigurer backend.Reconfigurer
+	// watermarks are the strategy of the job running now.
+	watermarks meter.Watermarks
+	ctx        context.Context
+	cancel     context.CancelFunc
+	tasks      *tasks
+	keys       KeyMap
+	styles     theme.Styles
 
 	screen screen
 	view   view
@@ -164,6 +171,7 @@ type Model struct {
 	diffView  diffview.Model
 	skewView  skewview.Model
 	picker    picker.Model
+	strategy  strategy.Model
 	filter    textinput.Model
 
 	// an is what the diff and skew views keep of what they show.
@@ -225,6 +233,9 @@ func New(b backend.Backend, cfg Config) Model {
 	}
 	m.restarter, _ = unwrap(b).(backend.Restarter)
 	m.keys.Kill.SetEnabled(m.restarter != nil)
+	m.reconfigurer, _ = unwrap(b).(backend.Reconfigurer)
+	m.keys.Strategy.SetEnabled(m.reconfigurer != nil)
+	m.watermarks = cfg.Job.Watermarks
 	if cfg.Saved != nil && !cfg.Saved.Empty() {
 		m.screen = screenResume
 		m.saveOK = false

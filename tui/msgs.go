@@ -43,6 +43,12 @@ type replayedMsg struct {
 	err   error
 }
 
+// reconfiguredMsg says Reconfigure returned.
+type reconfiguredMsg struct {
+	wm  meter.Watermarks
+	err error
+}
+
 // jobRestartedMsg says RestartJob returned.
 type jobRestartedMsg struct{ err error }
 
@@ -110,6 +116,11 @@ func (m Model) replayCmd(path string, field meter.TimestampField) tea.Cmd {
 func (m Model) restartCmd() tea.Cmd {
 	r, ctx := m.restarter, m.ctx
 	return m.tasks.cmd(func() tea.Msg { return jobRestartedMsg{r.RestartJob(ctx)} })
+}
+
+func (m Model) reconfigureCmd(field meter.TimestampField, wm meter.Watermarks) tea.Cmd {
+	r, ctx := m.reconfigurer, m.ctx
+	return m.tasks.cmd(func() tea.Msg { return reconfiguredMsg{wm, r.Reconfigure(ctx, field, wm)} })
 }
 
 func (m Model) closeCmd() tea.Cmd {

@@ -7,6 +7,7 @@ import (
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/components/labpanel"
 	"github.com/labtui/labtui/tui/components/picker"
+	"github.com/labtui/labtui/tui/components/strategy"
 )
 
 // Update routes a message: resizes and the backend's messages whatever the screen,
@@ -82,6 +83,16 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case screenFilter:
 		return m.filterKey(k)
+	case screenStrategy:
+		m.strategy, _ = m.strategy.Update(k)
+		switch m.strategy.Result() {
+		case strategy.Chosen:
+			m.screen = screenMain
+			return m.reconfigure(m.strategy.Watermarks())
+		case strategy.Cancelled:
+			m.screen = screenMain
+		}
+		return m, nil
 	}
 	if m.tooSmall() {
 		if key.Matches(k, m.keys.Quit) {
@@ -134,6 +145,8 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.mark(), nil
 	case key.Matches(k, km.Kill):
 		return m.killJob()
+	case key.Matches(k, km.Strategy):
+		return m.pickStrategy(), nil
 	case key.Matches(k, km.Export):
 		return m.export()
 	case key.Matches(k, km.Diff):

@@ -9,6 +9,7 @@ import (
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/header"
+	"github.com/labtui/labtui/tui/components/strategy"
 	"github.com/labtui/labtui/tui/textutil"
 )
 
@@ -24,7 +25,7 @@ func (m Model) View() string {
 	parts := make([]string, 0, 8)
 	planned, plannedAt := m.plannedInfo()
 	parts = append(parts, m.header.View(m.sess, header.Info{Backend: m.b.Name(), Err: m.startErr,
-		Planned: planned, PlannedAt: plannedAt}))
+		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks)}))
 	if m.screen == screenHelp {
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
 	} else {
@@ -82,6 +83,8 @@ func (m Model) footerView() string {
 		prompt = m.picker.View("in "+m.countdownSeconds(m.nextCourseStart()), m.width)
 	case screenFilter:
 		prompt = m.filter.View()
+	case screenStrategy:
+		prompt = m.strategy.View(m.width)
 	case screenHelp:
 		prompt = "all keys · ? or esc to go back"
 	}

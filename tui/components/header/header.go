@@ -26,6 +26,8 @@ type Info struct {
 	Backend string
 	// Err is why the lab is not running, if it failed to start.
 	Err string
+	// Strategy names the job's watermark strategy, such as for_monotonous_timestamps().
+	Strategy string
 	// Planned is the instance of a hiccup planned but not started, and PlannedAt says
 	// when it starts, such as "10:31:40, in 23 s".
 	Planned, PlannedAt string
@@ -57,7 +59,7 @@ func (m Model) View(h *session.Session, info Info) string {
 	case st == nil:
 		l1 = s.Title.Render(info.Backend) + " · starting the lab…"
 	default:
-		l1 = m.summary(st)
+		l1 = m.summary(st, info)
 		l2 = m.instances(st.Instances, info)
 		l3 = m.clocks(st)
 		if h.Dropped > 0 {
@@ -67,7 +69,9 @@ func (m Model) View(h *session.Session, info Info) string {
 	return strings.Join([]string{textutil.Fit(l1, m.width), textutil.Fit(l2, m.width), textutil.Fit(l3, m.width)}, "\n")
 }
 
-func (m Model) summary(st *backend.Status) string {
+// summary is the lab in a line: the backend, the broker, the generator, the event-time
+// field and the watermark strategy, in shorter words when the line would not fit.
+func (m Model) summary(st *backend.Status, info Info) string {
 	gen := "generator off"
 	if st.Generator {
 		gen = "generator on"
@@ -76,7 +80,19 @@ func (m Model) summary(st *backend.Status) string {
 	if name == "" {
 		name = "lab"
 	}
-	return m.styles.Title.Render(name) + " · broker " + st.Broker + " · " + gen + " · event time from " + st.Timestamp.String()
+	strategy := ""
+	if info.Strategy != "" {
+		strategy = " · " + info.Strategy
+	}
+	for _, l := range []string{
+		m.styles.Title.Render(name) + " · broker " + st.Broker + " · " + gen + " · event time from " + st.Timestamp.String() + strategy,
+		m.styles.Title.Render(name) + " · " + st.Broker + " · " + gen + " · " + st.Timestamp.String() + strategy,
+	} {
+		if ansi.StringWidth(l) <= m.width {
+			return l
+		}
+	}
+	return m.styles.Title.Render(name) + " · " + gen + " · " + st.Timestamp.String() + strategy
 }
 
 func (m Model) instances(ins []backend.Instance, info Info) string {

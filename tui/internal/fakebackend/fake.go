@@ -19,6 +19,8 @@ type Call struct {
 	Path     string
 	Field    meter.TimestampField
 	On       bool
+	// Watermarks are Reconfigure's.
+	Watermarks meter.Watermarks
 }
 
 // Backend is a scripted backend. Its zero value is not usable; use New.
@@ -127,4 +129,30 @@ func (b *Backend) record(c Call) {
 	b.mu.Lock()
 	b.calls = append(b.calls, c)
 	b.mu.Unlock()
+}
+
+// Reconfigurable is a Backend that is also a backend.Reconfigurer: Reconfigure records
+// the call and sends the Restarted update a backend sends, with CauseStrategy (or
+// CauseTimestamp when the field changes) and run one more than run.
+type Reconfigurable struct {
+	*Backend
+	mu  sync.Mutex
+	run int
+}
+
+// NewReconfigurable wraps b; the first Reconfigure begins run firstRun.
+func NewReconfigurable(b *Backend, firstRun int) *Reconfigurable {
+	return &Reconfigurable{Backend: b, run: firstRun - 1}
+}
+
+// Reconfigure records the call and announces the new run.
+func (r *Reconfigurable) Reconfigure(ctx context.Context, field meter.TimestampField, wm meter.Watermarks) error {
+	r.record(Call{Method: "Reconfigure", Field: field, Watermarks: wm})
+	r.mu.Lock()
+	r.run++
+	run := r.run
+	r.mu.Unlock()
+	cause, reason := backend.CauseStrategy, "new watermark strategy"
+	r.Send(backend.Update{Run: run, Restarted: &backend.Restart{Run: run, Cause: cause, Reason: reason, Timestamp: field, Watermarks: wm}})
+	return nil
 }

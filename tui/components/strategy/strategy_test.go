@@ -1,0 +1,63 @@
+package strategy
+
+import (
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+func keys(m Model, ks ...tea.KeyMsg) Model {
+	for _, k := range ks {
+		m, _ = m.Update(k)
+	}
+	return m
+}
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+func TestTheBoundIsPickedWithArrowsOrTypedInSeconds(t *testing.T) {
+	m := New(theme.New(), meter.Watermarks{}, 35*time.Second)
+	if w := m.Watermarks(); w.OutOfOrderness != 0 || Name(w) != "for_monotonous_timestamps()" {
+		t.Fatalf("a monotonous job's picker starts at %+v", w)
+	}
+	for _, c := range []struct {
+		keys []tea.KeyMsg
+		want int64
+	}{
+		{[]tea.KeyMsg{{Type: tea.KeyRight}}, 40000},
+		{[]tea.KeyMsg{{Type: tea.KeyUp}, {Type: tea.KeyUp}}, 50000},
+		{[]tea.KeyMsg{{Type: tea.KeyDown}}, 35000},
+		{[]tea.KeyMsg{runes("1"), runes("2"), runes("0")}, 120000},
+		{[]tea.KeyMsg{runes("45"), {Type: tea.KeyBackspace}}, 4000},
+		{[]tea.KeyMsg{runes("9999")}, 3600000},
+		{[]tea.KeyMsg{{Type: tea.KeyRight}, {Type: tea.KeyRight}}, 0},
+	} {
+		got := keys(m, c.keys...)
+		if w := got.Watermarks(); w.OutOfOrderness != c.want {
+			t.Errorf("after %v: bound %d ms, want %d", c.keys, w.OutOfOrderness, c.want)
+		}
+	}
+	chosen := keys(m, runes("45"), tea.KeyMsg{Type: tea.KeyEnter})
+	if chosen.Result() != Chosen || Name(chosen.Watermarks()) != "for_bounded_out_of_orderness(45 s)" {
+		t.Errorf("enter: %v %s", chosen.Result(), Name(chosen.Watermarks()))
+	}
+	zero := keys(m, runes("0"), tea.KeyMsg{Type: tea.KeyEnter})
+	if zero.Result() != Open {
+		t.Errorf("a bound of 0 s was accepted as bounded out-of-orderness")
+	}
+	if keys(m, tea.KeyMsg{Type: tea.KeyEsc}).Result() != Cancelled {
+		t.Error("esc did not cancel")
+	}
+}
+
+func TestTheIntervalIsKeptAcrossAStrategyChange(t *testing.T) {
+	m := New(theme.New(), meter.Watermarks{OutOfOrderness: 5000, Interval: meter.Ms(50)}, 35*time.Second)
+	w := keys(m, tea.KeyMsg{Type: tea.KeyRight}).Watermarks()
+	if w.OutOfOrderness != 0 || w.Interval.Or(-1) != 50 {
+		t.Errorf("watermarks = %+v", w)
+	}
+}

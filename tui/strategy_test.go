@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+func TestTheWatermarkStrategyIsNamedAndSwitchedByRestartingTheJob(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Results: both("acme", 0, 0.1, 1), Status: status(at("01:10"), at("01:09"))})
+	rb := fakebackend.NewReconfigurable(fb, 2)
+	tm := teatestStart(t, rb, fb, Config{}, 160, 48)
+	waitFor(t, tm, "event time from completed_ts · for_monotonous_timestamps()")
+	press(tm, "w")
+	waitFor(t, tm, "watermarks [for_monotonous_timestamps()]", "late, and are dropped")
+	press(tm, "right")
+	waitFor(t, tm, "[for_bounded_out_of_orderness(40 s)]", "above the 35 s hold: held records are on time")
+	burst(tm, "45")
+	waitFor(t, tm, "[for_bounded_out_of_orderness(45 s)]")
+	press(tm, "enter")
+	waitFor(t, tm, "· for_bounded_out_of_orderness(45 s)", "run 2: the job redeployed with for_bounded_out_of_orderness(45 s), empty state")
+	fm, _ := finalView(t, tm)
+	calls := fb.Called("Reconfigure")
+	if len(calls) != 1 || calls[0].Watermarks.OutOfOrderness != 45000 || calls[0].Field != meter.CompletedTS {
+		t.Fatalf("Reconfigure calls = %+v", calls)
+	}
+	if fm.watermarks.OutOfOrderness != 45000 || fm.sess.Current().ID != 2 {
+		t.Errorf("after the restart: watermarks %+v, run %d", fm.watermarks, fm.sess.Current().ID)
+	}
+}
+
+func TestTheStrategyPickerFitsAt80Columns(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := teatestStart(t, fakebackend.NewReconfigurable(fb, 2), fb, Config{}, 80, 24)
+	waitFor(t, tm, "running")
+	press(tm, "w")
+	press(tm, "down")
+	waitFor(t, tm, "[bounded, 35 s]")
+	_, view := finalView(t, tm)
+	lines := strings.Split(view, "\n")
+	for _, l := range lines[len(lines)-2:] {
+		if strings.Contains(l, "…") {
+			t.Errorf("the picker is cut at 80 columns: %q", l)
+		}
+	}
+	if !strings.Contains(view, "for_monotonous_timestamps()") {
+		t.Errorf("the header does not name the strategy at 80 columns:\n%s", view)
+	}
+}
+
+func TestWithoutAReconfigurerTheStrategyKeyIsOff(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 100, 30)
+	waitFor(t, tm, "running")
+	press(tm, "w")
+	fm, view := finalView(t, tm)
+	if fm.screen != screenMain || strings.Contains(view, "watermarks [") {
+		t.Errorf("w opened the picker on a backend that cannot restart the job")
+	}
+}
