@@ -51,6 +51,8 @@ var options = []option{
 	{"", "tenants", "acme,globex", func(s settings) any { return s.Tenants }, []string{"acme", "globex"}, []string{" "}},
 	{"", "timestamp", "started_ts", func(s settings) any { return s.Timestamp }, meter.StartedTS, []string{"ts"}},
 	{"", "watermark-interval", "0s", func(s settings) any { return s.WatermarkInterval }, time.Duration(0), []string{"-200ms"}},
+	{"", "watermarks", "source", func(s settings) any { return s.WatermarksAt }, meter.SourceWatermarks, []string{"partition"}},
+	{"", "idleness", "30s", func(s settings) any { return s.Idleness }, 30 * time.Second, []string{"-1s", "soon"}},
 
 	{"doctor", "backend", "cluster", func(s settings) any { return s.Backend }, "cluster", []string{"embedded", "clustr"}},
 	{"doctor", "cluster-cache", "/x/cache", func(s settings) any { return s.ClusterCache }, "/x/cache", nil},

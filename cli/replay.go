@@ -37,6 +37,8 @@ func addJobFlags(cmd *cobra.Command) {
 	f.Duration("out-of-orderness", 0, "bounded out-of-orderness; 0 is for_monotonous_timestamps()")
 	f.Duration("watermark-interval", 200*time.Millisecond, "periodic watermark interval (pipeline.auto-watermark-interval); 0 disables periodic watermarks")
 	f.String("timestamp", "completed_ts", "the record field event time reads: completed_ts or started_ts")
+	f.String("watermarks", "stream", "where watermarks are generated: stream (after the parse, the course's Lab 4 job) or source (on the Kafka source, one generator per partition, module 5)")
+	f.Duration("idleness", 0, "with --watermarks source: withIdleness, a partition that brings nothing for this long (processing time) leaves the minimum until it sends again; 0 is none")
 	f.Duration("forget-after", 10*time.Minute, "how long (event time) the RequestAssembler keeps a half request; 0 forgets it at the next watermark at or past its timestamp")
 }
 
@@ -51,6 +53,8 @@ func (a *app) jobOptions() (meter.Options, error) {
 		Watermarks: meter.Watermarks{
 			OutOfOrderness: a.cfg.OutOfOrderness.Milliseconds(),
 			Interval:       meter.Ms(a.cfg.WatermarkInterval.Milliseconds()),
+			At:             a.cfg.WatermarksAt,
+			Idleness:       a.cfg.Idleness.Milliseconds(),
 		},
 	}
 	return o, o.Validate()

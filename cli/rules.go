@@ -32,6 +32,8 @@ var rules = map[string]rule{
 	"watermark-interval": {"a duration of 0 or more, such as 200ms (Flink's default) or 1s; 0 turns periodic watermarks off", durationAtLeast(0)},
 	"forget-after":       {"a duration of 0 or more, such as 10m (the default) or 0s (forget at the next watermark)", durationAtLeast(0)},
 	"timestamp":          {"completed_ts or started_ts", parses(meter.ParseTimestampField)},
+	"watermarks":         {"stream (after the parse, the course's Lab 4 job) or source (per partition on the Kafka source)", parses(meter.ParseWatermarkSite)},
+	"idleness":           {"a duration of 0 (none) or more, such as 30s; with --watermarks source", durationAtLeast(0)},
 	"format":             {"text or jsonl", parses(meter.ParseFormat)},
 	"pace":               {"recorded or fast", parses(replay.ParsePace)},
 

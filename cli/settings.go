@@ -32,6 +32,8 @@ type settings struct {
 	WatermarkInterval time.Duration
 	ForgetAfter       time.Duration
 	Timestamp         meter.TimestampField
+	WatermarksAt      meter.WatermarkSite
+	Idleness          time.Duration
 	Trace             bool
 	Drain             bool
 
@@ -110,6 +112,7 @@ func readSettings(fs *pflag.FlagSet, where map[string]string) settings {
 		OutOfOrderness:    g.duration("out-of-orderness"),
 		WatermarkInterval: g.duration("watermark-interval"),
 		ForgetAfter:       g.duration("forget-after"),
+		Idleness:          g.duration("idleness"),
 		Trace:             g.bool("trace"),
 		Drain:             g.bool("drain"),
 
@@ -162,6 +165,7 @@ func readSettings(fs *pflag.FlagSet, where map[string]string) settings {
 		}
 	}
 	s.Timestamp, _ = meter.ParseTimestampField(g.str("timestamp"))
+	s.WatermarksAt, _ = meter.ParseWatermarkSite(g.str("watermarks"))
 	s.Format, _ = meter.ParseFormat(g.str("format"))
 	s.Pace, _ = replay.ParsePace(g.str("pace"))
 	if g.str("starting-offsets") == "latest" {

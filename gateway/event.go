@@ -255,3 +255,37 @@ func (e Event) AppendJSON(b []byte) []byte {
 	}
 	return append(b, '}')
 }
+
+// ShiftTS returns value with every top-level "ts" that is an integer moved by shift, and
+// nothing else changed: the bytes around it, the key order, escapes, duplicates and
+// unknown keys stay as they were, so a shifted tricky value is read as the original is. A
+// value that is not a JSON object, or a ts the shift would overflow, is returned as it is.
+func ShiftTS(value []byte, shift int64) []byte {
+	type span struct {
+		at, n int
+		ts    int64
+	}
+	var spans []span
+	err := flatjson.Fields(value, func(f flatjson.Field) error {
+		if string(f.Key) != "ts" || f.Kind != flatjson.Number {
+			return nil
+		}
+		ts, err := f.Int()
+		if err != nil || (shift > 0 && ts > math.MaxInt64-shift) || (shift < 0 && ts < math.MinInt64-shift) {
+			return nil
+		}
+		spans = append(spans, span{at: cap(value) - cap(f.Raw), n: len(f.Raw), ts: ts + shift})
+		return nil
+	})
+	if err != nil || len(spans) == 0 {
+		return value
+	}
+	out := make([]byte, 0, len(value)+8)
+	last := 0
+	for _, s := range spans {
+		out = append(out, value[last:s.at]...)
+		out = strconv.AppendInt(out, s.ts, 10)
+		last = s.at + s.n
+	}
+	return append(out, value[last:]...)
+}

@@ -67,7 +67,7 @@ func BenchmarkEngineBothWindows(b *testing.B) {
 		ev := evs[k]
 		ev.TS += shift
 		job.Advance(ev.TS)
-		job.ProcessEvent(&ev, ev.TS)
+		job.ProcessEvent(0, &ev, ev.TS)
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")

@@ -16,7 +16,8 @@ type Job struct {
 	sink     func(meter.Result)
 	parser   gateway.Parser
 	stats    meter.Stats
-	assign   *engine.TimestampAssigner[sourceEvent]
+	assign   *engine.TimestampAssigner[sourceEvent] // watermarks after the parse, or nil
+	atSource *engine.SourceAssigner[sourceEvent]    // watermarks on the source, or nil
 	assemble *engine.KeyedProcess[pendingHalf, sourceEvent, Request]
 	procWin  *windowOp
 	eventWin *windowOp
@@ -55,7 +56,12 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 	}
 	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter.Or(meter.DefaultForgetAfter), stats: &j.stats}
 	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records)
-	j.assign = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), eventTS, engine.Output[sourceEvent](j.assemble))
+	if opts.Watermarks.At == meter.SourceWatermarks {
+		j.atSource = engine.NewSourceAssigner(rt, strategy(opts.Watermarks), opts.Watermarks.Idleness,
+			opts.Watermarks.Partitions, eventTS, engine.Output[sourceEvent](j.assemble))
+	} else {
+		j.assign = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), eventTS, engine.Output[sourceEvent](j.assemble))
+	}
 	return j, nil
 }
 
@@ -78,15 +84,18 @@ func (j *Job) Now() int64 { return j.rt.Now() }
 // ProcessValue parses one record value and processes it. A malformed value, or an event
 // for a model the price table does not know, is counted and returned as an error
 // wrapping gateway.ErrMalformed; the job goes on.
-func (j *Job) ProcessValue(value []byte, kafkaTimestamp int64) error {
+func (j *Job) ProcessValue(partition int32, value []byte, kafkaTimestamp int64) error {
 	ev, err := j.parser.Parse(value)
-	return j.ProcessParsed(&ev, err, kafkaTimestamp)
+	return j.ProcessParsed(partition, &ev, err, kafkaTimestamp)
 }
 
 // ProcessParsed processes an event parsed elsewhere (a source thread parsing ahead of
 // the job, say) with the parse error, if any: it does what ProcessValue does after
 // parsing, counting and returning a malformed event's error.
-func (j *Job) ProcessParsed(ev *gateway.Event, parseErr error, kafkaTimestamp int64) error {
+//
+// A malformed value is dropped before any watermark generator sees it, at the source too
+// (the deserializer skips it): it is no activity of its partition.
+func (j *Job) ProcessParsed(partition int32, ev *gateway.Event, parseErr error, kafkaTimestamp int64) error {
 	err := parseErr
 	if err == nil {
 		err = j.checkPriced(ev)
@@ -95,7 +104,7 @@ func (j *Job) ProcessParsed(ev *gateway.Event, parseErr error, kafkaTimestamp in
 		j.stats.Malformed++
 		return err
 	}
-	j.ProcessEvent(ev, kafkaTimestamp)
+	j.ProcessEvent(partition, ev, kafkaTimestamp)
 	return nil
 }
 
@@ -103,17 +112,41 @@ func (j *Job) checkPriced(ev *gateway.Event) error {
 	return j.opts.Prices.Check(ev.Model)
 }
 
-// ProcessEvent processes one parsed event whose model is priced. The job copies what it
-// keeps of ev.
-func (j *Job) ProcessEvent(ev *gateway.Event, kafkaTimestamp int64) {
+// ProcessEvent processes one parsed event of a partition whose model is priced. The job
+// copies what it keeps of ev. The partition only matters with watermarks at the source.
+func (j *Job) ProcessEvent(partition int32, ev *gateway.Event, kafkaTimestamp int64) {
 	j.stats.Events++
 	j.source.Value.Event, j.source.Value.KafkaTimestamp, j.source.Timestamp = *ev, kafkaTimestamp, kafkaTimestamp
+	if j.atSource != nil {
+		j.atSource.CollectFrom(partition, &j.source)
+		return
+	}
 	j.assign.Collect(&j.source)
 }
 
 // Drain emits the maximum watermark, as a finished bounded source or `flink stop --drain`
 // does: every event-time window fires.
-func (j *Job) Drain() { j.assign.EmitWatermark(engine.MaxWatermark) }
+func (j *Job) Drain() {
+	if j.atSource != nil {
+		j.atSource.EmitWatermark(engine.MaxWatermark)
+		return
+	}
+	j.assign.EmitWatermark(engine.MaxWatermark)
+}
+
+// Partitions returns, with watermarks at the source, every partition's own watermark and
+// whether it is idle, in partition order: which one holds the source's minimum back. It is
+// nil with watermarks after the parse.
+func (j *Job) Partitions() []meter.PartitionWatermark {
+	if j.atSource == nil {
+		return nil
+	}
+	var ps []meter.PartitionWatermark
+	for _, s := range j.atSource.Splits() {
+		ps = append(ps, meter.PartitionWatermark{Partition: s.Split, Watermark: s.Watermark, Records: s.Records, Idle: s.Idle})
+	}
+	return ps
+}
 
 // Watermark returns the event-time window's current watermark.
 func (j *Job) Watermark() int64 { return j.eventWin.Watermark() }

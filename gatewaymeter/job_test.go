@@ -2,6 +2,7 @@ package gatewaymeter
 
 import (
 	"errors"
+	"fmt"
 	"github.com/labtui/labtui/meter"
 	"strconv"
 	"strings"
@@ -45,7 +46,7 @@ func completed(id, tenant string, ts int64) gateway.Event {
 // feed delivers ev at processing time arrival.
 func (h *jobHarness) feed(arrival int64, ev gateway.Event) {
 	h.job.Advance(arrival)
-	h.job.ProcessEvent(&ev, ev.TS)
+	h.job.ProcessEvent(0, &ev, ev.TS)
 }
 
 func (h *jobHarness) take(kinds ...string) []string {
@@ -142,11 +143,11 @@ func TestAssemblerIgnoresADuplicateHalf(t *testing.T) {
 
 func TestUnknownModelIsMalformedAndTheJobGoesOn(t *testing.T) {
 	h := newJob(t, meter.Options{})
-	err := h.job.ProcessValue([]byte(`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"gpt-x","gateway":"g","ts":1,"prompt_tokens":1}`), 1)
+	err := h.job.ProcessValue(0, []byte(`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"gpt-x","gateway":"g","ts":1,"prompt_tokens":1}`), 1)
 	if !errors.Is(err, gateway.ErrMalformed) || !strings.Contains(err.Error(), `model "gpt-x" is not in the price table`) {
 		t.Fatalf("err %v", err)
 	}
-	if err := h.job.ProcessValue([]byte(`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"flat-10c","gateway":"g","ts":1,"prompt_tokens":1}`), 1); err != nil {
+	if err := h.job.ProcessValue(0, []byte(`{"type":"RequestStarted","request_id":"r","tenant_id":"a","model":"flat-10c","gateway":"g","ts":1,"prompt_tokens":1}`), 1); err != nil {
 		t.Fatal(err)
 	}
 	if s := h.job.Stats(); s.Malformed != 1 || s.Events != 1 {
@@ -199,5 +200,23 @@ func TestForgetAfterZeroForgetsAtTheHalfsOwnTimestamp(t *testing.T) {
 			t.Errorf("forget-after %s: forgotten %d, records %d, pending %d; want %d, %d, %d", c.forget,
 				s.Forgotten, s.Records, h.job.PendingRequests(), c.forgotten, c.records, c.pendingAfterTheOther)
 		}
+	}
+}
+
+// TestPartitionsShowWhichPartitionHoldsTheSourceBack: with watermarks at the source the
+// job names each partition's own watermark; partition 1 has brought nothing, so the
+// source's watermark, and the windows', stays at MinWatermark.
+func TestPartitionsShowWhichPartitionHoldsTheSourceBack(t *testing.T) {
+	h := newJob(t, meter.Options{Watermarks: meter.Watermarks{At: meter.SourceWatermarks, Partitions: 2}})
+	h.feed(at(0, 1), started("r-1", "acme", at(0, 1)))
+	h.feed(at(0, 2), completed("r-1", "acme", at(0, 2)))
+	h.job.Advance(at(0, 3))
+	got := fmt.Sprint(h.job.Partitions())
+	want := fmt.Sprintf("[{0 %d 2 false} {1 %d 0 false}]", at(0, 2)-1, meter.MinWatermark)
+	if got != want || h.job.Watermark() != meter.MinWatermark {
+		t.Fatalf("partitions %s, watermark %d; want %s and none", got, h.job.Watermark(), want)
+	}
+	if ps := newJob(t, meter.Options{}).job.Partitions(); ps != nil {
+		t.Fatalf("watermarks after the parse have no partitions: %v", ps)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/engine"
@@ -55,6 +56,9 @@ type Snapshot struct {
 	Consumed  int64
 	Pending   int
 	Open      []meter.Result
+	// Partitions is, with watermarks at the source, every partition's own watermark and
+	// whether it is idle: which one holds the source's minimum (nil otherwise).
+	Partitions []meter.PartitionWatermark
 }
 
 // Job is a running live job.
@@ -96,6 +100,16 @@ func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, erro
 	)
 	if err != nil {
 		return nil, fmt.Errorf("start the job's Kafka consumer: %w", err)
+	}
+	if w := &cfg.Job.Watermarks; w.At == meter.SourceWatermarks && w.Partitions == 0 {
+		// A KafkaSource assigns every partition of its topic when it starts, so one that
+		// never brings a record holds the source's watermark back: ask the broker how many.
+		n, err := partitionsOf(ctx, client, cfg.Topic)
+		if err != nil {
+			client.Close()
+			return nil, fmt.Errorf("watermarks at the source need the partitions of %s: %w", cfg.Topic, err)
+		}
+		w.Partitions = n
 	}
 	now := cfg.Now().UnixMilli()
 	job, err := gatewaymeter.New(engine.NewRuntime(now), cfg.Job, sink)
@@ -212,7 +226,7 @@ func (j *Job) run(ctx context.Context, job *gatewaymeter.Job) {
 					j.cfg.Consumed(r, now)
 				}
 				consumed++
-				if err := job.ProcessParsed(&f.events[i], f.errs[i], r.Timestamp.UnixMilli()); err != nil && j.cfg.Malformed != nil {
+				if err := job.ProcessParsed(r.Partition, &f.events[i], f.errs[i], r.Timestamp.UnixMilli()); err != nil && j.cfg.Malformed != nil {
 					j.cfg.Malformed(r.Partition, r.Offset, err)
 				}
 			}
@@ -229,6 +243,24 @@ func (j *Job) run(ctx context.Context, job *gatewaymeter.Job) {
 			j.publish(job, consumed)
 		}
 	}
+}
+
+// partitionsOf asks the brokers how many partitions topic has, waiting at most 10 s.
+func partitionsOf(ctx context.Context, client *kgo.Client, topic string) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	topics, err := kadm.NewClient(client).ListTopics(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	d, ok := topics[topic]
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("no such topic")
+	case d.Err != nil:
+		return 0, d.Err
+	}
+	return len(d.Partitions), nil
 }
 
 // resize returns s with length n, reusing its array when it is large enough.
@@ -269,5 +301,5 @@ func (j *Job) publish(job *gatewaymeter.Job, consumed int64) {
 func (j *Job) snapshot(job *gatewaymeter.Job, consumed int64) Snapshot {
 	open := job.OpenWindows()
 	return Snapshot{Now: job.Now(), Watermark: job.Watermark(), Stats: job.Stats(), Consumed: consumed,
-		Pending: job.PendingRequests(), Open: open}
+		Pending: job.PendingRequests(), Open: open, Partitions: job.Partitions()}
 }

@@ -106,6 +106,64 @@ type Watermarks struct {
 	// default of 200. Ms(0) disables periodic watermarks, as in Flink: event-time windows
 	// then fire only on a drain.
 	Interval Millis
+	// At is where the watermarks are generated: after the parse (StreamWatermarks, the
+	// course's Lab 4 shape, the zero value) or on the Kafka source, one generator per
+	// partition (SourceWatermarks, module 5's shape).
+	At WatermarkSite
+	// Idleness is withIdleness's timeout in milliseconds of processing time, for
+	// watermarks at the source: a partition that brings no record for that long is left
+	// out of the source's minimum until it sends again. Zero means no idleness (Flink
+	// refuses a timeout of zero, so zero is never meant).
+	Idleness int64
+	// Partitions is how many partitions the topic has: with watermarks at the source,
+	// partitions 0 … Partitions-1 are splits from the start, as a KafkaSource assigns
+	// every partition when it starts, so one that never brings a record holds the
+	// watermark back. A record of another partition adds its split when it comes.
+	Partitions int
+}
+
+// WatermarkSite says where a job's watermarks are generated.
+type WatermarkSite uint8
+
+const (
+	// StreamWatermarks: assign_timestamps_and_watermarks after the parse, one generator
+	// for every partition (the course's Lab 4 job).
+	StreamWatermarks WatermarkSite = iota
+	// SourceWatermarks: the WatermarkStrategy on the Kafka source, one generator per
+	// partition and the minimum over them (module 5).
+	SourceWatermarks
+)
+
+// String names the site as the --watermarks flag does.
+func (s WatermarkSite) String() string {
+	if s == SourceWatermarks {
+		return "source"
+	}
+	return "stream"
+}
+
+// ParseWatermarkSite reads "stream" or "source".
+func ParseWatermarkSite(s string) (WatermarkSite, error) {
+	switch s {
+	case "stream", "":
+		return StreamWatermarks, nil
+	case "source":
+		return SourceWatermarks, nil
+	}
+	return 0, fmt.Errorf("watermarks must be stream (after the parse) or source (per partition), not %q", s)
+}
+
+// PartitionWatermark is one partition of a job with watermarks at the source, as the
+// source's minimum sees it.
+type PartitionWatermark struct {
+	Partition int32
+	// Watermark is the partition's own watermark (MinWatermark until its first periodic
+	// emit after a record).
+	Watermark int64
+	// Records counts the events the partition brought.
+	Records uint64
+	// Idle says the partition is left out of the minimum (withIdleness).
+	Idle bool
 }
 
 // DefaultWatermarkInterval is Flink's pipeline.auto-watermark-interval: 200 ms.
@@ -124,6 +182,15 @@ func (w Watermarks) Validate() error {
 	}
 	if w.Interval.Or(0) < 0 {
 		return fmt.Errorf("watermark interval must not be negative, got %s", w.Interval)
+	}
+	if w.Idleness < 0 {
+		return fmt.Errorf("idleness must not be negative, got %d ms", w.Idleness)
+	}
+	if w.Idleness > 0 && w.At != SourceWatermarks {
+		return fmt.Errorf("idleness needs watermarks at the source (--watermarks source): after the parse one generator sees every partition, so no partition can be left out")
+	}
+	if w.Partitions < 0 {
+		return fmt.Errorf("partitions must not be negative, got %d", w.Partitions)
 	}
 	return nil
 }

@@ -17,20 +17,21 @@ func clock(m, s, ms int64) int64 { return t10 + m*60_000 + s*1_000 + ms }
 
 // line is one recording line on partition 0: a record that arrived at arrival.
 type line struct {
-	arrival int64
-	value   string
+	arrival   int64
+	value     string
+	partition int32
 }
 
 func startedAt(id string, ts int64) line {
-	return line{ts, fmt.Sprintf(`{"type":"RequestStarted","request_id":%q,"tenant_id":"acme","model":"flat-10c","gateway":"gw-0","ts":%d,"prompt_tokens":1000}`, id, ts)}
+	return line{ts, fmt.Sprintf(`{"type":"RequestStarted","request_id":%q,"tenant_id":"acme","model":"flat-10c","gateway":"gw-0","ts":%d,"prompt_tokens":1000}`, id, ts), 0}
 }
 
 func completedAt(id string, ts int64) line {
-	return line{ts, fmt.Sprintf(`{"type":"RequestCompleted","request_id":%q,"tenant_id":"acme","model":"flat-10c","gateway":"gw-0","ts":%d,"completion_tokens":1000}`, id, ts)}
+	return line{ts, fmt.Sprintf(`{"type":"RequestCompleted","request_id":%q,"tenant_id":"acme","model":"flat-10c","gateway":"gw-0","ts":%d,"completion_tokens":1000}`, id, ts), 0}
 }
 
 // malformedAt is a record whose value is no event.
-func malformedAt(arrival int64) line { return line{arrival, `"not an event"`} }
+func malformedAt(arrival int64) line { return line{arrival, `"not an event"`, 0} }
 
 // replayLines replays the lines as a recording, in order on partition 0, and returns every
 // result but the traces as jsonl, and the number of lines reported bad.
@@ -38,7 +39,7 @@ func replayLines(t *testing.T, cfg Config, lines ...line) ([]string, int) {
 	t.Helper()
 	var b strings.Builder
 	for i, l := range lines {
-		fmt.Fprintf(&b, `{"partition":0,"offset":%d,"timestamp":%d,"arrival":%d,"key":"k","value":%s}`+"\n", i, l.arrival, l.arrival, l.value)
+		fmt.Fprintf(&b, `{"partition":%d,"offset":%d,"timestamp":%d,"arrival":%d,"key":"k","value":%s}`+"\n", l.partition, i, l.arrival, l.arrival, l.value)
 	}
 	var got []string
 	bad := 0
@@ -54,12 +55,18 @@ func replayLines(t *testing.T, cfg Config, lines ...line) ([]string, int) {
 	return got, bad
 }
 
-func minute(sink string, m int64, usd string, n int) string {
-	return fmt.Sprintf(`{"sink":%q,"tenant_id":"acme","window_start":%d,"window_end":%d,"usd":%s,"requests":%d}`, sink, clock(m, 0, 0), clock(m+1, 0, 0), usd, n)
+func minute(sink string, m int64, usd string, n int) string { return tenantMinute(sink, "acme", m, usd, n) }
+
+func tenantMinute(sink, tenant string, m int64, usd string, n int) string {
+	return fmt.Sprintf(`{"sink":%q,"tenant_id":%q,"window_start":%d,"window_end":%d,"usd":%s,"requests":%d}`, sink, tenant, clock(m, 0, 0), clock(m+1, 0, 0), usd, n)
 }
 
 func pendingMinute(window string, m int64, usd string, n int) string {
-	return fmt.Sprintf(`{"sink":"pending","window":%q,"tenant_id":"acme","window_start":%d,"window_end":%d,"usd":%s,"requests":%d}`, window, clock(m, 0, 0), clock(m+1, 0, 0), usd, n)
+	return pendingTenantMinute(window, "acme", m, usd, n)
+}
+
+func pendingTenantMinute(window, tenant string, m int64, usd string, n int) string {
+	return fmt.Sprintf(`{"sink":"pending","window":%q,"tenant_id":%q,"window_start":%d,"window_end":%d,"usd":%s,"requests":%d}`, window, tenant, clock(m, 0, 0), clock(m+1, 0, 0), usd, n)
 }
 
 // TestTheEmitAfterTheLastRecordFiresTheMinuteItPassed is the issue's example: a request

@@ -121,7 +121,7 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 	if len(entries) > 0 {
 		start = entries[0].Arrival
 	}
-	job, err := gatewaymeter.New(engine.NewRuntime(start), cfg.Job, sink)
+	job, err := gatewaymeter.New(engine.NewRuntime(start), withPartitions(cfg.Job, entries), sink)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 			return ctx.Err()
 		}
 		job.Advance(e.Arrival)
-		if err := job.ProcessValue(e.Value, e.Timestamp); err != nil {
+		if err := job.ProcessValue(e.Partition, e.Value, e.Timestamp); err != nil {
 			sum.BadEvents++
 			bad(e.Line, err)
 		}
@@ -153,13 +153,37 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 	if now == nil {
 		now = func() int64 { return time.Now().UnixMilli() }
 	}
+	var records iter.Seq2[recording.Entry, error]
+	opts := cfg.Job
+	if opts.Watermarks.At != meter.SourceWatermarks {
+		records = src.Records(skip)
+	} else {
+		// The source's splits are every partition of the topic from the start: read the
+		// recording first to know them, then replay it from memory.
+		entries, err := readAll(ctx, src, sum, skip)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		opts = withPartitions(opts, entries)
+		sum.Entries = 0
+		records = func(yield func(recording.Entry, error) bool) {
+			for _, e := range entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			if err != nil {
+				yield(recording.Entry{}, err)
+			}
+		}
+	}
 	sum.Started = now()
-	job, err := gatewaymeter.New(engine.NewRuntime(sum.Started), cfg.Job, sink)
+	job, err := gatewaymeter.New(engine.NewRuntime(sum.Started), opts, sink)
 	if err != nil {
 		return err
 	}
 	var readErr error
-	for e, err := range src.Records(skip) {
+	for e, err := range records {
 		if err != nil {
 			readErr = err
 			break
@@ -171,7 +195,7 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 			job.Advance(now())
 		}
 		sum.Entries++
-		if err := job.ProcessValue(e.Value, e.Timestamp); err != nil {
+		if err := job.ProcessValue(e.Partition, e.Value, e.Timestamp); err != nil {
 			sum.BadEvents++
 			bad(e.Line, err)
 		}
@@ -185,6 +209,19 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 	job.Advance(now() + job.Options().Watermarks.Interval.Or(meter.DefaultWatermarkInterval))
 	finish(job, cfg, sum, sink)
 	return readErr
+}
+
+// withPartitions returns opts with, for watermarks at the source, one split for every
+// partition up to the highest the recording holds: the topic's partitions as far as the
+// recording can tell (a partition above the highest, with no record at all, is unknown).
+func withPartitions(opts meter.Options, entries []recording.Entry) meter.Options {
+	if opts.Watermarks.At != meter.SourceWatermarks {
+		return opts
+	}
+	for _, e := range entries {
+		opts.Watermarks.Partitions = max(opts.Watermarks.Partitions, int(e.Partition)+1)
+	}
+	return opts
 }
 
 // finish drains if asked, reports what never fired as pending, and fills the summary.

@@ -43,7 +43,11 @@ another order than they arrived (at most L apart). Nothing else may differ:
              the reference's. A minute where no record of the tenant arrived within L before
              either of its boundaries must equal the reference's window; the others are listed
              as explained by latency when they differ.
-  malformed  none, but the run's own warm-up value.
+  malformed  the values Flink's job sent to malformed> (but the run's own warm-up value) are
+             the values the reference skipped as malformed events (--reference-log, labtui
+             replay's stderr), reason for reason: the same count of each reason, where every
+             "not a JSON event object: ..." counts as one reason (the parsers' details differ).
+             Without --reference-log: none.
 Anything else is a difference: `check` prints FAIL and exits 1.
 """
 
@@ -54,7 +58,7 @@ import os
 import re
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 MINUTE_MS = 60_000
 LONG_MIN = -(1 << 63)
@@ -90,13 +94,25 @@ def read_reference(path):
     return out
 
 
-def read_events(path):
+def skipped_lines(reference_log):
+    """The line numbers labtui replay reported as skipped (malformed events) in its log."""
+    lines = set()
+    if reference_log:
+        with open(reference_log, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = re.search(r":(\d+): skipped: ", line)
+                if m:
+                    lines.add(int(m.group(1)))
+    return lines
+
+
+def read_events(path, skipped=frozenset()):
     """(arrival, timestamp, request_id) of every value of the shifted recording that is an
-    event: what the first timestamp assigner sees."""
+    event, but the lines the reference skipped: what the first timestamp assigner sees."""
     rows = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or n in skipped:
                 continue
             e = json.loads(line)
             v = e["value"]
@@ -105,7 +121,8 @@ def read_events(path):
                     v = json.loads(v)
                 except ValueError:
                     continue
-            if isinstance(v, dict) and v.get("type") in ("RequestStarted", "RequestCompleted"):
+            if (isinstance(v, dict) and v.get("type") in ("RequestStarted", "RequestCompleted")
+                    and isinstance(v.get("ts"), int) and isinstance(v.get("request_id"), str)):
                 rows.append((e.get("arrival", e["timestamp"]), v["ts"], v["request_id"]))
     return rows
 
@@ -220,9 +237,24 @@ def check(opts):
 
     for raw in fl.get("unparsable", []):
         rep.fail(f"unparsable print line: {raw}")
-    for m in fl.get("malformed", []):
-        if WARM_UP not in m.get("value", ""):
+    flink_bad = [m for m in fl.get("malformed", []) if WARM_UP not in m.get("value", "")]
+    if not opts.reference_log:
+        for m in flink_bad:
             rep.fail(f"malformed> {m}: the recording holds only events")
+    else:
+        def reason(r):
+            return "not a JSON event object" if r.startswith("not a JSON event object") else r
+        ours = Counter()
+        with open(opts.reference_log, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = re.search(r": skipped: malformed event: (.*)$", line.rstrip("\n"))
+                if m:
+                    ours[reason(m.group(1))] += 1
+        theirs = Counter(reason(m.get("reason", "")) for m in flink_bad)
+        for r in sorted(set(ours) | set(theirs)):
+            if ours[r] != theirs[r]:
+                rep.fail(f"malformed: {theirs[r]} values refused by Flink's job and {ours[r]} by labtui for: {r}")
+        stats["malformed"] = sum(theirs.values())
 
     # ---- trace
     rtrace = {t["request_id"]: t for t in ref["trace"]}
@@ -248,7 +280,7 @@ def check(opts):
         # its items are the assembled records, at the arrival of the half that completed them.
         items = [(t["arrival"], t["timestamp"], t["request_id"]) for t in ref["trace"]]
     else:
-        items = read_events(opts.shifted)
+        items = read_events(opts.shifted, skipped_lines(opts.reference_log))
     W = Watermarks(items, opts.out_of_orderness_ms)
     equal = within_bundle = 0
     lags = []
@@ -469,6 +501,8 @@ def main():
     p.add_argument("--reference", required=True)
     p.add_argument("--flink", required=True)
     p.add_argument("--shifted")
+    p.add_argument("--reference-log", default="",
+                   help="labtui replay's stderr: its skipped malformed events, to compare with malformed>")
     p.add_argument("--out-of-orderness-ms", type=int, default=0)
     p.add_argument("--timestamp", default="completed_ts", choices=["completed_ts", "started_ts"])
     p.add_argument("--latency-ms", type=int, default=15000,

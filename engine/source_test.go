@@ -1,0 +1,74 @@
+package engine
+
+import "testing"
+
+// TestSourceWatermarkIsTheMinimumOverItsSplits: a split that has brought no record holds
+// the source's watermark at Long.MIN_VALUE, so nothing is emitted until every split has;
+// then the source emits the smallest split watermark, and only when it grows.
+func TestSourceWatermarkIsTheMinimumOverItsSplits(t *testing.T) {
+	rt := NewRuntime(1)
+	out := &collector[int64]{}
+	a := NewSourceAssigner(rt, WatermarkStrategy{Interval: 200}, 0, 2, byValue, Output[int64](out))
+	rt.AdvanceTo(50)
+	a.CollectFrom(0, &Record[int64]{Value: 10_000})
+	rt.AdvanceTo(1_000)
+	expect(t, "split 1 has brought nothing: no watermark", out.take(), "10000@10000")
+	a.CollectFrom(1, &Record[int64]{Value: 4_000})
+	rt.AdvanceTo(1_001)
+	expect(t, "the minimum, 4000-1", out.take(), "4000@4000", "WM(3999)")
+	a.CollectFrom(1, &Record[int64]{Value: 30_000})
+	rt.AdvanceTo(1_201)
+	expect(t, "split 0 now holds the minimum", out.take(), "30000@30000", "WM(9999)")
+	a.CollectFrom(0, &Record[int64]{Value: 8_000}) // behind its split's maximum: no change
+	rt.RunUntilIdle()
+	expect(t, "nothing new", out.take(), "8000@8000")
+	if got := a.Splits(); len(got) != 2 || got[0].Watermark != 9_999 || got[1].Watermark != 29_999 || got[0].Records != 2 {
+		t.Fatalf("splits %+v", got)
+	}
+}
+
+// TestIdlenessLeavesAQuietSplitOutOfTheMinimum is WatermarksWithIdleness on a source with
+// a split that never brings a record, then both going quiet, then the idle split sending
+// again: the countdown starts at the first periodic emit that sees no record since the one
+// before, and the split is idle at the first emit strictly more than the timeout later.
+func TestIdlenessLeavesAQuietSplitOutOfTheMinimum(t *testing.T) {
+	rt := NewRuntime(1)
+	out := &collector[int64]{}
+	a := NewSourceAssigner(rt, WatermarkStrategy{Interval: 200}, 1_000, 2, byValue, Output[int64](out))
+	rt.AdvanceTo(50)
+	a.CollectFrom(0, &Record[int64]{Value: 10_000})
+	// Split 1: countdown from the emit at 200, idle at 1400 (1400-200 > 1000). Split 0: the
+	// emit at 200 sees its record, the countdown starts at 400, idle at 1600.
+	rt.AdvanceTo(1_400)
+	expect(t, "split 1 still counts", out.take(), "10000@10000")
+	rt.AdvanceTo(1_401)
+	expect(t, "split 1 idle at 1400", out.take(), "WM(9999)")
+	rt.AdvanceTo(1_601)
+	if a.Splits()[0].Idle != true || rt.PendingTimers() != 0 {
+		t.Fatalf("at 1601 split 0 should be idle and nothing scheduled: %+v, %d timers", a.Splits(), rt.PendingTimers())
+	}
+	rt.AdvanceTo(2_000)
+	a.CollectFrom(1, &Record[int64]{Value: 5_000}) // the idle split sends again
+	rt.AdvanceTo(2_100)
+	a.CollectFrom(0, &Record[int64]{Value: 20_000})
+	rt.AdvanceTo(3_400)
+	expect(t, "split 1 is back in the minimum and holds it at 4999", out.take(), "5000@5000", "20000@20000")
+	// Split 1: seen at 2000, countdown from 2200, idle at 3400. Split 0: seen at 2200,
+	// countdown from 2400, idle at 3600.
+	rt.AdvanceTo(3_401)
+	expect(t, "split 1 idle again at 3400", out.take(), "WM(19999)")
+	rt.RunUntilIdle()
+	if rt.Now() != 3_601 || out.take() != nil {
+		t.Fatalf("the emits should stop once every split is idle, at 3600: clock %d", rt.Now())
+	}
+}
+
+func TestSourceAssignerWithoutIntervalEmitsOnlyTheDrain(t *testing.T) {
+	rt := NewRuntime(0)
+	out := &collector[int64]{}
+	a := NewSourceAssigner(rt, WatermarkStrategy{}, 1_000, 1, byValue, Output[int64](out))
+	a.CollectFrom(0, &Record[int64]{Value: 7})
+	rt.RunUntilIdle()
+	a.EmitWatermark(MaxWatermark)
+	expect(t, "no periodic emit, no idleness", out.take(), "7@7", "WM(9223372036854775807)")
+}
