@@ -160,7 +160,7 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 	} else {
 		// The source's splits are every partition of the topic from the start: read the
 		// recording first to know them, then replay it from memory.
-		entries, err := readAll(ctx, src, sum, skip)
+		entries, err := readAll(src, sum, skip)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
