@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -13,7 +14,6 @@ import (
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
-	"github.com/labtui/labtui/meter"
 )
 
 func (a *app) runCmd() *cobra.Command {
@@ -97,30 +97,14 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	if err := lab.Start(ctx); err != nil {
 		return brokerError(err)
 	}
-	out := meter.NewPrinter(a.stdout, format)
-	printed := make(chan struct{})
-	go func() {
-		defer close(printed)
-		holding := map[string]bool{}
-		for u := range lab.Updates() {
-			for _, r := range u.Results {
-				out.Print(r)
-			}
-			if u.Status != nil {
-				printHiccupEnds(a.stderr, holding, u.Status.Instances)
-			}
-			if u.Log != "" {
-				fmt.Fprintln(a.stderr, "#", u.Log)
-			}
-			if u.Dropped > 0 {
-				fmt.Fprintf(a.stderr, "# %d results dropped: the printer fell behind\n", u.Dropped)
-			}
-			out.Flush()
-		}
-	}()
+	// On ctrl-c or SIGTERM the run stops within a second even when nothing reads its
+	// output: what the reader has not taken by then is counted, and the summary says so.
+	stopHolding := context.AfterFunc(ctx, lab.Abandon)
+	defer stopHolding()
+	out := printUpdates(lab.Updates(), a.stdout, a.stderr, format)
 	if err := lab.SetGenerator(true); err != nil {
 		lab.Close()
-		<-printed
+		out.wait(time.Second)
 		return err
 	}
 	if d := a.cfg.Duration; d > 0 {
@@ -131,14 +115,18 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	<-ctx.Done()
 	fmt.Fprintln(a.stderr, "# stopping: generator, in-flight produces, job, broker")
 	err = lab.Close()
-	<-printed
-	sum := lab.Summary()
-	// What never fired is printed as pending, as replay prints it.
-	for _, r := range sum.Open {
-		out.Print(r)
+	// At the end of --duration the output is the product: wait for it. After ctrl-c,
+	// give it a second.
+	var limit time.Duration
+	if cmd.Context().Err() != nil {
+		limit = time.Second
 	}
-	out.Flush()
+	sum := lab.Summary()
+	missing := out.wait(limit)
+	// What never fired is printed as pending, as replay prints it.
+	missing += out.extra(sum.Open)
 	fmt.Fprintf(a.stderr, "# %d %s pending at the stop\n", len(sum.Open), plural(len(sum.Open), "window", "windows"))
+	sum.Lost.Results += missing
 	sum.Print(a.stderr)
 	return err
 }

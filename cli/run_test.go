@@ -101,3 +101,31 @@ func TestAHeadlessRunIntoASlowReaderPrintsEveryResult(t *testing.T) {
 		t.Errorf("the run reports a loss or does not balance:\n%s", summary)
 	}
 }
+
+func TestCtrlCStopsAHeadlessRunWhoseOutputTakesNothingAndCountsWhatIsMissing(t *testing.T) {
+	// Given a headless run whose standard output takes nothing until the test ends.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	out := &gatedWriter{open: make(chan struct{})}
+	defer close(out.open)
+	var errw lockedWriter
+	ctx, interrupt := context.WithCancel(context.Background())
+	time.AfterFunc(2*time.Second, interrupt) // ctrl-c
+	// When ctrl-c comes after two seconds.
+	began := time.Now()
+	code := Run(ctx, []string{"run", "--headless", "--rate", "500", "--trace", "--format", "jsonl", "--broker-addr", "127.0.0.1:0"}, out, &errw)
+	took := time.Since(began)
+	errw.mu.Lock()
+	stderr := errw.buf.String()
+	errw.mu.Unlock()
+	// Then it stops within a few seconds, and the summary says how many results never
+	// reached the output and does not say they are accounted for.
+	if took > 8*time.Second {
+		t.Errorf("the run took %s to stop", took)
+	}
+	summary := stderr[strings.LastIndex(stderr, "summary\n"):]
+	// Nothing was written, so every trace is among the results not delivered.
+	lost, records := summaryNumber(t, summary, "results not delivered"), summaryNumber(t, summary, "records assembled")
+	if lost == 0 || lost < records || strings.Contains(summary, "accounted for") || !strings.Contains(summary, "THE OUTPUT IS INCOMPLETE") {
+		t.Errorf("exit %d; summary:\n%s", code, summary)
+	}
+}

@@ -41,6 +41,9 @@ type outbox struct {
 	// done says the updates channel is closed.
 	closing <-chan struct{}
 	done    bool
+	// abort, closed by abandon, ends holding back for good.
+	abort     chan struct{}
+	abortOnce sync.Once
 }
 
 // Lost counts what never reached the reader.
@@ -54,7 +57,7 @@ type Lost struct {
 }
 
 func newOutbox(buffer, max int, lossless bool) *outbox {
-	o := &outbox{updates: make(chan backend.Update, buffer), max: max, lossless: lossless}
+	o := &outbox{updates: make(chan backend.Update, buffer), max: max, lossless: lossless, abort: make(chan struct{})}
 	o.room = sync.NewCond(&o.mu)
 	return o
 }
@@ -67,7 +70,7 @@ func (o *outbox) collect(run int, r meter.Result) {
 	if run != o.run {
 		o.rotate(run)
 	}
-	for o.lossless && len(o.batch) >= o.max && !o.done {
+	for o.holding() && len(o.batch) >= o.max && !o.done {
 		o.room.Wait()
 	}
 	if len(o.batch) >= o.max || o.done {
@@ -136,27 +139,48 @@ func (o *outbox) flush(st *backend.Status) {
 	}
 }
 
-// send delivers u: at once or not at all, unless the outbox is lossless or closing.
-// Its caller holds mu.
+// send delivers u: at once or not at all, unless the outbox holds back or is closing,
+// when it waits for the reader (until the close's deadline, or until abandon). Its
+// caller holds mu.
 func (o *outbox) send(u backend.Update) bool {
-	switch {
-	case o.closing != nil:
-		select {
-		case o.updates <- u:
-			return true
-		case <-o.closing:
-			return false
-		}
-	case o.lossless:
-		o.updates <- u
-		return true
-	}
 	select {
 	case o.updates <- u:
 		return true
 	default:
+	}
+	if !o.holding() && o.closing == nil {
 		return false
 	}
+	select {
+	case o.updates <- u:
+		return true
+	case <-o.closing:
+		return false
+	case <-o.abort:
+		return false
+	}
+}
+
+// holding reports whether a full outbox holds its writers back rather than drop.
+func (o *outbox) holding() bool {
+	if !o.lossless {
+		return false
+	}
+	select {
+	case <-o.abort:
+		return false
+	default:
+		return true
+	}
+}
+
+// abandon stops holding back, for good: a send waiting for the reader gives up, a
+// writer waiting for room drops and counts, and close waits only its deadline.
+func (o *outbox) abandon() {
+	o.abortOnce.Do(func() { close(o.abort) })
+	o.mu.Lock()
+	o.room.Broadcast()
+	o.mu.Unlock()
 }
 
 // close sends everything still waiting, giving the reader until wait has passed (a
@@ -164,7 +188,7 @@ func (o *outbox) send(u backend.Update) bool {
 // and closes the updates channel.
 func (o *outbox) close(st *backend.Status, wait time.Duration) Lost {
 	deadline := make(chan struct{})
-	if !o.lossless {
+	if !o.holding() {
 		t := time.AfterFunc(wait, func() { close(deadline) })
 		defer t.Stop()
 	}

@@ -165,3 +165,43 @@ func TestWhatAReaderNeverTakesAtCloseIsCountedLost(t *testing.T) {
 		t.Fatalf("lost %+v, want 5 results and 2 notices", lost)
 	}
 }
+
+func TestAbandonEndsHoldingBackAndCountsWhatItDrops(t *testing.T) {
+	// Given a lossless outbox whose reader reads nothing, and a writer held back on it.
+	o := newOutbox(1, 4, true)
+	const n = 50
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		for i := range n {
+			o.collect(1, result(i))
+			if i%4 == 3 {
+				go o.flush(nil)
+			}
+		}
+	}()
+	select {
+	case <-wrote:
+		t.Fatal("the writer was not held back")
+	case <-time.After(50 * time.Millisecond):
+	}
+	// When the outbox is abandoned, as on ctrl-c.
+	o.abandon()
+	<-wrote
+	closed := make(chan Lost)
+	go func() { closed <- o.close(nil, 10*time.Millisecond) }()
+	var lost Lost
+	select {
+	case lost = <-closed:
+	case <-time.After(time.Second):
+		t.Fatal("close waited for a reader that never reads")
+	}
+	// Then what the channel holds and what was counted lost add up to what was written.
+	got := 0
+	for _, u := range drain(o.updates) {
+		got += len(u.Results)
+	}
+	if int64(got)+lost.Results != n || lost.Results == 0 {
+		t.Fatalf("%d results in the channel and %d counted lost, of %d", got, lost.Results, n)
+	}
+}

@@ -338,6 +338,12 @@ func (rt *Runtime) Status() backend.Status {
 	return st
 }
 
+// Abandon stops holding the job back for a slow reader (Config.Lossless), for good:
+// from now on results past the bound are dropped and counted, and Close waits only
+// CloseWait. labtui run --headless calls it on ctrl-c, which must stop it within a
+// second even when nothing reads its output.
+func (rt *Runtime) Abandon() { rt.out.abandon() }
+
 // Lost is what never reached the reader so far; after Close, in all.
 func (rt *Runtime) Lost() Lost { return rt.out.lostSoFar() }
 

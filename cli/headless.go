@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+)
+
+// headlessPrinter prints a lab's updates as `labtui run --headless` does: results on
+// stdout in the chosen format, log lines and losses on stderr. It counts the results
+// it took and the ones it wrote out, so a result the lab delivered but the output never
+// took (a stdout that fails, or that nothing reads when ctrl-c ends the run) is counted
+// too.
+type headlessPrinter struct {
+	out     *meter.Printer
+	stderr  io.Writer
+	updates <-chan backend.Update
+	done    chan struct{}
+	// took counts the results taken from the lab, wrote those written out.
+	took, wrote atomic.Int64
+	// finished says wait saw the printer print everything.
+	finished bool
+}
+
+// printUpdates starts printing updates until the channel closes.
+func printUpdates(updates <-chan backend.Update, stdout, stderr io.Writer, f meter.Format) *headlessPrinter {
+	p := &headlessPrinter{out: meter.NewPrinter(stdout, f), stderr: stderr, updates: updates, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		holding := map[string]bool{}
+		for u := range updates {
+			p.took.Add(int64(len(u.Results)))
+			for _, r := range u.Results {
+				p.out.Print(r)
+			}
+			if u.Status != nil {
+				printHiccupEnds(stderr, holding, u.Status.Instances)
+			}
+			if u.Log != "" {
+				fmt.Fprintln(stderr, "#", u.Log)
+			}
+			if u.Dropped > 0 {
+				fmt.Fprintf(stderr, "# %d results dropped: the printer fell behind\n", u.Dropped)
+			}
+			if p.out.Flush() == nil {
+				p.wrote.Store(p.took.Load())
+			}
+		}
+	}()
+	return p
+}
+
+// wait waits until the printer has printed everything, or, when limit is positive, for
+// at most limit; it returns how many results the lab delivered that were never written
+// out. Call it once the lab is closed.
+func (p *headlessPrinter) wait(limit time.Duration) int64 {
+	var expire <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		expire = t.C
+	}
+	select {
+	case <-p.done:
+		p.finished = true
+	case <-expire:
+		fmt.Fprintf(p.stderr, "# the output takes nothing: stopping without waiting for it\n")
+		// The printer is stuck in a write; what is still in the closed channel will not
+		// be printed either.
+		var left int64
+		for u := range p.updates {
+			left += int64(len(u.Results))
+		}
+		return left + p.took.Load() - p.wrote.Load()
+	}
+	return p.took.Load() - p.wrote.Load()
+}
+
+// extra prints rs after the updates (the windows still open at the stop, as pending
+// lines) once wait has seen the printer finish, and returns how many were not written
+// out: all of them when the printer is stuck.
+func (p *headlessPrinter) extra(rs []meter.Result) int64 {
+	if !p.finished {
+		return int64(len(rs))
+	}
+	for _, r := range rs {
+		p.out.Print(r)
+	}
+	if p.out.Flush() != nil {
+		return int64(len(rs))
+	}
+	return 0
+}
