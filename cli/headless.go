@@ -26,11 +26,15 @@ type headlessPrinter struct {
 	finished bool
 }
 
-// printUpdates starts printing updates until the channel closes.
-func printUpdates(updates <-chan backend.Update, stdout, stderr io.Writer, f meter.Format) *headlessPrinter {
+// printUpdates starts printing updates until the channel closes, handing each to lab
+// (when not nil) after printing it, and closing lab at the end.
+func printUpdates(updates <-chan backend.Update, stdout, stderr io.Writer, f meter.Format, lab *headlessSession) *headlessPrinter {
 	p := &headlessPrinter{out: meter.NewPrinter(stdout, f), stderr: stderr, updates: updates, done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
+		if lab != nil {
+			defer lab.close(stderr)
+		}
 		holding := map[string]bool{}
 		for u := range updates {
 			p.took.Add(int64(len(u.Results)))
@@ -48,6 +52,9 @@ func printUpdates(updates <-chan backend.Update, stdout, stderr io.Writer, f met
 			}
 			if p.out.Flush() == nil {
 				p.wrote.Store(p.took.Load())
+			}
+			if lab != nil {
+				lab.apply(u)
 			}
 		}
 	}()

@@ -101,7 +101,13 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	// output: what the reader has not taken by then is counted, and the summary says so.
 	stopHolding := context.AfterFunc(ctx, lab.Abandon)
 	defer stopHolding()
-	out := printUpdates(lab.Updates(), a.stdout, a.stderr, format)
+	// The session keeps the run's evidence for `labtui export`, as the TUI would.
+	lab4, err := a.headlessSession(ctx)
+	if err != nil {
+		lab.Close()
+		return err
+	}
+	out := printUpdates(lab.Updates(), a.stdout, a.stderr, format, lab4)
 	if err := lab.SetGenerator(true); err != nil {
 		lab.Close()
 		out.wait(time.Second)

@@ -28,12 +28,17 @@ type Document struct {
 
 // Exercise is one "Try it" step in the export.
 type Exercise struct {
-	ID          string    `json:"id"`
-	Instruction string    `json:"instruction"`
-	Done        bool      `json:"done"`
-	Because     string    `json:"because,omitempty"`
-	Questions   []Answer  `json:"questions"`
-	Evidence    *Evidence `json:"evidence,omitempty"`
+	ID          string `json:"id"`
+	Instruction string `json:"instruction"`
+	// Rule is what labtui counts as the exercise's evidence.
+	Rule      string   `json:"rule"`
+	Done      bool     `json:"done"`
+	Because   string   `json:"because,omitempty"`
+	Questions []Answer `json:"questions"`
+	// Finding is the evidence as the rule states it: the run that backs it and the
+	// sentence that proves it.
+	Finding  *state.Finding `json:"finding,omitempty"`
+	Evidence *Evidence      `json:"evidence,omitempty"`
 }
 
 // Answer is a question and what the learner wrote.
@@ -56,12 +61,15 @@ type Evidence struct {
 	Picture *PictureRef `json:"picture,omitempty"`
 }
 
-// Build arranges st per exercise.
+// Build arranges st per exercise, with no local path in it: a recording is named by its
+// file name alone.
 func Build(st state.State, now time.Time) Document {
+	st = withoutPaths(st)
 	doc := Document{Lab: "04-event-time-and-processing-time", ExportedAt: now.UTC()}
 	for _, ex := range state.Exercises() {
 		step := st.Steps[ex.ID]
-		e := Exercise{ID: ex.ID, Instruction: ex.Instruction, Done: step.Done, Because: step.Because}
+		e := Exercise{ID: ex.ID, Instruction: ex.Instruction, Rule: ex.Evidence, Done: step.Done, Because: step.Because,
+			Finding: st.Evidence.Findings[ex.ID]}
 		for _, q := range ex.Questions {
 			e.Questions = append(e.Questions, Answer{ID: q.ID, Prompt: q.Prompt, Answer: st.Answers[q.ID]})
 		}

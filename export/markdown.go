@@ -9,107 +9,252 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
-// Markdown renders the document for a person: per exercise the instruction, whether its
-// evidence exists, the answers, and the evidence tables.
-func Markdown(doc Document) string {
-	var b strings.Builder
-	b.WriteString("# Lab 4: event time and processing time — answers\n\n")
-	fmt.Fprintf(&b, "Exported by labtui at %s UTC. Times in the tables are UTC.\n", doc.ExportedAt.Format("2006-01-02 15:04:05"))
-	for _, e := range doc.Exercises {
-		fmt.Fprintf(&b, "\n## %s\n\n> %s\n\n", e.ID, e.Instruction)
-		if e.Done {
-			fmt.Fprintf(&b, "Evidence: yes — %s.\n", e.Because)
-		} else {
-			b.WriteString("Evidence: not captured yet.\n")
-		}
-		for _, q := range e.Questions {
-			fmt.Fprintf(&b, "\n### %s %s\n\n", q.ID, q.Prompt)
-			if strings.TrimSpace(q.Answer) == "" {
-				b.WriteString("_(no answer yet)_\n")
-			} else {
-				b.WriteString(strings.TrimRight(q.Answer, "\n") + "\n")
-			}
-		}
-		if e.Evidence != nil {
-			writeEvidence(&b, e.Evidence)
-		}
-	}
-	return b.String()
-}
+// MaxLines is how long the answer sheet may be: a learner hands it in, so it stays a
+// page or four. The appendix is cut to fit; the JSON keeps everything.
+const MaxLines = 300
 
-func writeEvidence(b *strings.Builder, e *Evidence) {
-	if t := e.Agreement; t != nil {
-		fmt.Fprintf(b, "\n### Evidence: both panes, run %d (%s, %s), at %s\n\n", t.Run, t.Reason, t.Timestamp, meter.Clock(t.TakenAt))
-		writeTable(b, *t)
-	}
-	if h := e.Hiccup; h != nil {
-		fmt.Fprintf(b, "\n### Evidence: a %ds hiccup on %s at %s\n\n", h.DurationMS/1000, h.Instance, meter.Clock(h.At))
-		writeTable(b, h.Table)
-		if len(h.Late) > 0 {
-			b.WriteString("\nLate records the event-time window dropped, and the watermark each met:\n\n")
-			b.WriteString("| request | tenant | gateway | timestamp | watermark met | USD |\n|---|---|---|---|---|---|\n")
-			for _, l := range h.Late {
-				fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %.4f |\n", l.RequestID, l.Tenant, l.Gateway,
-					meter.Clock(l.Timestamp), meter.Clock(l.Watermark), l.USD)
+// Limits of the summary's tables: the JSON has every row.
+const (
+	sheetRows  = 12
+	sheetLate  = 5
+	sheetMoved = 5
+)
+
+// Markdown renders the answer sheet: a summary table, then per exercise the answers,
+// the sentence that proves the evidence with the run that backs it, and a small table;
+// then an appendix with what the rules count and the diffs, cut to MaxLines in all.
+func Markdown(doc Document) string {
+	var b sheet
+	b.line("# Lab 4: event time and processing time — answer sheet")
+	b.line("")
+	b.line(fmt.Sprintf("Exported by labtui at %s UTC; every time below is UTC. Each exercise has your answers, then the evidence "+
+		"labtui found in your own runs: the run it comes from, the sentence that proves it, and the minutes it is about. "+
+		"Every row, late record and diff line is in %s.", doc.ExportedAt.Format("2006-01-02 15:04"), JSONFile))
+	b.line("")
+	b.line("| exercise | evidence | from |")
+	b.line("|---|---|---|")
+	for _, e := range doc.Exercises {
+		from, done := "—", e.Done
+		if f := e.Finding; f != nil {
+			done = done || f.Met
+			from = runLabel(f.Run)
+			if f.Pinned {
+				from += " (pinned)"
 			}
 		}
+		b.line(fmt.Sprintf("| %s | %s | %s |", e.ID, yesNo(done), from))
 	}
-	for _, r := range e.Replays {
-		fmt.Fprintf(b, "\n### Evidence: replay of %s with %s\n\n", r.Path, r.Timestamp)
-		switch {
-		case r.Error != "":
-			fmt.Fprintf(b, "The replay failed after %d records: %s\n", r.Records, r.Error)
-		case r.Done:
-			fmt.Fprintf(b, "%d records replayed, finished at %s.\n", r.Records, meter.Clock(r.At))
-		default:
-			fmt.Fprintf(b, "%d records replayed so far.\n", r.Records)
-		}
-		if r.Diff == nil && r.Compare == nil && r.Done {
-			b.WriteString("\nNo earlier run was kept to compare the event-time output with: run the live generator for a few minutes before replaying.\n")
-		}
-		// Against a run of another hour nothing lines up; the comparison with the
-		// recording's own live run below says what matters.
-		if d := r.Diff; d != nil && (d.Compared > 0 || r.Compare == nil) {
-			fmt.Fprintf(b, "\nEvent-time output against %s: %d (minute, tenant) pairs compared, %d the same, %d different, %d only in the replay, %d only in %s.\n",
-				d.Against, d.Compared, d.Same, d.Different, d.OnlyHere, d.OnlyThere, d.Against)
-			if len(d.Examples) > 0 {
-				b.WriteString("\n| minute | tenant | replay | " + d.Against + " |\n|---|---|---|---|\n")
-				for _, x := range d.Examples {
-					fmt.Fprintf(b, "| %s | %s | %s | %s |\n", minute(x.WindowStart), x.Tenant, cell(x.Here), cell(x.There))
+	for _, e := range doc.Exercises {
+		b.line("")
+		b.line("## " + e.ID)
+		b.line("")
+		b.line("> " + e.Instruction)
+		for _, q := range e.Questions {
+			b.line("")
+			b.line(fmt.Sprintf("**%s** %s", q.ID, q.Prompt))
+			b.line("")
+			if strings.TrimSpace(q.Answer) == "" {
+				b.line("_(no answer yet)_")
+			} else {
+				for _, l := range strings.Split(strings.TrimRight(q.Answer, "\n"), "\n") {
+					b.line(l)
 				}
 			}
 		}
-		if r.Compare != nil {
-			writeComparison(b, r.Compare)
+		b.line("")
+		writeFinding(&b, e)
+	}
+	writeAppendix(&b, doc)
+	return b.String()
+}
+
+// sheet is the sheet's lines; an appendix is added only while it fits.
+type sheet struct{ lines []string }
+
+func (s *sheet) line(l string) { s.lines = append(s.lines, l) }
+
+func (s *sheet) String() string { return strings.Join(s.lines, "\n") + "\n" }
+
+func yesNo(done bool) string {
+	if done {
+		return "yes"
+	}
+	return "not yet"
+}
+
+// runLabel names a run in a table cell.
+func runLabel(r state.RunRef) string {
+	what := r.Kind
+	if r.Recording != "" {
+		what += " of " + r.Recording
+	}
+	return fmt.Sprintf("run %d: %s, %s, %s", r.ID, what, r.Timestamp, r.Watermarks)
+}
+
+// writeFinding writes an exercise's evidence: the sentence and its table, or, for a
+// file saved before findings existed, the tables it kept.
+func writeFinding(b *sheet, e Exercise) {
+	f := e.Finding
+	if f == nil {
+		b.line("**Evidence:** none yet; labtui counts " + e.Rule + ".")
+		if e.Evidence != nil {
+			writeLegacy(b, e.Evidence)
 		}
-		b.WriteString("\n")
-		writeTable(b, r.Table)
+		return
 	}
-	if len(e.Moved) > 0 || e.MovedSummary != nil {
-		writeMoved(b, e.Moved, e.MovedSummary)
+	status := "found"
+	if !f.Met {
+		status = "not complete yet"
 	}
-	if e.Picture != nil {
-		writePicture(b, e.Picture)
+	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, runLabel(f.Run), f.Sentence))
+	switch e.ID {
+	case "4.3":
+		if len(f.Rows) > 0 {
+			b.line("")
+			b.line("The replay's processing-time windows, the wall-clock minutes the whole recording landed in:")
+			b.line("")
+			writeProcessingMinutes(b, f.Rows)
+		}
+	case "4.4":
+		if e.Evidence != nil {
+			writeMoved(b, e.Evidence.Moved, e.Evidence.MovedSummary)
+		}
+	default:
+		if len(f.Rows) > 0 {
+			b.line("")
+			writeRows(b, f.Rows)
+		}
+	}
+	if e.ID == "4.2" && e.Evidence != nil && e.Evidence.Hiccup != nil && len(e.Evidence.Hiccup.Late) > 0 {
+		writeLate(b, e.Evidence.Hiccup.Late)
 	}
 }
 
-// writeTable writes a Table with the two panes' cells side by side.
-func writeTable(b *strings.Builder, t state.Table) {
-	b.WriteString("| minute | tenant | processing time | event time | |\n|---|---|---|---|---|\n")
-	for _, r := range t.Rows {
+// writeRows writes minute rows with both windows side by side, at most sheetRows.
+func writeRows(b *sheet, rows []minutes.Row) {
+	b.line("| minute | tenant | processing time | event time | |")
+	b.line("|---|---|---|---|---|")
+	n := 0
+	for _, r := range rows {
+		if n == sheetRows {
+			b.line(fmt.Sprintf("| … | %d more rows in the JSON | | | |", len(rows)-n))
+			break
+		}
+		n++
 		if r.Mark != "" {
-			fmt.Fprintf(b, "| — | **%s** | | | |\n", r.Mark)
+			b.line(fmt.Sprintf("| — | **%s** | | | |", r.Mark))
 			continue
 		}
 		flag := ""
 		if r.Differs {
 			flag = "differs"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", minute(r.WindowStart), r.Tenant, cellOf(r.Cells[minutes.Processing]), cellOf(r.Cells[minutes.Event]), flag)
+		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s |", minute(r.WindowStart), r.Tenant, cellOf(r.Cells[minutes.Processing]),
+			cellOf(r.Cells[minutes.Event]), flag))
 	}
-	if t.Omitted > 0 {
-		fmt.Fprintf(b, "\n(%d older rows left out.)\n", t.Omitted)
+}
+
+// writeProcessingMinutes writes a replay's processing-time windows.
+func writeProcessingMinutes(b *sheet, rows []minutes.Row) {
+	b.line("| minute | tenant | USD | requests | |")
+	b.line("|---|---|---|---|---|")
+	for i, r := range rows {
+		if i == sheetRows {
+			b.line(fmt.Sprintf("| … | %d more in the JSON | | | |", len(rows)-i))
+			break
+		}
+		p := r.Cells[minutes.Processing]
+		open := ""
+		if p.Open {
+			open = "still open"
+		}
+		b.line(fmt.Sprintf("| %s | %s | $%.4f | %d | %s |", minute(r.WindowStart), r.Tenant, p.USD, p.Requests, open))
 	}
+}
+
+// writeLate writes the first late records and the watermark each met.
+func writeLate(b *sheet, late []state.Late) {
+	b.line("")
+	b.line("Late records the event-time window dropped, and the watermark each met:")
+	b.line("")
+	b.line("| request | tenant | gateway | timestamp | arrived | watermark met | USD |")
+	b.line("|---|---|---|---|---|---|---|")
+	for i, l := range late {
+		if i == sheetLate {
+			b.line(fmt.Sprintf("| … | %d more in the JSON | | | | | |", len(late)-i))
+			break
+		}
+		arrived := ""
+		if l.Arrival != 0 {
+			arrived = meter.Clock(l.Arrival)
+		}
+		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %.4f |", l.RequestID, l.Tenant, l.Gateway, meter.Clock(l.Timestamp), arrived,
+			meter.Clock(l.Watermark), l.USD))
+	}
+}
+
+// writeMoved writes the first requests whose event-time minute moved with started_ts.
+func writeMoved(b *sheet, moved []state.Moved, s *state.MovedSummary) {
+	if s != nil {
+		b.line("")
+		b.line(fmt.Sprintf("%s (compared: %s).", s.Summary, s.Compared))
+	}
+	if len(moved) == 0 {
+		return
+	}
+	b.line("")
+	b.line("| request | tenant | USD | started_ts | completed_ts | minute by completed_ts | minute by started_ts | late with started_ts |")
+	b.line("|---|---|---|---|---|---|---|---|")
+	for i, m := range moved {
+		if i == sheetMoved {
+			break
+		}
+		completed, late := "", "no"
+		if m.CompletedTS != 0 {
+			completed = meter.Clock(m.CompletedTS)
+		}
+		if m.LateStarted {
+			late = "yes"
+		}
+		b.line(fmt.Sprintf("| %s | %s | %.4f | %s | %s | %s | %s | %s |", m.RequestID, m.Tenant, m.USD, meter.Clock(m.StartedTS), completed,
+			minute(m.CompletedMinute), minute(m.StartedMinute), late))
+	}
+	total := len(moved)
+	if s != nil {
+		total = s.Moved
+	}
+	if total > min(len(moved), sheetMoved) {
+		b.line("")
+		b.line(fmt.Sprintf("(%d more moved requests in the JSON.)", total-min(len(moved), sheetMoved)))
+	}
+}
+
+// writeLegacy writes evidence saved before findings existed, cut as the rest is.
+func writeLegacy(b *sheet, e *Evidence) {
+	if t := e.Agreement; t != nil {
+		b.line("")
+		b.line(fmt.Sprintf("Saved before this version of labtui: both windows of run %d (%s, %s) at %s.", t.Run, t.Reason, t.Timestamp, meter.Clock(t.TakenAt)))
+		b.line("")
+		writeRows(b, t.Rows)
+	}
+	if h := e.Hiccup; h != nil {
+		b.line("")
+		b.line(fmt.Sprintf("Saved before this version of labtui: a %ds hiccup on %s at %s.", h.DurationMS/1000, h.Instance, meter.Clock(h.At)))
+		b.line("")
+		writeRows(b, h.Table.Rows)
+		if len(h.Late) > 0 {
+			writeLate(b, h.Late)
+		}
+	}
+	for _, r := range e.Replays {
+		b.line("")
+		b.line(fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %d records.", r.Path, r.Timestamp, r.Records))
+		if c := r.Compare; c != nil && len(c.ProcessingMinutes) > 0 {
+			b.line("")
+			writeProcessingMinutes(b, c.ProcessingMinutes)
+		}
+	}
+	writeMoved(b, e.Moved, e.MovedSummary)
 }
 
 // minute formats a window start as UTC hh:mm.
@@ -121,7 +266,7 @@ func minute(ms int64) string {
 	return c[:5]
 }
 
-// cellOf is cell for a row's cell, "—" when its window wrote nothing.
+// cellOf is a row's cell, "—" when its window wrote nothing.
 func cellOf(c minutes.Cell) string {
 	if !c.Present() {
 		return "—"

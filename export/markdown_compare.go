@@ -2,89 +2,68 @@ package export
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
-// writeComparison writes a replay set against the reference run of its recording: each
-// sink's summary and report, and the replay's processing-time windows.
-func writeComparison(b *strings.Builder, c *state.Comparison) {
-	fmt.Fprintf(b, "\n#### The replay against the recorded hour re-enacted\n\nCompared with %s.\n", c.Reference)
-	fmt.Fprintf(b, "\n**Event time.** %s.\n", c.EventTime.Summary)
-	writeReport(b, c.EventTime)
-	fmt.Fprintf(b, "\n**Processing time.** %s.\n", c.ProcessingTime.Summary)
-	if len(c.ProcessingMinutes) > 0 {
-		b.WriteString("\nThe replay's processing-time windows, where the whole recording landed:\n\n")
-		b.WriteString("| minute | tenant | USD | requests | |\n|---|---|---|---|---|\n")
-		for _, r := range c.ProcessingMinutes {
-			p := r.Cells[minutes.Processing]
-			if !p.Present() {
-				continue
-			}
-			open := ""
-			if p.Open {
-				open = "still open"
-			}
-			fmt.Fprintf(b, "| %s | %s | $%.4f | %d | %s |\n", minute(r.WindowStart), r.Tenant, p.USD, p.Requests, open)
+// writeAppendix writes what each rule counts, the picture, and the replays' diffs,
+// each part only while the sheet stays within MaxLines.
+func writeAppendix(b *sheet, doc Document) {
+	var parts [][]string
+	rules := []string{"", "## Appendix", "", "### What labtui counts as evidence", ""}
+	for _, e := range doc.Exercises {
+		rules = append(rules, fmt.Sprintf("- **%s**: %s.", e.ID, e.Rule))
+	}
+	parts = append(parts, rules)
+	for _, e := range doc.Exercises {
+		if e.Evidence != nil && e.Evidence.Picture != nil {
+			p := e.Evidence.Picture
+			parts = append(parts, []string{"", fmt.Sprintf("### %s: event time against processing time", e.ID), "",
+				fmt.Sprintf("![%s](%s)", p.Title, p.File), "",
+				fmt.Sprintf("%s: %d records, %d dropped as late. Event time runs across, processing time up; the dashed diagonal is where "+
+					"they are equal, the red steps are the watermark.", p.Title, p.Records, p.Late)})
 		}
 	}
-	writeReport(b, c.ProcessingTime)
+	for _, e := range doc.Exercises {
+		if e.Evidence == nil {
+			continue
+		}
+		for _, r := range e.Evidence.Replays {
+			if c := r.Compare; c != nil && (e.Finding == nil || e.Finding.Run.ID == r.Table.Run) {
+				parts = append(parts, comparison(e.ID, r, c))
+			}
+		}
+	}
+	for i, p := range parts {
+		if len(b.lines)+len(p) > MaxLines {
+			if i > 0 {
+				b.line("")
+				b.line(fmt.Sprintf("(%d more appendix sections are in %s.)", len(parts)-i, JSONFile))
+			}
+			return
+		}
+		b.lines = append(b.lines, p...)
+	}
 }
 
-// writeReport writes a diff report's lines as a preformatted block.
-func writeReport(b *strings.Builder, r state.DiffReport) {
+// comparison is one replay's diff against its reference, its reports cut short.
+func comparison(id string, r state.Replay, c *state.Comparison) []string {
+	out := []string{"", fmt.Sprintf("### %s: run %d's diff against %s", id, r.Table.Run, c.Reference), "",
+		fmt.Sprintf("**Event time.** %s.", c.EventTime.Summary)}
+	out = append(out, report(c.EventTime, 20)...)
+	out = append(out, "", fmt.Sprintf("**Processing time.** %s.", c.ProcessingTime.Summary))
+	return append(out, report(c.ProcessingTime, 10)...)
+}
+
+// report is a diff report's first n lines as a preformatted block.
+func report(r state.DiffReport, n int) []string {
 	if len(r.Lines) == 0 {
-		return
+		return nil
 	}
-	b.WriteString("\n```text\n")
-	for _, l := range r.Lines {
-		b.WriteString(l + "\n")
+	lines := r.Lines[:min(n, len(r.Lines))]
+	out := append([]string{"", "```text"}, lines...)
+	if more := len(r.Lines) - len(lines) + r.OmittedLines; more > 0 {
+		out = append(out, fmt.Sprintf("… %d more lines in the JSON", more))
 	}
-	if r.OmittedLines > 0 {
-		fmt.Fprintf(b, "… %d more lines: see `labtui diff`\n", r.OmittedLines)
-	}
-	b.WriteString("```\n")
-}
-
-// writeMoved writes the requests whose event-time minute moved with started_ts, with
-// their totals when the runs were compared whole.
-func writeMoved(b *strings.Builder, moved []state.Moved, s *state.MovedSummary) {
-	b.WriteString("\n### Evidence: requests whose cost moved minutes with started_ts\n\n")
-	if s != nil {
-		fmt.Fprintf(b, "%s (compared: %s).\n\n", s.Summary, s.Compared)
-	}
-	if len(moved) == 0 {
-		return
-	}
-	b.WriteString("| request | tenant | gateway | USD | minute by completed_ts | minute by started_ts | completed_ts | started_ts | dropped as late with started_ts |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
-	for _, m := range moved {
-		completed, late := "", "no"
-		if m.CompletedTS != 0 {
-			completed = meter.Clock(m.CompletedTS)
-		}
-		if m.LateStarted {
-			late = "yes"
-		}
-		fmt.Fprintf(b, "| %s | %s | %s | %.4f | %s | %s | %s | %s | %s |\n", m.RequestID, m.Tenant, m.Gateway, m.USD,
-			minute(m.CompletedMinute), minute(m.StartedMinute), completed, meter.Clock(m.StartedTS), late)
-	}
-	if s != nil && s.Moved > len(moved) {
-		fmt.Fprintf(b, "\n(%d more moved requests not listed.)\n", s.Moved-len(moved))
-	}
-}
-
-// writePicture refers to the skew picture written beside the answers.
-func writePicture(b *strings.Builder, p *PictureRef) {
-	fmt.Fprintf(b, "\n### Evidence: event time against processing time\n\n![%s](%s)\n\n", p.Title, p.File)
-	fmt.Fprintf(b, "%s: %d records", p.Title, p.Records)
-	if p.Held != "" {
-		fmt.Fprintf(b, ", %s's held apart", p.Held)
-	}
-	fmt.Fprintf(b, ", %d dropped as late. Event time runs across, processing time up; the dashed diagonal is where they are equal, "+
-		"the red steps are the watermark, the strips are the event-time windows (closed where the watermark crossed them) and "+
-		"the bands the processing-time windows with their sums.\n", p.Late)
+	return append(out, "```")
 }

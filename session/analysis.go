@@ -48,6 +48,8 @@ type comparison struct {
 	output  uint64
 	diff    *ReplayDiff
 	title   string
+	// against names the reference in a sentence.
+	against string
 }
 
 // movedList is the latest moved-requests list; key names the two outputs it compared.
@@ -178,8 +180,9 @@ func (s *Session) compared(id int, d *ReplayDiff, title string, ev state.Compari
 		return nil
 	}
 	c.pending, c.diff, c.title = false, d, title
+	c.against = "the recorded hour re-enacted at its recorded times"
 	s.an.version++
-	s.ev.compared(id, ev)
+	s.ev.compared(s, id, ev)
 	if run := s.Run(id); run != nil && run.output != c.output {
 		return s.compare(run)
 	}
@@ -248,7 +251,7 @@ func (s *Session) findMoved() []Task {
 			s.an.version++
 			if err == nil {
 				s.an.moved.moves, s.an.moved.title = mv, title
-				s.ev.movedFound(sum, list)
+				s.ev.movedFound(s, sum, list)
 			}
 			return nil
 		}}

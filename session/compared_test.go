@@ -16,8 +16,8 @@ func TestAComparisonGoesWithTheReplayOfItsRun(t *testing.T) {
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
 	run := l.h.Current().ID
 	l.t.takeChanged()
-	l.t.compared(run+1, state.Comparison{Reference: "another run"})
-	l.t.compared(run, state.Comparison{Reference: "a re-enactment", EventTime: state.DiffReport{Summary: "event-time: 1 row"}})
+	l.t.compared(l.h, run+1, state.Comparison{Reference: "another run"})
+	l.t.compared(l.h, run, state.Comparison{Reference: "a re-enactment", EventTime: state.DiffReport{Summary: "event-time: 1 row"}})
 	if !l.t.takeChanged() {
 		t.Error("a comparison did not count as a change")
 	}
@@ -31,7 +31,7 @@ func TestAComparisonGoesWithTheReplayOfItsRun(t *testing.T) {
 func TestMovedFoundReplacesTheRequestsNotedOneByOne(t *testing.T) {
 	l := newLab()
 	l.t.evidence.Moved = []state.Moved{{RequestID: "r-1"}}
-	l.t.movedFound(state.MovedSummary{Moved: 2, Listed: 2}, []state.Moved{{RequestID: "r-7"}, {RequestID: "r-8"}})
+	l.t.movedFound(l.h, state.MovedSummary{Moved: 2, Listed: 2}, []state.Moved{{RequestID: "r-7"}, {RequestID: "r-8"}})
 	// A trace arriving later does not add to a list worked out whole.
 	l.t.trace(l.h.Current(), meter.RecordTrace{RequestID: "r-9"})
 	var st state.State

@@ -36,7 +36,7 @@ func (t *tracker) replayFinished(s *Session, p backend.ReplayProgress) {
 	if field == meter.StartedTS {
 		step, base = "4.4", t.completedReplay(s, run)
 	}
-	t.tick(step, at, "a replay of "+p.Path+" with "+field.String()+" finished ("+itoa(p.Records)+" records)")
+	_ = step
 	t.addReplay(ev)
 	t.watch(s, run, at+2*60000, func() {
 		r := t.findReplay(at, ev.Timestamp)

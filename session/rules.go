@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/labtui/labtui/backend"
@@ -9,32 +10,39 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
-// checkAgreement ticks 4.1 once the current run has AgreeingMinutes event-time minutes
-// in which every tenant's row agrees between the panes.
-func (t *tracker) checkAgreement(s *Session) {
-	if t.done("4.1") {
-		return
-	}
-	run := s.Current()
-	minutes := agreeingMinutes(run.Table, s.ClocksFor(run))
-	if len(minutes) < AgreeingMinutes {
-		return
-	}
-	minutes = minutes[len(minutes)-AgreeingMinutes:]
-	names := make([]string, len(minutes))
-	for i, m := range minutes {
-		names[i] = meter.Clock(m)[:5]
-	}
-	t.tick("4.1", s.Now(), "five event-time minutes agreed tenant by tenant in both panes: "+strings.Join(names, ", "))
-	from, to := minutes[0], minutes[len(minutes)-1]+60000
-	t.watch(s, run, s.Now(), func() {
-		rows, omitted := run.Table.CopyRange(from, to, 200, s.ClocksFor(run))
-		t.evidence.Agreement = labelled(rows, omitted, run, s.Now())
-	})
-}
+// AgreeingMinutes is how many prompt minutes must agree between the windows for 4.1: the
+// course runs the generator for five minutes.
+const AgreeingMinutes = 5
 
-// agreeingMinutes lists the window starts of the minutes whose rows all agree.
-func agreeingMinutes(tb *minutes.Table, c minutes.Clocks) []int64 {
+// minute is a minute window's length in ms.
+const minute = 60000
+
+// startOf is the start of the minute ms falls in.
+func startOf(ms int64) int64 { return ms - ms%minute }
+
+// promptMinutes lists the starts of run's minutes in which events arrived promptly and
+// both windows agree, tenant by tenant: both clocks passed the minute, every row agrees,
+// the run had begun before the minute did (records queued by a restart land in the
+// minute it came back), no hiccup held records of it or flushed into it, and no record
+// of it was dropped as late.
+func promptMinutes(run *Run, c minutes.Clocks) []int64 {
+	disturbed := map[int64]bool{}
+	for _, h := range run.Hiccups {
+		to := h.To
+		if to == 0 {
+			to = 1<<62 - 1
+		}
+		for m := startOf(h.From); m <= startOf(to) && m-startOf(h.From) < 24*60*minute; m += minute {
+			disturbed[m] = true
+		}
+	}
+	for i := range run.Late.Len() {
+		disturbed[startOf(run.Late.At(i).Timestamp)] = true
+	}
+	if run.LateCount > run.Late.Len() {
+		return nil // late records were let go: which minutes they disturbed is not known
+	}
+	tb := run.Table
 	var out []int64
 	for i := 0; i < tb.Len(); {
 		start := tb.Row(i).WindowStart
@@ -45,19 +53,147 @@ func agreeingMinutes(tb *minutes.Table, c minutes.Clocks) []int64 {
 				continue
 			}
 			n++
-			if r.Verdict(c) != minutes.Agree {
+			if r.Verdict(c) != minutes.Agree || !c.Closed(minutes.Processing, r) || !c.Closed(minutes.Event, r) {
 				all = false
 			}
 		}
-		if all && n > 0 {
+		begun := run.StartedAt == 0 && i > n || run.StartedAt != 0 && run.StartedAt <= start
+		if all && n > 0 && begun && !disturbed[start] {
 			out = append(out, start)
 		}
 	}
 	return out
 }
 
+// agreement works out 4.1's finding from run: its latest AgreeingMinutes prompt
+// agreeing minutes, both windows side by side; nil when it has none.
+func (s *Session) agreement(run *Run) *state.Finding {
+	if run.Replay {
+		return nil
+	}
+	c := s.ClocksFor(run)
+	mins := promptMinutes(run, c)
+	if len(mins) == 0 {
+		return nil
+	}
+	mins = mins[max(0, len(mins)-AgreeingMinutes):]
+	f := &state.Finding{Run: s.runRef(run), Met: len(mins) >= AgreeingMinutes, TakenAt: s.Now()}
+	var usd float64
+	var reqs int64
+	rows := 0
+	for _, m := range mins {
+		rs, _ := run.Table.CopyRange(m, m+minute, 1000, c)
+		for _, r := range rs {
+			if r.IsMark() {
+				continue
+			}
+			f.Rows = append(f.Rows, r)
+			usd += r.Cells[minutes.Event].USD
+			reqs += r.Cells[minutes.Event].Requests
+			rows++
+		}
+	}
+	verb, them := "agree", "them"
+	if len(mins) == 1 {
+		verb, them = "agrees", "it"
+	}
+	f.Sentence = fmt.Sprintf("In %s, %s %s tenant by tenant in both windows (%d rows, $%.4f and %d requests in each), "+
+		"with no hiccup, restart or late record in %s", runName(f.Run), minuteSpan(mins), verb, rows, usd, reqs, them)
+	if !f.Met {
+		f.Sentence += fmt.Sprintf("; %d of the %d minutes 4.1 asks for so far", len(mins), AgreeingMinutes)
+	}
+	f.Sentence += "."
+	return f
+}
+
+// minuteSpan names minutes: "the minute 10:01", "the 3 minutes 10:01, 10:02 and 10:04".
+func minuteSpan(starts []int64) string {
+	names := make([]string, len(starts))
+	for i, m := range starts {
+		names[i] = hhmm(m)
+	}
+	if len(names) == 1 {
+		return "the minute " + names[0]
+	}
+	return fmt.Sprintf("the %d minutes %s and %s", len(names), strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
+// hhmm is a time as UTC hh:mm.
+func hhmm(ms int64) string { return meter.Clock(ms)[:5] }
+
+// LateSlack is how long after a hiccup ends its held records may still arrive: the
+// producer's retries flush the buffer over a few seconds.
+const LateSlack = 30000
+
+// heldLate returns the late records of run that h held: from h's instance, arriving
+// from when the hold began until LateSlack after it ended.
+func heldLate(run *Run, h Hiccup) []meter.RecordTrace {
+	var out []meter.RecordTrace
+	for i := range run.Late.Len() {
+		r := run.Late.At(i)
+		if r.Gateway == h.Instance && r.Arrival >= h.From && r.Arrival <= h.To+LateSlack {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// hiccupFinding works out 4.2's finding from hiccup h of run, or nil when h does not
+// count: the run's watermarks are for_monotonous_timestamps(), the hold crossed a minute
+// boundary, the event-time window dropped records it held as late, and both windows
+// have closed the minute the hold ended in (the finding is taken after the effect).
+func (s *Session) hiccupFinding(run *Run, h Hiccup) (*state.Finding, []meter.RecordTrace) {
+	if run.Replay || h.To == 0 || run.Watermarks.OutOfOrderness != 0 || startOf(h.From) == startOf(h.To) {
+		return nil, nil
+	}
+	late := heldLate(run, h)
+	if len(late) == 0 {
+		return nil, nil
+	}
+	last := startOf(h.To)
+	for _, r := range late {
+		last = max(last, startOf(r.Arrival))
+	}
+	c := s.ClocksFor(run)
+	end := &minutes.Row{WindowStart: last, WindowEnd: last + minute}
+	if !c.Closed(minutes.Processing, end) || !c.Closed(minutes.Event, end) {
+		return nil, nil
+	}
+	f := &state.Finding{Run: s.runRef(run), Met: true, About: h.From, TakenAt: s.Now()}
+	f.Rows, _ = run.Table.CopyRange(startOf(h.From), last+minute, 200, c)
+	var usd float64
+	first, lastAt := late[0].Arrival, late[0].Arrival
+	for _, r := range late {
+		usd += r.USD
+		first, lastAt = min(first, r.Arrival), max(lastAt, r.Arrival)
+	}
+	x := late[0]
+	arrived := "at " + seconds(first)
+	if seconds(first) != seconds(lastAt) {
+		arrived = seconds(first) + "–" + seconds(lastAt)
+	}
+	f.Sentence = fmt.Sprintf("In %s, %s was held %s–%s, across the %s boundary: %d of its records ($%.4f) arrived %s behind the watermark "+
+		"and the event-time window dropped them as late (%s, timestamp %s, met a watermark of %s); processing time billed them in the minute they arrived.",
+		runName(f.Run), h.Instance, seconds(h.From), seconds(h.To), hhmm(startOf(h.To)), len(late), usd, arrived,
+		x.RequestID, meter.Clock(x.Timestamp), meter.Clock(x.Watermark))
+	return f, late
+}
+
+// seconds is a time as UTC hh:mm:ss.
+func seconds(ms int64) string { return meter.Clock(ms)[:8] }
+
+// runName names a run in a sentence: "run 2 (replay of hour.jsonl.gz, started_ts)".
+func runName(r state.RunRef) string {
+	what := r.Kind
+	if r.Recording != "" {
+		what += " of " + r.Recording
+	}
+	return fmt.Sprintf("run %d (%s, %s)", r.ID, what, r.Timestamp)
+}
+
 // hiccupsFromStatus notices a hiccup the status shows that the learner did not inject
-// from this TUI (a script, another terminal), so 4.2 can tick for it too.
+// from this TUI (a script, another terminal, a scheduled one), so LastHiccup and marks
+// know it too.
 func (t *tracker) hiccupsFromStatus(s *Session, st *backend.Status) {
 	for _, in := range st.Instances {
 		if !in.Hiccup || t.knownHiccup(in.Name, st.Now) {
@@ -76,85 +212,7 @@ func (t *tracker) knownHiccup(instance string, now int64) bool {
 	return false
 }
 
-// checkHiccups ticks 4.2 once a minute after a hiccup differs between the panes because
-// of it, and keeps the minutes around the hiccup and the run's late records as evidence.
-func (t *tracker) checkHiccups(s *Session) {
-	if t.done("4.2") {
-		return
-	}
-	for _, x := range t.hiccups {
-		if x.run.Ended {
-			continue
-		}
-		row := hiccupDifference(x.run, x.at, s.ClocksFor(x.run))
-		if row == nil {
-			continue
-		}
-		t.tick("4.2", s.Now(), "a hiccup on "+x.instance+" at "+meter.Clock(x.at)[:8]+", then the panes differ for "+
-			row.Tenant+" at "+meter.Clock(row.WindowStart)[:5])
-		until := x.at + x.d.Milliseconds() + 3*60000
-		t.watch(s, x.run, until, func() { t.takeHiccup(s, x) })
-		return
-	}
-}
-
-// MinHiccupShift is how many requests a minute's panes must differ by, over its tenants,
-// to count as the hiccup's doing when no record was dropped late: a record that
-// completes a millisecond before a minute ends and reaches the window just after it
-// differs by one on its own, with no fault at all.
-const MinHiccupShift = 3
-
-// hiccupDifference returns the first row, of a minute ending after at, whose panes
-// differ because of the hiccup: the run dropped late records that arrived after at, or
-// the minute's requests differ between the panes by MinHiccupShift or more.
-func hiccupDifference(run *Run, at int64, c minutes.Clocks) *minutes.Row {
-	lateAfter := false
-	for i := run.Late.Len() - 1; i >= 0 && !lateAfter; i-- {
-		lateAfter = run.Late.At(i).Arrival >= at
-	}
-	tb := run.Table
-	for i := tb.Search(at - 60000); i < tb.Len(); {
-		start := tb.Row(i).WindowStart
-		var first *minutes.Row
-		shift := int64(0)
-		for ; i < tb.Len() && tb.Row(i).WindowStart == start; i++ {
-			r := tb.Row(i)
-			if r.IsMark() || r.WindowEnd <= at || r.Verdict(c) != minutes.Differs {
-				continue
-			}
-			if first == nil {
-				first = r
-			}
-			shift += abs(r.Cells[minutes.Processing].Requests - r.Cells[minutes.Event].Requests)
-		}
-		if first != nil && (lateAfter || shift >= MinHiccupShift) {
-			return first
-		}
-	}
-	return nil
-}
-
-func abs(n int64) int64 {
-	if n < 0 {
-		return -n
-	}
-	return n
-}
-
-func (t *tracker) takeHiccup(s *Session, x hiccup) {
-	c := s.ClocksFor(x.run)
-	rows, omitted := x.run.Table.CopyRange(x.at-2*60000, x.at+x.d.Milliseconds()+4*60000, 200, c)
-	ev := &state.Hiccup{Instance: x.instance, DurationMS: x.d.Milliseconds(), At: x.at, Table: *labelled(rows, omitted, x.run, s.Now())}
-	late := x.run.Late
-	for i := max(0, late.Len()-state.MaxLate); i < late.Len(); i++ {
-		r := late.At(i)
-		ev.Late = append(ev.Late, state.Late{RequestID: r.RequestID, Tenant: r.TenantID, Gateway: r.Gateway,
-			Timestamp: r.Timestamp, Watermark: r.Watermark, Arrival: r.Arrival, USD: r.USD})
-	}
-	t.evidence.Hiccup = ev
-}
-
 // labelled fills in which run a table copy came from.
 func labelled(rows []minutes.Row, omitted int, run *Run, at int64) *state.Table {
-	return &state.Table{Run: run.ID, Reason: run.Kind(), Timestamp: run.Timestamp.String(), TakenAt: at, Rows: rows, Omitted: omitted}
+	return &state.Table{Run: run.ID, Reason: run.why(), Timestamp: run.Timestamp.String(), TakenAt: at, Rows: rows, Omitted: omitted}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/internal/ring"
@@ -58,6 +59,16 @@ type Run struct {
 	Timestamp meter.TimestampField
 	// Replay says the run began with a replay of a recording.
 	Replay bool
+	// Cause is why the run began, as the backend said (0 for the session's first run
+	// before the backend reported its start).
+	Cause backend.Cause
+	// Watermarks are the run's watermark options; the zero value is
+	// for_monotonous_timestamps() with the default interval.
+	Watermarks meter.Watermarks
+	// Recording is the recording a replay run reads, as its restart named it.
+	Recording string
+	// backendRun is the backend's number for the run (Update.Run), 0 when not known.
+	backendRun int
 	// StartedAt is the processing time the run began at (0 when not known).
 	StartedAt int64
 	// Ended says a later run replaced this one.
@@ -89,17 +100,38 @@ func (r *Run) empty() bool {
 	return r.Table.Len() == 0 && r.Table.Dropped() == 0 && r.LateCount == 0 && r.Results.Len() == 0 && r.Results.Dropped() == 0
 }
 
-// Kind is the run's kind in a word: "replay" for a replay, else why it began.
+// Kind is the run's kind in a word: start, replay, timestamp, strategy, kill,
+// failure or live, as its cause says; else the backend's reason.
 func (r *Run) Kind() string {
-	if r.Replay {
+	switch {
+	case r.Replay:
 		return "replay"
+	case r.Cause != 0:
+		return r.Cause.String()
 	}
 	return r.Reason
 }
 
-// Title names the run for a pane title: "run 2 · replay · started_ts".
+// WatermarkStrategy names the run's watermark strategy as the course does.
+func (r *Run) WatermarkStrategy() string {
+	if d := r.Watermarks.OutOfOrderness; d > 0 {
+		return "bounded out-of-orderness of " + (time.Duration(d) * time.Millisecond).String()
+	}
+	return "for_monotonous_timestamps()"
+}
+
+// Title names the run for a pane title: "run 2 · replay · started_ts", "run 3 ·
+// TaskManager died · completed_ts".
 func (r *Run) Title() string {
-	return "run " + strconv.Itoa(r.ID) + " · " + r.Kind() + " · " + r.Timestamp.String()
+	return "run " + strconv.Itoa(r.ID) + " · " + r.why() + " · " + r.Timestamp.String()
+}
+
+// why is "replay" for a replay, else the backend's reason in words.
+func (r *Run) why() string {
+	if r.Replay {
+		return "replay"
+	}
+	return r.Reason
 }
 
 // Output is the run's whole output so far: the results it wrote and the windows it
@@ -165,15 +197,18 @@ func (s *Session) record(u backend.Update) {
 		} else {
 			s.begin(r.Reason, r.Timestamp, replay, r.At)
 		}
+		cur := s.Current()
+		cur.Cause, cur.Watermarks, cur.Recording, cur.backendRun = r.Cause, r.Watermarks, r.Recording, r.Run
 	}
 	s.Dropped += u.Dropped
 	cur := s.Current()
 	prev := s.previous()
 	for i := range u.Results {
 		r := &u.Results[i]
-		if prev != nil && cur.Replay && r.At > 0 && r.At < cur.StartedAt {
-			// A replay's job starts on an empty topic, so what was written before it
-			// started is the previous job's, sent after the restart was reported.
+		if prev != nil && (u.Run != 0 && u.Run == prev.backendRun || u.Run == 0 && cur.Replay && r.At > 0 && r.At < cur.StartedAt) {
+			// The update is the previous run's, sent after the restart was reported (a
+			// backend that numbers its runs says so; else a replay's job starts on an
+			// empty topic, so what was written before it started is the previous job's).
 			s.result(prev, r)
 			continue
 		}

@@ -72,6 +72,7 @@ func New(cfg Config) *Session {
 	}
 	s := &Session{cfg: cfg, limits: l, Traces: ring.New[meter.RecordTrace](l.Traces), ev: newTracker(saved), an: newAnalysis()}
 	s.begin("start", meter.CompletedTS, false, 0)
+	s.Current().Watermarks = cfg.Job.Watermarks
 	return s
 }
 

@@ -8,9 +8,6 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
-// AgreeingMinutes is how many event-time minutes must agree between the panes for 4.1.
-const AgreeingMinutes = 5
-
 // tracker decides the steps and keeps their evidence. It is driven from the update
 // loop only.
 type tracker struct {
@@ -24,6 +21,13 @@ type tracker struct {
 	// pendingReplay is the replay the learner asked for, until it reports Done.
 	pendingReplay *replayAsk
 	moved         *movedIndex
+	// answers are the learner's answers as Answered last saw them.
+	answers map[string]string
+	// findingsAt is when the findings were last worked out.
+	findingsAt int64
+	// held is the 4.2 table the export has always shown, for each 4.2 finding worked
+	// out since then.
+	held map[*state.Finding]*state.Hiccup
 }
 
 // hiccup is one injected hiccup, in the run it happened in.
@@ -55,7 +59,11 @@ type replayAsk struct {
 
 // newTracker returns a tracker starting from saved progress (steps and evidence).
 func newTracker(saved state.State) *tracker {
-	t := &tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(MovedIndexLimit)}
+	t := &tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(MovedIndexLimit),
+		answers: map[string]string{}, held: map[*state.Finding]*state.Hiccup{}}
+	for q, a := range saved.Answers {
+		t.answers[q] = a
+	}
 	for k, v := range saved.Steps {
 		t.steps[k] = v
 	}
@@ -119,9 +127,8 @@ func (t *tracker) observe(s *Session, u backend.Update) {
 	if u.Replay != nil && (u.Replay.Done || u.Replay.Err != nil) {
 		t.replayFinished(s, *u.Replay)
 	}
-	if len(u.Results) > 0 || u.Status != nil {
-		t.checkAgreement(s)
-		t.checkHiccups(s)
+	if len(u.Results) > 0 || u.Status != nil || u.Restarted != nil {
+		t.updateFindings(s, u.Restarted != nil)
 		t.runRefreshers(s)
 	}
 }

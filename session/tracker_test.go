@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -28,12 +29,15 @@ type lab struct {
 	t *tracker
 }
 
-func newLab() *lab {
-	s := New(Config{})
+func newLab() *lab { return newLabWith(Config{}) }
+
+func newLabWith(cfg Config) *lab {
+	s := New(cfg)
 	return &lab{s, s.ev}
 }
 
-func (l *lab) apply(u backend.Update) { l.h.Apply(u) }
+// apply takes in u and runs the tasks it starts to the end, as a driver would.
+func (l *lab) apply(u backend.Update) { l.h.RunTasks(context.Background(), l.h.Apply(u)) }
 
 // minute fires minute m in both panes for acme and globex, with the given acme USD per
 // pane, and moves the clocks past it.
@@ -42,71 +46,6 @@ func (l *lab) minute(m int64, ptUSD, etUSD float64) {
 		fired(meter.ProcessingTimeResult, "acme", m, ptUSD, 2), fired(meter.EventTimeResult, "acme", m, etUSD, 2),
 		fired(meter.ProcessingTimeResult, "globex", m, 0.1, 1), fired(meter.EventTimeResult, "globex", m, 0.1, 1),
 	}, Status: status(t0+(m+1)*60000+2000, t0+(m+1)*60000+1500)})
-}
-
-func TestFiveAgreeingMinutesTick41WithTheTable(t *testing.T) {
-	l := newLab()
-	for m := range int64(4) {
-		l.minute(m, 0.2, 0.2)
-	}
-	if l.t.done("4.1") {
-		t.Fatal("4.1 ticked after four minutes")
-	}
-	l.minute(4, 0.2, 0.2)
-	if !l.t.done("4.1") {
-		t.Fatal("4.1 not ticked after five agreeing minutes")
-	}
-	var st state.State
-	l.t.fill(&st)
-	if !strings.Contains(st.Steps["4.1"].Because, "10:00, 10:01, 10:02, 10:03, 10:04") {
-		t.Errorf("because = %q", st.Steps["4.1"].Because)
-	}
-	if a := st.Evidence.Agreement; a == nil || len(a.Rows) != 10 || a.Run != 1 {
-		t.Errorf("agreement = %+v", a)
-	}
-}
-
-func TestADifferingMinuteDoesNotCountFor41(t *testing.T) {
-	l := newLab()
-	for m := range int64(5) {
-		usd := 0.2
-		if m == 2 {
-			usd = 0.3
-		}
-		l.minute(m, 0.2, usd)
-	}
-	if l.t.done("4.1") {
-		t.Error("4.1 ticked with only four agreeing minutes")
-	}
-}
-
-func TestAHiccupThenADifferingMinuteTicks42WithLateRecords(t *testing.T) {
-	l := newLab()
-	l.minute(0, 0.2, 0.2)
-	l.h.Injected("gw-1", 35*time.Second, t0+100000) // 10:01:40
-	l.minute(1, 0.2, 0.2)
-	if l.t.done("4.2") {
-		t.Fatal("4.2 ticked with agreeing panes")
-	}
-	late := meter.Result{Kind: meter.LateResult, Record: meter.RecordTrace{RequestID: "r-103", TenantID: "acme",
-		Timestamp: t0 + 104000, Watermark: t0 + 129000, Arrival: t0 + 135000, USD: 0.1}}
-	l.apply(backend.Update{Results: []meter.Result{late}})
-	l.minute(2, 0.4, 0.2)
-	if !l.t.done("4.2") {
-		t.Fatal("4.2 not ticked")
-	}
-	var st state.State
-	l.t.fill(&st)
-	h := st.Evidence.Hiccup
-	if h == nil || h.Instance != "gw-1" || len(h.Late) != 1 || h.Late[0].Watermark != t0+129000 {
-		t.Fatalf("hiccup evidence = %+v", h)
-	}
-	// The evidence follows the run: a minute fired later is in the copy.
-	l.minute(3, 0.1, 0.1)
-	l.t.fill(&st)
-	if n := len(st.Evidence.Hiccup.Table.Rows); n != 8 {
-		t.Errorf("hiccup table has %d rows, want 8 (minutes 0 to 3, two tenants)", n)
-	}
 }
 
 func TestAHiccupSeenOnlyInTheStatusCounts(t *testing.T) {
@@ -120,18 +59,33 @@ func TestAHiccupSeenOnlyInTheStatusCounts(t *testing.T) {
 	}
 }
 
+// hourReference is the reference run tests re-enact: minute 0 as the live run billed it.
+func hourReference(context.Context, string, meter.Options) ([]meter.Result, error) {
+	return []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(meter.EventTimeResult, "acme", 0, 0.2, 2),
+		fired(meter.ProcessingTimeResult, "globex", 0, 0.1, 1), fired(meter.EventTimeResult, "globex", 0, 0.1, 1)}, nil
+}
+
 func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
-	l := newLab()
+	l := newLabWith(Config{Reenact: hourReference})
 	l.minute(0, 0.2, 0.2)
 	l.apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, Record: meter.RecordTrace{
 		RequestID: "r-7", TenantID: "acme", EventWindowEnd: t0 + 60000}}}})
 
 	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
 	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+	l.apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, Record: meter.RecordTrace{
+		RequestID: "r-7", TenantID: "acme", EventWindowEnd: t0 + 60000}}}})
 	l.minute(0, 9.9, 0.2)
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
 	if !l.t.done("4.3") || l.t.done("4.4") {
 		t.Fatalf("steps = %+v", l.t.steps)
+	}
+	f := l.h.Finding("4.3")
+	want := "In run 2 (replay of hour.jsonl.gz, completed_ts), the event-time output against the recorded hour re-enacted at its recorded times: " +
+		"2 of 2 (tenant, minute) rows identical; its processing-time windows put the whole recording, $10.0000 and 3 requests, " +
+		"into the minute 10:00 of the wall clock the replay ran at."
+	if f == nil || f.Sentence != want || f.Run.Recording != "hour.jsonl.gz" {
+		t.Errorf("4.3 finding %+v\nwant %q", f, want)
 	}
 	var st state.State
 	l.t.fill(&st)
@@ -148,6 +102,12 @@ func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
 	if !l.t.done("4.4") {
 		t.Fatal("4.4 not ticked")
+	}
+	f = l.h.Finding("4.4")
+	want = "In run 3 (replay of hour.jsonl.gz, started_ts), 1 request changed minute; r-7 (acme, $0.0000) started 09:59:58.000: " +
+		"completed_ts bills it in 10:00, started_ts in 09:59."
+	if f == nil || f.Sentence != want {
+		t.Errorf("4.4 finding %+v\nwant %q", f, want)
 	}
 	l.t.fill(&st)
 	if len(st.Evidence.Moved) != 1 || st.Evidence.Moved[0].StartedMinute != t0-60000 || st.Evidence.Moved[0].CompletedMinute != t0 {
@@ -175,25 +135,5 @@ func TestSavedStepsStayTicked(t *testing.T) {
 	saved.Steps["4.3"] = state.Step{Done: true, Because: "earlier"}
 	if !New(Config{Saved: &saved}).Done("4.3") {
 		t.Error("a saved tick was lost")
-	}
-}
-
-func TestABoundaryRecordAloneDoesNotTick42(t *testing.T) {
-	l := newLab()
-	l.minute(0, 0.2, 0.2)
-	l.h.Injected("gw-1", 35*time.Second, t0+100000)
-	// One record that completed just before 10:01 reached the windows just after: the
-	// panes differ by one request with no fault involved.
-	l.apply(backend.Update{Results: []meter.Result{
-		fired(meter.ProcessingTimeResult, "acme", 1, 0.2, 2), fired(meter.EventTimeResult, "acme", 1, 0.3, 3),
-	}, Status: status(t0+122000, t0+121500)})
-	if l.t.done("4.2") {
-		t.Error("4.2 ticked on a one-request boundary difference")
-	}
-	l.apply(backend.Update{Results: []meter.Result{
-		fired(meter.ProcessingTimeResult, "globex", 2, 0.9, 9), fired(meter.EventTimeResult, "globex", 2, 0.3, 3),
-	}, Status: status(t0+182000, t0+181500)})
-	if !l.t.done("4.2") {
-		t.Error("4.2 not ticked on a six-request difference after the hiccup")
 	}
 }

@@ -97,6 +97,10 @@ type Evidence struct {
 	// MovedSummary totals every moved request when the two runs were compared whole;
 	// nil when Moved was noted record by record as the started_ts run went.
 	MovedSummary *MovedSummary `json:"moved_summary,omitempty"`
+	// Findings are each exercise's evidence as the rules state it, by exercise ID
+	// ("4.2"): the run that backs it and the sentence that proves it. Files saved
+	// before findings existed have none; the tables above then stand alone.
+	Findings map[string]*Finding `json:"findings,omitempty"`
 }
 
 // MaxReplays is how many replays Evidence keeps.
@@ -125,6 +129,12 @@ func (e Evidence) clone() Evidence {
 		c.Replays = append(c.Replays, r)
 	}
 	c.Moved = append([]Moved(nil), e.Moved...)
+	if e.Findings != nil {
+		c.Findings = make(map[string]*Finding, len(e.Findings))
+		for k, f := range e.Findings {
+			c.Findings[k] = f.clone()
+		}
+	}
 	if e.MovedSummary != nil {
 		s := *e.MovedSummary
 		c.MovedSummary = &s

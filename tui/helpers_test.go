@@ -102,6 +102,8 @@ func courseScript() []backend.Update {
 	return []backend.Update{
 		{Status: status(at("00:05"), at("00:04"))},
 		{Results: prompt},
+		{Status: held(status(at("00:40"), at("00:39")))},
+		{Status: status(at("01:15"), at("01:08.999"))},
 		{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(meter.ProcessingTimeResult, "globex", 0, 0.05, 1)}},
 		{Results: []meter.Result{
 			fired(meter.EventTimeResult, "acme", 0, 0.2, 2), fired(meter.EventTimeResult, "globex", 0, 0.05, 1),
@@ -113,6 +115,12 @@ func courseScript() []backend.Update {
 			open(meter.ProcessingTimeResult, "acme", 2, 0.1, 1), open(meter.EventTimeResult, "acme", 2, 0.1, 1),
 			open(meter.ProcessingTimeResult, "globex", 2, 0.0412, 1)), 2, 0.2)},
 	}
+}
+
+// held is s with gw-1 held by a hiccup.
+func held(s *backend.Status) *backend.Status {
+	s.Instances[1].Hiccup, s.Instances[1].HiccupLeft = true, 35*time.Second
+	return s
 }
 
 func withJob(s *backend.Status, late int64, usd float64) *backend.Status {

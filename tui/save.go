@@ -11,6 +11,8 @@ import (
 func (m Model) answersChanged(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	if r := m.lab.Revision(); r != m.labRev {
 		m.labRev = r
+		// The evidence of an exercise being answered stays with the run it shows now.
+		m.sess.Answered(m.lab.Answers())
 		m, save := m.dirty()
 		return m, tea.Batch(cmd, save)
 	}

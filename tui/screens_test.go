@@ -94,7 +94,8 @@ func TestResizeRedrawsAtTheNewSize(t *testing.T) {
 // differing minute) and 4.3 (a replay that finished).
 func labScript() []backend.Update {
 	var us []backend.Update
-	us = append(us, backend.Update{Status: status(at("00:01"), at("00:00.5"))})
+	us = append(us, backend.Update{Run: 1, Restarted: &backend.Restart{Run: 1, Cause: backend.CauseStart, Reason: "started", At: at("-00:05")}},
+		backend.Update{Status: status(at("00:01"), at("00:00.5"))})
 	for m := range int64(5) {
 		rs := append(both("acme", m, 0.3, 3), both("globex", m, 0.2, 2)...)
 		us = append(us, backend.Update{Results: rs, Status: status(t0+(m+1)*60000+2000, t0+(m+1)*60000+1500)})
@@ -129,7 +130,9 @@ func TestLabPanelTicksStepsFromEvidence(t *testing.T) {
 	waitFor(t, tm, "past the window")
 	fm, view := finalView(t, tm)
 	teatest.RequireEqualOutput(t, []byte(view))
-	for id, want := range map[string]bool{"4.1": true, "4.2": true, "4.3": true, "4.4": false} {
+	// 4.3 waits for the replay's diff, and recorded-hour.jsonl.gz is no file to
+	// re-enact: the replay finished, but there is nothing to diff it against.
+	for id, want := range map[string]bool{"4.1": true, "4.2": true, "4.3": false, "4.4": false} {
 		if fm.sess.Done(id) != want {
 			t.Errorf("step %s done = %v, want %v", id, !want, want)
 		}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/state"
+)
+
+// headlessSession is the lab session a headless run keeps, as the TUI keeps one: the
+// runs, the steps they tick and their evidence, saved to the same state file with the
+// learner's answers untouched, so `labtui export` afterwards has the run's evidence.
+type headlessSession struct {
+	ctx   context.Context
+	sess  *session.Session
+	store *state.Store
+	// saved is the progress found at start, whose answers are kept as they are.
+	saved state.State
+	rev   uint64
+	tasks []session.Task
+	err   error
+}
+
+// headlessSession opens the state directory and starts a session from what it holds;
+// ctx bounds the work it does at the end.
+func (a *app) headlessSession(ctx context.Context) (*headlessSession, error) {
+	store := state.NewStore(a.stateDir())
+	saved, found, err := store.Load()
+	if err != nil {
+		return nil, err
+	}
+	job, err := a.jobOptions()
+	if err != nil {
+		return nil, err
+	}
+	cfg := session.Config{Job: job, Reenact: sessionReenact}
+	if found {
+		cfg.Saved = &saved
+	}
+	return &headlessSession{ctx: ctx, sess: session.New(cfg), store: store, saved: saved, rev: saved.Revision}, nil
+}
+
+// apply takes in one update, and saves when the steps or their evidence changed. It is
+// called from the one goroutine that reads the lab's updates.
+func (h *headlessSession) apply(u backend.Update) {
+	h.tasks = append(h.tasks, h.sess.Apply(u)...)
+	if h.sess.Changed() {
+		if err := h.write(); err != nil && h.err == nil {
+			h.err = err
+		}
+	}
+}
+
+// close works out what is still due (a replay's comparison), saves a last time, and
+// says so on stderr, or why it could not.
+func (h *headlessSession) close(stderr io.Writer) {
+	h.sess.RunTasks(h.ctx, h.tasks)
+	h.tasks = nil
+	err := h.write()
+	if err == nil {
+		err = h.err
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "# %v\n", err)
+		return
+	}
+	fmt.Fprintf(stderr, "# evidence saved to %s: labtui export writes the answer sheet\n", h.store.Path())
+}
+
+func (h *headlessSession) write() error {
+	h.rev++
+	if _, err := h.store.Save(h.sess.Snapshot(h.saved.Answers, h.rev)); err != nil {
+		return fmt.Errorf("save the lab's evidence: %w", err)
+	}
+	return nil
+}

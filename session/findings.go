@@ -1,0 +1,324 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/state"
+)
+
+// Exercises whose evidence a Session finds, in the course's order.
+var exerciseIDs = []string{"4.1", "4.2", "4.3", "4.4"}
+
+// runRef names run for a finding.
+func (s *Session) runRef(run *Run) state.RunRef {
+	ref := state.RunRef{ID: run.ID, Kind: run.Kind(), Timestamp: run.Timestamp.String(), Watermarks: run.WatermarkStrategy(), StartedAt: run.StartedAt}
+	if run.Replay {
+		ref.Recording = filepath.Base(s.RecordingOf(run))
+	}
+	return ref
+}
+
+// Finding returns exercise id's finding as it stands ("4.1" to "4.4"): the run that backs
+// it, whether the rule is met, the sentence that proves it. It is nil while no run has
+// shown any of it. The finding is the session's; do not change it.
+func (s *Session) Finding(id string) *state.Finding { return s.ev.evidence.Findings[id] }
+
+// Pin makes run id back exercise ex's evidence from now on, whatever later runs show; a
+// saved finding from an earlier session is replaced by the run's. It fails, saying why,
+// when the run is not kept or cannot back the exercise.
+func (s *Session) Pin(ex string, id int) error {
+	run := s.Run(id)
+	if run == nil {
+		return fmt.Errorf("run %d is no longer kept: pin one of %s", id, refList(s.Candidates(ex)))
+	}
+	f := s.findingFor(ex, run, 0)
+	if f == nil {
+		return fmt.Errorf("run %d (%s) shows nothing for %s: %s", id, run.Kind(), ex, ruleOf(ex))
+	}
+	f.Pinned = true
+	s.ev.setFinding(s, ex, f)
+	return nil
+}
+
+// Unpin lets exercise ex's evidence follow the rule's pick again.
+func (s *Session) Unpin(ex string) {
+	if f := s.ev.evidence.Findings[ex]; f != nil && f.Pinned {
+		f.Pinned = false
+		s.ev.changed = true
+		s.ev.updateFindings(s, true)
+	}
+}
+
+// Answered takes in the learner's answers as they stand. An exercise whose answer
+// changed has its evidence pinned to the run that backs it now: the evidence is the run
+// the answer describes, not whatever run comes after.
+func (s *Session) Answered(answers map[string]string) {
+	for q, a := range answers {
+		if s.ev.answers[q] == a {
+			continue
+		}
+		s.ev.answers[q] = a
+		ex := q
+		if i := strings.LastIndexAny(q, "abcdefgh"); i > 0 {
+			ex = q[:i]
+		}
+		if f := s.ev.evidence.Findings[ex]; f != nil && !f.Pinned && strings.TrimSpace(a) != "" && s.Run(f.Run.ID) != nil {
+			f.Pinned = true
+			s.ev.changed = true
+		}
+	}
+}
+
+// Candidates lists the kept runs that show something for exercise ex, oldest first:
+// the runs the learner can pin.
+func (s *Session) Candidates(ex string) []state.RunRef {
+	var out []state.RunRef
+	for _, run := range s.runs {
+		if s.findingFor(ex, run, 0) != nil {
+			out = append(out, s.runRef(run))
+		}
+	}
+	return out
+}
+
+func refList(refs []state.RunRef) string {
+	if len(refs) == 0 {
+		return "none yet"
+	}
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = fmt.Sprintf("run %d", r.ID)
+	}
+	return strings.Join(names, ", ")
+}
+
+// ruleOf is exercise ex's evidence rule, as the learner reads it.
+func ruleOf(ex string) string {
+	for _, e := range state.Exercises() {
+		if e.ID == ex {
+			return e.Evidence
+		}
+	}
+	return "no rule"
+}
+
+// findingFor works out exercise ex's finding from run alone, or nil; about, when not 0,
+// is the event it must be about (4.2's hiccup start).
+func (s *Session) findingFor(ex string, run *Run, about int64) *state.Finding {
+	switch ex {
+	case "4.1":
+		return s.agreement(run)
+	case "4.2":
+		for i := len(run.Hiccups) - 1; i >= 0; i-- {
+			if about != 0 && run.Hiccups[i].From != about {
+				continue
+			}
+			if f, late := s.hiccupFinding(run, run.Hiccups[i]); f != nil {
+				s.ev.keepHiccup(run, run.Hiccups[i], f, late)
+				return f
+			}
+		}
+	case "4.3":
+		if run.ReplayDone && run.Timestamp == meter.CompletedTS {
+			return s.replayFinding(run)
+		}
+	case "4.4":
+		if run.ReplayDone && run.Timestamp == meter.StartedTS {
+			return s.movedFinding(run)
+		}
+	}
+	return nil
+}
+
+// replayFinding is 4.3's finding from a finished completed_ts replay and its
+// comparison, or nil until the comparison is there.
+func (s *Session) replayFinding(run *Run) *state.Finding {
+	c := s.an.diffs[run.ID]
+	if c == nil || c.diff == nil {
+		return nil
+	}
+	d := c.diff
+	f := &state.Finding{Run: s.runRef(run), Met: true, TakenAt: s.Now()}
+	var usd float64
+	var reqs int64
+	starts := map[int64]bool{}
+	for _, r := range d.Minutes {
+		usd += r.Minute.USD
+		reqs += r.Minute.Requests
+		starts[r.Minute.WindowStart] = true
+		cell := minutes.Cell{USD: r.Minute.USD, Requests: r.Minute.Requests, Open: r.Kind == meter.PendingResult}
+		if !cell.Open {
+			cell.Fired = 1
+		}
+		if len(f.Rows) < 12 {
+			f.Rows = append(f.Rows, minutes.Row{WindowStart: r.Minute.WindowStart, WindowEnd: r.Minute.WindowEnd, Tenant: r.Minute.TenantID,
+				Cells: [2]minutes.Cell{minutes.Processing: cell}})
+		}
+	}
+	var mins []int64
+	for m := range starts {
+		mins = append(mins, m)
+	}
+	sortInt64(mins)
+	ev := d.Event.Counts
+	f.Sentence = fmt.Sprintf("In %s, the event-time output against %s: %d of %d (tenant, minute) rows identical", runName(f.Run), c.against,
+		ev.Identical, ev.Rows)
+	if n := ev.Rows - ev.Identical; n > 0 {
+		f.Sentence += fmt.Sprintf(", %d not", n)
+		if ev.Unexplained == 0 {
+			f.Sentence += ", every difference explained by the records' arrival (see the appendix)"
+		} else {
+			f.Sentence += fmt.Sprintf(", %d unexplained", ev.Unexplained)
+		}
+	}
+	if len(mins) > 0 {
+		f.Sentence += fmt.Sprintf("; its processing-time windows put the whole recording, $%.4f and %d requests, into %s of the wall clock the replay ran at",
+			usd, reqs, minuteSpan(mins))
+	}
+	f.Sentence += "."
+	return f
+}
+
+// movedFinding is 4.4's finding from a finished started_ts replay and the latest
+// moved-requests list, or nil until a request is found whose cost moved.
+func (s *Session) movedFinding(run *Run) *state.Finding {
+	ev := &s.ev.evidence
+	if len(ev.Moved) == 0 {
+		return nil
+	}
+	mv := ev.Moved[0]
+	for _, m := range ev.Moved {
+		if !m.LateStarted {
+			mv = m
+			break
+		}
+	}
+	f := &state.Finding{Run: s.runRef(run), Met: true, TakenAt: s.Now()}
+	n := len(ev.Moved)
+	if ev.MovedSummary != nil {
+		n = ev.MovedSummary.Moved
+	}
+	f.Sentence = fmt.Sprintf("In %s, %s changed minute; %s (%s, $%.4f) started %s", runName(f.Run), plural(n, "request"), mv.RequestID, mv.Tenant, mv.USD,
+		meter.Clock(mv.StartedTS))
+	if mv.CompletedTS != 0 {
+		f.Sentence += " and completed " + meter.Clock(mv.CompletedTS)
+	}
+	f.Sentence += fmt.Sprintf(": completed_ts bills it in %s, started_ts in %s", hhmm(mv.CompletedMinute), hhmm(mv.StartedMinute))
+	if mv.LateStarted {
+		f.Sentence += ", where it was dropped as late"
+	}
+	f.Sentence += "."
+	return f
+}
+
+// plural is "1 request" or "3 requests".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func sortInt64(xs []int64) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+// updateFindings works out each unpinned exercise's finding from the rule's pick, and
+// refreshes a pinned one from its run while the run is kept, at most once per
+// RefreshEvery unless now.
+func (t *tracker) updateFindings(s *Session, now bool) {
+	if !now && s.Now()-t.findingsAt < RefreshEvery {
+		return
+	}
+	t.findingsAt = s.Now()
+	clear(t.held)
+	for _, ex := range exerciseIDs {
+		old := t.evidence.Findings[ex]
+		if old != nil && old.Pinned {
+			if run := s.Run(old.Run.ID); run != nil && run.StartedAt == old.Run.StartedAt {
+				if f := s.findingFor(ex, run, old.About); f != nil {
+					f.Pinned = true
+					t.setFinding(s, ex, f)
+				}
+			}
+			continue
+		}
+		if f := t.pick(s, ex); f != nil {
+			t.setFinding(s, ex, f)
+		}
+	}
+}
+
+// pick is the rule's choice of run for ex: for 4.1 the live run with the most prompt
+// agreeing minutes (the latest of equals); for 4.2 to 4.4 the newest run that shows it.
+func (t *tracker) pick(s *Session, ex string) *state.Finding {
+	var best *state.Finding
+	for i := len(s.runs) - 1; i >= 0; i-- {
+		f := s.findingFor(ex, s.runs[i], 0)
+		if f == nil {
+			continue
+		}
+		if ex != "4.1" {
+			return f
+		}
+		if best == nil || len(f.Rows) > len(best.Rows) && f.Met == best.Met || f.Met && !best.Met {
+			best = f
+		}
+	}
+	return best
+}
+
+// setFinding keeps f as ex's finding, ticks the step when the rule is met, and keeps
+// the tables the export has always shown in step.
+func (t *tracker) setFinding(s *Session, ex string, f *state.Finding) {
+	if t.evidence.Findings == nil {
+		t.evidence.Findings = map[string]*state.Finding{}
+	}
+	if old := t.evidence.Findings[ex]; old != nil && sameFinding(old, f) {
+		return
+	}
+	t.evidence.Findings[ex] = f
+	t.changed = true
+	if f.Met {
+		t.tick(ex, s.Now(), f.Sentence)
+	}
+	if ex == "4.1" {
+		t.evidence.Agreement = &state.Table{Run: f.Run.ID, Reason: f.Run.Kind, Timestamp: f.Run.Timestamp, TakenAt: f.TakenAt, Rows: f.Rows}
+	}
+	if h := t.held[f]; ex == "4.2" && h != nil {
+		t.evidence.Hiccup = h
+	}
+}
+
+// sameFinding reports whether two findings say the same of the same rows.
+func sameFinding(a, b *state.Finding) bool {
+	if a.Run != b.Run || a.Pinned != b.Pinned || a.Met != b.Met || a.Sentence != b.Sentence || len(a.Rows) != len(b.Rows) {
+		return false
+	}
+	for i := range a.Rows {
+		x, y := a.Rows[i], b.Rows[i]
+		if x.WindowStart != y.WindowStart || x.Tenant != y.Tenant || x.Cells != y.Cells || x.Differs != y.Differs || x.Mark != y.Mark {
+			return false
+		}
+	}
+	return true
+}
+
+// keepHiccup notes the hiccup evidence behind a 4.2 finding of run.
+func (t *tracker) keepHiccup(run *Run, h Hiccup, f *state.Finding, late []meter.RecordTrace) {
+	ev := &state.Hiccup{Instance: h.Instance, DurationMS: h.To - h.From, At: h.From,
+		Table: state.Table{Run: run.ID, Reason: run.why(), Timestamp: run.Timestamp.String(), TakenAt: f.TakenAt, Rows: f.Rows}}
+	for _, r := range late[max(0, len(late)-state.MaxLate):] {
+		ev.Late = append(ev.Late, state.Late{RequestID: r.RequestID, Tenant: r.TenantID, Gateway: r.Gateway,
+			Timestamp: r.Timestamp, Watermark: r.Watermark, Arrival: r.Arrival, USD: r.USD})
+	}
+	t.held[f] = ev
+}

@@ -1,0 +1,177 @@
+package session
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/state"
+)
+
+// started begins the lab's first run at 09:59:55, as a backend reports its start.
+func (l *lab) started() {
+	l.apply(backend.Update{Run: 1, Restarted: &backend.Restart{Run: 1, Cause: backend.CauseStart, Reason: "started", At: t0 - 5000}})
+}
+
+// held is a status at now with gw-1 held or not.
+func held(now, wm int64, on bool) *backend.Status {
+	s := status(now, wm)
+	s.Instances[1].Hiccup = on
+	return s
+}
+
+// lateFrom is a record of gw-1 completed at ts that reached the windows at arrival,
+// dropped as late behind the watermark wm.
+func lateFrom(gw, id string, ts, arrival, wm int64) meter.Result {
+	return meter.Result{Kind: meter.LateResult, Record: meter.RecordTrace{RequestID: id, TenantID: "acme", Gateway: gw,
+		Timestamp: ts, Arrival: arrival, Watermark: wm, USD: 0.1}}
+}
+
+func TestFivePromptAgreeingMinutesTick41WithTheirRowsAndTheRun(t *testing.T) {
+	l := newLab()
+	l.started()
+	for m := range int64(4) {
+		l.minute(m, 0.2, 0.2)
+	}
+	f := l.h.Finding("4.1")
+	if l.t.done("4.1") || f == nil || f.Met || len(f.Rows) != 8 {
+		t.Fatalf("after four minutes: done %v, finding %+v", l.t.done("4.1"), f)
+	}
+	if !strings.Contains(f.Sentence, "4 of the 5 minutes 4.1 asks for so far") {
+		t.Errorf("sentence = %q", f.Sentence)
+	}
+	l.minute(4, 0.2, 0.2)
+	f = l.h.Finding("4.1")
+	if !l.t.done("4.1") || !f.Met || f.Run.ID != 1 || f.Run.Kind != "start" || f.Run.Watermarks != "for_monotonous_timestamps()" {
+		t.Fatalf("after five minutes: done %v, finding %+v", l.t.done("4.1"), f)
+	}
+	want := "In run 1 (start, completed_ts), the 5 minutes 10:00, 10:01, 10:02, 10:03 and 10:04 agree tenant by tenant in both windows " +
+		"(10 rows, $1.5000 and 15 requests in each), with no hiccup, restart or late record in them."
+	if f.Sentence != want {
+		t.Errorf("sentence = %q\nwant       %q", f.Sentence, want)
+	}
+	var st state.State
+	l.t.fill(&st)
+	if a := st.Evidence.Agreement; a == nil || len(a.Rows) != 10 || a.Run != 1 {
+		t.Errorf("agreement table = %+v", a)
+	}
+}
+
+func TestAMinuteThatDiffersOrThatARestartBeganDoesNotCountFor41(t *testing.T) {
+	l := newLab() // no start reported: the first minute may be the one the job came up in
+	for m := range int64(6) {
+		usd := 0.2
+		if m == 3 {
+			usd = 0.3
+		}
+		l.minute(m, 0.2, usd)
+	}
+	f := l.h.Finding("4.1")
+	if l.t.done("4.1") || f == nil || !strings.Contains(f.Sentence, "the 4 minutes 10:01, 10:02, 10:04 and 10:05") {
+		t.Errorf("done %v, finding %+v", l.t.done("4.1"), f)
+	}
+}
+
+// courseHiccup runs the course's table: gw-1 held 10:00:40–10:01:15, its records of
+// 10:00:44 and 10:00:52 arriving at 10:01:17 behind a watermark of 10:01:08.999.
+func courseHiccup(l *lab) {
+	l.started()
+	l.minute(0, 0.2, 0.2) // status at 10:01:02: not held yet in this script
+	l.apply(backend.Update{Status: held(t0+40000, t0+39000, true)})
+	l.apply(backend.Update{Status: held(t0+75000, t0+69000, false)})
+	l.apply(backend.Update{Results: []meter.Result{
+		lateFrom("gw-1", "r-103", t0+44000, t0+77000, t0+68999), lateFrom("gw-1", "r-104", t0+52000, t0+79000, t0+68999),
+	}, Status: held(t0+80000, t0+79500, false)})
+}
+
+func TestAHiccupAcrossAMinuteWithLateRecordsTicks42AfterTheEffect(t *testing.T) {
+	l := newLab()
+	courseHiccup(l)
+	if l.h.Finding("4.2") != nil || l.t.done("4.2") {
+		t.Fatal("4.2 found before both windows closed the minute the hold ended in")
+	}
+	l.minute(1, 0.4, 0.2)
+	f := l.h.Finding("4.2")
+	if f == nil || !f.Met || !l.t.done("4.2") {
+		t.Fatalf("finding %+v", f)
+	}
+	want := "In run 1 (start, completed_ts), gw-1 was held 10:00:40–10:01:15, across the 10:01 boundary: 2 of its records ($0.2000) " +
+		"arrived 10:01:17–10:01:19 behind the watermark and the event-time window dropped them as late (r-103, timestamp 10:00:44.000, " +
+		"met a watermark of 10:01:08.999); processing time billed them in the minute they arrived."
+	if f.Sentence != want {
+		t.Errorf("sentence = %q\nwant       %q", f.Sentence, want)
+	}
+	if len(f.Rows) != 4 || f.Rows[2].Cells[minutes.Processing].USD != 0.4 || f.Rows[2].Cells[minutes.Event].USD != 0.2 {
+		t.Errorf("rows = %+v", f.Rows)
+	}
+	var st state.State
+	l.t.fill(&st)
+	if h := st.Evidence.Hiccup; h == nil || len(h.Late) != 2 || h.Late[0].Watermark != t0+68999 || h.At != t0+40000 || h.DurationMS != 35000 {
+		t.Errorf("hiccup evidence = %+v", h)
+	}
+}
+
+func TestAHiccupThatCrossedNoMinuteNeverTicks42(t *testing.T) {
+	l := newLab()
+	l.started()
+	// Held 10:00:16–10:00:51: no minute boundary inside the hold. The machine stalled
+	// meanwhile: nine records slipped across 10:01 and one of gw-0's was late.
+	l.apply(backend.Update{Status: held(t0+16000, t0+15000, true)})
+	l.apply(backend.Update{Status: held(t0+51000, t0+50000, false)})
+	l.apply(backend.Update{Results: []meter.Result{lateFrom("gw-0", "r-9", t0+58000, t0+61000, t0+60500),
+		fired(meter.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(meter.EventTimeResult, "acme", 0, 1.1, 11)},
+		Status: held(t0+62000, t0+61500, false)})
+	l.minute(1, 1.1, 0.2)
+	l.minute(2, 0.2, 0.2)
+	if f := l.h.Finding("4.2"); f != nil || l.t.done("4.2") {
+		t.Errorf("4.2 found on a hiccup that crossed no minute: %+v", f)
+	}
+}
+
+func TestALaterProperHiccupUpdatesTheEvidenceUnlessTheAnswerPinnedIt(t *testing.T) {
+	for _, answered := range []bool{false, true} {
+		l := newLab()
+		courseHiccup(l)
+		l.minute(1, 0.4, 0.2)
+		if answered {
+			l.h.Answered(map[string]string{"4.2b": "10:01:08.999"})
+		}
+		// A second hiccup, 10:02:40–10:03:15, with one late record.
+		l.apply(backend.Update{Status: held(t0+160000, t0+159000, true)})
+		l.apply(backend.Update{Status: held(t0+195000, t0+190000, false)})
+		l.apply(backend.Update{Results: []meter.Result{lateFrom("gw-1", "r-300", t0+170000, t0+196000, t0+189999)},
+			Status: held(t0+197000, t0+196500, false)})
+		l.minute(3, 0.3, 0.2)
+		f := l.h.Finding("4.2")
+		later := strings.Contains(f.Sentence, "held 10:02:40–10:03:15")
+		if later == answered || f.Pinned != answered {
+			t.Errorf("answered %v: the finding is %q (pinned %v)", answered, f.Sentence, f.Pinned)
+		}
+	}
+}
+
+func TestBoundedOutOfOrdernessIsNot42sStrategy(t *testing.T) {
+	l := newLabWith(Config{Job: meter.Options{Watermarks: meter.Watermarks{OutOfOrderness: 40000}}})
+	l.minute(0, 0.2, 0.2)
+	l.apply(backend.Update{Status: held(t0+40000, t0+39000, true)})
+	l.apply(backend.Update{Status: held(t0+75000, t0+69000, false)})
+	l.apply(backend.Update{Results: []meter.Result{lateFrom("gw-1", "r-103", t0+4000, t0+77000, t0+8999)}, Status: held(t0+80000, t0+79500, false)})
+	l.minute(1, 0.4, 0.2)
+	if f := l.h.Finding("4.2"); f != nil {
+		t.Errorf("4.2 found under bounded out-of-orderness: %+v", f)
+	}
+}
+
+func TestPinningARunThatShowsNothingSaysWhy(t *testing.T) {
+	l := newLab()
+	l.started()
+	l.minute(0, 0.2, 0.2)
+	if err := l.h.Pin("4.2", 1); err == nil || !strings.Contains(err.Error(), "shows nothing for 4.2") {
+		t.Errorf("Pin = %v", err)
+	}
+	if err := l.h.Pin("4.1", 9); err == nil || !strings.Contains(err.Error(), "no longer kept") {
+		t.Errorf("Pin = %v", err)
+	}
+}
