@@ -20,8 +20,10 @@ type KeyedProcess[S, IN, OUT any] struct {
 	state  keyTable[*keyedEntry[S]]
 	free   []*keyedEntry[S] // emptied entries, reused so a key costs no allocation
 	timers timerQueue[timerRef[S]]
-	wm     int64
-	ctx    KeyedContext[S, OUT]
+	// compactAt is the queue length at which deleted timers are next dropped.
+	compactAt int
+	wm        int64
+	ctx       KeyedContext[S, OUT]
 }
 
 // timerRef is what a queued timer remembers of its key: the key, and the entry that held
@@ -95,8 +97,8 @@ func (e *keyedEntry[S]) removeTimer(ts int64) bool {
 // NewKeyedProcess returns an operator that keys elements with keyOf, runs fn, and sends
 // what fn collects to out.
 func NewKeyedProcess[S, IN, OUT any](keyOf func(*IN) string, fn KeyedProcessFunction[S, IN, OUT], out Output[OUT]) *KeyedProcess[S, IN, OUT] {
-	op := &KeyedProcess[S, IN, OUT]{keyOf: keyOf, fn: fn, out: out, state: newKeyTable[*keyedEntry[S]](), wm: MinWatermark}
-	op.ctx.out, op.ctx.timers, op.ctx.wm = out, &op.timers, &op.wm
+	op := &KeyedProcess[S, IN, OUT]{keyOf: keyOf, fn: fn, out: out, state: newKeyTable[*keyedEntry[S]](), wm: MinWatermark, compactAt: minCompact}
+	op.ctx.out, op.ctx.timers, op.ctx.compactAt, op.ctx.wm = out, &op.timers, &op.compactAt, &op.wm
 	return op
 }
 
@@ -149,7 +151,8 @@ func (op *KeyedProcess[S, IN, OUT]) Watermark() int64 { return op.wm }
 // Keys returns how many keys hold state or timers: the operator's state size.
 func (op *KeyedProcess[S, IN, OUT]) Keys() int { return op.state.len() }
 
-// PendingTimers returns how many timers are queued, including deleted ones not yet due.
+// PendingTimers returns how many timers are queued, including deleted ones not yet due
+// and not yet dropped.
 func (op *KeyedProcess[S, IN, OUT]) PendingTimers() int { return op.timers.len() }
 
 // entry returns the entry in slot, or a fresh one for a key that has none.
@@ -177,6 +180,7 @@ func (op *KeyedProcess[S, IN, OUT]) recycle(e *keyedEntry[S]) {
 type KeyedContext[S, OUT any] struct {
 	out       Output[OUT]
 	timers    *timerQueue[timerRef[S]]
+	compactAt *int
 	wm        *int64
 	key       string
 	entry     *keyedEntry[S]
@@ -201,6 +205,14 @@ func (c *KeyedContext[S, OUT]) Value() (*S, bool) { return &c.entry.value, c.ent
 // Update sets the key's state.
 func (c *KeyedContext[S, OUT]) Update(v S) { c.entry.value, c.entry.has = v, true }
 
+// Set marks the key's state as set and returns it by reference, to be filled in place:
+// Update without building the value elsewhere and copying it in. What it points to holds
+// the key's previous state, or the zero value.
+func (c *KeyedContext[S, OUT]) Set() *S {
+	c.entry.has = true
+	return &c.entry.value
+}
+
 // Clear empties the key's state.
 func (c *KeyedContext[S, OUT]) Clear() {
 	var zero S
@@ -216,7 +228,22 @@ func (c *KeyedContext[S, OUT]) RegisterEventTimeTimer(ts int64) {
 	}
 	c.entry.addTimer(ts)
 	c.timers.push(ts, timerRef[S]{key: c.key, e: c.entry, gen: c.entry.gen})
+	if c.timers.len() >= *c.compactAt {
+		// Deleted timers stay queued until they are due; most per-request timers are
+		// deleted long before (a forget timer ten minutes out, its request done in
+		// seconds). Dropping them once the queue has doubled since the last time keeps it
+		// about twice the live timers, in cache, at a cost of O(1) a timer.
+		c.timers.compact(liveTimer[S])
+		*c.compactAt = max(minCompact, 2*c.timers.len())
+	}
 }
+
+// liveTimer reports whether a queued timer is still registered: its entry was not reused
+// for another key since, and still holds the time.
+func liveTimer[S any](at int64, r timerRef[S]) bool { return r.e.gen == r.gen && r.e.hasTimer(at) }
+
+// minCompact is the smallest queue a keyed operator compacts.
+const minCompact = 1024
 
 // DeleteEventTimeTimer cancels this key's timer for ts, if there is one.
 func (c *KeyedContext[S, OUT]) DeleteEventTimeTimer(ts int64) { c.entry.removeTimer(ts) }
@@ -224,5 +251,15 @@ func (c *KeyedContext[S, OUT]) DeleteEventTimeTimer(ts int64) { c.entry.removeTi
 // Collect emits v with the current timestamp: the element's, or the timer's.
 func (c *KeyedContext[S, OUT]) Collect(v OUT) {
 	c.emitted = Record[OUT]{Value: v, Timestamp: c.timestamp}
+	c.out.Collect(&c.emitted)
+}
+
+// Next returns the value the next Emit sends, to be filled in place: Collect without
+// building the value elsewhere and copying it in. It holds what the last emit left.
+func (c *KeyedContext[S, OUT]) Next() *OUT { return &c.emitted.Value }
+
+// Emit sends the value Next returned with the current timestamp, as Collect does.
+func (c *KeyedContext[S, OUT]) Emit() {
+	c.emitted.Timestamp = c.timestamp
 	c.out.Collect(&c.emitted)
 }

@@ -58,3 +58,30 @@ func TestKeyedProcessTimerInThePastFiresAtTheNextWatermark(t *testing.T) {
 	op.EmitWatermark(501)
 	expect(t, "fires at the next watermark", out.take(), "timeout a last=1 had=true wm=501@110", "WM(501)")
 }
+
+// sumFn keeps a running sum per key, filled in place with Set, and emits it filled in
+// place with Next and Emit.
+type sumFn struct{}
+
+func (sumFn) ProcessElement(ctx *KeyedContext[int64, kv], v *kv) {
+	s := ctx.Set()
+	*s += v.v
+	out := ctx.Next()
+	out.k, out.v = ctx.Key(), *s
+	ctx.Emit()
+}
+
+func (sumFn) OnTimer(*KeyedContext[int64, kv], int64) {}
+
+func TestKeyedProcessSetAndEmitFillInPlace(t *testing.T) {
+	out := &collector[kv]{}
+	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[int64, kv, kv](sumFn{}), Output[kv](out))
+	op.Collect(&Record[kv]{kv{"a", 2}, 10})
+	op.Collect(&Record[kv]{kv{"b", 5}, 20})
+	op.Collect(&Record[kv]{kv{"a", 3}, 30})
+	expect(t, "sums per key, each with its element's timestamp", out.take(),
+		"{a 2}@10", "{b 5}@20", "{a 5}@30")
+	if op.Keys() != 2 {
+		t.Fatalf("keys = %d, want 2", op.Keys())
+	}
+}

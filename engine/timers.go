@@ -61,6 +61,34 @@ func (q *timerQueue[P]) pop() timer[P] {
 
 func (q *timerQueue[P]) len() int { return q.size + len(q.heap) }
 
+// compact drops every timer keep rejects, keeping the order of the others, so a queue
+// whose timers are mostly deleted before they are due stays the size of the live ones.
+func (q *timerQueue[P]) compact(keep func(at int64, key P) bool) {
+	n := 0
+	for i := 0; i < q.size; i++ { // in place: the write position never passes the read one
+		t := q.ring[(q.head+i)%len(q.ring)]
+		if keep(t.at, t.key) {
+			q.ring[(q.head+n)%len(q.ring)] = t
+			n++
+		}
+	}
+	for i := n; i < q.size; i++ {
+		q.ring[(q.head+i)%len(q.ring)] = timer[P]{}
+	}
+	q.size = n
+	h := q.heap[:0]
+	for _, t := range q.heap {
+		if keep(t.at, t.key) {
+			h = append(h, t)
+		}
+	}
+	clear(q.heap[len(h):])
+	q.heap = q.heap[:0]
+	for _, t := range h { // a filtered heap is no heap: push each back, in place
+		q.heapPush(t)
+	}
+}
+
 func (q *timerQueue[P]) ringPush(t timer[P]) {
 	if q.size == len(q.ring) {
 		grown := make([]timer[P], max(16, 2*len(q.ring)))

@@ -87,6 +87,7 @@ type WindowOperator[IN, ACC, OUT, R any] struct {
 	last     TimeWindow // the window WindowFor found last
 	rt       *Runtime
 	keys     keyTable[*windowKey[ACC]]
+	recent   recentKeys[*windowKey[ACC]]
 	timers   timerQueue[string]
 	wm       int64
 	dropped  int64
@@ -164,14 +165,17 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 		return
 	}
 	key := op.keyOf(&rec.Value)
-	hash := op.keys.hashOf(key)
-	slot, ok := op.keys.find(key, hash)
-	var k *windowKey[ACC]
-	if ok {
-		k = op.keys.slots[slot].val
-	} else {
-		k = &windowKey[ACC]{}
-		op.keys.insert(slot, key, hash, k)
+	k, ok := op.recent.get(key)
+	if !ok {
+		hash := op.keys.hashOf(key)
+		slot, found := op.keys.find(key, hash)
+		if found {
+			k = op.keys.slots[slot].val
+		} else {
+			k = &windowKey[ACC]{}
+			op.keys.insert(slot, key, hash, k)
+		}
+		op.recent.put(key, k)
 	}
 	i := k.find(w)
 	if i < 0 {
@@ -228,6 +232,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) onEventTime(key string, at int64) {
 	}
 	if len(k.open) == 0 {
 		op.keys.remove(key) // found again: what fired may have reached other keys
+		op.recent.forget(k)
 	}
 }
 
@@ -245,6 +250,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) onProcessingTime(key string, at int64
 	}
 	if len(k.open) == 0 {
 		op.keys.remove(key) // found again: what fired may have reached other keys
+		op.recent.forget(k)
 	}
 }
 

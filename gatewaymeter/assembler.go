@@ -8,9 +8,10 @@ import (
 	"github.com/labtui/labtui/gateway"
 )
 
-// sourceEvent is a parsed event with the Kafka record timestamp it arrived with.
+// sourceEvent is a parsed event with the Kafka record timestamp it arrived with. The
+// event is the caller's, lent for the call as the record is: whatever keeps it copies it.
 type sourceEvent struct {
-	gateway.Event
+	*gateway.Event
 	KafkaTimestamp int64
 }
 
@@ -25,7 +26,7 @@ type Request struct {
 // pendingHalf is the RequestAssembler's state for one request_id: the half that came
 // first and the forget timer registered for it.
 type pendingHalf struct {
-	half  sourceEvent
+	half  gateway.Event
 	timer int64
 }
 
@@ -48,7 +49,8 @@ func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, 
 		if ctx.Timestamp() > math.MaxInt64-a.forgetAfter {
 			timer = math.MaxInt64
 		}
-		ctx.Update(pendingHalf{half: *e, timer: timer})
+		p = ctx.Set()
+		p.half, p.timer = *e.Event, timer
 		ctx.RegisterEventTimeTimer(timer)
 		return
 	}
@@ -56,13 +58,36 @@ func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, 
 		a.stats.Duplicates++
 		return
 	}
-	rec, _ := gateway.Join(p.half.Event, e.Event)
-	usd, _ := a.prices.cost(&rec) // both halves' models were priced at parse time
+	// The record is built in place where the context emits it from; the state it is
+	// built from is cleared only after.
+	r := ctx.Next()
+	join(&r.RequestRecord, &p.half, e.Event)
+	r.USD, _ = a.prices.cost(&r.RequestRecord) // both halves' models were priced at parse time
+	r.KafkaTimestamp = e.KafkaTimestamp
 	ctx.DeleteEventTimeTimer(p.timer)
 	ctx.Clear()
 	a.stats.Records++
-	a.stats.RecordsUSD += usd
-	ctx.Collect(Request{RequestRecord: rec, USD: usd, KafkaTimestamp: e.KafkaTimestamp})
+	a.stats.RecordsUSD += r.USD
+	ctx.Emit()
+}
+
+// join is gateway.Join of two halves known to be one RequestStarted and one
+// RequestCompleted of the same request, written into r without copying either half.
+func join(r *gateway.RequestRecord, a, b *gateway.Event) {
+	started, completed := a, b
+	if a.Type == gateway.RequestCompleted {
+		started, completed = b, a
+	}
+	*r = gateway.RequestRecord{
+		RequestID:        started.RequestID,
+		TenantID:         started.TenantID,
+		Model:            started.Model,
+		Gateway:          started.Gateway,
+		StartedTS:        started.TS,
+		CompletedTS:      completed.TS,
+		PromptTokens:     started.PromptTokens,
+		CompletionTokens: completed.CompletionTokens,
+	}
 }
 
 func (a *requestAssembler) OnTimer(ctx *engine.KeyedContext[pendingHalf, Request], ts int64) {

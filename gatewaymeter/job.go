@@ -116,7 +116,7 @@ func (j *Job) checkPriced(ev *gateway.Event) error {
 // copies what it keeps of ev. The partition only matters with watermarks at the source.
 func (j *Job) ProcessEvent(partition int32, ev *gateway.Event, kafkaTimestamp int64) {
 	j.stats.Events++
-	j.source.Value.Event, j.source.Value.KafkaTimestamp, j.source.Timestamp = *ev, kafkaTimestamp, kafkaTimestamp
+	j.source.Value.Event, j.source.Value.KafkaTimestamp, j.source.Timestamp = ev, kafkaTimestamp, kafkaTimestamp
 	if j.atSource != nil {
 		j.atSource.CollectFrom(partition, &j.source)
 		return

@@ -1,6 +1,10 @@
 package gatewaymeter
 
-import "github.com/labtui/labtui/gateway"
+import (
+	"unsafe"
+
+	"github.com/labtui/labtui/gateway"
+)
 
 // priceCache looks models up in a price table through a short list of the models met so
 // far. The parser shares one string per model name, so the list's comparisons mostly
@@ -20,6 +24,11 @@ const maxCachedModels = 16
 
 // cost prices a record as table.RecordCost does.
 func (c *priceCache) cost(r *gateway.RequestRecord) (float64, bool) {
+	for i := range c.seen { // the same string first: a pointer and a length
+		if m := c.seen[i].model; unsafe.StringData(m) == unsafe.StringData(r.Model) && len(m) == len(r.Model) {
+			return c.seen[i].price.Cost(r.PromptTokens, r.CompletionTokens), true
+		}
+	}
 	for i := range c.seen {
 		if c.seen[i].model == r.Model {
 			return c.seen[i].price.Cost(r.PromptTokens, r.CompletionTokens), true
