@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/backend/embedded"
+	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
 
 	"github.com/labtui/labtui/recording"
@@ -41,12 +42,12 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 	if out == "" {
 		return fmt.Errorf("record needs --out FILE")
 	}
+	if a.cfg.Simulate {
+		return a.simulate(cmd.Context(), a.fleetConfig(), out)
+	}
 	cfg, err := a.labConfig()
 	if err != nil {
 		return err
-	}
-	if a.cfg.Simulate {
-		return a.simulate(cmd.Context(), cfg, out)
 	}
 	w, err := recording.Create(out)
 	if err != nil {
@@ -94,7 +95,11 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 	return cerr
 }
 
-func (a *app) simulate(ctx context.Context, cfg embedded.Config, out string) error {
+// simulate writes the recording the fleet would make on a simulated clock, at any rate.
+func (a *app) simulate(ctx context.Context, fleet generator.Config, out string) error {
+	if err := fleet.ValidateSchedule(); err != nil {
+		return err
+	}
 	start := time.Now().Truncate(time.Minute)
 	if s := a.cfg.Start; s != "" {
 		t, err := time.Parse(time.RFC3339, s)
@@ -111,7 +116,7 @@ func (a *app) simulate(ctx context.Context, cfg embedded.Config, out string) err
 	if err != nil {
 		return err
 	}
-	st, err := recording.Simulate(ctx, recording.SimConfig{Generator: cfg.Generator, Start: start,
+	st, err := recording.Simulate(ctx, recording.SimConfig{Generator: fleet, Start: start,
 		Duration: a.cfg.Duration, Hiccups: hiccups}, w.Write)
 	if cerr := w.Close(); err == nil {
 		err = cerr

@@ -55,13 +55,19 @@ func addBrokerFlags(cmd *cobra.Command) {
 	cmd.Flags().String("broker-addr", broker.DefaultAddr, "where the embedded broker listens (loopback only)")
 }
 
-// labConfig reads the embedded lab's configuration.
-func (a *app) labConfig() (embedded.Config, error) {
+// fleetConfig is the generator's configuration from the lab flags, not yet validated.
+func (a *app) fleetConfig() generator.Config {
 	gen := generator.Defaults()
 	gen.Rate = a.cfg.Rate
 	gen.Instances = a.cfg.Instances
 	gen.Tenants = a.cfg.Tenants
 	gen.Seed = a.cfg.Seed
+	return gen
+}
+
+// labConfig reads the embedded lab's configuration.
+func (a *app) labConfig() (embedded.Config, error) {
+	gen := a.fleetConfig()
 	if err := gen.Validate(); err != nil {
 		return embedded.Config{}, err
 	}

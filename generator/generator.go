@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/labtui/labtui/gateway"
 )
@@ -58,6 +59,10 @@ func New(cfg Config, opts ...Option) (*Generator, error) {
 		if obs := g.opts.observe; obs != nil {
 			i := len(g.instances)
 			in.observe = func(ev gateway.Event) { obs(ev, i) }
+		}
+		if report := g.opts.behind; report != nil {
+			i := len(g.instances)
+			in.behind = func(behind bool, lag time.Duration) { report(i, behind, lag) }
 		}
 		g.instances = append(g.instances, in)
 	}

@@ -2,7 +2,10 @@ package generator
 
 import (
 	"context"
+	"fmt"
 	"github.com/labtui/labtui/internal/testkit"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -139,5 +142,49 @@ func TestNewRejectsAnInvalidConfig(t *testing.T) {
 	cfg.Rate = 0
 	if _, err := New(cfg); err == nil {
 		t.Fatal("New accepted a rate of 0")
+	}
+}
+
+func TestALiveRateAboveTheMaximumIsRefusedInOneSentence(t *testing.T) {
+	cfg := Defaults()
+	cfg.Rate = 1e9
+	_, err := New(cfg)
+	if err == nil || err.Error() != "rate 1e+09 requests/s is more than a live lab can produce: at most 50000 (record --simulate makes a recording at any rate)" {
+		t.Fatalf("New: %v", err)
+	}
+	if err := cfg.ValidateSchedule(); err != nil {
+		t.Fatalf("a schedule at 1e9 requests/s: %v", err)
+	}
+}
+
+func TestAnInstanceThatFallsBehindItsScheduleSaysSoAndWhenItCatchesUp(t *testing.T) {
+	testkit.CheckGoroutines(t)
+	b := startBroker(t)
+	cfg := Defaults()
+	cfg.Brokers = []string{b.Addr()}
+	clock := testkit.NewManualClock(time.UnixMilli(start))
+	var mu sync.Mutex
+	heard := map[int][]string{}
+	g, err := New(cfg, WithClock(clock), WithBehind(func(i int, behind bool, lag time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		heard[i] = append(heard[i], fmt.Sprintf("%v %v", behind, lag > BehindAfter))
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopped(t, g) })
+	if err := g.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, "every instance waits for the clock", func() bool { return clock.Sleeping() == cfg.Instances })
+	clock.Advance(5 * time.Second) // the machine stalled for 5 s: every event of them is late
+	testkit.Eventually(t, "every instance waits for the clock again", func() bool { return clock.Sleeping() == cfg.Instances })
+	mu.Lock()
+	defer mu.Unlock()
+	for i := range cfg.Instances {
+		if got := strings.Join(heard[i], ", "); got != "true true, false false" {
+			t.Errorf("instance %d heard %q, want behind by more than BehindAfter, then on schedule", i, got)
+		}
 	}
 }

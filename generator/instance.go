@@ -20,6 +20,10 @@ type instance struct {
 	arena   arena
 	// observe, if set, sees each event produced (WithObserver).
 	observe func(gateway.Event)
+	// behind, if set, hears when the loop falls behind and catches up (WithBehind);
+	// late says it is behind now.
+	behind func(behind bool, lag time.Duration)
+	late   bool
 }
 
 func newInstance(cl *kgo.Client, topic string, produceCtx context.Context) *instance {
@@ -43,10 +47,18 @@ func (in *instance) release(ctx context.Context, clock Clock, s *stream, untilMs
 		if untilMs != 0 && ev.TS >= untilMs {
 			return
 		}
-		if due := time.UnixMilli(ev.TS); due.After(clock.Now()) {
+		now, due := clock.Now(), time.UnixMilli(ev.TS)
+		if due.After(now) {
+			if in.late {
+				in.late = false
+				in.behind(false, 0)
+			}
 			if clock.SleepUntil(ctx, due) != nil {
 				return
 			}
+		} else if lag := now.Sub(due); lag > BehindAfter && !in.late && in.behind != nil {
+			in.late = true
+			in.behind(true, lag)
 		}
 		in.produce(ev, kind)
 	}

@@ -1,6 +1,10 @@
 package generator
 
-import "github.com/labtui/labtui/gateway"
+import (
+	"time"
+
+	"github.com/labtui/labtui/gateway"
+)
 
 // Option changes how a Generator runs.
 type Option func(*options)
@@ -12,6 +16,20 @@ type options struct {
 	untilMs int64
 	// observe, if set, sees every event as it is handed to a producer.
 	observe func(ev gateway.Event, instance int)
+	// behind, if set, hears when an instance falls behind its schedule and catches up.
+	behind func(instance int, behind bool, lag time.Duration)
+}
+
+// BehindAfter is how far behind its schedule an instance's release may fall before
+// WithBehind hears of it.
+const BehindAfter = time.Second
+
+// WithBehind calls report, from the instance's release goroutine, when the instance
+// produces an event more than BehindAfter after its ts (behind true: the machine does not
+// keep up with the rate; the events still come, in order, late) and when it is on time
+// again (behind false). lag is how late the event was.
+func WithBehind(report func(instance int, behind bool, lag time.Duration)) Option {
+	return func(o *options) { o.behind = report }
 }
 
 // WithClock paces and stamps events by c instead of the WallClock.

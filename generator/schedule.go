@@ -23,7 +23,7 @@ type Schedule struct {
 // Request IDs are r-<run>-<n>, where run is startMs in seconds written in base 36, so
 // that two runs writing to one topic do not reuse each other's IDs.
 func NewSchedule(cfg Config, startMs int64) (*Schedule, error) {
-	if err := cfg.validateSchedule(); err != nil {
+	if err := cfg.ValidateSchedule(); err != nil {
 		return nil, err
 	}
 	s := &Schedule{streams: make([]*stream, cfg.Instances)}

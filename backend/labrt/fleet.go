@@ -52,7 +52,15 @@ func (rt *Runtime) SetGenerator(on bool) error {
 	cfg.Seed += int64(rt.genRuns)
 	rt.genRuns++
 	rt.mu.Unlock()
-	g, err := generator.New(cfg, generator.WithObserver(rt.ledger.observe), generator.WithDialer(rt.injector.Dialer))
+	g, err := generator.New(cfg, generator.WithObserver(rt.ledger.observe), generator.WithDialer(rt.injector.Dialer),
+		generator.WithBehind(func(i int, behind bool, lag time.Duration) {
+			if behind {
+				rt.Logf("generator: %s is %s behind its schedule: this machine does not keep up with %.0f requests/s; its events still come, in order, late",
+					generator.InstanceName(i), lag.Round(100*time.Millisecond), cfg.Rate)
+			} else {
+				rt.Logf("generator: %s is on schedule again", generator.InstanceName(i))
+			}
+		}))
 	if err != nil {
 		return fmt.Errorf("start the generator: %w", err)
 	}
