@@ -16,15 +16,15 @@ import (
 // and a comparison would lose the row). Lines of other kinds are not results, no error.
 func TestAResultLineThatDoesNotReadIsAnError(t *testing.T) {
 	for line, want := range map[string]string{
-		`{"sink":"event-time","tenant_id":"acme","window_start":0,"window_end":60000,"usd":0.`: "not a result: ",
+		`{"sink":"event-time","tenant_id":"acme","window_start":0,"window_end":60000,"usd":0.`:               "not a result: ",
 		`{"sink":"event-tim","tenant_id":"acme","window_start":0,"window_end":60000,"usd":0.1,"requests":1}`: `not a result: unknown sink "event-tim"`,
 		`{"tenant_id":"acme","window_start":0,"window_end":60000,"usd":0.1,"requests":1}`:                    `not a result: a JSON object with no "sink"`,
 		`{"sink":"event-time","tenant_id":"acme","usd":"0.1"}`:                                               "not a result: ",
 		`{"sink":"pending","tenant_id":"acme","window_start":0,"window_end":60000,"usd":0.1,"requests":1}`:   `sink pending: window "" is neither`,
-		`event-time> garbage`:                      `sink event-time: no JSON object after "event-time>"`,
-		`late:2>`:                                  `sink late: no JSON object after "late>"`,
+		`event-time> garbage`: `sink event-time: no JSON object after "event-time>"`,
+		`late:2>`:             `sink late: no JSON object after "late>"`,
 		`event-time> {"tenant_id":"acme"} trailer`: "sink event-time: ",
-		`{not json`:                                "not a result: ",
+		`{not json`: "not a result: ",
 	} {
 		_, ok, err := ParseResultLine([]byte(line))
 		if !ok || err == nil || !strings.HasPrefix(err.Error(), want) {
