@@ -30,7 +30,13 @@ type Injector struct {
 type gate struct {
 	// until is when the current hiccup ends; the hiccup is on while the clock is before it.
 	until time.Time
-	conns map[*conn]struct{}
+	// since is when the current (or last) hold began; endSaid that Ended has told of
+	// its end.
+	since   time.Time
+	endSaid bool
+	// stopped is how much of the hold Stop cut off.
+	stopped time.Duration
+	conns   map[*conn]struct{}
 	// dropped and refused count the connections closed and dials refused by hiccups.
 	dropped, refused int64
 }
@@ -116,27 +122,39 @@ func (a hostAddr) Network() string { return "tcp" }
 func (a hostAddr) String() string  { return string(a) }
 
 // StartNamed is Start for an instance named as the fleet names it, gw-<index>.
-func (in *Injector) StartNamed(name string, d time.Duration) error {
+func (in *Injector) StartNamed(name string, d time.Duration) (Hold, error) {
 	i, err := generator.ParseInstance(name)
 	if err != nil {
-		return err
+		return Hold{}, err
 	}
 	return in.Start(i, d)
 }
 
 // Start begins a hiccup of duration d on instance now: its open connections are closed
-// and new ones refused until d has passed or Stop is called. Starting a hiccup that is
-// already on makes it end d from now.
-func (in *Injector) Start(instance int, d time.Duration) error {
+// and new ones refused until d has passed or Stop is called. A hiccup started while one
+// is on joins it: the hold ends at the later of the two ends, so a later, shorter
+// hiccup never shortens an earlier one. The Hold returned says when it now ends and
+// whether it joined one.
+func (in *Injector) Start(instance int, d time.Duration) (Hold, error) {
 	if err := in.check(instance); err != nil {
-		return err
+		return Hold{}, err
 	}
 	if d <= 0 {
-		return fmt.Errorf("a hiccup must last a positive time, got %v", d)
+		return Hold{}, fmt.Errorf("a hiccup must last a positive time, got %v", d)
 	}
 	in.mu.Lock()
 	g := &in.gates[instance]
-	g.until = in.clock.Now().Add(d)
+	now := in.clock.Now()
+	h := Hold{Instance: instance, At: now, For: d, Until: now.Add(d)}
+	if in.onLocked(g) {
+		h.Joined, h.Since, h.Before = true, g.since, g.until
+		if h.Until.Before(g.until) {
+			h.Until = g.until
+		}
+	} else {
+		g.since = now
+	}
+	g.until, g.endSaid, g.stopped = h.Until, false, 0
 	open := make([]*conn, 0, len(g.conns))
 	for c := range g.conns {
 		open = append(open, c)
@@ -147,7 +165,7 @@ func (in *Injector) Start(instance int, d time.Duration) error {
 	for _, c := range open {
 		c.Conn.Close()
 	}
-	return nil
+	return h, nil
 }
 
 // Stop ends instance's hiccup now, if one is on; its producer reconnects on its next
@@ -160,6 +178,7 @@ func (in *Injector) Stop(instance int) error {
 	defer in.mu.Unlock()
 	g := &in.gates[instance]
 	if now := in.clock.Now(); now.Before(g.until) {
+		g.stopped = g.until.Sub(now)
 		g.until = now
 	}
 	return nil

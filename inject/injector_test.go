@@ -46,7 +46,7 @@ func TestAHiccupDropsConnectionsAndRefusesDialsUntilItEnds(t *testing.T) {
 	}
 	defer c0.Close()
 
-	if err := in.Start(1, 35*time.Second); err != nil {
+	if _, err := in.Start(1, 35*time.Second); err != nil {
 		t.Fatal(err)
 	}
 
@@ -86,7 +86,7 @@ func TestAHiccupDropsConnectionsAndRefusesDialsUntilItEnds(t *testing.T) {
 
 func TestStopEndsAHiccupEarly(t *testing.T) {
 	in, clock := newTestInjector(t)
-	if err := in.Start(2, time.Minute); err != nil {
+	if _, err := in.Start(2, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Second)
@@ -102,14 +102,18 @@ func TestStopEndsAHiccupEarly(t *testing.T) {
 	if s := in.State(nil)[2]; s.On || !s.Until.Equal(clock.Now()) {
 		t.Errorf("state after Stop = %+v, want off, ended now", s)
 	}
+	if e := in.Ended(); len(e) != 1 || e[0].Stopped != 59*time.Second ||
+		e[0].String() != "hiccup on gw-2 ended at "+hms(clock.Now())+" (held 1s, stopped 59s early): its producer reconnects and sends what it held" {
+		t.Errorf("ended %+v %v", e, e)
+	}
 }
 
 func TestUnknownInstancesAndBadDurationsAreRefusedInPlainWords(t *testing.T) {
 	in, _ := newTestInjector(t)
-	if err := in.Start(3, time.Second); err == nil || !strings.Contains(err.Error(), "gw-3 does not exist: the gateway instances are gw-0 … gw-2") {
+	if _, err := in.Start(3, time.Second); err == nil || !strings.Contains(err.Error(), "gw-3 does not exist: the gateway instances are gw-0 … gw-2") {
 		t.Errorf("Start(3) = %v", err)
 	}
-	if err := in.Start(0, 0); err == nil || !strings.Contains(err.Error(), "positive") {
+	if _, err := in.Start(0, 0); err == nil || !strings.Contains(err.Error(), "positive") {
 		t.Errorf("Start(0, 0) = %v", err)
 	}
 	if err := in.Run(t.Context(), time.Now(), []Hiccup{{Instance: 5, At: 0, For: time.Second}}, nil); err == nil {
@@ -229,3 +233,55 @@ func TestParseHiccup(t *testing.T) {
 		t.Errorf("ParseHiccups = %v, %v; want three hiccups in start order", plan, err)
 	}
 }
+
+// TestALaterHiccupNeverShortensAnEarlierOne is issue 16's case: gw-1 held for 30 s, then
+// 5 s in a 10 s hiccup on the same instance. The hold still ends at 30 s, and the log
+// line says so; a later hiccup that reaches past it extends it. Ended tells of the one
+// end, once, with the whole hold.
+func TestALaterHiccupNeverShortensAnEarlierOne(t *testing.T) {
+	in, clock := newTestInjector(t)
+	t0 := clock.Now()
+	first, err := in.Start(1, 30*time.Second)
+	if err != nil || first.Joined || !first.Until.Equal(t0.Add(30*time.Second)) {
+		t.Fatalf("first hold %+v, %v", first, err)
+	}
+	clock.Advance(5 * time.Second)
+	second, err := in.Start(1, 10*time.Second)
+	if err != nil || !second.Joined || !second.Until.Equal(t0.Add(30*time.Second)) {
+		t.Fatalf("second hold %+v, %v: want it to join the first, ending at +30s", second, err)
+	}
+	if got, want := second.String(), "hiccup on gw-1 for 10s joins the one on since "+hms(t0)+", which lasts longer: still held until "+hms(t0.Add(30*time.Second)); got != want {
+		t.Errorf("log line %q\nwant     %q", got, want)
+	}
+	clock.Advance(20 * time.Second) // +25s: the second hiccup's own end has passed
+	if s := in.State(nil)[1]; !s.On || s.Left != 5*time.Second {
+		t.Fatalf("at +25s state %+v, want on with 5s left", s)
+	}
+	if e := in.Ended(); len(e) != 0 {
+		t.Fatalf("ended at +25s: %v", e)
+	}
+	third, _ := in.Start(1, 20*time.Second) // to +45s, past the +30s end
+	if !third.Joined || !third.Until.Equal(t0.Add(45*time.Second)) || !third.Before.Equal(t0.Add(30*time.Second)) {
+		t.Fatalf("third hold %+v", third)
+	}
+	if got, want := third.String(), "hiccup on gw-1 for 20s joins the one on since "+hms(t0)+" and extends it: held until "+hms(t0.Add(45*time.Second))+" (was "+hms(t0.Add(30*time.Second))+")"; got != want {
+		t.Errorf("log line %q\nwant     %q", got, want)
+	}
+	clock.Advance(20 * time.Second) // +45s
+	e := in.Ended()
+	if len(e) != 1 || e[0].Instance != 1 || !e[0].Since.Equal(t0) || !e[0].Until.Equal(t0.Add(45*time.Second)) {
+		t.Fatalf("ended %+v", e)
+	}
+	if got, want := e[0].String(), "hiccup on gw-1 ended at "+hms(t0.Add(45*time.Second))+" (held 45s): its producer reconnects and sends what it held"; got != want {
+		t.Errorf("end line %q\nwant     %q", got, want)
+	}
+	if e := in.Ended(); len(e) != 0 {
+		t.Errorf("the end was told twice: %v", e)
+	}
+	fresh, _ := in.Start(1, time.Second)
+	if fresh.Joined || fresh.String() != "hiccup on gw-1 for 1s, until "+hms(clock.Now().Add(time.Second)) {
+		t.Errorf("a hiccup after the end: %+v %q", fresh, fresh)
+	}
+}
+
+func hms(t time.Time) string { return t.Format("15:04:05") }

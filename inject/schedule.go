@@ -118,17 +118,19 @@ func (in *Injector) Check(plan []Hiccup) error {
 // Run starts each hiccup of plan when its time after start comes on the injector's
 // clock, in order of start time, and returns when the last has started or ctx is done.
 // A plan that names an instance the injector does not serve fails before anything
-// starts. started, which may be nil, is told of each hiccup as it starts.
-func (in *Injector) Run(ctx context.Context, start time.Time, plan []Hiccup, started func(Hiccup)) error {
+// starts. started, which may be nil, is told of each hiccup as it starts, with the
+// hold it made.
+func (in *Injector) Run(ctx context.Context, start time.Time, plan []Hiccup, started func(Hiccup, Hold)) error {
 	if err := in.Check(plan); err != nil {
 		return err
 	}
 	return Schedule(ctx, in.clock, start, plan, func(h Hiccup) error {
-		if err := in.Start(h.Instance, h.For); err != nil {
+		hold, err := in.Start(h.Instance, h.For)
+		if err != nil {
 			return err
 		}
 		if started != nil {
-			started(h)
+			started(h, hold)
 		}
 		return nil
 	})

@@ -106,16 +106,20 @@ func (rt *Runtime) stopGenerator() error {
 // Inject holds one gateway instance's produce requests for d: its connections to Kafka
 // drop and its dials are refused, as in a broker hiccup.
 func (rt *Runtime) Inject(instance string, d time.Duration) error {
-	if err := rt.injector.StartNamed(instance, d); err != nil {
+	hold, err := rt.injector.StartNamed(instance, d)
+	if err != nil {
 		return err
 	}
-	rt.logHiccup(instance, d)
+	rt.Logf("%s", hold)
 	return nil
 }
 
-// logHiccup says that a hiccup started, by hand or on schedule.
-func (rt *Runtime) logHiccup(instance string, d time.Duration) {
-	rt.Logf("hiccup on %s for %s, until %s", instance, d, rt.cfg.Now().Add(d).Format("15:04:05"))
+// logHiccupEnds says which hiccups have ended since it was last called, by hand or on
+// schedule.
+func (rt *Runtime) logHiccupEnds() {
+	for _, e := range rt.injector.Ended() {
+		rt.Logf("%s", e)
+	}
 }
 
 // startPlan checks the configured hiccups and runs them from now, logging each.
@@ -136,9 +140,7 @@ func (rt *Runtime) startPlan() error {
 	go func() {
 		defer close(done)
 		// Check passed above, so the plan ends only when it is done or cancelled.
-		rt.injector.Run(ctx, start, plan, func(h inject.Hiccup) {
-			rt.logHiccup(generator.InstanceName(h.Instance), h.For)
-		})
+		rt.injector.Run(ctx, start, plan, func(_ inject.Hiccup, hold inject.Hold) { rt.Logf("%s", hold) })
 	}()
 	for _, h := range plan {
 		at := h.StartsAt(start)
@@ -160,6 +162,7 @@ func (rt *Runtime) StopFleet() error {
 		<-done
 	}
 	rt.injector.StopAll()
+	rt.logHiccupEnds()
 	rt.genMu.Lock()
 	defer rt.genMu.Unlock()
 	return rt.stopGenerator()

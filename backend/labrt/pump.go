@@ -26,6 +26,7 @@ func (rt *Runtime) StartPump() {
 			case <-ctx.Done():
 				return
 			case <-t.C:
+				rt.logHiccupEnds()
 				st := rt.Status()
 				rt.out.flush(&st)
 			}
