@@ -17,7 +17,7 @@ func TestHeadlessSaysWhenEachHiccupEnds(t *testing.T) {
 	for _, want := range []string{
 		"# hiccup on gw-1 for 2s, until ",
 		"# hiccup on gw-1 for 500ms joins the one on since ",
-		"# hiccup on gw-1 ended at ",
+		"# hiccup ended on gw-1 at ",
 		" (held 2s): its producer reconnects and sends what it held\n",
 	} {
 		if !strings.Contains(errOut, want) {

@@ -264,7 +264,10 @@ func checkDelivery(t *testing.T, got []arrival, want map[string]sent, began, hic
 	if heldLate > 0 {
 		t.Errorf("%d of %d held events arrived more than 1 s after the hiccup ended (the last %v after)", heldLate, held, worstHeld)
 	}
-	if worstOther > 750*time.Millisecond {
+	// Held by the hiccup, another instance's event would wait up to its 4 s; on a
+	// machine shared with other builds a healthy one has taken 0.8 s. Half the hiccup
+	// tells the two apart.
+	if worstOther > hiccupFor/2 {
 		t.Errorf("another instance's event of %v after the start took %v to reach the topic", worstOtherAt, worstOther)
 	}
 	t.Logf("%d events, %d held by %s for up to %v, all delivered by %v after the hiccup; other instances' worst delay %v (event at %v)",

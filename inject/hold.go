@@ -45,14 +45,14 @@ type Ended struct {
 	Stopped  time.Duration
 }
 
-// String is the end as the lab's log says it: "hiccup on gw-1 ended at 07:09:35
+// String is the end as the lab's log says it: "hiccup ended on gw-1 at 07:09:35
 // (held 35s): its producer reconnects and sends what it held".
 func (e Ended) String() string {
 	held := e.Until.Sub(e.Since).Round(time.Millisecond).String()
 	if e.Stopped > 0 {
 		held += ", stopped " + e.Stopped.Round(time.Millisecond).String() + " early"
 	}
-	return fmt.Sprintf("hiccup on %s ended at %s (held %s): its producer reconnects and sends what it held",
+	return fmt.Sprintf("hiccup ended on %s at %s (held %s): its producer reconnects and sends what it held",
 		generator.InstanceName(e.Instance), clock(e.Until), held)
 }
 

@@ -103,7 +103,7 @@ func TestStopEndsAHiccupEarly(t *testing.T) {
 		t.Errorf("state after Stop = %+v, want off, ended now", s)
 	}
 	if e := in.Ended(); len(e) != 1 || e[0].Stopped != 59*time.Second ||
-		e[0].String() != "hiccup on gw-2 ended at "+hms(clock.Now())+" (held 1s, stopped 59s early): its producer reconnects and sends what it held" {
+		e[0].String() != "hiccup ended on gw-2 at "+hms(clock.Now())+" (held 1s, stopped 59s early): its producer reconnects and sends what it held" {
 		t.Errorf("ended %+v %v", e, e)
 	}
 }
@@ -272,7 +272,7 @@ func TestALaterHiccupNeverShortensAnEarlierOne(t *testing.T) {
 	if len(e) != 1 || e[0].Instance != 1 || !e[0].Since.Equal(t0) || !e[0].Until.Equal(t0.Add(45*time.Second)) {
 		t.Fatalf("ended %+v", e)
 	}
-	if got, want := e[0].String(), "hiccup on gw-1 ended at "+hms(t0.Add(45*time.Second))+" (held 45s): its producer reconnects and sends what it held"; got != want {
+	if got, want := e[0].String(), "hiccup ended on gw-1 at "+hms(t0.Add(45*time.Second))+" (held 45s): its producer reconnects and sends what it held"; got != want {
 		t.Errorf("end line %q\nwant     %q", got, want)
 	}
 	if e := in.Ended(); len(e) != 0 {
