@@ -35,14 +35,10 @@ func printUpdates(updates <-chan backend.Update, stdout, stderr io.Writer, f met
 		if lab != nil {
 			defer lab.close(stderr)
 		}
-		holding := map[string]bool{}
 		for u := range updates {
 			p.took.Add(int64(len(u.Results)))
 			for _, r := range u.Results {
 				p.out.Print(r)
-			}
-			if u.Status != nil {
-				printHiccupEnds(stderr, holding, u.Status.Instances)
 			}
 			if u.Log != "" {
 				fmt.Fprintln(stderr, "#", u.Log)

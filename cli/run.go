@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/embedded"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
@@ -141,17 +139,6 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	sum.Lost.Results += missing
 	sum.Print(a.stderr)
 	return err
-}
-
-// printHiccupEnds prints a line when an instance's hiccup ends; holding remembers which
-// instances were held at the last status.
-func printHiccupEnds(w io.Writer, holding map[string]bool, instances []backend.Instance) {
-	for _, in := range instances {
-		if holding[in.Name] && !in.Hiccup {
-			fmt.Fprintf(w, "# hiccup on %s ended: its held events go to the broker now\n", in.Name)
-		}
-		holding[in.Name] = in.Hiccup
-	}
 }
 
 // brokerError turns a busy port into the one sentence that names the fix.
