@@ -12,7 +12,7 @@ func TestHeadlessPrintsTheHiccupsEndAndThePendingWindows(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"# hiccup on gw-1 for 1.5s", "# hiccup on gw-1 ended", "pending at the stop", "every event and every dollar is accounted for"} {
+	for _, want := range []string{"# hiccup on gw-1 for 1.5s", "# hiccup ended on gw-1 at ", "pending at the stop", "every event and every dollar is accounted for"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}

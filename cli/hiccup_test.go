@@ -24,7 +24,7 @@ func TestHeadlessSaysWhenEachHiccupEnds(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
-	if strings.Count(errOut, "ended at") != 1 {
+	if strings.Count(errOut, "hiccup ended on") != 1 {
 		t.Errorf("one hold, one end; stderr:\n%s", errOut)
 	}
 }
