@@ -1,21 +1,22 @@
 package io.labtui.anchor;
 
 /**
- * Parses a value of gateway-events with exactly the rules of the lab's job
- * (gateway_meter.py's {@code _decode} and {@code parse_event}), checked in the same order:
+ * Parses a value of gateway-events with exactly the rules of the event contract the lab's
+ * job (gateway_meter.py's {@code _decode} and {@code parse_event}) and labtui's parser keep,
+ * checked in the same order, with the same reasons (../job/event-contract.jsonl is the table
+ * both sides and this one are tested on):
  *
  * <ul>
- *   <li>the value is one JSON object (anything else: "not a JSON event object");
- *   <li>keys match the eight field names exactly or after Python's {@code str.casefold()};
- *       the last duplicate wins; null means absent; unknown keys are ignored;
- *   <li>a known field of the wrong JSON type is an error: the five names must be strings, ts
- *       and the token counts 64-bit integers (true, 1.0 and 1e3 are not);
+ *   <li>the value is one JSON object, strictly (anything else: "not a JSON event object: ...",
+ *       worded by this reader);
+ *   <li>keys match exactly, as the gateway writes them; unknown keys are ignored; the last
+ *       occurrence of a key wins and null is the same as no key;
+ *   <li>every occurrence of a known key must be of its type: the five names strings, ts and
+ *       the token counts integers in JSON's integer syntax from -(2^63-1) to 2^63-1;
  *   <li>then: the type is RequestStarted (with prompt_tokens) or RequestCompleted (with
  *       completion_tokens); request_id, tenant_id, model and gateway are present and not
  *       empty; ts is present; no token count is negative; the model is priced.
  * </ul>
- *
- * The reasons read as the Python job's do, but for the JSON syntax errors' wording.
  */
 final class EventParser {
     /** A value that is not a valid Event; the message is the reason. */
@@ -38,7 +39,7 @@ final class EventParser {
         String[] strs = new String[FIRST_INT];
         long[] ints = new long[FIELDS.length - FIRST_INT];
         boolean[] seen = new boolean[FIELDS.length];
-        String typeError = null;
+        String typeError = null; // the first, reported once the whole value is known to be JSON
         JsonReader r = new JsonReader(raw);
         try {
             r.skipSpace();
@@ -52,18 +53,26 @@ final class EventParser {
                     String key = r.key();
                     r.next();
                     int f = field(key);
-                    if (f < 0 || r.kind == JsonReader.Kind.NULL || typeError != null) {
+                    if (f < 0 || typeError != null) {
+                        continue;
+                    }
+                    if (r.kind == JsonReader.Kind.NULL) {
+                        seen[f] = false;
                         continue;
                     }
                     if (f < FIRST_INT) {
                         if (r.kind != JsonReader.Kind.STRING) {
-                            typeError = "not a JSON event object: " + FIELDS[f] + " is not a string";
+                            typeError = FIELDS[f] + " is not a string";
                             continue;
                         }
                         strs[f] = r.string;
                     } else {
-                        if (r.kind != JsonReader.Kind.INTEGER || !r.inRange) {
-                            typeError = "not a JSON event object: " + FIELDS[f] + " is not a 64-bit integer";
+                        if (r.kind != JsonReader.Kind.INTEGER) {
+                            typeError = FIELDS[f] + " is not an integer";
+                            continue;
+                        }
+                        if (!r.inRange || r.integer == Long.MIN_VALUE) {
+                            typeError = FIELDS[f] + " is out of range";
                             continue;
                         }
                         ints[f - FIRST_INT] = r.integer;
@@ -100,7 +109,7 @@ final class EventParser {
                 e.completionTokens = ints[COMPLETION - FIRST_INT];
             }
             case "" -> throw new MalformedEvent("missing field type");
-            default -> throw new MalformedEvent("unknown event type " + JsonOut.quote(type));
+            default -> throw new MalformedEvent("unknown event type " + JsonOut.quoteUnicode(type));
         }
         for (int f = REQUEST_ID; f <= GATEWAY; f++) {
             if (!seen[f] || strs[f].isEmpty()) {
@@ -114,7 +123,7 @@ final class EventParser {
             throw new MalformedEvent("negative token count");
         }
         if (!Prices.priced(strs[MODEL])) {
-            throw new MalformedEvent("model " + JsonOut.quote(strs[MODEL]) + " is not in PRICE_PER_1K");
+            throw new MalformedEvent("model " + JsonOut.quoteUnicode(strs[MODEL]) + " is not in the price table");
         }
         e.requestId = strs[REQUEST_ID];
         e.tenantId = strs[TENANT_ID];
@@ -124,54 +133,13 @@ final class EventParser {
         return e;
     }
 
-    /** The field a key names: exactly, else after Python's casefold; -1 for none. */
+    /** The field a key names, exactly; -1 for none. */
     static int field(String key) {
         for (int f = 0; f < FIELDS.length; f++) {
             if (FIELDS[f].equals(key)) {
                 return f;
             }
         }
-        String folded = casefoldAscii(key);
-        if (folded == null) {
-            return -1;
-        }
-        for (int f = 0; f < FIELDS.length; f++) {
-            if (FIELDS[f].equals(folded)) {
-                return f;
-            }
-        }
         return -1;
-    }
-
-    /**
-     * Python's {@code key.casefold()} when the result is all ASCII, else null (then it can
-     * equal no field name). The characters outside ASCII whose full case folding is ASCII are
-     * the Kelvin sign, the long s, the sharp s (both cases) and the Latin ligatures ff to st
-     * (Unicode's CaseFolding.txt); every other one folds to something outside ASCII.
-     */
-    static String casefoldAscii(String key) {
-        StringBuilder b = new StringBuilder(key.length());
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (c < 0x80) {
-                b.append(c >= 'A' && c <= 'Z' ? (char) (c + 32) : c);
-                continue;
-            }
-            switch (c) {
-                case '\u212A' -> b.append('k');
-                case '\u017F' -> b.append('s');
-                case '\u00DF', '\u1E9E' -> b.append("ss");
-                case '\uFB00' -> b.append("ff");
-                case '\uFB01' -> b.append("fi");
-                case '\uFB02' -> b.append("fl");
-                case '\uFB03' -> b.append("ffi");
-                case '\uFB04' -> b.append("ffl");
-                case '\uFB05', '\uFB06' -> b.append("st");
-                default -> {
-                    return null;
-                }
-            }
-        }
-        return b.toString();
     }
 }

@@ -60,28 +60,46 @@ final class JsonOut {
         return sb.toString();
     }
 
-    private static void quote(StringBuilder sb, String s) {
+    /** s as Python's json.dumps(s, ensure_ascii=False) writes it: non-ASCII as it is. */
+    static String quoteUnicode(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2);
         sb.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                case '\b' -> sb.append("\\b");
-                case '\f' -> sb.append("\\f");
-                default -> {
-                    if (c < 0x20 || c > 0x7E) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
+            if (c < 0x20 || c == '"' || c == '\\') {
+                quoteChar(sb, c);
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    private static void quote(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            quoteChar(sb, s.charAt(i));
+        }
+        sb.append('"');
+    }
+
+    private static void quoteChar(StringBuilder sb, char c) {
+        switch (c) {
+            case '"' -> sb.append("\\\"");
+            case '\\' -> sb.append("\\\\");
+            case '\n' -> sb.append("\\n");
+            case '\r' -> sb.append("\\r");
+            case '\t' -> sb.append("\\t");
+            case '\b' -> sb.append("\\b");
+            case '\f' -> sb.append("\\f");
+            default -> {
+                if (c < 0x20 || c > 0x7E) {
+                    sb.append(String.format("\\u%04x", (int) c));
+                } else {
+                    sb.append(c);
                 }
             }
         }
-        sb.append('"');
     }
 
     /**
