@@ -106,9 +106,10 @@ def skipped_lines(reference_log):
     return lines
 
 
-def read_events(path, skipped=frozenset()):
+def read_events(path, skipped=frozenset(), by_partition=None):
     """(arrival, timestamp, request_id) of every value of the shifted recording that is an
-    event, but the lines the reference skipped: what the first timestamp assigner sees."""
+    event, but the lines the reference skipped: what the first timestamp assigner sees.
+    With by_partition (a dict), each partition's rows are also put there under its number."""
     rows = []
     with open(path, encoding="utf-8", errors="replace") as f:
         for n, line in enumerate(f, 1):
@@ -124,6 +125,8 @@ def read_events(path, skipped=frozenset()):
             if (isinstance(v, dict) and v.get("type") in ("RequestStarted", "RequestCompleted")
                     and isinstance(v.get("ts"), int) and isinstance(v.get("request_id"), str)):
                 rows.append((e.get("arrival", e["timestamp"]), v["ts"], v["request_id"]))
+                if by_partition is not None:
+                    by_partition.setdefault(e["partition"], []).append(rows[-1])
     return rows
 
 
@@ -200,6 +203,27 @@ class Watermarks:
             return 0
         i = bisect.bisect_right(self.prefix_max, wm + self.bound + 1)
         return max(0, arrival - self.arrivals[i] - 1) if i < len(self.arrivals) else 0
+
+
+class SourceBounds:
+    """Bounds on the watermark of a WatermarkStrategy on the source: the minimum over the
+    partitions' own watermarks (each partition's largest timestamp - bound - 1, Long.MIN_VALUE
+    before its first event). Idleness only takes partitions out of the minimum, so the
+    minimum over every partition stays a lower bound, and the largest watermark of any
+    partition (the watermark after the parse) becomes the upper one."""
+
+    def __init__(self, by_partition, bound_ms, idleness):
+        self.parts = [Watermarks(items, bound_ms) for items in by_partition.values()]
+        self.all = Watermarks([i for items in by_partition.values() for i in items], bound_ms)
+        self.idleness = idleness
+
+    def before(self, t):
+        return min(w.before(t) for w in self.parts) if self.parts else LONG_MIN
+
+    def upper(self, arrival, t, own):
+        if self.idleness:
+            return self.all.upper(arrival, t, own)
+        return min(w.upper(arrival, t, own) for w in self.parts) if self.parts else LONG_MIN
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,8 +304,12 @@ def check(opts):
         # its items are the assembled records, at the arrival of the half that completed them.
         items = [(t["arrival"], t["timestamp"], t["request_id"]) for t in ref["trace"]]
     else:
-        items = read_events(opts.shifted, skipped_lines(opts.reference_log))
+        by_partition = {}
+        items = read_events(opts.shifted, skipped_lines(opts.reference_log), by_partition)
     W = Watermarks(items, opts.out_of_orderness_ms)
+    B = W  # the bounds a record's watermark must be within
+    if opts.watermarks == "source" and opts.timestamp != "started_ts":
+        B = SourceBounds(by_partition, opts.out_of_orderness_ms, opts.idleness)
     equal = within_bundle = 0
     lags = []
     flips = {}
@@ -306,8 +334,8 @@ def check(opts):
             rep.fail(f"trace {rid}: watermark {f['watermark']} in Flink is lower than the one "
                      f"before it ({prev})")
         prev = max(prev, f["watermark"])
-        lo = W.before(r["arrival"] - L)
-        hi = W.upper(r["arrival"], r["arrival"] + L, rid)
+        lo = B.before(r["arrival"] - L)
+        hi = B.upper(r["arrival"], r["arrival"] + L, rid)
         if not lo <= r["watermark"] <= hi:
             rep.fail(f"trace {rid}: the reference's watermark {r['watermark']} is outside "
                      f"[{lo}, {hi}]")
@@ -501,6 +529,9 @@ def main():
     p.add_argument("--reference", required=True)
     p.add_argument("--flink", required=True)
     p.add_argument("--shifted")
+    p.add_argument("--watermarks", default="stream", choices=["stream", "source"],
+                   help="where the job generates watermarks: the bounds a record's watermark must be within")
+    p.add_argument("--idleness", action="store_true", help="with --watermarks source: withIdleness is on")
     p.add_argument("--reference-log", default="",
                    help="labtui replay's stderr: its skipped malformed events, to compare with malformed>")
     p.add_argument("--out-of-orderness-ms", type=int, default=0)

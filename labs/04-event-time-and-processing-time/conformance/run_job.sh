@@ -2,7 +2,11 @@
 # run_job.sh: run gateway_meter.py on PyFlink's local mini-cluster for a given time and
 # collect what it prints.
 #
-#   run_job.sh --seconds N --out FILE [--ready-file F] [--stop-file S] [--pid-file P] [-- job options...]
+#   run_job.sh --seconds N --out FILE [--ready-file F] [--stop-file S] [--pid-file P] [--anchor] [-- job options...]
+#
+# --anchor runs the Java anchor (../anchor/run.sh, GatewayMeter on Flink's DataStream API in
+# one JVM, with a KafkaSource) instead of the PyFlink job, with the same print lines and
+# files; its options are the anchor's (--watermarks, --idleness, durations as 40s).
 #
 # The job reads $LABTUI_BOOTSTRAP (else the broker broker.sh started) with the connector jar
 # env.sh fetched (--jars file://...). Its stdout (the print sinks) goes to FILE, its stderr
@@ -17,7 +21,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-seconds=""; out=""; ready=""; stopfile=""; pidfile=""
+seconds=""; out=""; ready=""; stopfile=""; pidfile=""; anchor=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
@@ -25,6 +29,7 @@ while [ $# -gt 0 ]; do
     --ready-file) ready=$2; shift 2 ;;
     --stop-file) stopfile=$2; shift 2 ;;
     --pid-file) pidfile=$2; shift 2 ;;
+    --anchor) anchor=yes; shift ;;
     --) shift; break ;;
     *) die "unknown option $1 (job options go after --)" ;;
   esac
@@ -44,7 +49,12 @@ export FLINK_LOG_DIR="$flink_log_dir"
 # The Python workers the mini-cluster starts run `python` from PATH (python.executable):
 # it must be the venv's, which has pyflink, as if the venv were activated.
 export PATH="$VENV/bin:$PATH" VIRTUAL_ENV="$VENV"
-cmd=("$PY" -u "$JOB_PY" --bootstrap "$bootstrap" --jars "file://$CONNECTOR_JAR" "$@")
+if [ -n "$anchor" ]; then
+  export ANCHOR_LOG="$flink_log_dir/flink.log" ANCHOR_JVM_ARGS=${JVM_ARGS:-}
+  cmd=("$LAB_DIR/anchor/run.sh" --bootstrap "$bootstrap" "$@")
+else
+  cmd=("$PY" -u "$JOB_PY" --bootstrap "$bootstrap" --jars "file://$CONNECTOR_JAR" "$@")
+fi
 launch=$(now_ms)
 setsid "${cmd[@]}" >"$out" 2>"$out.stderr" < /dev/null &
 pid=$!   # setsid runs the job as the leader of a new process group: pgid = pid
