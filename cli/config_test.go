@@ -94,6 +94,7 @@ var options = []option{
 	{"run", "duration", "3m", func(s settings) any { return s.Duration }, 3 * time.Minute, []string{"-5s", "banana"}},
 	{"run", "headless", "true", func(s settings) any { return s.Headless }, true, []string{"sure"}},
 	{"run", "hiccup", "gw-1@:40+35s", func(s settings) any { return s.Hiccups }, []string{"gw-1@:40+35s"}, []string{"gw-9@x"}},
+	{"run", "stall-partition", "2@:30+2m", func(s settings) any { return s.Stalls }, []string{"2@:30+2m"}, []string{"two@1s+1m", "2@40s"}},
 	{"run", "format", "jsonl", func(s settings) any { return s.Format }, meter.JSONL, []string{"csv"}},
 	{"run", "trace", "true", func(s settings) any { return s.Trace }, true, []string{"yes"}},
 	{"run", "rate", "100", func(s settings) any { return s.Rate }, 100.0, []string{"banana"}},

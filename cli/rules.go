@@ -43,6 +43,7 @@ var rules = map[string]rule{
 	"tenants":          {"a comma-separated list of tenant names, such as acme,globex", nonEmpty},
 	"starting-offsets": {"earliest or latest", oneOf("earliest", "latest")},
 	"hiccup":           {"INSTANCE@AFTER+FOR, such as gw-1@40s+35s, or gw-1@:40+35s at second 40 of a minute", hiccupSpec},
+	"stall-partition":  {"PARTITION@AFTER+FOR, such as 2@40s+2m, or 2@:30+2m at second 30 of a minute", stallSpec},
 	"broker-addr":      {"a host:port on loopback, such as 127.0.0.1:9092", nonEmpty},
 	"backend":          {"embedded or compose", oneOf("embedded", "compose")},
 	"doctor/backend":   {"compose, cluster or remote", oneOf("compose", "cluster", "remote")},
@@ -176,4 +177,9 @@ func twoNames(s string) bool {
 func httpURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+func stallSpec(s string) bool {
+	_, err := inject.ParseStalls([]string{s})
+	return err == nil
 }

@@ -29,6 +29,7 @@ func (a *app) runCmd() *cobra.Command {
 	f.Bool("headless", false, "print results instead of opening the terminal UI")
 	f.Duration("duration", 0, "stop after this long (0: run until ctrl-c)")
 	f.StringArray("hiccup", nil, "schedule a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@40s+35s, or at a second of the minute, e.g. gw-1@:40+35s as in the course (repeatable)")
+	f.StringArray("stall-partition", nil, "stall a partition: the fleet writes nothing to it: PARTITION@AFTER+FOR, e.g. 2@40s+2m or 2@:30+2m (repeatable); with --watermarks source it freezes event time, --idleness unfreezes it")
 	f.String("format", "text", "text (print-sink lines) or jsonl")
 	f.Bool("trace", false, "also print a trace line per assembled record")
 	addTUIFlags(cmd)
@@ -78,7 +79,11 @@ func (a *app) labConfig() (embedded.Config, error) {
 	if err != nil {
 		return embedded.Config{}, err
 	}
-	return embedded.Config{BrokerAddr: a.cfg.BrokerAddr, Generator: gen, Job: opts, StartAt: a.cfg.StartAt, Hiccups: hiccups}, nil
+	stalls, err := inject.ParseStalls(a.cfg.Stalls)
+	if err != nil {
+		return embedded.Config{}, err
+	}
+	return embedded.Config{BrokerAddr: a.cfg.BrokerAddr, Generator: gen, Job: opts, StartAt: a.cfg.StartAt, Hiccups: hiccups, Stalls: stalls}, nil
 }
 
 func (a *app) runRun(cmd *cobra.Command, _ []string) error {

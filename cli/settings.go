@@ -45,6 +45,7 @@ type settings struct {
 	StartAt    livejob.StartAt
 	BrokerAddr string
 	Hiccups    []string // run's and record's --hiccup specs, for inject.ParseHiccups
+	Stalls     []string // run's --stall-partition specs, for inject.ParseStalls
 
 	// The TUI.
 	Backend        string
@@ -156,6 +157,9 @@ func readSettings(fs *pflag.FlagSet, where map[string]string) settings {
 		Width:     g.int("width"),
 		Height:    g.int("height"),
 		Quiet:     g.bool("quiet"),
+	}
+	if fs.Lookup("stall-partition") != nil {
+		s.Stalls, _ = fs.GetStringArray("stall-partition")
 	}
 	if f := fs.Lookup("hiccup"); f != nil {
 		if f.Value.Type() == "stringArray" {

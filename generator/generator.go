@@ -32,6 +32,8 @@ type Generator struct {
 	startMs   int64
 	cancelRun context.CancelFunc
 	done      chan struct{}
+	// stall is the partition the fleet does not write to now (StallPartition).
+	stall stallState
 }
 
 // New validates cfg and creates one producer per instance. Producers connect lazily, on
@@ -56,6 +58,7 @@ func New(cfg Config, opts ...Option) (*Generator, error) {
 			return nil, err
 		}
 		in := newInstance(cl, cfg.Topic, g.produceCtx)
+		in.stall = &g.stall
 		if obs := g.opts.observe; obs != nil {
 			i := len(g.instances)
 			in.observe = func(ev gateway.Event) { obs(ev, i) }

@@ -18,6 +18,10 @@ type instance struct {
 	// encoder and arena belong to the release loop.
 	encoder *encoder
 	arena   arena
+	// stall is the fleet's stalled partition; skipped holds the requests it kept from
+	// starting whose RequestCompleted has not come yet, so that half is not made either.
+	stall   *stallState
+	skipped map[string]struct{}
 	// observe, if set, sees each event produced (WithObserver).
 	observe func(gateway.Event)
 	// behind, if set, hears when the loop falls behind and catches up (WithBehind);
@@ -60,8 +64,32 @@ func (in *instance) release(ctx context.Context, clock Clock, s *stream, untilMs
 			in.late = true
 			in.behind(true, lag)
 		}
+		if in.stalls(ev) {
+			continue
+		}
 		in.produce(ev, kind)
 	}
+}
+
+// stalls reports whether ev is not to be made: a RequestStarted whose partition is
+// stalled when it is due, or the RequestCompleted of a request kept from starting so.
+func (in *instance) stalls(ev gateway.Event) bool {
+	if ev.Type == gateway.RequestCompleted {
+		if _, ok := in.skipped[ev.RequestID]; ok {
+			delete(in.skipped, ev.RequestID)
+			return true
+		}
+		return false
+	}
+	if in.stall == nil || !in.stall.skips(ev.RequestID, []byte(ev.RequestID)) {
+		return false
+	}
+	if in.skipped == nil {
+		in.skipped = make(map[string]struct{})
+	}
+	in.skipped[ev.RequestID] = struct{}{}
+	in.counters.stalled.Add(1)
+	return true
 }
 
 // produce hands one event to the producer. Its record, value and key are carved from

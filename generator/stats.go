@@ -17,6 +17,9 @@ type InstanceStats struct {
 	// InFlight is Produced - Acked - Failed: events produced but not yet acknowledged.
 	// During a broker hiccup these are the events the instance's retry buffer holds.
 	InFlight int64
+	// Stalled is how many requests the instance did not make because their partition was
+	// stalled (StallPartition): they are not in Requests.
+	Stalled int64
 	// LastError is the most recent produce error, nil if there was none.
 	LastError error
 }
@@ -28,6 +31,7 @@ type counters struct {
 	produced atomic.Int64
 	acked    atomic.Int64
 	failed   atomic.Int64
+	stalled  atomic.Int64
 	lastErr  atomic.Pointer[error]
 }
 
@@ -53,6 +57,7 @@ func (c *counters) snapshot(name string) InstanceStats {
 	s.Failed = c.failed.Load()
 	s.Produced = c.produced.Load()
 	s.Requests = c.requests.Load()
+	s.Stalled = c.stalled.Load()
 	s.InFlight = s.Produced - s.Acked - s.Failed
 	if err := c.lastErr.Load(); err != nil {
 		s.LastError = *err
@@ -70,6 +75,7 @@ func Total(stats []InstanceStats) InstanceStats {
 		t.Acked += s.Acked
 		t.Failed += s.Failed
 		t.InFlight += s.InFlight
+		t.Stalled += s.Stalled
 		if t.LastError == nil {
 			t.LastError = s.LastError
 		}

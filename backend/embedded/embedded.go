@@ -33,6 +33,8 @@ type Config struct {
 	StartAt livejob.StartAt
 	// Hiccups are scheduled from Start.
 	Hiccups []inject.Hiccup
+	// Stalls are stalled partitions, scheduled from Start.
+	Stalls []inject.Stall
 	// StatusEvery is how often a Status update is sent; default 100 ms.
 	StatusEvery time.Duration
 	// Lossless holds the job back rather than drop a result when the reader of Updates
@@ -69,7 +71,7 @@ func New(cfg Config) (*Lab, error) {
 	l := &Lab{cfg: cfg}
 	l.job = &engineJob{lab: l}
 	rt, err := labrt.New(labrt.Config{Name: "embedded", Generator: cfg.Generator, Prices: cfg.Job.Prices,
-		Hiccups: cfg.Hiccups, StatusEvery: cfg.StatusEvery, Lossless: cfg.Lossless}, l.job)
+		Hiccups: cfg.Hiccups, Stalls: cfg.Stalls, Partitions: broker.DefaultPartitions, StatusEvery: cfg.StatusEvery, Lossless: cfg.Lossless}, l.job)
 	if err != nil {
 		return nil, err
 	}

@@ -128,7 +128,10 @@ func (rt *Runtime) startPlan() error {
 	if err := rt.injector.Check(plan); err != nil {
 		return err
 	}
-	if len(plan) == 0 {
+	if err := rt.checkStalls(); err != nil {
+		return err
+	}
+	if len(plan) == 0 && len(rt.cfg.Stalls) == 0 {
 		return nil
 	}
 	ctx, stop := context.WithCancel(context.Background())
@@ -139,8 +142,11 @@ func (rt *Runtime) startPlan() error {
 	start := rt.cfg.Now()
 	go func() {
 		defer close(done)
+		stalls := make(chan struct{})
+		go func() { defer close(stalls); rt.startStalls(ctx, start) }()
 		// Check passed above, so the plan ends only when it is done or cancelled.
 		rt.injector.Run(ctx, start, plan, func(_ inject.Hiccup, hold inject.Hold) { rt.Logf("%s", hold) })
+		<-stalls
 	}()
 	for _, h := range plan {
 		at := h.StartsAt(start)

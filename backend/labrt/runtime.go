@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
@@ -26,6 +27,11 @@ type Config struct {
 	Prices gateway.PriceTable
 	// Hiccups are scheduled from Start.
 	Hiccups []inject.Hiccup
+	// Stalls are stalled partitions, scheduled from Start (StallPartition).
+	Stalls []inject.Stall
+	// Partitions is how many partitions the live topic has, for StallPartition; default
+	// broker.DefaultPartitions.
+	Partitions int
 	// StatusEvery is how often results and a Status update are sent; default 100 ms.
 	StatusEvery time.Duration
 	// MaxResults bounds the results waiting for the reader; default DefaultMaxResults.
@@ -47,6 +53,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Prices == nil {
 		c.Prices = gateway.DefaultPrices()
+	}
+	if c.Partitions <= 0 {
+		c.Partitions = broker.DefaultPartitions
 	}
 	if c.StatusEvery <= 0 {
 		c.StatusEvery = 100 * time.Millisecond
