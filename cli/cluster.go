@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -8,8 +9,15 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/twmb/franz-go/pkg/kgo"
 
+	clusterlab "github.com/labtui/labtui/backend/cluster"
+	composelab "github.com/labtui/labtui/backend/compose"
+	project "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/labcluster"
+	"github.com/labtui/labtui/livejob"
+	"github.com/labtui/labtui/recording"
 )
 
 func (a *app) clusterCmd() *cobra.Command {
@@ -163,4 +171,105 @@ func (a *app) remoteAddrs() (brokers, flinkURL string, err error) {
 		return "", "", fmt.Errorf("--backend remote needs --brokers HOST:PORT (Kafka) and --flink URL (Flink's REST API), such as --brokers 127.0.0.1:9092 --flink http://127.0.0.1:8081")
 	}
 	return brokers, strings.TrimRight(flinkURL, "/"), nil
+}
+
+// clusterBackend builds the lab of --backend cluster (Kafka and Flink as processes of
+// labtui) or remote (--brokers and --flink) from the settings, and runs its doctor's
+// checks first, so a machine that cannot run it gets one message and nothing starts.
+// lossless is for labtui run --headless, whose printed lines are the product.
+func (a *app) clusterBackend(name string, lossless bool) (*composelab.Lab, error) {
+	cfg, err := a.labConfig()
+	if err != nil {
+		return nil, err
+	}
+	layout, err := a.clusterLayout()
+	if err != nil {
+		return nil, err
+	}
+	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
+	if err != nil {
+		return nil, err
+	}
+	start := "earliest"
+	if cfg.StartAt == livejob.Latest {
+		start = "latest"
+	}
+	lab := composelab.Config{Generator: cfg.Generator, Job: cfg.Job, StartAt: start, Hiccups: hiccups, Lossless: lossless}
+	var l *composelab.Lab
+	if name == "cluster" {
+		l, err = clusterlab.New(clusterlab.Config{Lab: lab, Layout: layout, RunDir: a.cfg.ClusterRunDir})
+	} else {
+		brokers, flinkURL, aerr := a.remoteAddrs()
+		if aerr != nil {
+			return nil, aerr
+		}
+		l, err = clusterlab.NewRemote(clusterlab.RemoteConfig{Lab: lab, Brokers: brokers, FlinkURL: flinkURL, Layout: layout})
+	}
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := l.Preflight(ctx); err != nil {
+		l.Close()
+		return nil, exitError{code: 1, msg: err.Error()}
+	}
+	return l, nil
+}
+
+// topicRecorder writes every record of the lab's topic, as labtui's own consumer reads
+// it (arrival = when it was read), in the recording format: the recording of a real
+// lab, which labtui replay re-enacts.
+type topicRecorder struct {
+	cancel context.CancelFunc
+	done   chan error
+	path   string
+}
+
+// recordTopic starts reading the lab's topic on brokers from its first record into path.
+func recordTopic(brokers, path string) (*topicRecorder, error) {
+	w, err := recording.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ConsumeTopics(project.Topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.ClientID("labtui-record"))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("record %s: %w", path, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &topicRecorder{cancel: cancel, done: make(chan error, 1), path: path}
+	go func() {
+		var werr error
+		for ctx.Err() == nil {
+			fs := cl.PollFetches(ctx)
+			arrival := time.Now().UnixMilli()
+			fs.EachRecord(func(rec *kgo.Record) {
+				if werr == nil {
+					werr = w.Write(recording.Entry{Partition: rec.Partition, Offset: rec.Offset, Timestamp: rec.Timestamp.UnixMilli(),
+						Arrival: arrival, Key: rec.Key, Value: rec.Value})
+				}
+			})
+		}
+		cl.Close()
+		if err := w.Close(); werr == nil {
+			werr = err
+		}
+		r.done <- werr
+	}()
+	return r, nil
+}
+
+// close stops the recorder and returns once the recording is complete on disk; a nil
+// recorder does nothing.
+func (r *topicRecorder) close() error {
+	if r == nil {
+		return nil
+	}
+	r.cancel()
+	if err := <-r.done; err != nil {
+		return fmt.Errorf("write %s: %w", r.path, err)
+	}
+	return nil
 }

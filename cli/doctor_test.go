@@ -108,10 +108,10 @@ func TestBackendComposeWithoutADaemonIsOneMessageAndStartsNothing(t *testing.T) 
 	}
 }
 
-func TestBackendMustBeEmbeddedOrCompose(t *testing.T) {
+func TestBackendMustBeOneOfTheFour(t *testing.T) {
 	t.Setenv("LABTUI_STATE_DIR", t.TempDir())
 	code, _, errOut := runCLI(t, "--backend", "kubernetes")
-	if code != 2 || !strings.Contains(errOut, `--backend kubernetes is not accepted: give embedded or compose`) {
+	if code != 2 || !strings.Contains(errOut, `--backend kubernetes is not accepted: give embedded, compose, cluster or remote`) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

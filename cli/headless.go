@@ -36,6 +36,9 @@ func printUpdates(updates <-chan backend.Update, stdout, stderr io.Writer, f met
 			defer lab.close(stderr)
 		}
 		for u := range updates {
+			if r := u.Restarted; r != nil {
+				fmt.Fprintf(stderr, "# run %d begins (%s): %s\n", r.Run, r.Cause, r.Reason)
+			}
 			p.took.Add(int64(len(u.Results)))
 			for _, r := range u.Results {
 				p.out.Print(r)

@@ -8,7 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/labtui/labtui/backend"
+	composelab "github.com/labtui/labtui/backend/compose"
 	"github.com/labtui/labtui/backend/embedded"
+	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
@@ -32,6 +35,9 @@ func (a *app) runCmd() *cobra.Command {
 	f.StringArray("stall-partition", nil, "stall a partition: the fleet writes nothing to it: PARTITION@AFTER+FOR, e.g. 2@40s+2m or 2@:30+2m (repeatable); with --watermarks source it freezes event time, --idleness unfreezes it")
 	f.String("format", "text", "text (print-sink lines) or jsonl")
 	f.Bool("trace", false, "also print a trace line per assembled record")
+	f.String("record", "", "a real lab (--backend cluster, remote, compose): write every record of the lab's topic, as labtui's own consumer reads it, to this recording (gzip when it ends in .gz)")
+	f.Duration("generate-for", 0, "stop the generator after this long (0: it runs until the end)")
+	f.Duration("kill-after", 0, "kill the job this long after the start and let it restart with empty state, as the x key does (on --backend cluster: its TaskManager)")
 	addTUIFlags(cmd)
 	addLabFlags(cmd)
 	addJobFlags(cmd)
@@ -91,35 +97,41 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 		return a.runTUI(cmd, nil)
 	}
 	format := a.cfg.Format
-	cfg, err := a.labConfig()
-	if err != nil {
-		return err
-	}
-	// The printed lines are the product of a headless run: when the reader is slow, the
-	// job waits for it rather than drop a window result.
-	cfg.Lossless = true
-	lab, err := embedded.New(cfg)
+	lab, emb, err := a.headlessLab()
 	if err != nil {
 		return err
 	}
 	ctx := cmd.Context()
-	if err := lab.Start(ctx); err != nil {
-		return brokerError(err)
-	}
-	// On ctrl-c or SIGTERM the run stops within a second even when nothing reads its
-	// output: what the reader has not taken by then is counted, and the summary says so.
-	stopHolding := context.AfterFunc(ctx, lab.Abandon)
-	defer stopHolding()
 	// The session keeps the run's evidence for `labtui export`, as the TUI would.
 	lab4, err := a.headlessSession(ctx)
 	if err != nil {
 		lab.Close()
 		return err
 	}
+	// The printer reads from before Start: a real lab's start logs many lines, and a
+	// lossless lab waits for its reader.
 	out := printUpdates(lab.Updates(), a.stdout, a.stderr, format, lab4)
+	// On ctrl-c or SIGTERM the run stops within a second even when nothing reads its
+	// output: what the reader has not taken by then is counted, and the summary says so.
+	stopHolding := context.AfterFunc(ctx, lab.Abandon)
+	defer stopHolding()
+	if err := lab.Start(ctx); err != nil {
+		lab.Close()
+		out.wait(time.Second)
+		return brokerError(err)
+	}
+	var rec *topicRecorder
+	if a.cfg.Record != "" {
+		if rec, err = recordTopic(lab.Broker(), a.cfg.Record); err != nil {
+			lab.Close()
+			out.wait(time.Second)
+			return err
+		}
+	}
 	if err := lab.SetGenerator(true); err != nil {
 		lab.Close()
 		out.wait(time.Second)
+		rec.close()
 		return err
 	}
 	if d := a.cfg.Duration; d > 0 {
@@ -127,6 +139,7 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
+	a.scheduleFaults(ctx, lab)
 	<-ctx.Done()
 	fmt.Fprintln(a.stderr, "# stopping: generator, in-flight produces, job, broker")
 	err = lab.Close()
@@ -136,7 +149,19 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	if cmd.Context().Err() != nil {
 		limit = time.Second
 	}
-	sum := lab.Summary()
+	if rerr := rec.close(); err == nil {
+		err = rerr
+	}
+	if emb == nil {
+		if missing := out.wait(limit); missing > 0 {
+			fmt.Fprintf(a.stderr, "# %d results were delivered but never written out\n", missing)
+		}
+		if l := lab.Lost(); l.Results > 0 || l.Notices > 0 {
+			fmt.Fprintf(a.stderr, "# lost: %d results, %d notices\n", l.Results, l.Notices)
+		}
+		return err
+	}
+	sum := emb.Summary()
 	missing := out.wait(limit)
 	// What never fired is printed as pending, as replay prints it.
 	missing += out.extra(sum.Open)
@@ -144,6 +169,93 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	sum.Lost.Results += missing
 	sum.Print(a.stderr)
 	return err
+}
+
+// headlessLab is what labtui run --headless drives: any backend, with what the labs
+// built on the shared runtime have.
+type headlessLab interface {
+	backend.Backend
+	Broker() string
+	Abandon()
+	Lost() labrt.Lost
+}
+
+// headlessLab builds the lab of the backend setting, lossless: the embedded one (also
+// returned as itself, for its summary), or a real one.
+func (a *app) headlessLab() (headlessLab, *embedded.Lab, error) {
+	switch a.cfg.Backend {
+	case "", "embedded":
+		if a.cfg.Record != "" {
+			return nil, nil, fmt.Errorf("--record records a real lab's topic (--backend cluster, remote or compose); labtui record --out FILE records the embedded lab")
+		}
+		cfg, err := a.labConfig()
+		if err != nil {
+			return nil, nil, err
+		}
+		// The printed lines are the product of a headless run: when the reader is slow,
+		// the job waits for it rather than drop a window result.
+		cfg.Lossless = true
+		lab, err := embedded.New(cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		return embeddedHeadless{lab}, lab, nil
+	case "compose":
+		lab, err := a.composeBackend()
+		if err != nil {
+			return nil, nil, err
+		}
+		return lab.(*composelab.Lab), nil, nil
+	default:
+		lab, err := a.clusterBackend(a.cfg.Backend, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		return lab, nil, nil
+	}
+}
+
+// embeddedHeadless is the embedded lab as a headlessLab: its broker is Addr.
+type embeddedHeadless struct{ *embedded.Lab }
+
+func (e embeddedHeadless) Broker() string { return e.Addr() }
+
+// scheduleFaults runs --generate-for's stop of the generator and --kill-after's kill
+// of the job (the x key) at their times, unless ctx ends first.
+func (a *app) scheduleFaults(ctx context.Context, lab headlessLab) {
+	after(ctx, a.cfg.GenerateFor, func() {
+		fmt.Fprintln(a.stderr, "# generate-for: stopping the generator")
+		if err := lab.SetGenerator(false); err != nil {
+			fmt.Fprintln(a.stderr, "# stopping the generator:", err)
+		}
+	})
+	after(ctx, a.cfg.KillAfter, func() {
+		r, ok := lab.(backend.Restarter)
+		if !ok {
+			fmt.Fprintln(a.stderr, "# kill-after: this lab cannot restart its job")
+			return
+		}
+		fmt.Fprintln(a.stderr, "# kill-after: the x key: the job is killed and restarts with empty state")
+		if err := r.RestartJob(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintln(a.stderr, "# kill-after:", err)
+		}
+	})
+}
+
+// after runs f once d has passed, unless d is 0 or ctx ends first.
+func after(ctx context.Context, d time.Duration, f func()) {
+	if d <= 0 {
+		return
+	}
+	go func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+			f()
+		}
+	}()
 }
 
 // brokerError turns a busy port into the one sentence that names the fix.

@@ -64,8 +64,12 @@ type settings struct {
 	Start    string
 
 	// The cluster and remote backends, doctor and cluster install.
-	ClusterCache string // --cluster-cache; "" for labcluster.DefaultCache()
-	Flink        string // --flink, the remote Flink's REST API
+	ClusterCache  string // --cluster-cache; "" for labcluster.DefaultCache()
+	ClusterRunDir string // --cluster-run-dir; "" for a new folder in the cache
+	Flink         string // --flink, the remote Flink's REST API
+	Record        string // run --headless --record: the recording of the topic
+	GenerateFor   time.Duration
+	KillAfter     time.Duration
 
 	// feed.
 	Brokers    string
@@ -135,8 +139,12 @@ func readSettings(fs *pflag.FlagSet, where map[string]string) settings {
 		Simulate: g.bool("simulate"),
 		Start:    g.str("start"),
 
-		ClusterCache: g.str("cluster-cache"),
-		Flink:        g.str("flink"),
+		ClusterCache:  g.str("cluster-cache"),
+		ClusterRunDir: g.str("cluster-run-dir"),
+		Flink:         g.str("flink"),
+		Record:        g.str("record"),
+		GenerateFor:   g.duration("generate-for"),
+		KillAfter:     g.duration("kill-after"),
 
 		Brokers:    g.str("brokers"),
 		Topic:      g.str("topic"),

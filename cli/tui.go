@@ -32,8 +32,10 @@ var newBackend = func(a *app) (backend.Backend, error) {
 		return embedded.New(cfg)
 	case "compose":
 		return a.composeBackend()
+	case "cluster", "remote":
+		return a.clusterBackend(name, false)
 	default:
-		return nil, fmt.Errorf("--backend must be embedded or compose, not %q", name)
+		return nil, fmt.Errorf("--backend must be embedded, compose, cluster or remote, not %q", name)
 	}
 }
 
@@ -53,7 +55,10 @@ func addTUIFlags(cmd *cobra.Command) {
 	f.Duration("hiccup-duration", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
 	f.String("recording", tui.DefaultRecording, "the recorded hour the r and t keys replay")
 	f.String("export-dir", ".", "where the e key writes lab-04-answers.md and lab-04-answers.json")
-	f.String("backend", "embedded", "the lab: embedded (everything in labtui) or compose (Kafka and Flink in Docker; see labtui doctor)")
+	f.String("backend", "embedded", "the lab: embedded (everything in labtui), compose (Kafka and Flink in Docker), cluster (Kafka and Flink as processes of labtui, installed once) or remote (--brokers and --flink of a cluster that runs); see labtui doctor")
+	addClusterCacheFlag(cmd)
+	addRemoteFlags(cmd)
+	f.String("cluster-run-dir", "", "--backend cluster: the folder of the run's files (configuration, logs, the TaskManagers' stdout); default a new one in the cluster cache")
 	f.Bool("start-generator", true, "turn the generator on as soon as the lab is up (the g key toggles it)")
 }
 

@@ -18,7 +18,11 @@ import (
 //
 // It keeps the JVM options of the wheel's own config.yaml (the --add-opens Java 17
 // needs).
-func flinkConfig(flinkHome, python string, rpcPort, restPort int) ([]byte, error) {
+//
+// A client's configuration for a cluster labtui did not start (remote) leaves out
+// python.executable: the job would take it along, and that cluster's TaskManagers run
+// the Python its own configuration names.
+func flinkConfig(flinkHome, python string, rpcPort, restPort int, remote bool) ([]byte, error) {
 	var wheel struct {
 		Env struct {
 			Java struct {
@@ -59,6 +63,9 @@ func flinkConfig(flinkHome, python string, rpcPort, restPort int) ([]byte, error
 		"restart-strategy.fixed-delay.delay":     "5 s",
 		"heartbeat.timeout":                      15000,
 	}
+	if remote {
+		delete(conf, "python.executable")
+	}
 	out, err := yaml.Marshal(conf)
 	if err != nil {
 		return nil, err
@@ -68,11 +75,11 @@ func flinkConfig(flinkHome, python string, rpcPort, restPort int) ([]byte, error
 
 // writeConfDir makes the cluster's conf folder: config.yaml, the wheel's logging
 // configurations, masters and workers.
-func writeConfDir(dir, flinkHome, python string, rpcPort, restPort int) error {
+func writeConfDir(dir, flinkHome, python string, rpcPort, restPort int, remote bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	conf, err := flinkConfig(flinkHome, python, rpcPort, restPort)
+	conf, err := flinkConfig(flinkHome, python, rpcPort, restPort, remote)
 	if err != nil {
 		return err
 	}

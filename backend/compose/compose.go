@@ -23,6 +23,7 @@ import (
 	cluster "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/meter"
 )
@@ -64,6 +65,11 @@ type Config struct {
 	CheckerOptions []cluster.CheckerOption
 	// Now is the clock; default time.Now. `docker compose logs --since` takes its time.
 	Now func() time.Time
+	// Hiccups are scheduled from Start, as labtui run --hiccup gives them.
+	Hiccups []inject.Hiccup
+	// Lossless holds the job's results back rather than drop one when the reader is
+	// behind (labrt.Config.Lossless): for labtui run --headless.
+	Lossless bool
 	// Platform makes, given the lab's log, where Kafka and Flink run; nil is Docker
 	// Compose on ComposeFile. ComposeFile, Docker, Broker, FlinkURL, KeepCluster and
 	// CheckerOptions are the compose platform's; another platform says its own.
@@ -113,7 +119,8 @@ func New(cfg Config) (*Lab, error) {
 	} else {
 		l.platform = newDockerPlatform(cfg, l.logf)
 	}
-	rt, err := labrt.New(labrt.Config{Name: l.platform.Name(), Generator: cfg.Generator, StatusEvery: cfg.StatusEvery, Now: cfg.Now}, flinkRun{l})
+	rt, err := labrt.New(labrt.Config{Name: l.platform.Name(), Generator: cfg.Generator, Hiccups: cfg.Hiccups,
+		Lossless: cfg.Lossless, StatusEvery: cfg.StatusEvery, Now: cfg.Now}, flinkRun{l})
 	if err != nil {
 		return nil, err
 	}

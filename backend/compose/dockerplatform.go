@@ -9,6 +9,7 @@ import (
 	"time"
 
 	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/labcluster"
 )
 
 // dockerPlatform is the compose lab's Platform: `docker compose` on the lab's compose
@@ -98,10 +99,17 @@ func (p *dockerPlatform) Up(ctx context.Context) (Endpoints, error) {
 }
 
 // Submit runs `docker compose … exec -T jobmanager flink run -d -py JobScript jobArgs…`.
-func (p *dockerPlatform) Submit(ctx context.Context, jobArgs []string) ([]byte, error) {
+func (p *dockerPlatform) Submit(ctx context.Context, jobArgs []string) (string, error) {
 	args := append([]string{"exec", "-T", cluster.JobManagerService, "flink", "run", "-d", "-py", JobScript}, jobArgs...)
 	out, _, err := p.docker.runCompose(ctx, args...)
-	return out, err
+	if err != nil {
+		return "", err
+	}
+	id, ok := labcluster.FindJobID(out)
+	if !ok {
+		return "", fmt.Errorf("flink run printed no JobID: %s", truncate(string(out), 300))
+	}
+	return id, nil
 }
 
 // followArgs are the arguments of `docker compose … logs -f` on the taskmanager from since.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/labrt"
-	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -27,13 +26,9 @@ func (l *Lab) submit(ctx context.Context, run jobRun) error {
 	l.mu.Lock()
 	bootstrap := l.ep.JobBroker
 	l.mu.Unlock()
-	out, err := l.platform.Submit(ctx, run.jobArgs(bootstrap))
+	id, err := l.platform.Submit(ctx, run.jobArgs(bootstrap))
 	if err != nil {
 		return fmt.Errorf("submit the job: %w", err)
-	}
-	id, ok := labcluster.FindJobID(out)
-	if !ok {
-		return fmt.Errorf("submit the job: flink run printed no JobID: %s", truncate(string(out), 300))
 	}
 	l.mu.Lock()
 	l.jobID = id

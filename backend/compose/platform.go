@@ -17,8 +17,8 @@ type Platform interface {
 	// Up brings Kafka and Flink up, with the lab's topic, and returns where they are.
 	Up(ctx context.Context) (Endpoints, error)
 	// Submit runs `flink run -d -py` on the lab's job with its options jobArgs, where
-	// the platform's Flink CLI runs, and returns what it printed.
-	Submit(ctx context.Context, jobArgs []string) ([]byte, error)
+	// the platform's Flink CLI runs, and returns the new job's id.
+	Submit(ctx context.Context, jobArgs []string) (jobID string, err error)
 	// Follow starts reading the TaskManager's stdout (the print sinks) from where the
 	// last Follow stopped, or from Up for the first; wait hands each line to line and
 	// returns when the TaskManager has stopped (its output ended) or ctx ends.
