@@ -174,7 +174,8 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "y", "Y", "enter":
 		s := m.cfg.Saved
 		m.sess.Restore(*s)
-		m.lab = m.lab.SetAnswers(s.Answers).SetSteps(m.sess.Steps())
+		m.lab = m.lab.SetAnswers(s.Answers)
+		m = m.labChanged()
 		m.labRev = m.lab.Revision()
 		m.screen, m.saveOK = screenMain, true
 		m = m.say(footer.Info, "restored %s and %s saved %s", plural(s.Answered(), "answer"),

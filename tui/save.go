@@ -25,7 +25,7 @@ func (m Model) progressChanged() (Model, tea.Cmd) {
 	if !m.sess.Changed() {
 		return m, nil
 	}
-	m.lab = m.lab.SetSteps(m.sess.Steps())
+	m = m.labChanged()
 	return m.dirty()
 }
 

@@ -1,6 +1,8 @@
-// Package labpanel is the lab panel: Lab 4's four "Try it" steps with the course's
-// instructions, each ticked when labtui sees its evidence, and a text answer per
-// question edited in place (a bubbles textarea) and saved as it is typed.
+// Package labpanel is the lab panel: Lab 4's four "Try it" steps as done in labtui (the
+// keys, what to look for), each with its live check (ticked when the learner's own run
+// shows it) and the course's table beside the learner's numbers, the course's text
+// quoted, and a text answer per question edited in place (a bubbles textarea) and saved
+// as it is typed.
 package labpanel
 
 import (
@@ -43,6 +45,8 @@ type Model struct {
 	stepOf   []int
 	areas    []textarea.Model
 	steps    map[string]state.Step
+	checks   map[string]Check
+	tables   map[string]Table
 	selected int
 	editing  bool
 	focused  bool
@@ -87,6 +91,39 @@ func (m Model) SetFocused(f bool) Model {
 	if !f {
 		m = m.stopEditing()
 	}
+	return m
+}
+
+// Check is an exercise's live check as the learner should read it: whether the rule is
+// met, and the sentence that proves it or says what is still missing, with the run
+// it comes from.
+type Check struct {
+	Done     bool
+	Sentence string
+	// Run names the run the check reads, such as "run 2 (replay, completed_ts)".
+	Run string
+}
+
+// Table is the course's table beside the learner's: a title naming both (the course's
+// example, the learner's run), a header, rows of cells, and a note saying why they
+// differ where they do. Columns are aligned; the first is left-aligned, the rest right.
+type Table struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+	Note   string
+}
+
+// SetChecks sets the live check of each exercise, by ID; an exercise without one shows
+// the rule that ticks it.
+func (m Model) SetChecks(c map[string]Check) Model {
+	m.checks = c
+	return m
+}
+
+// SetTables sets the tables, by exercise ID.
+func (m Model) SetTables(t map[string]Table) Model {
+	m.tables = t
 	return m
 }
 

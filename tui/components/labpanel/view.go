@@ -4,39 +4,59 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/labtui/labtui/tui/textutil"
 )
 
-// View draws the panel: collapsed to the steps without the focus, and with the
-// selected step's instruction, its evidence and the answer with it.
+// View draws the panel. Without the focus: a title and a line per exercise, its box,
+// title and keys. With it: the exercises on one line, then the selected one's guide,
+// live check, table, the course's text and the answer being written.
 func (m Model) View() string {
 	if m.height < 1 {
 		return ""
 	}
 	lines := []string{m.title()}
-	for i, e := range m.exercises {
-		box := "[ ]"
-		if m.steps[e.ID].Done {
-			box = m.styles.Good.Render("[x]")
-		}
-		sel := "  "
-		if m.focused && m.stepOf[m.selected] == i {
-			sel = "> "
-		}
-		lines = append(lines, textutil.Fit(sel+box+" "+e.ID+" "+e.Instruction, m.width))
-	}
 	if !m.focused || m.height <= CollapsedHeight {
+		for _, e := range m.exercises {
+			g := GuideOf(e.ID)
+			line := m.box(e.ID) + " " + e.ID + " " + g.Title + m.styles.Dim.Render(" · "+g.Keys)
+			lines = append(lines, textutil.Fit(line, m.width))
+		}
 		return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
 	}
-	lines = append(lines, m.styles.Rule.Render(strings.Repeat("─", m.width)))
+	var tabs []string
+	for i, e := range m.exercises {
+		t := m.box(e.ID) + " " + e.ID
+		if m.stepOf[m.selected] == i {
+			t = m.styles.Selected.Render(t)
+		}
+		tabs = append(tabs, t)
+	}
+	lines = append(lines, textutil.Fit(strings.Join(tabs, "   ")+m.styles.Dim.Render("   ↑/↓ question · enter to write"), m.width))
 	lines = append(lines, m.detail(m.height-len(lines))...)
 	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
+}
+
+func (m Model) box(id string) string {
+	if m.done(id) {
+		return m.styles.Good.Render("[x]")
+	}
+	return "[ ]"
+}
+
+// done reports whether the exercise's check is met: its Check when set, else its step.
+func (m Model) done(id string) bool {
+	if c, ok := m.checks[id]; ok {
+		return c.Done
+	}
+	return m.steps[id].Done
 }
 
 func (m Model) title() string {
 	done := 0
 	for _, e := range m.exercises {
-		if m.steps[e.ID].Done {
+		if m.done(e.ID) {
 			done++
 		}
 	}
@@ -44,27 +64,32 @@ func (m Model) title() string {
 	if m.focused {
 		st = m.styles.FocusTitle
 	}
-	t := fmt.Sprintf("Lab 4 · Try it · %d of %d steps have evidence", done, len(m.exercises))
+	t := fmt.Sprintf("Lab 4 · %d of %d checks met by your runs", done, len(m.exercises))
 	switch {
 	case m.editing:
 		t += " · writing " + m.questions[m.selected].ID + " (esc to stop)"
 	case m.focused:
-		t += " · ↑/↓ question · enter to write"
+		t += " · tab on to the panes"
 	default:
-		t += " · tab here to answer"
+		t += " · tab here: what to do, your answers"
 	}
 	return textutil.Fit(st.Render(t), m.width)
 }
 
-// detail is the selected step's instruction, its evidence, the question and the
-// answer, in h lines; the instruction gives way first when space is short.
+// detail is the selected exercise in h lines: what to do, the check, the question and
+// the answer first; what to look for, the table and the course's text as room allows.
 func (m Model) detail(h int) []string {
 	e := m.exercises[m.stepOf[m.selected]]
 	q := m.questions[m.selected]
-	ev := "ticks when: " + e.Evidence
-	if s := m.steps[e.ID]; s.Done {
-		ev = m.styles.Good.Render("evidence: " + s.Because)
+	g := GuideOf(e.ID)
+	wrap := func(label, text string) []string {
+		return strings.Split(textutil.Wrap(m.styles.Title.Render(label)+text, m.width), "\n")
 	}
+	do := wrap("do    ", g.Do)
+	check := wrap("check ", m.checkText(e.ID, e.Evidence))
+	look := wrap("look  ", g.Look)
+	table := m.tableLines(e.ID)
+	course := strings.Split(textutil.Wrap(m.styles.Dim.Render("course "+e.ID+": "+e.Instruction), m.width), "\n")
 	n, of := 0, 0
 	for i := range m.questions {
 		if m.stepOf[i] == m.stepOf[m.selected] {
@@ -74,16 +99,100 @@ func (m Model) detail(h int) []string {
 			}
 		}
 	}
-	question := fmt.Sprintf("%s (%d of %d) %s", q.ID, n, of, q.Prompt)
-	instr := strings.Split(textutil.Wrap(e.ID+" "+e.Instruction, m.width), "\n")
-	evl := strings.Split(textutil.Wrap(ev, m.width), "\n")
-	ql := strings.Split(textutil.Wrap(m.styles.Title.Render(question), m.width), "\n")
-	area := max(3, h-len(instr)-len(evl)-len(ql))
-	if spare := h - len(evl) - len(ql) - area; spare < len(instr) {
-		instr = instr[:max(0, spare)]
+	question := strings.Split(textutil.Wrap(m.styles.Title.Render(fmt.Sprintf("%s (%d of %d) %s", q.ID, n, of, q.Prompt)), m.width), "\n")
+
+	// The answer keeps at least 3 lines; then, in order of need: the check, the table
+	// (there once the step has its evidence), what to do, what to look for, the
+	// course's text. They are shown in reading
+	// order: do, look, check, table, course.
+	const minArea = 3
+	const (
+		doPart = iota
+		lookPart
+		checkPart
+		tablePart
+		coursePart
+	)
+	parts := [...][]string{doPart: do, lookPart: look, checkPart: check, tablePart: table, coursePart: course}
+	room := h - len(question) - minArea
+	var shown [len(parts)]bool
+	for _, i := range []int{checkPart, tablePart, doPart, lookPart, coursePart} {
+		if n := len(parts[i]); n > 0 && n <= room {
+			shown[i] = true
+			room -= n
+		}
 	}
+	var out []string
+	for i, p := range parts {
+		if shown[i] {
+			out = append(out, p...)
+		}
+	}
+	out = append(out, question...)
 	ta := m.areas[m.selected]
-	ta.SetHeight(area)
-	out := append(append(append(instr, evl...), ql...), strings.Split(ta.View(), "\n")...)
-	return out
+	ta.SetHeight(max(minArea, h-len(out)))
+	return append(out, strings.Split(ta.View(), "\n")...)
+}
+
+// checkText is the live check: met with its proof, or what is still missing.
+func (m Model) checkText(id, rule string) string {
+	c, ok := m.checks[id]
+	if !ok {
+		if s := m.steps[id]; s.Done {
+			return m.styles.Good.Render("met: " + s.Because)
+		}
+		return "not yet: labtui ticks this step on " + rule
+	}
+	text := c.Sentence
+	if c.Run != "" {
+		text += " (" + c.Run + ")"
+	}
+	if c.Done {
+		return m.styles.Good.Render("met: " + text)
+	}
+	return "not yet: " + text
+}
+
+// tableLines draws the exercise's table: its title, the header, the rows, the note;
+// nothing when the columns do not fit the width.
+func (m Model) tableLines(id string) []string {
+	t, ok := m.tables[id]
+	if !ok {
+		return nil
+	}
+	widths := make([]int, len(t.Header))
+	for _, r := range append([][]string{t.Header}, t.Rows...) {
+		for i, c := range r {
+			if i < len(widths) {
+				widths[i] = max(widths[i], ansi.StringWidth(c))
+			}
+		}
+	}
+	row := func(cells []string) string {
+		var b strings.Builder
+		for i, w := range widths {
+			c := ""
+			if i < len(cells) {
+				c = cells[i]
+			}
+			if i == 0 {
+				b.WriteString(textutil.Fit(c, w))
+			} else {
+				b.WriteString("  " + textutil.Right(c, w))
+			}
+		}
+		return b.String()
+	}
+	if ansi.StringWidth(row(t.Header)) > m.width {
+		return nil
+	}
+	lines := strings.Split(textutil.Wrap(m.styles.Title.Render(t.Title), m.width), "\n")
+	lines = append(lines, m.styles.Dim.Render(row(t.Header)))
+	for _, r := range t.Rows {
+		lines = append(lines, row(r))
+	}
+	if t.Note != "" {
+		lines = append(lines, strings.Split(textutil.Wrap(t.Note, m.width), "\n")...)
+	}
+	return lines
 }

@@ -1,0 +1,60 @@
+package labpanel
+
+// Guide is how an exercise is done in labtui: a short title, the keys, what to do with
+// them and what to look for on screen. The course's own text is quoted below it.
+type Guide struct {
+	Title string
+	// Keys is the one-line reminder the collapsed panel shows.
+	Keys string
+	Do   string
+	Look string
+}
+
+// guides are the four exercises of Lab 4 as done in labtui.
+var guides = map[string]Guide{
+	"4.1": {
+		Title: "both windows agree while events arrive promptly",
+		Keys:  "g is on; watch 5 minutes",
+		Do: "Nothing to press: the generator starts with labtui (g stops and starts it). Leave it five minutes " +
+			"without a hiccup (i), a restart (x, w) or a replay, and watch each minute close in both panes.",
+		Look: "Rows without ≠: the processing-time and the event-time window bill the same USD and requests, " +
+			"minute by minute, tenant by tenant. A rare ≠ row in a quiet live run is a request that completed in the " +
+			"last milliseconds of a minute and reached the job in the next (enter on the row shows it).",
+	},
+	"4.2": {
+		Title: "a hiccup bills the burst to the wrong minute",
+		Keys:  "i enter, m, l, w",
+		Do: "Press i, then enter: the picker's default holds gw-1 for 35 s from the next second :40, so the hold " +
+			"crosses a minute boundary as the course's 10:00:40-10:01:15 does. m marks it in both panes; l opens the " +
+			"late records. Later, w switches to for_bounded_out_of_orderness with a bound above the hold (40 s), and a " +
+			"second hiccup shows the course's event-time column.",
+		Look: "The minutes of the hold once both have closed. Processing time bills the held records in the minute " +
+			"they arrived. Under for_monotonous_timestamps() the watermark has run past the held records' minute " +
+			"when they arrive, so event time drops them as late: the late pane lists each with the watermark it met, " +
+			"which is the operator's event time when r-103 arrived (4.2b).",
+	},
+	"4.3": {
+		Title: "replay the recorded hour",
+		Keys:  "r, then d and ←/→",
+		Do: "Press r: the recorded hour is written into a fresh topic and the job restarts on it from the " +
+			"earliest offset, as fast as it can read. When it is done, d diffs the replay against the reference " +
+			"(the same hour re-enacted at its recorded times); ←/→ switches between the event-time and the " +
+			"processing-time tab.",
+		Look: "Event time: the same minutes and dollars as the reference, but for differences the diff explains " +
+			"(records the watermark dropped). Processing time: one or two enormous minutes, the whole hour billed to " +
+			"the wall-clock minutes the replay ran in.",
+	},
+	"4.4": {
+		Title: "started_ts moves a request's cost",
+		Keys:  "t, then d and →",
+		Do: "Press t: the job restarts with started_ts as its event time and replays the recorded hour. Then d " +
+			"and → to the moved requests tab: the requests whose minute changed between the completed_ts replay " +
+			"and this one.",
+		Look: "A request that started in one minute and completed in the next: with started_ts its cost moves " +
+			"to the earlier minute. Long requests move most; a request is billed when it completes, which is " +
+			"why TenantCost (and ModelLatency, whose latency ends then) read completed_ts.",
+	},
+}
+
+// GuideOf returns the exercise's guide.
+func GuideOf(id string) Guide { return guides[id] }

@@ -1,0 +1,171 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/components/labpanel"
+)
+
+// labChanged shows the session's steps and evidence in the lab panel.
+func (m Model) labChanged() Model {
+	ev := m.sess.Snapshot(nil, 0).Evidence
+	m.lab = m.lab.SetSteps(m.sess.Steps()).SetTables(labTables(ev))
+	return m
+}
+
+// The course's table for 4.2: acme, every request $0.10, gw-1 held 10:00:40-10:01:15.
+var courseHiccupRows = [][2]string{{"$0.20", "$0.40"}, {"$0.40", "$0.20"}}
+
+// labTables fills the course's tables with the learner's numbers from the evidence.
+func labTables(ev state.Evidence) map[string]labpanel.Table {
+	out := map[string]labpanel.Table{}
+	if t, ok := hiccupTable(ev.Hiccup); ok {
+		out["4.2"] = t
+	}
+	if t, ok := replayTable(ev.Replays); ok {
+		out["4.3"] = t
+	}
+	if t, ok := movedTable(ev); ok {
+		out["4.4"] = t
+	}
+	return out
+}
+
+// hiccupTable is the course's 4.2 table beside the two minutes of the learner's
+// hiccup, for the tenant the hold moved most.
+func hiccupTable(h *state.Hiccup) (labpanel.Table, bool) {
+	if h == nil {
+		return labpanel.Table{}, false
+	}
+	first := h.At - h.At%meter.Minute
+	byTenant := map[string][2]*minutes.Row{}
+	for i := range h.Table.Rows {
+		r := &h.Table.Rows[i]
+		if r.IsMark() || (r.WindowStart != first && r.WindowStart != first+meter.Minute) {
+			continue
+		}
+		pair := byTenant[r.Tenant]
+		pair[(r.WindowStart-first)/meter.Minute] = r
+		byTenant[r.Tenant] = pair
+	}
+	tenant, most := "", -1.0
+	names := make([]string, 0, len(byTenant))
+	for name := range byTenant {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		moved := 0.0
+		for _, r := range byTenant[name] {
+			if r != nil {
+				moved += math.Abs(r.Cells[minutes.Processing].USD - r.Cells[minutes.Event].USD)
+			}
+		}
+		if moved > most {
+			tenant, most = name, moved
+		}
+	}
+	if tenant == "" {
+		return labpanel.Table{}, false
+	}
+	t := labpanel.Table{
+		Title:  fmt.Sprintf("the course: acme, $0.10 a request · yours: run %d, %s, the hold on %s", h.Table.Run, tenant, h.Instance),
+		Header: []string{"minute", "processing", "event", "your minute", "processing", "event"},
+	}
+	for i, r := range byTenant[tenant] {
+		row := []string{fmt.Sprintf("10:0%d", i), courseHiccupRows[i][0], courseHiccupRows[i][1],
+			meter.Clock(first + int64(i)*meter.Minute)[:5], "—", "—"}
+		if r != nil {
+			row[4], row[5] = usdCell(r.Cells[minutes.Processing]), usdCell(r.Cells[minutes.Event])
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	n, usd := 0, 0.0
+	for _, l := range h.Late {
+		if l.Tenant == tenant {
+			n++
+			usd += l.USD
+		}
+	}
+	if n > 0 {
+		t.Note = fmt.Sprintf("Your event-time column lacks %s ($%.4f): the watermark had passed their minute when "+
+			"they arrived, so for_monotonous_timestamps() dropped them as late, where the course's column bills them to "+
+			"the first minute. w with a bound above the hold, then another hiccup, gives the course's column.",
+			plural(n, "held record"), usd)
+	} else {
+		t.Note = "No record of " + tenant + " was late: the event-time column bills every held record to the minute it completed in, as the course's does."
+	}
+	return t, true
+}
+
+// usdCell is a cell's USD, or — when the window wrote nothing.
+func usdCell(c minutes.Cell) string {
+	if !c.Present() && c.USD == 0 && c.Requests == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("$%.4f", c.USD)
+}
+
+// replayTable is 4.3 in numbers: the course's "identical" and "one or two enormous
+// minutes" beside the learner's latest completed_ts replay compared with its
+// reference.
+func replayTable(replays []state.Replay) (labpanel.Table, bool) {
+	var r *state.Replay
+	for i := len(replays) - 1; i >= 0; i-- {
+		if replays[i].Compare != nil && replays[i].Timestamp == meter.CompletedTS.String() {
+			r = &replays[i]
+			break
+		}
+	}
+	if r == nil {
+		return labpanel.Table{}, false
+	}
+	c := r.Compare
+	perMinute := map[int64]float64{}
+	total := 0.0
+	for _, row := range c.ProcessingMinutes {
+		perMinute[row.WindowStart] += row.Cells[minutes.Processing].USD
+		total += row.Cells[minutes.Processing].USD
+	}
+	var biggest int64
+	for m, usd := range perMinute {
+		if usd > perMinute[biggest] {
+			biggest = m
+		}
+	}
+	proc := fmt.Sprintf("%s, $%.2f in all", plural(len(perMinute), "minute"), total)
+	if len(perMinute) > 0 {
+		proc += fmt.Sprintf(", $%.2f in %s", perMinute[biggest], meter.Clock(biggest)[:5])
+	}
+	return labpanel.Table{
+		Title:  fmt.Sprintf("the course against yours: run %d, the replay with completed_ts, against %s", r.Table.Run, c.Reference),
+		Header: []string{"window", "the course", "yours"},
+		Rows: [][]string{
+			{"event time", "identical", fmt.Sprintf("%d of %d rows identical, %d differ", c.EventTime.Identical, c.EventTime.Rows, c.EventTime.Differ)},
+			{"processing time", "1 or 2 enormous minutes", proc},
+		},
+		Note: c.EventTime.Summary,
+	}, true
+}
+
+// movedTable lists the first requests whose cost moved minutes with started_ts.
+func movedTable(ev state.Evidence) (labpanel.Table, bool) {
+	if len(ev.Moved) == 0 {
+		return labpanel.Table{}, false
+	}
+	t := labpanel.Table{Title: "yours: requests whose cost moved minutes with started_ts",
+		Header: []string{"request", "tenant", "completed_ts minute", "started_ts minute", "USD"}}
+	for _, mv := range ev.Moved[:min(3, len(ev.Moved))] {
+		t.Rows = append(t.Rows, []string{mv.RequestID, mv.Tenant, meter.Clock(mv.CompletedMinute)[:5],
+			meter.Clock(mv.StartedMinute)[:5], fmt.Sprintf("$%.4f", mv.USD)})
+	}
+	if s := ev.MovedSummary; s != nil {
+		t.Note = s.Summary
+	}
+	return t, true
+}
