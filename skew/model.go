@@ -47,7 +47,8 @@ type Point struct {
 	// Event is its event timestamp (x), Processing its arrival at the windows (y).
 	Event, Processing int64
 	USD               float64
-	// Late says the event-time window dropped it; Held that its gateway is Model.Held.
+	// Late says the event-time window dropped it; Held that its gateway is Model.Held and
+	// it arrived more than the model's far after its timestamp (a hiccup held it).
 	Late, Held bool
 }
 
@@ -167,8 +168,12 @@ func Build(results []meter.Result, opts Options) Model {
 	if m.Held == "" {
 		m.Held = HeldGateway(results, cmp.Or(opts.Far, DefaultFar))
 	}
+	// A held record is one of the held gateway's that arrived far after its timestamp:
+	// the gateway's other records went through at once and are not counted as held.
+	far := cmp.Or(opts.Far, DefaultFar)
 	for i := range m.Points {
-		m.Points[i].Held = m.Held != "" && m.Points[i].Gateway == m.Held
+		p := &m.Points[i]
+		p.Held = m.Held != "" && p.Gateway == m.Held && p.Processing-p.Event > far
 	}
 	if opts.Hiccup != 0 {
 		m.Marks = append(m.Marks, Mark{Label: "hiccup", At: opts.Hiccup})

@@ -93,8 +93,13 @@ func TestBuildFromAnOutputFileClosesStripsAtTheWatermark(t *testing.T) {
 	if m.EventWindows[0].Closed != t0+77_000 { // r-103 arrived at 10:01:17 and met 10:01:08.999
 		t.Fatalf("closed at %s", meter.Clock(m.EventWindows[0].Closed))
 	}
-	if m.Held != "gw-0" || !m.Points[0].Held || len(m.Marks) != 0 {
-		t.Fatalf("held %q, first point %+v", m.Held, m.Points[0])
+	if m.Held != "gw-0" || m.Points[0].Held || len(m.Marks) != 0 {
+		t.Fatalf("held %q, first point %+v (prompt, so not held)", m.Held, m.Points[0])
+	}
+	for _, p := range m.Points {
+		if want := p.Gateway == "gw-0" && p.Processing-p.Event > DefaultFar; p.Held != want {
+			t.Errorf("point %+v: held %v, want %v (only the held gateway's delayed records)", p, p.Held, want)
+		}
 	}
 }
 

@@ -103,6 +103,7 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 		}
 	}
 	if p := u.Replay; p != nil {
+		m.replayBar = m.replayBar.Observe(*p)
 		m = m.replayStatus(p)
 	}
 	if r := u.Restarted; r != nil && m.replaying {

@@ -168,3 +168,13 @@ func TestAMissingCellIsADashWithOpenOrNone(t *testing.T) {
 		t.Errorf("a cell closed without records is not \"— none\":\n%s", view)
 	}
 }
+
+func TestAReplaysWatermarkIsNotSetAgainstTheWallClock(t *testing.T) {
+	fb := fakebackend.New(labScript()...)
+	tm := start(t, fb, Config{}, 100, 32)
+	waitFor(t, tm, "replay done")
+	_, view := finalView(t, tm)
+	if strings.Contains(view, "behind the wall clock") || !strings.Contains(view, "event time of the recording, not the wall clock") {
+		t.Errorf("the header sets a replay's watermark against the wall clock:\n%s", view)
+	}
+}

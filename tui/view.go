@@ -25,7 +25,7 @@ func (m Model) View() string {
 	parts := make([]string, 0, 8)
 	planned, plannedAt := m.plannedInfo()
 	parts = append(parts, m.header.View(m.sess, header.Info{Backend: m.b.Name(), Err: m.startErr,
-		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks)}))
+		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks), Replay: m.sess.Current().Replay}))
 	if m.screen == screenHelp {
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
 	} else {
@@ -40,7 +40,11 @@ func (m Model) bodyViews() []string {
 	l := m.layout
 	out := make([]string, 0, 5)
 	if l.replayH > 0 {
-		out = append(out, m.replayBar.View(m.sess.Replay, m.replayField))
+		reached := meter.MinWatermark
+		if st := m.sess.Status; st != nil && m.sess.Current().Replay {
+			reached = st.Watermark
+		}
+		out = append(out, m.replayBar.View(m.sess.Replay, m.replayField, reached))
 	}
 	switch {
 	case l.panesH > 0 && m.startErr != "" && m.sess.Status == nil:

@@ -26,6 +26,9 @@ type Info struct {
 	Backend string
 	// Err is why the lab is not running, if it failed to start.
 	Err string
+	// Replay says the run shown reads a recording: its event time is the recording's,
+	// so the watermark is not set against the wall clock.
+	Replay bool
 	// Strategy names the job's watermark strategy, such as for_monotonous_timestamps().
 	Strategy string
 	// Planned is the instance of a hiccup planned but not started, and PlannedAt says
@@ -61,7 +64,7 @@ func (m Model) View(h *session.Session, info Info) string {
 	default:
 		l1 = m.summary(st, info)
 		l2 = m.instances(st.Instances, info)
-		l3 = m.clocks(st)
+		l3 = m.clocks(st, info.Replay)
 		if h.Dropped > 0 {
 			l3 += m.styles.Warn.Render(fmt.Sprintf(" · %d results dropped (the screen fell behind)", h.Dropped))
 		}
@@ -115,13 +118,18 @@ func (m Model) instances(ins []backend.Instance, info Info) string {
 
 // clocks is the watermark against the wall clock and the late records; the wall
 // clock's own reading is left out when the line would not fit.
-func (m Model) clocks(st *backend.Status) string {
+func (m Model) clocks(st *backend.Status, replay bool) string {
 	late := fmt.Sprintf("late dropped %d ($%.4f)", st.Job.Late, st.Job.LateUSD)
 	if st.Job.Late > 0 {
 		late = m.styles.Warn.Render(late)
 	}
 	if st.Watermark == meter.MinWatermark {
 		return "watermark none yet (no event seen) · " + late
+	}
+	if replay {
+		// A replay's event time is the recording's hour: hours behind the wall clock
+		// says nothing about the job.
+		return fmt.Sprintf("watermark %s · event time of the recording, not the wall clock · ", meter.Clock(st.Watermark)) + late
 	}
 	behind := float64(st.Now-st.Watermark) / 1000
 	wm := fmt.Sprintf("watermark %s · %.1f s behind the wall clock", meter.Clock(st.Watermark), behind)

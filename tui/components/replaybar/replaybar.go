@@ -27,10 +27,26 @@ const (
 	maxBar = 40
 )
 
-// Model is the bar's width and styles; what it shows is given to View.
+// Model is the bar's width and styles, and what it remembers of the replay under way:
+// the most records written so far, and whether that count still grows (the recording is
+// still being written while the job reads it). What it shows is given to View.
 type Model struct {
-	styles theme.Styles
-	width  int
+	styles  theme.Styles
+	width   int
+	run     int
+	written int64
+	writing bool
+}
+
+// Observe takes in a replay's progress report, so View can tell a count of records
+// still being written from the recording's whole count.
+func (m Model) Observe(p backend.ReplayProgress) Model {
+	if p.Run != m.run {
+		m.run, m.written, m.writing = p.Run, 0, true
+	}
+	m.writing = p.Total > m.written && !p.Done
+	m.written = max(m.written, p.Total)
+	return m
 }
 
 // New returns a bar drawn with styles.
@@ -43,8 +59,9 @@ func (m Model) SetWidth(w int) Model {
 }
 
 // View draws the line for a replay reading field: p is its latest progress, nil before
-// the first report.
-func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField) string {
+// the first report; reached is the event time the job's watermark has reached, as the
+// header shows it, or MinWatermark to take the report's.
+func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField, reached int64) string {
 	s := m.styles
 	head := s.Title.Render("replay " + field.String())
 	switch {
@@ -54,13 +71,23 @@ func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField) strin
 		return textutil.Fit(head+" "+s.Error.Render(fmt.Sprintf("failed after %s records: %v", Count(p.Records), p.Err)), m.width)
 	case p.Done:
 		line := fmt.Sprintf("%s %s %s records of %s", head, s.Good.Render("done:"), Count(p.Records), filepath.Base(p.Path))
-		if et := eventTime(p.EventTime); et != noneYet {
+		if reached == meter.MinWatermark {
+			reached = p.EventTime
+		}
+		if et := eventTime(reached); et != noneYet {
 			line += " · event time reached " + et
 		}
 		if p.Rate > 0 {
 			line += " · " + Count(int64(p.Rate)) + " records/s"
 		}
 		return textutil.Fit(line+" · d diff · s skew", m.width)
+	}
+	if m.writing {
+		// The recording is still being written: a fraction of what is written so far
+		// would go backwards as more is written, so there is no bar yet.
+		text := fmt.Sprintf(" · writing the recording: %s records written so far, %s read by the job · event time %s",
+			Count(m.written), Count(p.Records), eventTime(p.EventTime))
+		return textutil.Fit(head+text, m.width)
 	}
 	frac := 0.0
 	if p.Total > 0 {

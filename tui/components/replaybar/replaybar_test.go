@@ -17,7 +17,7 @@ func TestTheBarShowsRecordsEventTimeRateAndTimeLeft(t *testing.T) {
 	m := New(theme.New()).SetWidth(140)
 	p := &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 71700, Total: 143400, EventTime: 1795946400000 + 30*60000,
 		Rate: 120000, Left: 600 * time.Millisecond}
-	got := ansi.Strip(m.View(p, meter.CompletedTS))
+	got := ansi.Strip(m.View(p, meter.CompletedTS, meter.MinWatermark))
 	for _, want := range []string{"replay completed_ts [", "50% · 71,700 of 143,400 records", "event time 10:30:00.000",
 		"120,000 records/s", "0.6s left"} {
 		if !strings.Contains(got, want) {
@@ -35,15 +35,15 @@ func TestTheBarShowsRecordsEventTimeRateAndTimeLeft(t *testing.T) {
 func TestTheBarSaysWhenTheReplayIsOverOrFailed(t *testing.T) {
 	m := New(theme.New()).SetWidth(160)
 	done := ansi.Strip(m.View(&backend.ReplayProgress{Path: "labs/x/hour.jsonl.gz", Records: 143400, Total: 143400, Done: true,
-		EventTime: 1795949999800, Rate: 98000}, meter.StartedTS))
+		EventTime: 1795949999800, Rate: 98000}, meter.StartedTS, meter.MinWatermark))
 	if !strings.Contains(done, "replay started_ts done: 143,400 records of hour.jsonl.gz · event time reached 10:59:59.800") {
 		t.Errorf("done line %q", done)
 	}
-	failed := ansi.Strip(m.View(&backend.ReplayProgress{Records: 12, Err: errors.New("broker gone")}, meter.CompletedTS))
+	failed := ansi.Strip(m.View(&backend.ReplayProgress{Records: 12, Err: errors.New("broker gone")}, meter.CompletedTS, meter.MinWatermark))
 	if !strings.Contains(failed, "failed after 12 records: broker gone") {
 		t.Errorf("failed line %q", failed)
 	}
-	if w := ansi.StringWidth(m.View(nil, meter.CompletedTS)); w != 160 {
+	if w := ansi.StringWidth(m.View(nil, meter.CompletedTS, meter.MinWatermark)); w != 160 {
 		t.Errorf("waiting line is %d cells wide", w)
 	}
 }
@@ -53,5 +53,40 @@ func TestCountSeparatesThousands(t *testing.T) {
 		if got := Count(n); got != want {
 			t.Errorf("Count(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+func TestWhileTheRecordingIsWrittenThereIsNoPercentageToGoBackwards(t *testing.T) {
+	m := New(theme.New()).SetWidth(160)
+	p1 := backend.ReplayProgress{Run: 2, Records: 22000, Total: 32954}
+	p2 := backend.ReplayProgress{Run: 2, Records: 30000, Total: 60000}
+	p3 := backend.ReplayProgress{Run: 2, Records: 100000, Total: 143400}
+	p4 := backend.ReplayProgress{Run: 2, Records: 120000, Total: 143400}
+	var last float64
+	for i, p := range []backend.ReplayProgress{p1, p2, p3, p4} {
+		m = m.Observe(p)
+		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
+		if i < 3 {
+			if strings.Contains(got, "%") || !strings.Contains(got, "records written so far") {
+				t.Errorf("report %d while writing: %q", i, got)
+			}
+			continue
+		}
+		if !strings.Contains(got, "84% · 120,000 of 143,400 records") {
+			t.Errorf("once written: %q", got)
+		}
+		last = 84
+	}
+	if last == 0 {
+		t.Error("no percentage once the recording was written")
+	}
+}
+
+func TestTheDoneLineSaysTheEventTimeTheHeaderShows(t *testing.T) {
+	m := New(theme.New()).SetWidth(160)
+	p := &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 143400, Total: 143400, Done: true, EventTime: 1795949627704}
+	got := ansi.Strip(m.View(p, meter.CompletedTS, 1795949999975))
+	if !strings.Contains(got, "event time reached 10:59:59.975") {
+		t.Errorf("done line %q", got)
 	}
 }
