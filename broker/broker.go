@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kversion"
 )
 
@@ -20,11 +23,21 @@ const (
 	DefaultPartitions = 3
 )
 
+// Retention bounds what the broker keeps of Topic, the live topic, so that its memory
+// stays bounded however long a lab runs: Kafka's retention.bytes, the newest
+// RetentionBytes of record batches of each partition (older batches are deleted, every
+// RetentionCheck). Other topics (a replay's, say) keep every record, and no record is
+// deleted for its age: records carry event times, which may be old.
+const (
+	RetentionBytes = 32 << 20
+	RetentionCheck = 10 * time.Second
+)
+
 // Config says where the broker listens and which topic it starts with.
 type Config struct {
-	// Addr is the host:port to listen on, default DefaultAddr. The host must be
-	// 127.0.0.1, localhost or empty: the embedded broker listens on loopback only. Port 0
-	// picks a free port; Broker.Addr reports the one chosen.
+	// Addr is the host:port to listen on, default DefaultAddr. The host must be a
+	// loopback one: 127.0.0.1, localhost, [::1] or empty (127.0.0.1). Port 0 picks a free
+	// port; Broker.Addr reports the one chosen.
 	Addr string
 	// Partitions is the partition count of Topic, default DefaultPartitions.
 	Partitions int
@@ -45,22 +58,25 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// port validates the address and returns its port.
-func (c Config) port() (int, error) {
+// listen validates the address and returns the IP to listen on and the port.
+func (c Config) listen() (string, int, error) {
 	host, portText, err := net.SplitHostPort(c.Addr)
 	if err != nil {
-		return 0, fmt.Errorf("broker address %q is not host:port, for example 127.0.0.1:9092", c.Addr)
+		return "", 0, fmt.Errorf("broker address %q is not host:port, for example 127.0.0.1:9092", c.Addr)
 	}
+	ip := "127.0.0.1"
 	switch host {
 	case "", "127.0.0.1", "localhost":
+	case "::1":
+		ip = "::1"
 	default:
-		return 0, fmt.Errorf("broker address %q is not on loopback: the embedded broker listens on 127.0.0.1 only", c.Addr)
+		return "", 0, fmt.Errorf("broker address %q is not on loopback: the embedded broker listens on 127.0.0.1 or [::1] only", c.Addr)
 	}
 	port, err := strconv.Atoi(portText)
 	if err != nil || port < 0 || port > 65535 {
-		return 0, fmt.Errorf("broker address %q has no valid port: use a number from 0 to 65535", c.Addr)
+		return "", 0, fmt.Errorf("broker address %q has no valid port: use a number from 0 to 65535", c.Addr)
 	}
-	return port, nil
+	return ip, port, nil
 }
 
 // Broker is a running embedded Kafka broker. Close it when done.
@@ -77,7 +93,7 @@ type Broker struct {
 // cancels a start that has not begun.
 func Start(ctx context.Context, cfg Config) (*Broker, error) {
 	cfg = cfg.withDefaults()
-	port, err := cfg.port()
+	ip, port, err := cfg.listen()
 	if err != nil {
 		return nil, err
 	}
@@ -87,13 +103,22 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("start broker on %s: %w", cfg.Addr, err)
 	}
-	// kfake listens on 127.0.0.1 whatever ListenFn is given, and Ports with one port
-	// makes a cluster of exactly one broker, so it is its own controller and the leader
-	// of every partition.
+	// kfake asks ListenFn for 127.0.0.1:port; the listener is on ip instead, and kfake
+	// advertises the address it is bound to. Ports with one port makes a cluster of
+	// exactly one broker, so it is its own controller and the leader of every partition.
+	// No topic is deleted for age (log.retention.ms -1); the live topic's size is bounded
+	// below.
 	cluster, err := kfake.NewCluster(
 		kfake.Ports(port),
+		kfake.ListenFn(func(network, _ string) (net.Listener, error) {
+			return net.Listen(network, net.JoinHostPort(ip, strconv.Itoa(port)))
+		}),
 		kfake.SeedTopics(int32(cfg.Partitions), cfg.Topic),
 		kfake.MaxVersions(javaClientVersions()),
+		kfake.BrokerConfigs(map[string]string{
+			"log.retention.ms":       "-1",
+			"log.cleaner.backoff.ms": strconv.FormatInt(RetentionCheck.Milliseconds(), 10),
+		}),
 	)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -106,7 +131,32 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 		cluster.Close()
 		return nil, fmt.Errorf("start broker on %s: kfake listens on %d addresses, want 1", cfg.Addr, len(addrs))
 	}
-	return &Broker{cluster: cluster, addr: addrs[0], topic: cfg.Topic}, nil
+	b := &Broker{cluster: cluster, addr: addrs[0], topic: cfg.Topic}
+	if err := b.bound(ctx); err != nil {
+		cluster.Close()
+		return nil, fmt.Errorf("start broker on %s: %w", cfg.Addr, err)
+	}
+	return b, nil
+}
+
+// bound sets the live topic's retention.bytes to RetentionBytes.
+func (b *Broker) bound(ctx context.Context) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.addr))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	v := strconv.Itoa(RetentionBytes)
+	resp, err := kadm.NewClient(cl).AlterTopicConfigs(ctx, []kadm.AlterConfig{{Name: "retention.bytes", Value: &v}}, b.topic)
+	if err == nil {
+		_, err = resp.On(b.topic, func(r *kadm.AlterConfigsResponse) error { return r.Err })
+	}
+	if err != nil {
+		return fmt.Errorf("bound topic %s to %d bytes a partition: %w", b.topic, RetentionBytes, err)
+	}
+	return nil
 }
 
 // Addr returns the host:port clients should use as their seed broker, with the port
