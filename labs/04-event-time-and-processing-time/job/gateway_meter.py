@@ -228,15 +228,22 @@ class StartedTsAssigner(TimestampAssigner):
         return value.started_ts
 
 
-def watermark_strategy(out_of_orderness_ms: int, assigner: TimestampAssigner) -> WatermarkStrategy:
+def watermark_strategy(out_of_orderness_ms: int, assigner: TimestampAssigner = None,
+                       idleness_ms: int = 0) -> WatermarkStrategy:
     """Monotonous watermarks (largest timestamp seen - 1 ms) when no out-of-orderness is allowed,
-    else bounded out-of-orderness (largest timestamp seen - bound - 1 ms)."""
+    else bounded out-of-orderness (largest timestamp seen - bound - 1 ms). Without an assigner
+    (on the Kafka source) the records keep the Kafka record timestamp; with idleness_ms, a
+    split that brings nothing for that long leaves the minimum (with_idleness)."""
     if out_of_orderness_ms == 0:
         strategy = WatermarkStrategy.for_monotonous_timestamps()
     else:
         strategy = WatermarkStrategy.for_bounded_out_of_orderness(
             Duration.of_millis(out_of_orderness_ms))
-    return strategy.with_timestamp_assigner(assigner)  # an instance, not a lambda
+    if idleness_ms:
+        strategy = strategy.with_idleness(Duration.of_millis(idleness_ms))
+    if assigner is not None:
+        strategy = strategy.with_timestamp_assigner(assigner)  # an instance, not a lambda
+    return strategy
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,12 +401,22 @@ def tenant_cost(records, assigner, name: str, late_tag: OutputTag = None):
 
 def build(env: StreamExecutionEnvironment, opts) -> None:
     """Wire the pipeline described at the top of this file into env."""
-    raw = env.from_source(kafka_source(opts), WatermarkStrategy.no_watermarks(), TOPIC)
+    if opts.watermarks == "source":
+        # Module 5: the strategy on the source, one generator per partition (split) and the
+        # minimum over them. PyFlink's from_source passes only the Java strategy: a Python
+        # TimestampAssigner given to it is dropped without a word (with_idleness even
+        # returns a strategy without it), so the records keep the Kafka record timestamp,
+        # which the gateway sets to Event.ts (labtui's generator and feed do). A malformed
+        # value is an event of its partition here: the parse comes after the source.
+        raw = env.from_source(kafka_source(opts), watermark_strategy(
+            opts.out_of_orderness_ms, idleness_ms=opts.idleness_ms), TOPIC)
+    else:
+        raw = env.from_source(kafka_source(opts), WatermarkStrategy.no_watermarks(), TOPIC)
 
     parsed = raw.process(ParseEvents(), output_type=event_type()).name("parse_event")
     parsed.get_side_output(MALFORMED).print("malformed").set_parallelism(1)
 
-    events = parsed.assign_timestamps_and_watermarks(
+    events = parsed if opts.watermarks == "source" else parsed.assign_timestamps_and_watermarks(
         watermark_strategy(opts.out_of_orderness_ms, EventTsAssigner()))
 
     records = (events
@@ -459,6 +476,14 @@ def parse_options(argv) -> argparse.Namespace:
                    help="pipeline.auto-watermark-interval; 0 disables periodic watermarks, so "
                         "event-time windows fire only on a drain (env "
                         "LABTUI_WATERMARK_INTERVAL_MS; default 200)")
+    p.add_argument("--watermarks", choices=["stream", "source"],
+                   default=env_default("LABTUI_WATERMARKS", "stream"),
+                   help="stream: the assigner after parse_event (Lab 4); source: the strategy "
+                        "on the Kafka source, per partition, on the Kafka record timestamps "
+                        "(module 5) (env LABTUI_WATERMARKS)")
+    p.add_argument("--idleness-ms", type=int, default=int(env_default("LABTUI_IDLENESS_MS", "0")),
+                   help="with --watermarks source: with_idleness, 0 for none "
+                        "(env LABTUI_IDLENESS_MS)")
     p.add_argument("--jars", default=env_default("LABTUI_JARS", ""),
                    help="file:// URL(s) of the Kafka connector jar, ';'-separated; not needed "
                         "when it is in /opt/flink/lib (env LABTUI_JARS)")
@@ -467,7 +492,10 @@ def parse_options(argv) -> argparse.Namespace:
                         "`python` from PATH, which must have apache-flink installed "
                         "(env LABTUI_PYTHON_EXECUTABLE)")
     opts = p.parse_args(argv)
-    for name in ("out_of_orderness_ms", "forget_after_ms", "watermark_interval_ms"):
+    if opts.idleness_ms and opts.watermarks != "source":
+        p.error("--idleness-ms needs --watermarks source: after the parse one generator sees "
+                "every partition")
+    for name in ("out_of_orderness_ms", "forget_after_ms", "watermark_interval_ms", "idleness_ms"):
         if getattr(opts, name) < 0:
             p.error(f"--{name.replace('_', '-')} must not be negative, got {getattr(opts, name)}")
     return opts
