@@ -26,12 +26,11 @@ type KeyedProcess[S, IN, OUT any] struct {
 	ctx       KeyedContext[S, OUT]
 }
 
-// timerRef is what a queued timer remembers of its key: the key, and the entry that held
-// it when the timer was registered, with the entry's generation then. An entry is reused
-// for another key only after it held no timer, so a changed generation means the timer
-// was deleted, and firing needs no map lookup.
+// timerRef is what a queued timer remembers of its key: the entry that held it when the
+// timer was registered (which knows its key), with the entry's generation then. An entry
+// is reused for another key only after it held no timer, so a changed generation means the
+// timer was deleted, and firing needs no map lookup.
 type timerRef[S any] struct {
-	key string
 	e   *keyedEntry[S]
 	gen uint32
 }
@@ -39,6 +38,7 @@ type timerRef[S any] struct {
 // keyedEntry is what one key holds: its ValueState and its registered timers. Most keys
 // have at most two timers, kept inline so a key costs no allocation of its own.
 type keyedEntry[S any] struct {
+	key    string
 	value  S
 	has    bool
 	n      uint8
@@ -108,6 +108,9 @@ func (op *KeyedProcess[S, IN, OUT]) Collect(rec *Record[IN]) {
 	hash := op.state.hashOf(key)
 	slot, existed := op.state.find(key, hash)
 	e := op.entry(slot, existed)
+	if !existed {
+		e.key = key
+	}
 	op.ctx.key, op.ctx.entry, op.ctx.timestamp = key, e, rec.Timestamp
 	op.fn.ProcessElement(&op.ctx, &rec.Value)
 	switch {
@@ -134,11 +137,11 @@ func (op *KeyedProcess[S, IN, OUT]) EmitWatermark(wm int64) {
 		if ref.e.gen != ref.gen || !ref.e.hasTimer(t.at) {
 			continue // deleted since it was registered
 		}
-		op.ctx.key, op.ctx.entry, op.ctx.timestamp = ref.key, ref.e, t.at
+		op.ctx.key, op.ctx.entry, op.ctx.timestamp = ref.e.key, ref.e, t.at
 		ref.e.removeTimer(t.at)
 		op.fn.OnTimer(&op.ctx, t.at)
 		if ref.e.empty() {
-			op.state.remove(ref.key)
+			op.state.remove(ref.e.key)
 			op.recycle(ref.e)
 		}
 	}
@@ -227,7 +230,7 @@ func (c *KeyedContext[S, OUT]) RegisterEventTimeTimer(ts int64) {
 		return
 	}
 	c.entry.addTimer(ts)
-	c.timers.push(ts, timerRef[S]{key: c.key, e: c.entry, gen: c.entry.gen})
+	c.timers.push(ts, timerRef[S]{e: c.entry, gen: c.entry.gen})
 	if c.timers.len() >= *c.compactAt {
 		// Deleted timers stay queued until they are due; most per-request timers are
 		// deleted long before (a forget timer ten minutes out, its request done in
