@@ -38,3 +38,35 @@ func TestTheEmbeddedLabKeepsTheBackendContract(t *testing.T) {
 			}
 		}})
 }
+
+// Closing after a replay does not wait for the job to read the live topic's events: the
+// replay's job never will (it waited the whole five seconds of the drain).
+func TestCloseAfterAReplayDoesNotWaitForLiveEvents(t *testing.T) {
+	gen := generator.Defaults()
+	gen.Rate = 200
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Generator: gen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for range lab.Updates() {
+		}
+	}()
+	if err := lab.SetGenerator(true); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := lab.Replay(context.Background(), seedBurst, meter.CompletedTS); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	if err := lab.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(began); took > 2*time.Second {
+		t.Fatalf("Close took %s", took)
+	}
+}

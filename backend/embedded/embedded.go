@@ -127,10 +127,8 @@ func (l *Lab) Close() error {
 		return nil
 	}
 	errs := []error{l.StopFleet()}
-	if job := l.job.current(); job != nil {
-		// Let the job read what the generator flushed before it stops.
-		l.drainJob(job, 5*time.Second)
-	}
+	// Let the job read what the generator flushed before it stops.
+	l.drainJob(5 * time.Second)
 	errs = append(errs, l.job.Stop(context.Background()))
 	if l.broker != nil {
 		l.broker.Close()
@@ -139,13 +137,10 @@ func (l *Lab) Close() error {
 	return errors.Join(errs...)
 }
 
-// drainJob waits, up to limit, until the job has consumed every event produced.
-func (l *Lab) drainJob(job *livejob.Job, limit time.Duration) {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if job.Snapshot().Consumed >= l.Totals().Acked {
-			return
-		}
+// drainJob waits, up to limit, until the job has consumed every event the fleet
+// produced that it reads.
+func (l *Lab) drainJob(limit time.Duration) {
+	for deadline := time.Now().Add(limit); l.job.behind() && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -18,6 +18,9 @@ type engineJob struct {
 	job   *livejob.Job
 	topic string
 	final livejob.Snapshot
+	// owed is what the fleet had acknowledged when the job started, that it will not
+	// read: nothing from the earliest offset, everything from the latest.
+	owed int64
 }
 
 // Start starts a job on spec. A replay's topic the previous job read, and this one does
@@ -33,9 +36,9 @@ func (j *engineJob) Start(ctx context.Context, spec labrt.Spec, collect func(met
 			l.Logf("%v", err)
 		}
 	}
-	startAt := livejob.Earliest
+	startAt, owed := livejob.Earliest, int64(0)
 	if spec.StartAt == labrt.Latest {
-		startAt = livejob.Latest
+		startAt, owed = livejob.Latest, l.Totals().Acked
 	}
 	opts := l.cfg.Job
 	opts.Timestamp, opts.Watermarks = spec.Timestamp, spec.Watermarks
@@ -48,7 +51,7 @@ func (j *engineJob) Start(ctx context.Context, spec labrt.Spec, collect func(met
 		return err
 	}
 	j.mu.Lock()
-	j.job, j.topic = job, spec.Topic
+	j.job, j.topic, j.owed = job, spec.Topic, owed
 	j.mu.Unlock()
 	return nil
 }
@@ -77,6 +80,18 @@ func (j *engineJob) Status() labrt.JobStatus {
 	}
 	s := job.Snapshot()
 	return labrt.JobStatus{Watermark: s.Watermark, Stats: s.Stats, Open: s.Open}
+}
+
+// behind reports whether the running job has yet to read events the fleet produced:
+// only a job on the live topic reads them (a replay's job reads its recording).
+func (j *engineJob) behind() bool {
+	j.mu.Lock()
+	job, topic, owed := j.job, j.topic, j.owed
+	j.mu.Unlock()
+	if job == nil || topic != j.lab.broker.Topic() {
+		return false
+	}
+	return job.Snapshot().Consumed < j.lab.Totals().Acked-owed
 }
 
 // current is the running job, or nil.
