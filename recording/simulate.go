@@ -1,10 +1,16 @@
 package recording
 
 import (
+	"bufio"
 	"cmp"
 	"container/heap"
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -69,18 +75,20 @@ func Simulate(ctx context.Context, cfg SimConfig, write func(Entry) error) (SimS
 		from, to int64
 	}
 	var holds []hold
+	var q simQueue
+	defer q.close()
 	for _, h := range cfg.Hiccups {
 		if h.Instance < 0 || h.Instance >= cfg.Generator.Instances {
 			return SimStats{}, fmt.Errorf("hiccup %s names an instance the fleet does not have", h)
 		}
 		from := h.StartsAt(time.UnixMilli(start)).UnixMilli()
 		holds = append(holds, hold{h.Instance, from, from + h.For.Milliseconds()})
+		q.held = append(q.held, &heldQueue{})
 	}
 	delay := cfg.Delay.Milliseconds()
 	part := kgo.StickyKeyPartitioner(nil).ForTopic("")
 	var keyed kgo.Record
 	var st SimStats
-	var q simQueue
 	heldCount := make([]int64, cfg.Generator.Instances)
 	offsets := make([]int64, cfg.Partitions)
 	// flush writes every queued entry that arrives at or before until: no event still to
@@ -88,6 +96,11 @@ func Simulate(ctx context.Context, cfg SimConfig, write func(Entry) error) (SimS
 	flush := func(until int64) error {
 		for len(q.items) > 0 && q.items[0].e.Arrival <= until {
 			p := heap.Pop(&q).(*simPending)
+			if p.hold >= 0 {
+				if err := q.nextHeld(p.hold); err != nil {
+					return err
+				}
+			}
 			p.e.Offset = offsets[p.e.Partition]
 			offsets[p.e.Partition]++
 			st.Until = p.e.Arrival
@@ -117,22 +130,24 @@ func Simulate(ctx context.Context, cfg SimConfig, write func(Entry) error) (SimS
 		if err := flush(ev.TS + delay); err != nil {
 			return st, err
 		}
-		release, held := ev.TS, false
-		for _, h := range holds {
+		release, hold := ev.TS, -1
+		for i, h := range holds {
 			if h.instance == inst && ev.TS >= h.from && ev.TS < h.to {
 				heldCount[inst]++
-				release, held = h.to+heldCount[inst]-1, true
+				release, hold = h.to+heldCount[inst]-1, i
 			}
 		}
 		p := q.get()
-		p.started, p.held = ev.Type == gateway.RequestStarted, held
+		p.started, p.held, p.hold = ev.Type == gateway.RequestStarted, hold >= 0, hold
 		p.buf = ev.AppendJSON(append(p.buf[:0], ev.RequestID...))
 		k := len(ev.RequestID)
 		keyed.Key = p.buf[:k:k]
 		p.seq = seq
 		p.e = Entry{Partition: int32(part.Partition(&keyed, cfg.Partitions)), Timestamp: ev.TS,
 			Arrival: release + delay, Key: p.buf[:k:k], Value: p.buf[k:]}
-		heap.Push(&q, p)
+		if err := q.push(p); err != nil {
+			return st, err
+		}
 	}
 	return st, flush(MaxTime)
 }
@@ -143,13 +158,52 @@ type simPending struct {
 	seq           int64
 	buf           []byte
 	started, held bool
+	// hold is the index of the hiccup that holds the entry, -1 for none.
+	hold int
 }
 
 // simQueue orders the entries Simulate has made and not yet written by (arrival, seq),
-// and keeps the written ones for reuse.
+// and keeps the written ones for reuse. A hiccup's held entries wait in its own
+// heldQueue, in the order they arrive, with only the first of them in the heap: what
+// the heap holds is bounded by the delay and the number of hiccups.
 type simQueue struct {
 	items []*simPending
 	free  []*simPending
+	held  []*heldQueue
+}
+
+// push queues an entry Simulate has made.
+func (q *simQueue) push(p *simPending) error {
+	if p.hold < 0 {
+		heap.Push(q, p)
+		return nil
+	}
+	h := q.held[p.hold]
+	if !h.inHeap {
+		h.inHeap = true
+		heap.Push(q, p)
+		return nil
+	}
+	return h.add(p, q)
+}
+
+// nextHeld moves the next entry of hiccup i into the heap, after its first was taken.
+func (q *simQueue) nextHeld(i int) error {
+	h := q.held[i]
+	p, err := h.take(q)
+	if err != nil || p == nil {
+		h.inHeap = false
+		return err
+	}
+	p.hold = i
+	heap.Push(q, p)
+	return nil
+}
+
+func (q *simQueue) close() {
+	for _, h := range q.held {
+		h.close()
+	}
 }
 
 func (q *simQueue) get() *simPending {
@@ -172,4 +226,119 @@ func (q *simQueue) Pop() any {
 	p := q.items[len(q.items)-1]
 	q.items = q.items[:len(q.items)-1]
 	return p
+}
+
+// heldInMemory is how many of a hiccup's held entries wait in memory; the rest wait in a
+// temporary file, so a long hiccup costs disk (about 250 bytes an event), not memory.
+var heldInMemory = 20_000
+
+// heldQueue is one hiccup's held entries in the order they arrive: a hiccup releases its
+// events in the order it held them, one millisecond apart, and only after it ends, when
+// it holds no more. So its entries are all added before the first is taken.
+type heldQueue struct {
+	inHeap bool
+	mem    []*simPending
+	head   int
+	file   *os.File
+	w      *bufio.Writer
+	r      *bufio.Reader
+	// spilled counts the entries in the file not yet taken.
+	spilled int64
+	scratch []byte
+}
+
+// add appends an entry, to the file once heldInMemory wait in memory; q takes back what
+// is written out.
+func (h *heldQueue) add(p *simPending, q *simQueue) error {
+	if h.r != nil {
+		return errors.New("simulate: a hiccup held an event after it released one")
+	}
+	if len(h.mem) < heldInMemory && h.file == nil {
+		h.mem = append(h.mem, p)
+		return nil
+	}
+	if h.file == nil {
+		f, err := os.CreateTemp("", "labtui-simulate-*")
+		if err != nil {
+			return fmt.Errorf("a hiccup holds more events than fit in memory, and a temporary file cannot hold them: %w", err)
+		}
+		os.Remove(f.Name()) // the open file is all that is needed; nothing is left behind
+		h.file, h.w = f, bufio.NewWriterSize(f, 256<<10)
+	}
+	b := h.scratch[:0]
+	b = binary.AppendVarint(b, p.seq)
+	b = binary.AppendVarint(b, int64(p.e.Partition))
+	b = binary.AppendVarint(b, p.e.Timestamp)
+	b = binary.AppendVarint(b, p.e.Arrival)
+	flags := byte(0)
+	if p.started {
+		flags = 1
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(len(p.e.Key)))
+	b = binary.AppendUvarint(b, uint64(len(p.e.Value)))
+	b = append(append(b, p.e.Key...), p.e.Value...)
+	h.scratch = b
+	h.spilled++
+	q.free = append(q.free, p)
+	if _, err := h.w.Write(b); err != nil {
+		return fmt.Errorf("write held events to a temporary file: %w", err)
+	}
+	return nil
+}
+
+// take returns the next entry, nil when none is left.
+func (h *heldQueue) take(q *simQueue) (*simPending, error) {
+	if h.head < len(h.mem) {
+		p := h.mem[h.head]
+		h.mem[h.head] = nil
+		h.head++
+		return p, nil
+	}
+	if h.spilled == 0 {
+		return nil, nil
+	}
+	if h.r == nil {
+		if err := h.w.Flush(); err != nil {
+			return nil, fmt.Errorf("write held events to a temporary file: %w", err)
+		}
+		if _, err := h.file.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		h.r = bufio.NewReaderSize(h.file, 256<<10)
+	}
+	h.spilled--
+	p := q.get()
+	var n [7]int64
+	for i := range n {
+		var err error
+		if i == 4 {
+			var c byte
+			c, err = h.r.ReadByte()
+			n[i] = int64(c)
+		} else if i < 4 {
+			n[i], err = binary.ReadVarint(h.r)
+		} else {
+			var u uint64
+			u, err = binary.ReadUvarint(h.r)
+			n[i] = int64(u)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read held events back from a temporary file: %w", err)
+		}
+	}
+	k, v := int(n[5]), int(n[6])
+	p.buf = slices.Grow(p.buf[:0], k+v)[:k+v]
+	if _, err := io.ReadFull(h.r, p.buf); err != nil {
+		return nil, fmt.Errorf("read held events back from a temporary file: %w", err)
+	}
+	p.seq, p.started, p.held = n[0], n[4] == 1, true
+	p.e = Entry{Partition: int32(n[1]), Timestamp: n[2], Arrival: n[3], Key: p.buf[:k:k], Value: p.buf[k:]}
+	return p, nil
+}
+
+func (h *heldQueue) close() {
+	if h.file != nil {
+		h.file.Close()
+	}
 }

@@ -2,10 +2,12 @@ package recording
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"io"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -143,4 +145,69 @@ func TestSimulateWritesAsItGoesAndStopsWhenCancelled(t *testing.T) {
 	if st.Events != int64(written) || written < 200_000 || written > 200_000+simCheckEvents || st.Held < 10_000 {
 		t.Fatalf("stats %+v, %d written", st, written)
 	}
+}
+
+func TestALongHiccupsHeldEventsWaitOnDiskAndComeOutTheSame(t *testing.T) {
+	cfg := recordedHourConfig(t)
+	cfg.Duration = 10 * time.Minute
+	a, _ := inject.ParseHiccup("gw-1@1m+4m")
+	b, _ := inject.ParseHiccup("gw-2@2m+1m")
+	c, _ := inject.ParseHiccup("gw-1@3m+30s") // overlaps the first
+	cfg.Hiccups = []inject.Hiccup{a, b, c}
+	inMemory := simulateToBytes(t, cfg)
+	if !bytes.Equal(inMemory, simulateBySorting(t, cfg)) {
+		t.Fatal("the streaming simulation differs from making every entry and sorting them")
+	}
+	defer func(n int) { heldInMemory = n }(heldInMemory)
+	heldInMemory = 10
+	spilled := simulateToBytes(t, cfg)
+	if !bytes.Equal(inMemory, spilled) {
+		t.Fatalf("with the held events on disk the recording differs (%d vs %d bytes)", len(spilled), len(inMemory))
+	}
+	if n := bytes.Count(inMemory, []byte("\n")); n < 20_000 {
+		t.Fatalf("only %d lines", n)
+	}
+}
+
+// simulateBySorting is the simulation as it was written before it streamed: every entry
+// made, then one stable sort by arrival. It is the reference for Simulate's order.
+func simulateBySorting(t *testing.T, cfg SimConfig) []byte {
+	start := cfg.Start.UnixMilli()
+	end := start + cfg.Duration.Milliseconds()
+	sched, err := generator.NewSchedule(cfg.Generator, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := kgo.StickyKeyPartitioner(nil).ForTopic("")
+	var all []Entry
+	heldCount := map[int]int64{}
+	for {
+		ev, inst := sched.Next()
+		if ev.TS >= end {
+			break
+		}
+		release := ev.TS
+		for _, h := range cfg.Hiccups {
+			from := h.StartsAt(time.UnixMilli(start)).UnixMilli()
+			to := from + h.For.Milliseconds()
+			if h.Instance == inst && ev.TS >= from && ev.TS < to {
+				heldCount[inst]++
+				release = to + heldCount[inst] - 1
+			}
+		}
+		key := []byte(ev.RequestID)
+		all = append(all, Entry{Partition: int32(part.Partition(&kgo.Record{Key: key}, 3)), Timestamp: ev.TS,
+			Arrival: release + 5, Key: key, Value: ev.AppendJSON(nil)})
+	}
+	slices.SortStableFunc(all, func(a, b Entry) int { return cmp.Compare(a.Arrival, b.Arrival) })
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	offsets := make([]int64, 3)
+	for _, e := range all {
+		e.Offset = offsets[e.Partition]
+		offsets[e.Partition]++
+		w.Write(e)
+	}
+	w.Close()
+	return buf.Bytes()
 }
