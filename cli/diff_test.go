@@ -87,7 +87,7 @@ func TestMovedListsR105(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	untraced := replayTo(t, "c.jsonl", "--format", "jsonl")
-	if code, _, errOut := runCLI(t, "moved", a, untraced); code != 1 || !strings.Contains(errOut, "B: no trace lines") {
+	if code, _, errOut := runCLI(t, "moved", a, untraced); code != 1 || !strings.Contains(errOut, "run B: no trace lines") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }

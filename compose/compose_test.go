@@ -36,7 +36,7 @@ func loadLab(t *testing.T, dir string) lab {
 	if err != nil {
 		t.Fatalf("compose options: %v", err)
 	}
-	p, err := cli.ProjectFromOptions(context.Background(), opts)
+	p, err := opts.LoadProject(context.Background())
 	if err != nil {
 		t.Fatalf("load %s: %v", File, err)
 	}

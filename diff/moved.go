@@ -43,9 +43,9 @@ func Moved(a, b []meter.Result) (*Moves, error) {
 	ta, tb := traces(a), traces(b)
 	switch {
 	case len(ta) == 0:
-		return nil, fmt.Errorf("A: %w", ErrNoTrace)
+		return nil, fmt.Errorf("run A: %w", ErrNoTrace)
 	case len(tb) == 0:
-		return nil, fmt.Errorf("B: %w", ErrNoTrace)
+		return nil, fmt.Errorf("run B: %w", ErrNoTrace)
 	}
 	m := &Moves{WindowSize: windowSize(a, b)}
 	for id, x := range ta {

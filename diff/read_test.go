@@ -60,7 +60,7 @@ func TestReadFileNamesTheBadLine(t *testing.T) {
 
 func TestMovedNeedsTraces(t *testing.T) {
 	_, err := Moved([]meter.Result{minute(meter.EventTimeResult, "acme", 0, 1, 1)}, replayFile(t, seedBurst, replay.Config{}))
-	if err == nil || !strings.HasPrefix(err.Error(), "A: no trace lines") {
+	if err == nil || !strings.HasPrefix(err.Error(), "run A: no trace lines") {
 		t.Fatalf("error %v", err)
 	}
 }

@@ -29,31 +29,3 @@ type Output[T any] interface {
 	EmitWatermark(wm int64)
 }
 
-// Broadcast sends every record and watermark to each of its outputs, in order, as a
-// stream consumed by two operators does.
-type Broadcast[T any] []Output[T]
-
-// Collect sends rec to every output, each seeing the timestamp it came with.
-func (b Broadcast[T]) Collect(rec *Record[T]) {
-	ts := rec.Timestamp
-	for _, o := range b {
-		rec.Timestamp = ts
-		o.Collect(rec)
-	}
-}
-
-// EmitWatermark sends wm to every output.
-func (b Broadcast[T]) EmitWatermark(wm int64) {
-	for _, o := range b {
-		o.EmitWatermark(wm)
-	}
-}
-
-// Discard is an Output that drops everything.
-type Discard[T any] struct{}
-
-// Collect drops rec.
-func (Discard[T]) Collect(*Record[T]) {}
-
-// EmitWatermark drops wm.
-func (Discard[T]) EmitWatermark(int64) {}

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/labtui/labtui/internal/timeheap"
+
 // timerQueue holds timers, each carrying a P (its key, or what to run), in (time,
 // registration) order: the event-time timers of the keyed and window operators, and the
 // Runtime's processing-time timers. Timers are mostly registered in time order (a
@@ -9,7 +11,7 @@ package engine
 type timerQueue[P any] struct {
 	ring       []timer[P] // a circular buffer in (at, seq) order
 	head, size int
-	heap       []timer[P]
+	heap       timeheap.Heap[P]
 	seq        uint64
 }
 
@@ -31,35 +33,38 @@ func (q *timerQueue[P]) push(at int64, key P) {
 		q.ringPush(t)
 		return
 	}
-	q.heapPush(t)
+	q.heap.Push(timeheap.Item[P]{At: t.at, Seq: t.seq, Value: t.key})
 }
 
 // peek returns the earliest timer.
 func (q *timerQueue[P]) peek() (timer[P], bool) {
+	h, inHeap := q.heap.Peek()
 	switch {
-	case q.size == 0 && len(q.heap) == 0:
+	case q.size == 0 && !inHeap:
 		return timer[P]{}, false
 	case q.size == 0:
-		return q.heap[0], true
-	case len(q.heap) == 0 || q.ring[q.head].before(q.heap[0]):
+		return timer[P]{at: h.At, seq: h.Seq, key: h.Value}, true
+	case !inHeap || q.ring[q.head].at < h.At || q.ring[q.head].at == h.At && q.ring[q.head].seq < h.Seq:
 		return q.ring[q.head], true
 	}
-	return q.heap[0], true
+	return timer[P]{at: h.At, seq: h.Seq, key: h.Value}, true
 }
 
 // pop removes the earliest timer; peek must have found one.
 func (q *timerQueue[P]) pop() timer[P] {
-	if q.size > 0 && (len(q.heap) == 0 || q.ring[q.head].before(q.heap[0])) {
+	h, inHeap := q.heap.Peek()
+	if q.size > 0 && (!inHeap || q.ring[q.head].at < h.At || q.ring[q.head].at == h.At && q.ring[q.head].seq < h.Seq) {
 		t := q.ring[q.head]
 		q.ring[q.head] = timer[P]{}
 		q.head = (q.head + 1) % len(q.ring)
 		q.size--
 		return t
 	}
-	return q.heapPop()
+	it := q.heap.Pop()
+	return timer[P]{at: it.At, seq: it.Seq, key: it.Value}
 }
 
-func (q *timerQueue[P]) len() int { return q.size + len(q.heap) }
+func (q *timerQueue[P]) len() int { return q.size + q.heap.Len() }
 
 // compact drops every timer keep rejects, keeping the order of the others, so a queue
 // whose timers are mostly deleted before they are due stays the size of the live ones.
@@ -99,43 +104,4 @@ func (q *timerQueue[P]) ringPush(t timer[P]) {
 	}
 	q.ring[(q.head+q.size)%len(q.ring)] = t
 	q.size++
-}
-
-func (q *timerQueue[P]) heapPush(t timer[P]) {
-	q.heap = append(q.heap, t)
-	i := len(q.heap) - 1
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !q.heap[i].before(q.heap[parent]) {
-			break
-		}
-		q.heap[i], q.heap[parent] = q.heap[parent], q.heap[i]
-		i = parent
-	}
-}
-
-func (q *timerQueue[P]) heapPop() timer[P] {
-	h := q.heap
-	t := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h[last] = timer[P]{}
-	h = h[:last]
-	i := 0
-	for {
-		l, r, smallest := 2*i+1, 2*i+2, i
-		if l < len(h) && h[l].before(h[smallest]) {
-			smallest = l
-		}
-		if r < len(h) && h[r].before(h[smallest]) {
-			smallest = r
-		}
-		if smallest == i {
-			break
-		}
-		h[i], h[smallest] = h[smallest], h[i]
-		i = smallest
-	}
-	q.heap = h
-	return t
 }

@@ -121,14 +121,6 @@ func equal(a, b []int64) bool {
 	return true
 }
 
-func TestBroadcastGivesEveryOutputTheTimestampTheRecordCameWith(t *testing.T) {
-	rt := NewRuntime(0)
-	restamped, plain := &collector[int64]{}, &collector[int64]{}
-	b := Broadcast[int64]{NewTimestampAssigner(rt, WatermarkStrategy{}, byValue, Output[int64](restamped)), plain}
-	b.Collect(&Record[int64]{Value: 7_000, Timestamp: 5})
-	expect(t, "the assigner restamps its copy", restamped.take(), "7000@7000")
-	expect(t, "the next output sees the original", plain.take(), "7000@5")
-}
 
 func TestZeroIntervalDisablesPeriodicWatermarks(t *testing.T) {
 	rt := NewRuntime(0)

@@ -74,12 +74,3 @@ func Exercises() []Exercise {
 		},
 	}
 }
-
-// Questions returns every question of every exercise, in order.
-func Questions() []Question {
-	var qs []Question
-	for _, e := range Exercises() {
-		qs = append(qs, e.Questions...)
-	}
-	return qs
-}

@@ -193,7 +193,7 @@ func TestEveryPauseOfTypingIsOnDisk(t *testing.T) {
 			t.Fatalf("key %q started a second write while one was running", r)
 		}
 	}
-	m, cmd = m.Update(done)
+	_, cmd = m.Update(done)
 	if _, ok := savedBy(cmd); !ok || saved() != "abc" {
 		t.Fatalf("after the first write returned the file holds %q", saved())
 	}
