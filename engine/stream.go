@@ -28,4 +28,3 @@ type Output[T any] interface {
 	Collect(rec *Record[T])
 	EmitWatermark(wm int64)
 }
-

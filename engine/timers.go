@@ -81,17 +81,7 @@ func (q *timerQueue[P]) compact(keep func(at int64, key P) bool) {
 		q.ring[(q.head+i)%len(q.ring)] = timer[P]{}
 	}
 	q.size = n
-	h := q.heap[:0]
-	for _, t := range q.heap {
-		if keep(t.at, t.key) {
-			h = append(h, t)
-		}
-	}
-	clear(q.heap[len(h):])
-	q.heap = q.heap[:0]
-	for _, t := range h { // a filtered heap is no heap: push each back, in place
-		q.heapPush(t)
-	}
+	q.heap.Retain(func(it timeheap.Item[P]) bool { return keep(it.At, it.Value) })
 }
 
 func (q *timerQueue[P]) ringPush(t timer[P]) {

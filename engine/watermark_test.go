@@ -121,7 +121,6 @@ func equal(a, b []int64) bool {
 	return true
 }
 
-
 func TestZeroIntervalDisablesPeriodicWatermarks(t *testing.T) {
 	rt := NewRuntime(0)
 	out := &collector[int64]{}

@@ -55,8 +55,31 @@ func (h *Heap[V]) Pop() Item[V] {
 	last := len(s) - 1
 	s[0] = s[last]
 	s[last] = Item[V]{}
-	s = s[:last]
-	for i := 0; ; {
+	h.items = s[:last]
+	h.down(0)
+	return top
+}
+
+// Retain keeps only the items keep accepts; they come out in the same order as before.
+// The slots let go are zeroed.
+func (h *Heap[V]) Retain(keep func(Item[V]) bool) {
+	kept := h.items[:0]
+	for _, it := range h.items {
+		if keep(it) {
+			kept = append(kept, it)
+		}
+	}
+	clear(h.items[len(kept):])
+	h.items = kept
+	for i := len(kept)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// down sifts the item at i down to its place.
+func (h *Heap[V]) down(i int) {
+	s := h.items
+	for {
 		smallest, l, r := i, 2*i+1, 2*i+2
 		if l < len(s) && s[l].Before(s[smallest]) {
 			smallest = l
@@ -65,11 +88,9 @@ func (h *Heap[V]) Pop() Item[V] {
 			smallest = r
 		}
 		if smallest == i {
-			break
+			return
 		}
 		s[i], s[smallest] = s[smallest], s[i]
 		i = smallest
 	}
-	h.items = s
-	return top
 }

@@ -50,3 +50,23 @@ func TestAThousandRandomItemsComeOutSorted(t *testing.T) {
 		}
 	}
 }
+
+func TestRetainKeepsTheOrderOfWhatItKeeps(t *testing.T) {
+	var h Heap[int]
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 200 {
+		h.Push(Item[int]{At: r.Int64N(40), Seq: uint64(i), Value: i})
+	}
+	h.Retain(func(it Item[int]) bool { return it.Value%3 != 0 })
+	if h.Len() != 133 {
+		t.Fatalf("Len = %d, want 133", h.Len())
+	}
+	prev := h.Pop()
+	for h.Len() > 0 {
+		it := h.Pop()
+		if it.Value%3 == 0 || it.Before(prev) {
+			t.Fatalf("%+v after %+v", it, prev)
+		}
+		prev = it
+	}
+}
