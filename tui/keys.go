@@ -20,6 +20,7 @@ type KeyMap struct {
 
 	Diff    key.Binding
 	Skew    key.Binding
+	Open    key.Binding
 	NextTab key.Binding
 	PrevTab key.Binding
 	Back    key.Binding
@@ -56,6 +57,7 @@ func DefaultKeyMap() KeyMap {
 
 		Diff:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff against the re-enacted hour")),
 		Skew:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "skew picture of the run")),
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "≠ rows: the records that differ")),
 		NextTab: key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next diff tab")),
 		PrevTab: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous diff tab")),
 		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the panes")),
@@ -109,7 +111,7 @@ func (h mainHelp) FullHelp() [][]key.Binding {
 	// The help screen's own line says ? or esc goes back, so ? is not listed here.
 	return [][]key.Binding{
 		{k.Generator, k.Inject, k.Strategy, k.Replay, k.Timestamp, k.Mark, k.Kill},
-		{k.Diff, tabs, k.Skew, k.Back, focus, k.Late, k.Inspector, k.Filter},
+		{k.Diff, tabs, k.Skew, k.Open, k.Back, focus, k.Late, k.Inspector, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Export, k.Quit},
 	}

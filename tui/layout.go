@@ -74,6 +74,7 @@ func (m Model) relayout() Model {
 	m.panes = m.panes.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
 	m.diffView = m.diffView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
 	m.skewView = m.skewView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
+	m.drill = m.drill.SetSize(m.width, l.panesH)
 	m.late = m.late.SetSize(m.width, l.lateH).SetFocused(m.focus == areaLate)
 	m.inspector = m.inspector.SetSize(m.width, l.inspectorH).SetFocused(m.focus == areaInspector)
 	m.lab = m.lab.SetSize(m.width, l.labH).SetFocused(m.focus == areaLab)

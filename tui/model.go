@@ -21,6 +21,7 @@ import (
 	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/diffview"
+	"github.com/labtui/labtui/tui/components/drill"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/header"
 	"github.com/labtui/labtui/tui/components/labpanel"
@@ -172,6 +173,7 @@ type Model struct {
 	skewView  skewview.Model
 	picker    picker.Model
 	strategy  strategy.Model
+	drill     drill.Model
 	filter    textinput.Model
 
 	// an is what the diff and skew views keep of what they show.
@@ -226,6 +228,7 @@ func New(b backend.Backend, cfg Config) Model {
 		replayBar: replaybar.New(styles),
 		diffView:  diffview.New(styles),
 		skewView:  skewview.New(styles),
+		drill:     drill.New(styles),
 		filter:    fi,
 		an:        newAnalysis(),
 		saveOK:    true,

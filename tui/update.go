@@ -153,6 +153,8 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.toggleView(viewDiff)
 	case key.Matches(k, km.Skew):
 		return m.toggleView(viewSkew)
+	case m.focus == areaPanes && m.view == viewPanes && key.Matches(k, km.Open):
+		return m.openDrill(), nil
 	case key.Matches(k, km.Late):
 		m = m.panesFirst()
 		m.showLate = !m.showLate
@@ -242,7 +244,7 @@ func (m Model) scroll(a area, delta int) Model {
 	case a == areaPanes && m.view == viewDiff:
 		m.diffView = m.diffView.Scroll(delta)
 		return m
-	case a == areaPanes && m.view == viewSkew:
+	case a == areaPanes && (m.view == viewSkew || m.view == viewDrill):
 		return m
 	}
 	switch a {

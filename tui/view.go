@@ -53,6 +53,8 @@ func (m Model) bodyViews() []string {
 		out = append(out, m.diffView.View())
 	case l.panesH > 0 && m.view == viewSkew:
 		out = append(out, m.skewView.View())
+	case l.panesH > 0 && m.view == viewDrill:
+		out = append(out, m.drillView())
 	case l.panesH > 0:
 		run := m.sess.Current()
 		var open []meter.Result

@@ -3,6 +3,10 @@ package tui
 import (
 	"time"
 
+	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/tui/components/drill"
+	"github.com/labtui/labtui/tui/components/footer"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -17,6 +21,8 @@ const (
 	viewDiff
 	// viewSkew is the event-time/processing-time picture (skewview).
 	viewSkew
+	// viewDrill is the current run's ≠ rows and the records that differ (drill).
+	viewDrill
 )
 
 // viewTick is how often an open skew view looks for fresh results.
@@ -80,6 +86,18 @@ func (m Model) viewKey(k tea.KeyMsg) (Model, bool) {
 	case key.Matches(k, km.Back):
 		m.view = viewPanes
 		return m.relayout(), true
+	case m.view == viewDrill && key.Matches(k, km.Up):
+		m.drill = m.drill.Move(-1)
+		return m, true
+	case m.view == viewDrill && key.Matches(k, km.Down):
+		m.drill = m.drill.Move(1)
+		return m, true
+	case m.view == viewDrill && key.Matches(k, km.PageUp):
+		m.drill = m.drill.Scroll(-max(1, m.layout.panesH/2))
+		return m, true
+	case m.view == viewDrill && key.Matches(k, km.PageDown):
+		m.drill = m.drill.Scroll(max(1, m.layout.panesH/2))
+		return m, true
 	case m.view == viewDiff && key.Matches(k, km.NextTab):
 		m.diffView = m.diffView.NextTab(true)
 		return m, true
@@ -88,6 +106,34 @@ func (m Model) viewKey(k tea.KeyMsg) (Model, bool) {
 		return m, true
 	}
 	return m, false
+}
+
+// openDrill shows the current run's ≠ rows, newest first, and the records that differ.
+func (m Model) openDrill() Model {
+	run := m.sess.Current()
+	clocks := m.sess.ClocksFor(run)
+	var rows []minutes.Row
+	for i := run.Table.Len() - 1; i >= 0; i-- {
+		if r := run.Table.Row(i); !r.IsMark() && r.Verdict(clocks) == minutes.Differs {
+			rows = append(rows, *r)
+		}
+	}
+	m.drill = m.drill.SetRows(rows)
+	m.view = viewDrill
+	if len(rows) == 0 {
+		m = m.say(footer.Info, "no row of run %d differs between the two windows yet", run.ID)
+	}
+	return m.relayout()
+}
+
+// drillView draws the ≠ rows with the selected row's differing records.
+func (m Model) drillView() string {
+	run := m.sess.Current()
+	var moved []drill.Moved
+	if row, ok := m.drill.Selected(); ok {
+		moved = drill.Differing(row, run.Results.Snapshot())
+	}
+	return m.drill.View(moved, run.Results.Complete())
 }
 
 // panesFirst brings the panes back before a key that works on them (the late records,

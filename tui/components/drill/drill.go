@@ -1,0 +1,179 @@
+// Package drill opens a run's ≠ rows: the (minute, tenant) rows whose two windows
+// differ, newest first, one selected, and under them the records that went to that
+// minute in one window and not in the other (processing time only, event time only, or
+// dropped as late), from the run's traces.
+package drill
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/tui/textutil"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// Model is the view's size, the rows it offers and the one selected.
+type Model struct {
+	styles   theme.Styles
+	width    int
+	height   int
+	rows     []minutes.Row
+	selected int
+	scroll   int
+}
+
+// New returns an empty view.
+func New(styles theme.Styles) Model { return Model{styles: styles} }
+
+// SetSize sets the cells the view fills.
+func (m Model) SetSize(w, h int) Model {
+	m.width, m.height = w, h
+	return m
+}
+
+// SetRows sets the ≠ rows, newest first, and selects the first.
+func (m Model) SetRows(rows []minutes.Row) Model {
+	m.rows, m.selected, m.scroll = rows, 0, 0
+	return m
+}
+
+// Move selects the row delta away.
+func (m Model) Move(delta int) Model {
+	if len(m.rows) > 0 {
+		m.selected = max(0, min(len(m.rows)-1, m.selected+delta))
+		m.scroll = 0
+	}
+	return m
+}
+
+// Scroll moves the record list by delta lines.
+func (m Model) Scroll(delta int) Model {
+	m.scroll = max(0, m.scroll+delta)
+	return m
+}
+
+// Selected is the selected row, if any.
+func (m Model) Selected() (minutes.Row, bool) {
+	if len(m.rows) == 0 {
+		return minutes.Row{}, false
+	}
+	return m.rows[m.selected], true
+}
+
+// Moved is a record in one window's cell of a (minute, tenant) and not in the other's.
+type Moved struct {
+	Record meter.RecordTrace
+	// Where says which: "processing time only", "event time only", or "late" (its
+	// event-time minute had closed when it arrived).
+	Where string
+}
+
+// Differing returns the records of traces that make row's two cells differ: those in
+// its processing-time minute and not its event-time minute, and the other way round
+// (late records count as in no event-time minute), oldest first.
+func Differing(row minutes.Row, traces []meter.Result) []Moved {
+	var out []Moved
+	for i := range traces {
+		if traces[i].Kind != meter.TraceResult {
+			continue
+		}
+		r := traces[i].Record
+		if r.TenantID != row.Tenant {
+			continue
+		}
+		inProc := r.ProcessingWindowEnd == row.WindowEnd
+		inEvent := r.EventWindowEnd == row.WindowEnd && !r.Late
+		switch {
+		case inProc && !inEvent && r.EventWindowEnd == row.WindowEnd:
+			out = append(out, Moved{r, "late"})
+		case inProc && !inEvent:
+			out = append(out, Moved{r, "processing time only"})
+		case inEvent && !inProc:
+			out = append(out, Moved{r, "event time only"})
+		case r.Late && r.EventWindowEnd == row.WindowEnd:
+			out = append(out, Moved{r, "late"})
+		}
+	}
+	return out
+}
+
+// View draws the rows and the selected row's records; complete says whether the run
+// still holds every trace (an old or very long run lets the oldest go).
+func (m Model) View(moved []Moved, complete bool) string {
+	s := m.styles
+	lines := []string{s.Title.Render(textutil.Fit("≠ rows: the records that differ between the two windows · ↑/↓ row · pgup/pgdn records · esc back", m.width))}
+	if len(m.rows) == 0 {
+		lines = append(lines, "  no row of this run differs between the two windows")
+		return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
+	}
+	listH := min(len(m.rows), max(3, m.height/4))
+	first := max(0, min(m.selected-listH/2, len(m.rows)-listH))
+	for i := first; i < first+listH; i++ {
+		r := m.rows[i]
+		p, e := r.Cells[minutes.Processing], r.Cells[minutes.Event]
+		l := fmt.Sprintf("  %s %s  processing $%.4f ×%d  event $%.4f ×%d", minute(r.WindowStart), textutil.Fit(r.Tenant, 10),
+			p.USD, p.Requests, e.USD, e.Requests)
+		if i == m.selected {
+			l = s.Selected.Render("> " + l[2:])
+		}
+		lines = append(lines, textutil.Fit(l, m.width))
+	}
+	row := m.rows[m.selected]
+	counts := map[string]int{}
+	usd := map[string]float64{}
+	for _, mv := range moved {
+		counts[mv.Where]++
+		usd[mv.Where] += mv.Record.USD
+	}
+	var parts []string
+	for _, w := range []string{"processing time only", "event time only", "late"} {
+		if counts[w] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d ($%.4f)", w, counts[w], usd[w]))
+		}
+	}
+	sum := fmt.Sprintf("%s %s: %d records differ", minute(row.WindowStart), row.Tenant, len(moved))
+	if len(parts) > 0 {
+		sum += " · " + strings.Join(parts, " · ")
+	}
+	lines = append(lines, "", textutil.Fit(s.Title.Render(sum), m.width))
+	if !complete {
+		lines = append(lines, s.Warn.Render(textutil.Fit("  the run no longer holds its oldest traces: records of early minutes may be missing here", m.width)))
+	}
+	lines = append(lines, s.Dim.Render(textutil.Fit(
+		"  "+textutil.Fit("request", 16)+" gw    completed/ts  arrival       watermark met event proc  USD       where", m.width)))
+	body := max(0, m.height-len(lines))
+	start := min(m.scroll, max(0, len(moved)-body))
+	for _, mv := range moved[start:min(len(moved), start+body)] {
+		r := mv.Record
+		lines = append(lines, textutil.Fit(fmt.Sprintf("  %s %-5s %s  %s  %s  %s %s  $%.4f  %s", textutil.Fit(r.RequestID, 16), r.Gateway,
+			meter.Clock(r.Timestamp), meter.Clock(r.Arrival), meter.Clock(r.Watermark), minute(r.EventWindowEnd-meter.Minute),
+			minute(r.ProcessingWindowEnd-meter.Minute), r.USD, where(mv)), m.width))
+	}
+	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
+}
+
+func minute(ms int64) string {
+	c := meter.Clock(ms)
+	if len(c) < 5 {
+		return c
+	}
+	return c[:5]
+}
+
+// where says where a record went, and, for one in this processing-time minute only,
+// what became of it in event time.
+func where(mv Moved) string {
+	r := mv.Record
+	if mv.Where == "processing time only" {
+		if r.Late {
+			return mv.Where + " · dropped as late from event time's " + minute(r.EventWindowEnd-meter.Minute)
+		}
+		return mv.Where + " · event time bills it to " + minute(r.EventWindowEnd-meter.Minute)
+	}
+	if mv.Where == "event time only" {
+		return mv.Where + " · processing time billed it to " + minute(r.ProcessingWindowEnd-meter.Minute)
+	}
+	return mv.Where
+}

@@ -1,0 +1,48 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+// moved is a trace of a record that completed in minute ev and reached the job in
+// minute proc (minutes after t0).
+func moved(id string, ev, proc int64, late bool) meter.Result {
+	ts := t0 + ev*60000 + 50000
+	r := trace(id, "acme", "gw-1", ts)
+	r.Record.EventWindowEnd = t0 + (ev+1)*60000
+	r.Record.ProcessingWindowEnd = t0 + (proc+1)*60000
+	r.Record.Arrival = t0 + proc*60000 + 15000
+	r.Record.Late = late
+	return r
+}
+
+func TestEnterOnThePanesOpensTheRecordsThatDiffer(t *testing.T) {
+	results := []meter.Result{
+		trace("r-101", "acme", "gw-0", at("00:10")), trace("r-102", "acme", "gw-0", at("00:20")),
+		moved("r-103", 0, 1, true), moved("r-104", 0, 1, true), moved("r-105", 1, 1, false),
+		fired(meter.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(meter.EventTimeResult, "acme", 0, 0.2, 2),
+		fired(meter.ProcessingTimeResult, "acme", 1, 0.3, 3), fired(meter.EventTimeResult, "acme", 1, 0.1, 1),
+	}
+	fb := fakebackend.New(backend.Update{Results: results, Status: status(at("02:10"), at("02:09"))})
+	tm := start(t, fb, Config{}, 160, 48)
+	waitFor(t, tm, "10:02:09.000")
+	press(tm, "enter")
+	waitFor(t, tm, "≠ rows: the records that differ", "10:01 acme: 2 records differ")
+	fm, view := finalView(t, tm)
+	for _, want := range []string{"processing $0.3000 ×3  event $0.1000 ×1", "processing time only 2 ($0.2000)", "r-103", "dropped as late from event time's 10:00"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the drill-down lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "r-105 ") || strings.Contains(view, "r-101 ") {
+		t.Errorf("a record in both windows is listed:\n%s", view)
+	}
+	if fm.view != viewDrill {
+		t.Errorf("view = %d", fm.view)
+	}
+}
