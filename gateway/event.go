@@ -100,6 +100,10 @@ func (p *Parser) parseGeneral(data []byte) (Event, error) {
 		var err error
 		switch string(f.Key) {
 		case "type":
+			if f.Kind == flatjson.String && !f.Escaped && utf8.Valid(f.Raw) {
+				typ = f.Raw // compared, never kept: no copy
+				break
+			}
 			var s string
 			s, err = text(f)
 			typ = []byte(s)
