@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	clusterlab "github.com/labtui/labtui/backend/cluster"
-	composelab "github.com/labtui/labtui/backend/compose"
+	"github.com/labtui/labtui/backend/flinklab"
 	project "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/labcluster"
@@ -177,7 +177,7 @@ func (a *app) remoteAddrs() (brokers, flinkURL string, err error) {
 // labtui) or remote (--brokers and --flink) from the settings, and runs its doctor's
 // checks first, so a machine that cannot run it gets one message and nothing starts.
 // lossless is for labtui run --headless, whose printed lines are the product.
-func (a *app) clusterBackend(name string, lossless bool) (*composelab.Lab, error) {
+func (a *app) clusterBackend(name string, lossless bool) (*flinklab.Lab, error) {
 	cfg, err := a.labConfig()
 	if err != nil {
 		return nil, err
@@ -194,8 +194,8 @@ func (a *app) clusterBackend(name string, lossless bool) (*composelab.Lab, error
 	if cfg.StartAt == livejob.Latest {
 		start = "latest"
 	}
-	lab := composelab.Config{Generator: cfg.Generator, Job: cfg.Job, StartAt: start, Hiccups: hiccups, Lossless: lossless}
-	var l *composelab.Lab
+	lab := flinklab.Config{Generator: cfg.Generator, Job: cfg.Job, StartAt: start, Hiccups: hiccups, Lossless: lossless}
+	var l *flinklab.Lab
 	if name == "cluster" {
 		l, err = clusterlab.New(clusterlab.Config{Lab: lab, Layout: layout, RunDir: a.cfg.ClusterRunDir})
 	} else {

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labtui/labtui/backend"
-	composelab "github.com/labtui/labtui/backend/compose"
+	"github.com/labtui/labtui/backend/flinklab"
 	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/livejob"
@@ -99,7 +99,7 @@ func (a *app) composeBackend() (backend.Backend, error) {
 	if cfg.StartAt == livejob.Latest {
 		start = "latest"
 	}
-	lab, err := composelab.New(composelab.Config{
+	lab, err := flinklab.New(flinklab.Config{
 		ComposeFile: a.cfg.ComposeFile,
 		Generator:   cfg.Generator,
 		Job:         cfg.Job,
@@ -113,7 +113,7 @@ func (a *app) composeBackend() (backend.Backend, error) {
 	defer cancel()
 	if err := lab.Preflight(ctx); err != nil {
 		lab.Close()
-		var pe *composelab.PreflightError
+		var pe *flinklab.PreflightError
 		if errors.As(err, &pe) {
 			return nil, exitError{code: 1, msg: pe.Error()}
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labtui/labtui/backend"
-	composelab "github.com/labtui/labtui/backend/compose"
 	"github.com/labtui/labtui/backend/embedded"
+	"github.com/labtui/labtui/backend/flinklab"
 	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
@@ -205,7 +205,7 @@ func (a *app) headlessLab() (headlessLab, *embedded.Lab, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return lab.(*composelab.Lab), nil, nil
+		return lab.(*flinklab.Lab), nil, nil
 	default:
 		lab, err := a.clusterBackend(a.cfg.Backend, true)
 		if err != nil {

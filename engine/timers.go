@@ -44,7 +44,7 @@ func (q *timerQueue[P]) peek() (timer[P], bool) {
 		return timer[P]{}, false
 	case q.size == 0:
 		return timer[P]{at: h.At, seq: h.Seq, key: h.Value}, true
-	case !inHeap || q.ring[q.head].at < h.At || q.ring[q.head].at == h.At && q.ring[q.head].seq < h.Seq:
+	case !inHeap || q.ring[q.head].before(timer[P]{at: h.At, seq: h.Seq}):
 		return q.ring[q.head], true
 	}
 	return timer[P]{at: h.At, seq: h.Seq, key: h.Value}, true
@@ -53,7 +53,7 @@ func (q *timerQueue[P]) peek() (timer[P], bool) {
 // pop removes the earliest timer; peek must have found one.
 func (q *timerQueue[P]) pop() timer[P] {
 	h, inHeap := q.heap.Peek()
-	if q.size > 0 && (!inHeap || q.ring[q.head].at < h.At || q.ring[q.head].at == h.At && q.ring[q.head].seq < h.Seq) {
+	if q.size > 0 && (!inHeap || q.ring[q.head].before(timer[P]{at: h.At, seq: h.Seq})) {
 		t := q.ring[q.head]
 		q.ring[q.head] = timer[P]{}
 		q.head = (q.head + 1) % len(q.ring)

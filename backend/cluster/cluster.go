@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labtui/labtui/backend/compose"
+	"github.com/labtui/labtui/backend/flinklab"
 	project "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/labs"
@@ -24,7 +24,7 @@ import (
 type Config struct {
 	// Lab is the lab's own configuration: the fleet, the job's options, where it
 	// starts reading. Its compose fields are not used.
-	Lab compose.Config
+	Lab flinklab.Config
 	// Layout is the install; one that is missing is made on Start, with its progress
 	// on the log.
 	Layout labcluster.Layout
@@ -39,16 +39,16 @@ type Config struct {
 // `flink run -py`, reads its print sinks from the TaskManager's stdout file, kills and
 // restarts the TaskManager process for RestartJob, and stops every process it started
 // on Close.
-func New(cfg Config) (*compose.Lab, error) {
+func New(cfg Config) (*flinklab.Lab, error) {
 	ports := labcluster.DefaultPorts
 	if cfg.Ports != nil {
 		ports = *cfg.Ports
 	}
 	lc := cfg.Lab
-	lc.Platform = func(logf compose.Log) compose.Platform {
+	lc.Platform = func(logf flinklab.Log) flinklab.Platform {
 		return &processes{layout: cfg.Layout, ports: ports, runDir: cfg.RunDir, logf: logf}
 	}
-	return compose.New(lc)
+	return flinklab.New(lc)
 }
 
 // processes is the Platform of Kafka and Flink run as processes of labtui.
@@ -56,7 +56,7 @@ type processes struct {
 	layout  labcluster.Layout
 	ports   labcluster.Ports
 	runDir  string
-	logf    compose.Log
+	logf    flinklab.Log
 	opts    labcluster.Options
 	cluster *labcluster.Cluster
 	script  string
@@ -89,7 +89,7 @@ func doctorError(backend string, r project.Report) error {
 }
 
 // install makes what the plan says is missing, its plan and progress on the log.
-func install(ctx context.Context, l labcluster.Layout, logf compose.Log) error {
+func install(ctx context.Context, l labcluster.Layout, logf flinklab.Log) error {
 	plan := l.Plan()
 	if plan.Done() {
 		return nil
@@ -120,22 +120,22 @@ func install(ctx context.Context, l labcluster.Layout, logf compose.Log) error {
 
 // Up installs what is missing, starts the broker (with the lab's topic) and the Flink
 // cluster side by side, and writes the lab's job where `flink run` reads it.
-func (p *processes) Up(ctx context.Context) (compose.Endpoints, error) {
+func (p *processes) Up(ctx context.Context) (flinklab.Endpoints, error) {
 	if err := install(ctx, p.layout, p.logf); err != nil {
-		return compose.Endpoints{}, err
+		return flinklab.Endpoints{}, err
 	}
 	script, err := labs.JobScript(filepath.Join(p.layout.Cache, "job"))
 	if err != nil {
-		return compose.Endpoints{}, err
+		return flinklab.Endpoints{}, err
 	}
 	p.script = script
 	p.opts = labcluster.Options{Layout: p.layout, RunDir: p.runDir, Logf: p.logf}
 	c, err := labcluster.Start(ctx, p.opts, p.ports, project.Topic, project.TopicPartitions)
 	if err != nil {
-		return compose.Endpoints{}, err
+		return flinklab.Endpoints{}, err
 	}
 	p.cluster = c
-	return compose.Endpoints{Broker: c.Broker.Addr(), FlinkURL: c.Flink.REST.Base}, nil
+	return flinklab.Endpoints{Broker: c.Broker.Addr(), FlinkURL: c.Flink.REST.Base}, nil
 }
 
 // Submit runs `flink run -d -py gateway_meter.py …` against the cluster.

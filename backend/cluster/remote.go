@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/labtui/labtui/backend/compose"
+	"github.com/labtui/labtui/backend/flinklab"
 	project "github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/labs"
@@ -15,7 +15,7 @@ import (
 // RemoteConfig configures a lab on a Kafka and a Flink that already run.
 type RemoteConfig struct {
 	// Lab is the lab's own configuration, as in Config.
-	Lab compose.Config
+	Lab flinklab.Config
 	// Brokers is the Kafka bootstrap address, HOST:PORT, as this machine reaches it
 	// and as the cluster's TaskManagers reach it.
 	Brokers string
@@ -34,18 +34,18 @@ type RemoteConfig struct {
 // Close cancels only the job it submitted. It never stops or kills what it did not
 // start: RestartJob is refused with a sentence. The hiccup works as anywhere: the
 // gateways are labtui's own.
-func NewRemote(cfg RemoteConfig) (*compose.Lab, error) {
+func NewRemote(cfg RemoteConfig) (*flinklab.Lab, error) {
 	lc := cfg.Lab
-	lc.Platform = func(logf compose.Log) compose.Platform {
+	lc.Platform = func(logf flinklab.Log) flinklab.Platform {
 		return &remote{cfg: cfg, logf: logf}
 	}
-	return compose.New(lc)
+	return flinklab.New(lc)
 }
 
 // remote is the Platform of a cluster that already runs.
 type remote struct {
 	cfg    RemoteConfig
-	logf   compose.Log
+	logf   flinklab.Log
 	client *labcluster.Client
 	rest   *labcluster.REST
 	script string
@@ -69,25 +69,25 @@ func (p *remote) Preflight(ctx context.Context) error {
 
 // Up installs the Flink client if it is missing and creates the lab's topic unless it
 // exists; nothing is started.
-func (p *remote) Up(ctx context.Context) (compose.Endpoints, error) {
+func (p *remote) Up(ctx context.Context) (flinklab.Endpoints, error) {
 	if err := install(ctx, p.cfg.Layout, p.logf); err != nil {
-		return compose.Endpoints{}, err
+		return flinklab.Endpoints{}, err
 	}
 	script, err := labs.JobScript(filepath.Join(p.cfg.Layout.Cache, "job"))
 	if err != nil {
-		return compose.Endpoints{}, err
+		return flinklab.Endpoints{}, err
 	}
 	p.script = script
 	p.client, err = labcluster.NewClient(labcluster.Options{Layout: p.cfg.Layout, RunDir: p.cfg.RunDir, Logf: p.logf}, p.cfg.FlinkURL)
 	if err != nil {
-		return compose.Endpoints{}, err
+		return flinklab.Endpoints{}, err
 	}
 	p.rest = labcluster.NewREST(p.cfg.FlinkURL)
 	if err := labcluster.CreateTopic(ctx, p.cfg.Brokers, project.Topic, project.TopicPartitions, p.logf); err != nil {
-		return compose.Endpoints{}, err
+		return flinklab.Endpoints{}, err
 	}
 	p.logf("using the cluster at %s (Flink) and %s (Kafka), which labtui did not start: it stops only the job it submits", p.cfg.FlinkURL, p.cfg.Brokers)
-	return compose.Endpoints{Broker: p.cfg.Brokers, FlinkURL: p.rest.Base, Shared: true}, nil
+	return flinklab.Endpoints{Broker: p.cfg.Brokers, FlinkURL: p.rest.Base, Shared: true}, nil
 }
 
 // Submit runs the install's `flink run -m HOST:PORT -d -py gateway_meter.py …`.

@@ -1,4 +1,4 @@
-package compose
+package flinklab
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/labrt"
-	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 )
@@ -47,7 +47,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	if err := createTopic(ctx, cl, topic); err != nil {
 		return err
 	}
-	l.logf("created topic %s with %d partitions on %s", topic, cluster.TopicPartitions, l.Broker())
+	l.logf("created topic %s with %d partitions on %s", topic, compose.TopicPartitions, l.Broker())
 	spec := l.Spec()
 	spec.Topic, spec.StartAt, spec.Timestamp = topic, labrt.Earliest, field
 	if err := l.Restart(ctx, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}, spec); err != nil {
@@ -58,7 +58,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 
 // createTopic creates topic with the lab's partition count and one replica.
 func createTopic(ctx context.Context, cl *kgo.Client, topic string) error {
-	resp, err := kadm.NewClient(cl).CreateTopic(ctx, cluster.TopicPartitions, 1, nil, topic)
+	resp, err := kadm.NewClient(cl).CreateTopic(ctx, compose.TopicPartitions, 1, nil, topic)
 	if err == nil {
 		err = resp.Err
 	}
@@ -78,7 +78,7 @@ func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, src 
 	done := make(chan error, 1)
 	go func() {
 		done <- recording.Produce(ctx, cl, topic, src.Records(skips.Add),
-			recording.ProduceOptions{Partitions: cluster.TopicPartitions, Progress: &n})
+			recording.ProduceOptions{Partitions: compose.TopicPartitions, Progress: &n})
 	}()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()

@@ -1,4 +1,4 @@
-package compose
+package flinklab
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/backend"
-	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/compose"
 )
 
 func TestMain(m *testing.M) {
@@ -79,7 +79,7 @@ func newHarness(t *testing.T) *harness {
 	h.flink = &fakeFlink{dir: dir, states: map[string]string{}}
 	h.srv = httptest.NewServer(h.flink)
 	h.cfg = Config{ComposeFile: "compose/docker-compose.yml", FlinkURL: h.srv.URL, StatusEvery: 10 * time.Millisecond,
-		PollEvery: 20 * time.Millisecond, CheckerOptions: []cluster.CheckerOption{cluster.WithPorts()}, Now: h.clock.Now}
+		PollEvery: 20 * time.Millisecond, CheckerOptions: []compose.CheckerOption{compose.WithPorts()}, Now: h.clock.Now}
 	return h
 }
 
@@ -270,10 +270,10 @@ func noLeak(t *testing.T, before int) {
 }
 
 // portsTaken makes the doctor find ports 9092 and 8081 in use.
-func portsTaken() cluster.CheckerOption {
-	return func(c *cluster.Checker) {
-		cluster.WithPorts(9092, 8081)(c)
-		cluster.WithListen(func(network, addr string) (net.Listener, error) {
+func portsTaken() compose.CheckerOption {
+	return func(c *compose.Checker) {
+		compose.WithPorts(9092, 8081)(c)
+		compose.WithListen(func(network, addr string) (net.Listener, error) {
 			return nil, &net.OpError{Op: "listen", Net: network, Err: os.NewSyscallError("bind", syscall.EADDRINUSE)}
 		})(c)
 	}

@@ -1,9 +1,9 @@
-package compose
+package flinklab
 
 import (
 	"strconv"
 
-	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/meter"
 )
@@ -13,7 +13,7 @@ import (
 const JobName = "gateway-meter-lab4"
 
 // JobScript is where the lab's PyFlink job is inside the Flink containers.
-const JobScript = cluster.LabsMount + "/04-event-time-and-processing-time/job/gateway_meter.py"
+const JobScript = compose.LabsMount + "/04-event-time-and-processing-time/job/gateway_meter.py"
 
 // flinkJob is one row of Flink's /jobs/overview.
 type flinkJob = labcluster.Job

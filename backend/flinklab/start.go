@@ -1,4 +1,4 @@
-package compose
+package flinklab
 
 import (
 	"context"
@@ -8,14 +8,14 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/labrt"
-	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/labcluster"
 )
 
 // PreflightError is the machine not being ready for the compose lab: what `labtui
 // doctor` would report, as one message that names every fix.
 type PreflightError struct {
-	Report cluster.Report
+	Report compose.Report
 }
 
 // Error lists each problem's fix and points at `labtui doctor` and the embedded lab.
@@ -100,14 +100,14 @@ func (l *Lab) Start(ctx context.Context) error {
 	l.bg.Add(2)
 	go l.follow(wait)
 	go l.watch()
-	if err := l.SetKafka(ep.Broker, []string{ep.Broker}, cluster.Topic); err != nil {
+	if err := l.SetKafka(ep.Broker, []string{ep.Broker}, compose.Topic); err != nil {
 		return err
 	}
 	startAt := labrt.Earliest
 	if l.cfg.StartAt == "latest" {
 		startAt = labrt.Latest
 	}
-	spec := labrt.Spec{Topic: cluster.Topic, StartAt: startAt, Timestamp: l.cfg.Job.Timestamp,
+	spec := labrt.Spec{Topic: compose.Topic, StartAt: startAt, Timestamp: l.cfg.Job.Timestamp,
 		Watermarks: l.cfg.Job.Watermarks}
 	if err := l.Restart(ctx, backend.Restart{Cause: backend.CauseStart, Reason: "started"}, spec); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package compose
+package flinklab
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/labcluster"
 )
 
@@ -26,7 +26,7 @@ type dockerPlatform struct {
 
 func newDockerPlatform(cfg Config, logf Log) *dockerPlatform {
 	return &dockerPlatform{cfg: cfg, logf: logf,
-		docker: &docker{path: cfg.Docker, project: cluster.ProjectName, file: cfg.ComposeFile, logf: logf}}
+		docker: &docker{path: cfg.Docker, project: compose.ProjectName, file: cfg.ComposeFile, logf: logf}}
 }
 
 // Name is "compose".
@@ -35,10 +35,10 @@ func (p *dockerPlatform) Name() string { return "compose" }
 // Preflight runs the checks of `labtui doctor` (Docker CLI, Compose v2, the daemon,
 // ports 9092 and 8081 free) and returns a *PreflightError when one fails. Ports held
 // by the lab's own cluster, left running with keep-cluster, are no problem: Start
-// reuses that cluster.
+// reuses that compose.
 func (p *dockerPlatform) Preflight(ctx context.Context) error {
-	opts := append([]cluster.CheckerOption{cluster.WithRunner(p.checkRun), cluster.WithLookPath(p.lookPath)}, p.cfg.CheckerOptions...)
-	report := cluster.NewChecker(opts...).Check(ctx)
+	opts := append([]compose.CheckerOption{compose.WithRunner(p.checkRun), compose.WithLookPath(p.lookPath)}, p.cfg.CheckerOptions...)
+	report := compose.NewChecker(opts...).Check(ctx)
 	for _, r := range report.Results {
 		p.logf("doctor: %s", r)
 	}
@@ -46,7 +46,7 @@ func (p *dockerPlatform) Preflight(ctx context.Context) error {
 		if !onlyPorts(report) || !p.clusterRunning(ctx) {
 			return &PreflightError{Report: report}
 		}
-		p.logf("ports %d and %d are held by the lab's own cluster, still running: labtui uses it", cluster.KafkaHostPort, cluster.FlinkWebPort)
+		p.logf("ports %d and %d are held by the lab's own cluster, still running: labtui uses it", compose.KafkaHostPort, compose.FlinkWebPort)
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func (p *dockerPlatform) lookPath(file string) (string, error) {
 }
 
 // onlyPorts reports whether every problem in the report is a port in use.
-func onlyPorts(r cluster.Report) bool {
+func onlyPorts(r compose.Report) bool {
 	for _, p := range r.Problems() {
 		if !strings.HasPrefix(p.Name, "Port ") {
 			return false
@@ -88,19 +88,19 @@ func (p *dockerPlatform) clusterRunning(ctx context.Context) bool {
 
 // Up runs `docker compose up -d --build --wait`, its progress on the log.
 func (p *dockerPlatform) Up(ctx context.Context) (Endpoints, error) {
-	p.logf("starting the compose lab: Kafka and Flink in Docker, project %s (a first start downloads and builds for several minutes)", cluster.ProjectName)
+	p.logf("starting the compose lab: Kafka and Flink in Docker, project %s (a first start downloads and builds for several minutes)", compose.ProjectName)
 	pr := &progress{logf: p.logf}
 	if err := p.docker.stream(ctx, pr.line, "up", "-d", "--build", "--wait"); err != nil {
-		return Endpoints{}, fmt.Errorf("bring the cluster up: %w (`docker compose -p %s logs` shows each service's log)", err, cluster.ProjectName)
+		return Endpoints{}, fmt.Errorf("bring the cluster up: %w (`docker compose -p %s logs` shows each service's log)", err, compose.ProjectName)
 	}
 	p.since = p.cfg.Now()
 	p.logf("every service is healthy: Kafka on %s, Flink's web UI on %s", p.cfg.Broker, p.cfg.FlinkURL)
-	return Endpoints{Broker: p.cfg.Broker, JobBroker: cluster.KafkaInternalAddr, FlinkURL: p.cfg.FlinkURL}, nil
+	return Endpoints{Broker: p.cfg.Broker, JobBroker: compose.KafkaInternalAddr, FlinkURL: p.cfg.FlinkURL}, nil
 }
 
 // Submit runs `docker compose … exec -T jobmanager flink run -d -py JobScript jobArgs…`.
 func (p *dockerPlatform) Submit(ctx context.Context, jobArgs []string) (string, error) {
-	args := append([]string{"exec", "-T", cluster.JobManagerService, "flink", "run", "-d", "-py", JobScript}, jobArgs...)
+	args := append([]string{"exec", "-T", compose.JobManagerService, "flink", "run", "-d", "-py", JobScript}, jobArgs...)
 	out, _, err := p.docker.runCompose(ctx, args...)
 	if err != nil {
 		return "", err
@@ -114,7 +114,7 @@ func (p *dockerPlatform) Submit(ctx context.Context, jobArgs []string) (string, 
 
 // followArgs are the arguments of `docker compose … logs -f` on the taskmanager from since.
 func followArgs(since time.Time) []string {
-	return []string{"logs", "-f", "--no-log-prefix", "--since", since.UTC().Format(time.RFC3339Nano), cluster.TaskManagerService}
+	return []string{"logs", "-f", "--no-log-prefix", "--since", since.UTC().Format(time.RFC3339Nano), compose.TaskManagerService}
 }
 
 // Follow starts `docker compose … logs -f --since …` on the taskmanager; the log ends
@@ -133,26 +133,26 @@ func (p *dockerPlatform) Follow(ctx context.Context, line func(string)) (func() 
 
 // TaskManagerRunning asks compose whether the taskmanager's container is running.
 func (p *dockerPlatform) TaskManagerRunning(ctx context.Context) bool {
-	out, _, err := p.docker.runCompose(ctx, "ps", "--status", "running", "--quiet", cluster.TaskManagerService)
+	out, _, err := p.docker.runCompose(ctx, "ps", "--status", "running", "--quiet", compose.TaskManagerService)
 	return err == nil && len(bytes.TrimSpace(out)) > 0
 }
 
 // KillTaskManager runs `docker compose … kill taskmanager`.
 func (p *dockerPlatform) KillTaskManager(ctx context.Context) error {
 	pr := &progress{logf: p.logf}
-	return p.docker.stream(ctx, pr.line, "kill", cluster.TaskManagerService)
+	return p.docker.stream(ctx, pr.line, "kill", compose.TaskManagerService)
 }
 
 // StartTaskManager runs `docker compose … up -d --no-deps --wait taskmanager`.
 func (p *dockerPlatform) StartTaskManager(ctx context.Context) error {
 	pr := &progress{logf: p.logf}
-	return p.docker.stream(ctx, pr.line, "up", "-d", "--no-deps", "--wait", cluster.TaskManagerService)
+	return p.docker.stream(ctx, pr.line, "up", "-d", "--no-deps", "--wait", compose.TaskManagerService)
 }
 
 // Down runs `docker compose … down`, unless KeepCluster is set.
 func (p *dockerPlatform) Down(ctx context.Context) error {
 	if p.cfg.KeepCluster {
-		p.logf("the cluster keeps running (keep-cluster): `docker compose -p %s down` stops it", cluster.ProjectName)
+		p.logf("the cluster keeps running (keep-cluster): `docker compose -p %s down` stops it", compose.ProjectName)
 		return nil
 	}
 	pr := &progress{logf: p.logf}

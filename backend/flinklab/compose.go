@@ -1,6 +1,7 @@
-// Package compose is the lab for real: a backend.Backend that drives the docker-compose
-// cluster of package github.com/labtui/labtui/compose (Kafka, a Flink jobmanager and
-// taskmanager) with `docker compose`, runs the lab's PyFlink job on it, and reads the
+// Package flinklab is the lab on real Kafka and Flink: a backend.Backend whose Platform
+// runs them (the docker-compose cluster of package github.com/labtui/labtui/compose,
+// labcluster's processes, or an existing cluster). With the docker platform it drives
+// that cluster (Kafka, a Flink jobmanager and taskmanager) with `docker compose`, runs the lab's PyFlink job on it, and reads the
 // job's print sinks from the taskmanager's log, so the TUI shows the same results the
 // embedded lab produces. The gateway fleet and the broker hiccup are labtui's own,
 // pointed at the cluster's Kafka on 127.0.0.1:9092.
@@ -8,7 +9,7 @@
 // Every docker command is run as a program (os/exec, never a shell) and shown on the
 // lab's log as the line a learner would type: "$ docker compose -p labtui-lab4 -f
 // compose/docker-compose.yml up -d --build --wait".
-package compose
+package flinklab
 
 import (
 	"context"
@@ -20,7 +21,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/backend/labrt"
-	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
@@ -62,7 +63,7 @@ type Config struct {
 	JobTimeout time.Duration
 	// CheckerOptions are added to the doctor checks Preflight runs (tests set the
 	// ports with them).
-	CheckerOptions []cluster.CheckerOption
+	CheckerOptions []compose.CheckerOption
 	// Now is the clock; default time.Now. `docker compose logs --since` takes its time.
 	Now func() time.Time
 	// Hiccups are scheduled from Start, as labtui run --hiccup gives them.
@@ -134,15 +135,15 @@ func (c Config) withDefaults() (Config, error) {
 		c.Docker = "docker"
 	}
 	if c.FlinkURL == "" {
-		c.FlinkURL = "http://" + net.JoinHostPort(cluster.HostIP, strconv.Itoa(cluster.FlinkWebPort))
+		c.FlinkURL = "http://" + net.JoinHostPort(compose.HostIP, strconv.Itoa(compose.FlinkWebPort))
 	}
 	if c.Broker == "" {
-		c.Broker = net.JoinHostPort(cluster.HostIP, strconv.Itoa(cluster.KafkaHostPort))
+		c.Broker = net.JoinHostPort(compose.HostIP, strconv.Itoa(compose.KafkaHostPort))
 	}
 	if c.Generator.Instances == 0 {
 		c.Generator = generator.Defaults()
 	}
-	c.Generator.Brokers, c.Generator.Topic = []string{c.Broker}, cluster.Topic
+	c.Generator.Brokers, c.Generator.Topic = []string{c.Broker}, compose.Topic
 	if c.StartAt == "" {
 		c.StartAt = "earliest"
 	}

@@ -1,11 +1,11 @@
-package compose
+package flinklab
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 
-	cluster "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/compose"
 )
 
 // FindComposeFile looks for compose/docker-compose.yml beside a labs folder in dir or
@@ -25,7 +25,7 @@ func FindComposeFile(dir string) (string, error) {
 		return "", fmt.Errorf("find the compose file: %w", err)
 	}
 	for d := abs; ; d = filepath.Dir(d) {
-		file := filepath.Join(d, "compose", cluster.File)
+		file := filepath.Join(d, "compose", compose.File)
 		if isFile(file) && isDir(filepath.Join(d, "labs")) {
 			if rel, err := filepath.Rel(abs, file); err == nil {
 				return rel, nil
@@ -36,7 +36,7 @@ func FindComposeFile(dir string) (string, error) {
 			break
 		}
 	}
-	return "", fmt.Errorf("no compose/%s in %s or its parents: run labtui from the labtui checkout, or set compose-file (LABTUI_COMPOSE_FILE) to its path", cluster.File, abs)
+	return "", fmt.Errorf("no compose/%s in %s or its parents: run labtui from the labtui checkout, or set compose-file (LABTUI_COMPOSE_FILE) to its path", compose.File, abs)
 }
 
 func isFile(p string) bool {
