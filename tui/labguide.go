@@ -14,8 +14,26 @@ import (
 // labChanged shows the session's steps and evidence in the lab panel.
 func (m Model) labChanged() Model {
 	ev := m.sess.Snapshot(nil, 0).Evidence
-	m.lab = m.lab.SetSteps(m.sess.Steps()).SetTables(labTables(ev))
+	checks := map[string]labpanel.Check{}
+	for _, e := range state.Exercises() {
+		if f := m.sess.Finding(e.ID); f != nil {
+			checks[e.ID] = labpanel.Check{Done: f.Met, Sentence: f.Sentence, Run: runName(f.Run)}
+		}
+	}
+	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(labTables(ev))
 	return m
+}
+
+// runName names the run a finding reads: "run 2, replay, completed_ts".
+func runName(r state.RunRef) string {
+	if r.ID == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("run %d, %s, %s", r.ID, r.Kind, r.Timestamp)
+	if r.Watermarks != "" {
+		s += ", " + r.Watermarks
+	}
+	return s
 }
 
 // The course's table for 4.2: acme, every request $0.10, gw-1 held 10:00:40-10:01:15.
