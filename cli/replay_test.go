@@ -191,16 +191,23 @@ func TestReplayOfAStalledFIFOStopsOnInterruptWithAPlainLine(t *testing.T) {
 		held <- f // open, writing nothing more
 	}()
 	defer func() { (<-held).Close() }()
+	replayInterrupted(t, fifo)
+}
+
+// replayInterrupted replays path and interrupts it after 300 ms: it must stop within a
+// second of that, exit 130 and say so in a plain line.
+func replayInterrupted(t *testing.T, path string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	var out, errb bytes.Buffer
 	begin := time.Now()
-	code := Run(ctx, []string{"replay", fifo}, &out, &errb)
+	code := Run(ctx, []string{"replay", path}, &out, &errb)
 	if took := time.Since(begin); took > 1300*time.Millisecond {
 		t.Errorf("the replay took %s to stop", took)
 	}
-	if code != 130 || strings.Contains(errb.String(), "context canceled") || !strings.Contains(errb.String(), "labtui: replay of "+fifo+" interrupted") {
+	if code != 130 || strings.Contains(errb.String(), "context canceled") || !strings.Contains(errb.String(), "labtui: replay of "+path+" interrupted") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -210,13 +217,5 @@ func TestOpeningAFIFONobodyWritesStopsOnInterrupt(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	var out, errb bytes.Buffer
-	begin := time.Now()
-	code := Run(ctx, []string{"replay", fifo}, &out, &errb)
-	if took := time.Since(begin); took > 1300*time.Millisecond || code != 130 || strings.Contains(errb.String(), "context canceled") {
-		t.Fatalf("exit %d after %s, stderr %q", code, took, errb.String())
-	}
+	replayInterrupted(t, fifo)
 }
