@@ -41,6 +41,15 @@ type Restarter interface {
 	RestartJob(ctx context.Context) error
 }
 
+// Staller is a Backend whose gateway fleet can stop writing to one partition of the live
+// topic for a while, as when the gateway whose keys all hash there goes quiet (module 5's
+// stalled source): with watermarks at the source (Reconfigure with meter.SourceWatermarks)
+// the partition holds the watermark back and every event-time window waits, until it
+// sends again or the job's idleness leaves it out. The generator must be running.
+type Staller interface {
+	StallPartition(partition int32, d time.Duration) error
+}
+
 // Reconfigurer is a Backend whose job can be started again on the topic it reads, from
 // its starting offsets with empty state, with another event-time field or other
 // watermark options: a CauseTimestamp restart when field changes, else CauseStrategy.

@@ -118,6 +118,8 @@ type backendReplay = backend.ReplayProgress
 
 var _ backend.Restarter = (*Lab)(nil)
 
+var _ backend.Staller = (*Lab)(nil)
+
 func TestARestartedJobHasEmptyStateAndRereadsFromTheEarliestOffset(t *testing.T) {
 	gen := generator.Defaults()
 	gen.Rate = 300
