@@ -66,6 +66,8 @@ var properties = []property{
 	{"topic service", checkTopicService},
 	{"kafka single node", checkKafkaSingleNode},
 	{"taskmanager slots", checkTaskSlots},
+	{"flink web submit off", checkWebSubmitOff},
+	{"dockerfile apt pinned", checkDockerfileApt},
 }
 
 // TestComposeFile checks the real compose file against every property.
@@ -316,6 +318,17 @@ func checkTaskSlots(l lab) error {
 	}
 	if d, ok := l.project.Services[TaskManagerService].DependsOn[JobManagerService]; !ok || d.Condition != types.ServiceConditionHealthy {
 		return fmt.Errorf("taskmanager must wait for a healthy jobmanager")
+	}
+	return nil
+}
+
+// checkWebSubmitOff: labtui submits with the CLI, so neither Flink service lets a
+// local process upload and run a jar through the web UI.
+func checkWebSubmitOff(l lab) error {
+	for _, name := range []string{JobManagerService, TaskManagerService} {
+		if v := flinkProperties(l.project.Services[name])["web.submit.enable"]; v != "false" {
+			return fmt.Errorf("service %s: web.submit.enable is %q, want false (labtui submits with flink run)", name, v)
+		}
 	}
 	return nil
 }

@@ -22,6 +22,9 @@ var (
 	pyflinkPin   = regexp.MustCompile(`apache-flink==([0-9][0-9A-Za-z.+!]*)`)
 	connectorURL = regexp.MustCompile(`(?m)^ADD\s+https://repo1\.maven\.org/maven2/org/apache/flink/flink-sql-connector-kafka/([^/\s]+)/flink-sql-connector-kafka-([^/\s]+)\.jar\s+/opt/flink/lib/\s*$`)
 	userLine     = regexp.MustCompile(`(?m)^USER\s+(\S+)`)
+	pinned       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*==[0-9][0-9A-Za-z.+!-]*$`)
+	pipInstall   = regexp.MustCompile(`pip install ([^;\n]*)`)
+	aptSnapshot  = regexp.MustCompile(`(?m)^ARG UBUNTU_SNAPSHOT=(\d{8}T\d{6}Z)$`)
 )
 
 // readDockerfile reads the Dockerfile that the jobmanager service builds from.
@@ -58,17 +61,68 @@ func checkDockerfileBase(l lab) error {
 	return nil
 }
 
+// checkDockerfilePyFlink: the Python packages are requirements.txt, every one pinned
+// to a version, apache-flink to the image's Flink; the Dockerfile installs exactly
+// those (--no-deps, after the pinned build tools) and runs pip check.
 func checkDockerfilePyFlink(l lab) error {
 	d, err := readDockerfile(l)
 	if err != nil {
 		return err
 	}
-	pins := pyflinkPin.FindAllStringSubmatch(d.text, -1)
-	if len(pins) != 1 {
-		return fmt.Errorf("the Dockerfile must pin apache-flink==X.Y.Z exactly once, found %d pins", len(pins))
+	for _, want := range []string{"COPY requirements.txt /tmp/requirements.txt", "--no-deps -r /tmp/requirements.txt", "/opt/venv/bin/pip check"} {
+		if !strings.Contains(d.text, want) {
+			return fmt.Errorf("the Dockerfile lacks %q: it must install exactly the pinned requirements.txt", want)
+		}
 	}
-	if pins[0][1] != d.flink {
-		return fmt.Errorf("apache-flink==%s does not match the image's Flink %q", pins[0][1], d.flink)
+	for _, m := range pipInstall.FindAllStringSubmatch(d.text, -1) {
+		for _, arg := range strings.Fields(m[1]) {
+			if !strings.HasPrefix(arg, "-") && arg != "/tmp/requirements.txt" && !pinned.MatchString(arg) {
+				return fmt.Errorf("the Dockerfile installs %q with no pinned version", arg)
+			}
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(l.project.Services[JobManagerService].Build.Context, "requirements.txt"))
+	if err != nil {
+		return fmt.Errorf("read the image's requirements.txt: %w", err)
+	}
+	flink := 0
+	for i, line := range strings.Split(string(raw), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !pinned.MatchString(line) {
+			return fmt.Errorf("requirements.txt line %d, %q, is not pinned as NAME==VERSION", i+1, line)
+		}
+		if m := pyflinkPin.FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "apache-flink==") {
+			flink++
+			if m[1] != d.flink {
+				return fmt.Errorf("requirements.txt pins apache-flink==%s, but the image's Flink is %q", m[1], d.flink)
+			}
+		}
+	}
+	if flink != 1 {
+		return fmt.Errorf("requirements.txt must pin apache-flink==X.Y.Z exactly once, found %d", flink)
+	}
+	return nil
+}
+
+// checkDockerfileApt: every apt package comes from one Ubuntu archive snapshot.
+func checkDockerfileApt(l lab) error {
+	d, err := readDockerfile(l)
+	if err != nil {
+		return err
+	}
+	m := aptSnapshot.FindStringSubmatch(d.text)
+	if m == nil {
+		return fmt.Errorf("the Dockerfile must set ARG UBUNTU_SNAPSHOT=YYYYMMDDTHHMMSSZ, the Ubuntu archive snapshot apt installs from")
+	}
+	for _, line := range strings.Split(d.text, "\n") {
+		if strings.Contains(line, "apt-get update") || strings.Contains(line, "apt-get install") {
+			if !strings.Contains(line, `--snapshot "$UBUNTU_SNAPSHOT"`) {
+				return fmt.Errorf("%q does not use the snapshot: add --snapshot \"$UBUNTU_SNAPSHOT\"", strings.TrimSpace(line))
+			}
+		}
 	}
 	return nil
 }

@@ -15,7 +15,10 @@ type mutation struct {
 	old, new string // old must occur in file; every occurrence becomes new
 }
 
-const flinkDockerfile = "flink/Dockerfile"
+const (
+	flinkDockerfile   = "flink/Dockerfile"
+	flinkRequirements = "flink/requirements.txt"
+)
 
 var mutations = []mutation{
 	{"project name", File, "name: labtui-lab4\n", "name: another-lab\n"},
@@ -29,8 +32,17 @@ var mutations = []mutation{
 	{"flink build", File, "    context: ./flink\n", "    context: .\n"},
 	{"dockerfile base pinned", flinkDockerfile, "FROM flink:2.2.1-scala_2.12-java17", "FROM flink:2.2-scala_2.12-java17"},
 	{"dockerfile base pinned", flinkDockerfile, "FROM flink:2.2.1-scala_2.12-java17", "FROM flink:latest"},
-	{"dockerfile pyflink pin", flinkDockerfile, "apache-flink==2.2.1", "apache-flink==2.2.0"},
-	{"dockerfile pyflink pin", flinkDockerfile, "apache-flink==2.2.1", "apache-flink"},
+	{"dockerfile pyflink pin", flinkRequirements, "apache-flink==2.2.1", "apache-flink==2.2.0"},
+	{"dockerfile pyflink pin", flinkRequirements, "apache-flink==2.2.1", "apache-flink"},
+	{"dockerfile pyflink pin", flinkRequirements, "numpy==2.1.3", "numpy>=2"},
+	{"dockerfile pyflink pin", flinkDockerfile, "--no-deps ", ""},
+	{"dockerfile pyflink pin", flinkDockerfile, "setuptools==80.9.0", "setuptools"},
+	{"dockerfile pyflink pin", flinkDockerfile, "    /opt/venv/bin/pip check; \\\n", ""},
+	{"dockerfile apt pinned", flinkDockerfile, `apt-get update --snapshot "$UBUNTU_SNAPSHOT"`, "apt-get update"},
+	{"dockerfile apt pinned", flinkDockerfile, `--no-install-recommends --snapshot "$UBUNTU_SNAPSHOT"`, "--no-install-recommends"},
+	{"dockerfile apt pinned", flinkDockerfile, "ARG UBUNTU_SNAPSHOT=20261124T000000Z", "ARG UBUNTU_SNAPSHOT=latest"},
+	{"flink web submit off", File, "web.submit.enable: false", "web.submit.enable: true"},
+	{"flink web submit off", File, "      web.submit.enable: false\n", ""},
 	{"dockerfile connector", flinkDockerfile, "5.0.0-2.2", "5.0.0-2.1"},
 	{"dockerfile connector", flinkDockerfile, "5.0.0-2.2.jar /opt/flink/lib/", "5.0.0-2.2.jar /opt/flink/usrlib/"},
 	{"dockerfile connector", flinkDockerfile, "sha256sum -c -", "true"},
@@ -91,7 +103,7 @@ func TestComposeFileMutations(t *testing.T) {
 func copyLab(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "compose")
-	for _, rel := range []string{File, flinkDockerfile} {
+	for _, rel := range []string{File, flinkDockerfile, flinkRequirements} {
 		raw, err := os.ReadFile(rel)
 		if err != nil {
 			t.Fatal(err)
