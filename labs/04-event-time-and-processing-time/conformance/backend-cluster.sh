@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# backend-cluster.sh: labtui's own real lab, checked end to end on real Kafka and Flink:
+#
+#   1. `labtui run --headless --backend cluster` (labtui starts a KRaft broker, a Flink
+#      JobManager and TaskManager as its own processes, from the install env.sh made) with
+#      the course's hiccup across a minute (--hiccup gw-1@:40+35s), the generator on for
+#      110 s, then the x key (--kill-after: its TaskManager killed with SIGKILL and a new
+#      one started). It records the topic as labtui's own consumer reads it (--record).
+#      Checked: the two windows disagree for a minute and late records appear (run 1); the
+#      job is restarted and its new TaskManager traces every request of run 1 again (it
+#      re-read the topic from the earliest offsets with empty state); nothing labtui
+#      started is left running and its ports are free; and run 1's print lines agree with
+#      `labtui replay --pace recorded` of the recording it made, by compare.py with the
+#      scenarios' latency margin (15 s).
+#   2. `labtui run --headless --backend remote` on a broker and a Flink cluster this script
+#      starts (broker.sh, cluster.sh): results read through Flink's REST API, the kill
+#      refused with a sentence, and the cluster still running afterwards (labtui stops only
+#      its own job), then stopped here.
+#
+# One line per check, then `N passed, N failed` (exit 1 on a failure). Files in
+# $LABTUI_CACHE/runs/<time>-backend-cluster/. LABTUI_BIN uses a built labtui. About 9 min.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/lib.sh"
+
+eval "$("$HERE/env.sh")"
+RUN_DIR="$LABTUI_CACHE/runs/$(date +%Y%m%d-%H%M%S)-backend-cluster"
+mkdir -p "$RUN_DIR"
+if [ -n "${LABTUI_BIN:-}" ]; then
+  LABTUI=$LABTUI_BIN
+else
+  LABTUI="$RUN_DIR/labtui"
+  (cd "$REPO_DIR" && go build -o "$LABTUI" .) || die "go build failed"
+fi
+PASS=0; FAIL=0
+check() {  # check NAME CONDITION-EXIT-CODE DETAIL
+  if [ "$2" = 0 ]; then PASS=$((PASS + 1)); log "PASS $1: $3"; else FAIL=$((FAIL + 1)); log "FAIL $1: $3"; fi
+}
+# left DIR: processes whose command line or environment names DIR (none may be left).
+left() {
+  python3 - "$1" <<'PY'
+import os, sys
+d = sys.argv[1].encode()
+n = 0
+for p in os.listdir("/proc"):
+    if not p.isdigit() or int(p) == os.getpid():
+        continue
+    try:
+        cmd = open(f"/proc/{p}/cmdline", "rb").read()
+        env = open(f"/proc/{p}/environ", "rb").read()
+    except OSError:
+        continue
+    if d in cmd or d in env:
+        print(p, cmd.replace(b"\0", b" ")[:120].decode(errors="replace")); n += 1
+sys.exit(1 if n else 0)
+PY
+}
+
+# ---------------------------------------------------------------------------------------------
+# 1. --backend cluster
+C="$RUN_DIR/cluster"
+mkdir -p "$C"
+log "labtui run --headless --backend cluster: about 5 min"
+t0=$(now_ms)
+set +e
+"$LABTUI" run --headless --backend cluster --cluster-cache "$LABTUI_CACHE" --cluster-run-dir "$C/run" \
+  --record "$C/recording.jsonl" --hiccup gw-1@:40+35s --generate-for 110s --kill-after 185s --duration 265s \
+  > "$C/out.txt" 2> "$C/err.txt" < /dev/null
+rc=$?
+set -e
+log "labtui exited $rc after $(( ($(now_ms) - t0) / 1000 )) s"
+check cluster-exit "$([ $rc = 0 ]; echo $?)" "labtui run --headless --backend cluster exits 0 (got $rc; $C/err.txt)"
+sleep 1
+leftover=$(left "$C/run" || true)
+check cluster-nothing-left "$([ -z "$leftover" ]; echo $?)" "no process of the run is left${leftover:+: $leftover}"
+ports=$(sed -n 's/.*Kafka on 127.0.0.1:\([0-9]*\) .*REST API and web UI on http:\/\/127.0.0.1:\([0-9]*\) .*/\1 \2/p' "$C/err.txt" | head -1)
+busy=""
+# Free: a new listener can take it (SO_REUSEADDR, as every server sets it, so the closed
+# connections' TIME_WAIT left on the port do not count).
+for p in $ports; do
+  python3 -c 'import socket,sys; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()' "$p" 2>/dev/null || busy="$busy $p"
+done
+check cluster-ports-free "$([ -n "$ports" ] && [ -z "$busy" ]; echo $?)" "ports ${ports:-?} are free after the run${busy:+ (taken:$busy)}"
+
+TM1=$(ls "$C"/run/flink/log/taskmanager-1/*.out 2>/dev/null | head -1)
+TM2=$(ls "$C"/run/flink/log/taskmanager-2/*.out 2>/dev/null | head -1)
+python3 - "$TM1" "${TM2:-/nonexistent}" "$C/err.txt" > "$C/checks.txt" <<'PY' || true
+import json, re, sys
+from collections import defaultdict
+def read(path):
+    out = defaultdict(list)
+    try:
+        for line in open(path, encoding="utf-8", errors="replace"):
+            m = re.match(r"^([a-z-]+)(?::\d+)?> (\{.*\})", line)
+            if m:
+                out[m[1]].append(json.loads(m[2]))
+    except OSError:
+        pass
+    return out
+r1, r2 = read(sys.argv[1]), read(sys.argv[2])
+err = open(sys.argv[3], encoding="utf-8", errors="replace").read()
+pt = {(w["tenant_id"], w["window_start"]): w for w in r1["processing-time"]}
+et = {(w["tenant_id"], w["window_start"]): w for w in r1["event-time"]}
+differ = sorted(k for k in pt.keys() & et.keys() if pt[k]["usd"] != et[k]["usd"] or pt[k]["requests"] != et[k]["requests"])
+print("disagree", 0 if differ else 1, f"{len(differ)} (tenant, minute) windows differ between processing and event time in run 1, of {len(pt.keys() & et.keys())} both fired")
+print("late", 0 if r1["late"] else 1, f"{len(r1['late'])} late records in run 1 under for_monotonous_timestamps()")
+restarted = "# run 2 begins (kill): TaskManager killed" in err
+print("restart", 0 if restarted and sys.argv[2] != "/nonexistent" else 1, "the x key killed the TaskManager and a new one ran the job (run 2 begins (kill))")
+ids1 = {t["request_id"] for t in r1["trace"]}
+ids2 = {t["request_id"] for t in r2["trace"]}
+print("recovered", 0 if ids1 and ids1 <= ids2 else 1, f"run 2 re-read the topic from the earliest offsets: it traced {len(ids1 & ids2)} of run 1's {len(ids1)} requests again")
+PY
+while read -r name code detail; do check "cluster-$name" "$code" "$detail"; done < "$C/checks.txt"
+
+"$LABTUI" replay --pace recorded --format jsonl --trace "$C/recording.jsonl" > "$C/reference.jsonl" 2> "$C/reference.log" || true
+set +e
+python3 "$HERE/compare.py" check --name backend-cluster --shifted "$C/recording.jsonl" --reference "$C/reference.jsonl" \
+  --flink "$TM1" --latency-ms 15000 --report "$C/report.txt" > "$C/result" 2> "$C/compare.err"
+rc=$?
+set -e
+check cluster-agrees-with-replay "$rc" "$(head -1 "$C/result" 2>/dev/null || tail -1 "$C/compare.err")"
+
+# ---------------------------------------------------------------------------------------------
+# 2. --backend remote, on a broker and a cluster started here.
+R="$RUN_DIR/remote"
+mkdir -p "$R"
+export LABTUI_BROKER_DIR="$R/broker"
+log "a broker and a Flink cluster for --backend remote (broker.sh, cluster.sh)"
+"$HERE/broker.sh" start > "$R/bootstrap" 2> "$R/broker.log" || die "broker.sh start failed: $(tail -1 "$R/broker.log")"
+stop_remote() { "$HERE/cluster.sh" stop >/dev/null 2>&1 || true; "$HERE/broker.sh" stop >/dev/null 2>&1 || true; }
+trap stop_remote EXIT
+"$HERE/cluster.sh" start 2> "$R/cluster.log" || die "cluster.sh start failed: $(tail -1 "$R/cluster.log")"
+REST=$(cat "$LABTUI_CACHE/cluster/rest")
+log "labtui run --headless --backend remote --brokers $(cat "$R/bootstrap") --flink http://$REST: about 2.5 min"
+set +e
+"$LABTUI" run --headless --backend remote --brokers "$(cat "$R/bootstrap")" --flink "http://$REST" \
+  --cluster-cache "$LABTUI_CACHE" --hiccup gw-1@:40+35s --kill-after 100s --duration 140s \
+  > "$R/out.txt" 2> "$R/err.txt" < /dev/null
+rc=$?
+set -e
+check remote-exit "$([ $rc = 0 ]; echo $?)" "labtui run --headless --backend remote exits 0 (got $rc; $R/err.txt)"
+n=$(grep -cE '^(processing-time|event-time)> ' "$R/out.txt" || true)
+check remote-results "$([ "${n:-0}" -gt 0 ]; echo $?)" "$n window results read through GET /taskmanagers/:id/stdout"
+grep -q "kill-after: kill the taskmanager: labtui did not start this cluster's TaskManager" "$R/err.txt"
+check remote-refuses-kill $? "the x key on a cluster labtui did not start is refused with a sentence"
+python3 -c 'import json,sys,urllib.request; o=json.load(urllib.request.urlopen("http://"+sys.argv[1]+"/overview", timeout=5)); sys.exit(0 if o["taskmanagers"] == 1 and o["jobs-running"] == 0 else 1)' "$REST"
+check remote-left-running $? "the cluster still runs with its TaskManager after labtui quit, and labtui's job is cancelled"
+stop_remote
+trap - EXIT
+
+log "$PASS passed, $FAIL failed ($RUN_DIR)"
+[ "$FAIL" = 0 ]
