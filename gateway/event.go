@@ -263,7 +263,8 @@ func (e Event) AppendJSON(b []byte) []byte {
 // ShiftTS returns value with every top-level "ts" that is an integer moved by shift, and
 // nothing else changed: the bytes around it, the key order, escapes, duplicates and
 // unknown keys stay as they were, so a shifted tricky value is read as the original is. A
-// value that is not a JSON object, or a ts the shift would overflow, is returned as it is.
+// value that is not a JSON object, a ts the shift would overflow, and Long.MIN_VALUE (no
+// timestamp, which the contract refuses and a shift would make valid) are left as they are.
 func ShiftTS(value []byte, shift int64) []byte {
 	type span struct {
 		at, n int
@@ -275,7 +276,7 @@ func ShiftTS(value []byte, shift int64) []byte {
 			return nil
 		}
 		ts, err := f.Int()
-		if err != nil || (shift > 0 && ts > math.MaxInt64-shift) || (shift < 0 && ts < math.MinInt64-shift) {
+		if err != nil || ts == missing || (shift > 0 && ts > math.MaxInt64-shift) || (shift < 0 && ts <= math.MinInt64-shift) {
 			return nil
 		}
 		spans = append(spans, span{at: cap(value) - cap(f.Raw), n: len(f.Raw), ts: ts + shift})

@@ -143,10 +143,11 @@ func TestShiftTSMovesOnlyTheTimestamps(t *testing.T) {
 	for in, want := range map[string]string{
 		startedJSON: `{"type":"RequestStarted","request_id":"r-103","tenant_id":"acme","model":"flat-10c","gateway":"gw-1","ts":1795946490000,"prompt_tokens":1000}`,
 		`{ "Tenant_Id":"x", "ts" : 5 ,"TS":7,"ts":-0, "t\u0073":9}`: `{ "Tenant_Id":"x", "ts" : 60005 ,"TS":7,"ts":60000, "t\u0073":60009}`,
-		`{"ts":1e3,"ts":"5"}`:            `{"ts":1e3,"ts":"5"}`,
-		`{"ts":9223372036854775807}`:     `{"ts":9223372036854775807}`,
-		`[{"ts":5}]`:                     `[{"ts":5}]`,
-		`{"ts":5} trailing`:              `{"ts":5} trailing`,
+		`{"ts":1e3,"ts":"5"}`:                 `{"ts":1e3,"ts":"5"}`,
+		`{"ts":9223372036854775807}`:          `{"ts":9223372036854775807}`,
+		`{"ts":-9223372036854775808}`:         `{"ts":-9223372036854775808}`,
+		`[{"ts":5}]`:                          `[{"ts":5}]`,
+		`{"ts":5} trailing`:                   `{"ts":5} trailing`,
 		"{\"tenant_id\":\"a\xffb\",\"ts\":1}": "{\"tenant_id\":\"a\xffb\",\"ts\":60001}",
 	} {
 		if got := string(ShiftTS([]byte(in), 60_000)); got != want {
