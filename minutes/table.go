@@ -41,6 +41,16 @@ func (t *Table) Len() int { return len(t.rows) }
 // Row returns the i-th row, oldest first.
 func (t *Table) Row(i int) *Row { return t.rows[i] }
 
+// Cell returns side's cell of the row of (window start, tenant), and false when the
+// table has no such row.
+func (t *Table) Cell(side Side, start int64, tenant string) (Cell, bool) {
+	r, ok := t.index[key{start, tenant}]
+	if !ok {
+		return Cell{}, false
+	}
+	return r.Cells[side], true
+}
+
 // Dropped counts the rows dropped to stay within the limit.
 func (t *Table) Dropped() int { return t.dropped }
 

@@ -322,3 +322,50 @@ func (t *tracker) keepHiccup(run *Run, h Hiccup, f *state.Finding, late []meter.
 	}
 	t.held[f] = ev
 }
+
+// PictureRun is the run whose skew picture the export draws, and the exercise it is
+// evidence for: the run that backs 4.2's finding (the picture shows the hiccup), else
+// 4.3's, 4.4's or 4.1's, while it is kept with its traced records; else the newest run
+// with traced records, for the exercise its kind suggests. It is nil when no run kept
+// has any.
+func (s *Session) PictureRun() (*Run, string) {
+	for _, ex := range []string{"4.2", "4.3", "4.4", "4.1"} {
+		f := s.ev.evidence.Findings[ex]
+		if f == nil {
+			continue
+		}
+		if run := s.Run(f.Run.ID); run != nil && run.StartedAt == f.Run.StartedAt && traced(run.Results.Snapshot()) {
+			return run, ex
+		}
+	}
+	for i := len(s.runs) - 1; i >= 0; i-- {
+		if run := s.runs[i]; traced(run.Results.Snapshot()) {
+			return run, exerciseOf(run)
+		}
+	}
+	return nil, ""
+}
+
+// exerciseOf is the exercise a run's picture suggests: a replay is 4.3 or 4.4 by its
+// timestamp field, a live run with a hiccup 4.2, any other 4.1.
+func exerciseOf(run *Run) string {
+	switch {
+	case run.Replay && run.Timestamp == meter.StartedTS:
+		return "4.4"
+	case run.Replay:
+		return "4.3"
+	case len(run.Hiccups) > 0:
+		return "4.2"
+	}
+	return "4.1"
+}
+
+// traced reports whether rs hold a record's trace, looking from the newest.
+func traced(rs []meter.Result) bool {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i].Kind == meter.TraceResult {
+			return true
+		}
+	}
+	return false
+}

@@ -135,8 +135,23 @@ func (r *Run) why() string {
 }
 
 // Output is the run's whole output so far: the results it wrote and the windows it
-// still has open. The slice is new; the run's results are not written to.
-func (r *Run) Output() []meter.Result { return Output(r.Results.Snapshot(), r.Open) }
+// still has open, as the latest status listed them, less those that have fired since
+// (the status and the results arrive apart). The slice is new; the run's results are
+// not written to.
+func (r *Run) Output() []meter.Result {
+	open := make([]meter.Result, 0, len(r.Open))
+	for _, o := range r.Open {
+		side := minutes.Processing
+		if o.Window == meter.EventTimeResult {
+			side = minutes.Event
+		}
+		if c, ok := r.Table.Cell(side, o.Minute.WindowStart, o.Minute.TenantID); ok && c.Fired > 0 {
+			continue
+		}
+		open = append(open, o)
+	}
+	return Output(r.Results.Snapshot(), open)
+}
 
 // Output is a run's whole output: the results it wrote and the windows it still has open
 // (PendingResults, from the latest status). It never writes into results.

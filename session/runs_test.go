@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -78,5 +79,19 @@ func TestResultsWrittenBeforeAReplayStartedBelongToTheRunBefore(t *testing.T) {
 	}})
 	if live.Results.Len() != 2 || h.Current().Results.Len() != 1 || h.Current().Results.Snapshot()[0].Record.RequestID != "replayed-1" {
 		t.Errorf("live run has %d results, the replay %d", live.Results.Len(), h.Current().Results.Len())
+	}
+}
+
+func TestAWindowThatFiredAfterTheStatusListedItOpenIsNotOpenInTheOutput(t *testing.T) {
+	s := New(Config{})
+	open := meter.Result{Kind: meter.PendingResult, Window: meter.ProcessingTimeResult,
+		Minute: gateway.TenantCostMinute{TenantID: "acme", WindowStart: 0, WindowEnd: 60000, USD: 1, Requests: 1}}
+	s.Apply(backend.Update{Status: &backend.Status{Now: 59000, Open: []meter.Result{open}}})
+	fired := open
+	fired.Kind, fired.Window, fired.Minute.USD, fired.Minute.Requests = meter.ProcessingTimeResult, 0, 2, 2
+	s.Apply(backend.Update{Results: []meter.Result{fired}})
+	out := s.Current().Output()
+	if len(out) != 1 || out[0].Kind != meter.ProcessingTimeResult || out[0].Minute.USD != 2 {
+		t.Errorf("output = %+v", out)
 	}
 }

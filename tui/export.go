@@ -23,21 +23,14 @@ type pictureSpec struct {
 	title, exercise string
 }
 
-// picture returns the skew picture to export: of the current run, or of the newest run
-// with traced records if the current one has none yet; nil when no run has any (a
-// picture without records has nothing to show).
+// picture returns the skew picture to export: of the run the session picks as an
+// exercise's evidence (session.PictureRun); nil when no run has traced records.
 func (m Model) picture() *pictureSpec {
-	runs := m.sess.Runs()
-	var run *session.Run
-	for i := len(runs) - 1; i >= 0 && run == nil; i-- {
-		if traced(runs[i].Results.Snapshot()) {
-			run = runs[i]
-		}
-	}
+	run, exercise := m.sess.PictureRun()
 	if run == nil {
 		return nil
 	}
-	p := &pictureSpec{results: run.Results.Snapshot(), open: run.Open, title: run.Title(), exercise: exerciseOf(run)}
+	p := &pictureSpec{results: run.Results.Snapshot(), open: run.Open, title: run.Title(), exercise: exercise}
 	if run.Replay {
 		p.title += " · " + filepath.Base(m.sess.RecordingOf(run))
 	}
@@ -46,20 +39,6 @@ func (m Model) picture() *pictureSpec {
 		p.model = e.model
 	}
 	return p
-}
-
-// exerciseOf is the exercise a run's picture is evidence for: a replay is 4.3 or 4.4 by
-// its timestamp field, a live run with a hiccup 4.2, any other 4.1.
-func exerciseOf(run *session.Run) string {
-	switch {
-	case run.Replay && run.Timestamp == meter.StartedTS:
-		return "4.4"
-	case run.Replay:
-		return "4.3"
-	case len(run.Hiccups) > 0:
-		return "4.2"
-	}
-	return "4.1"
 }
 
 // build draws the picture, unless the skew view already had.
@@ -95,14 +74,4 @@ func pathList(paths []string) string {
 		return paths[0]
 	}
 	return strings.Join(paths[:len(paths)-1], ", ") + " and " + paths[len(paths)-1]
-}
-
-// traced reports whether rs hold a record's trace, looking from the newest.
-func traced(rs []meter.Result) bool {
-	for i := len(rs) - 1; i >= 0; i-- {
-		if rs[i].Kind == meter.TraceResult {
-			return true
-		}
-	}
-	return false
 }
