@@ -9,7 +9,7 @@ import "github.com/labtui/labtui/internal/timeheap"
 // takes those in O(1) and a heap takes the rest; the queue's head is the smaller of the
 // two heads. It does not deduplicate: the keyed operators above it do.
 type timerQueue[P any] struct {
-	ring       []timer[P] // a circular buffer in (at, seq) order
+	ring       []timer[P] // a circular buffer in (at, seq) order; its length a power of two
 	head, size int
 	heap       timeheap.Heap[P]
 	seq        uint64
@@ -29,7 +29,7 @@ func (t timer[P]) before(u timer[P]) bool {
 func (q *timerQueue[P]) push(at int64, key P) {
 	q.seq++
 	t := timer[P]{at: at, seq: q.seq, key: key}
-	if q.size == 0 || q.ring[(q.head+q.size-1)%len(q.ring)].at <= at {
+	if q.size == 0 || q.ring[(q.head+q.size-1)&(len(q.ring)-1)].at <= at {
 		q.ringPush(t)
 		return
 	}
@@ -56,7 +56,7 @@ func (q *timerQueue[P]) pop() timer[P] {
 	if q.size > 0 && (!inHeap || q.ring[q.head].before(timer[P]{at: h.At, seq: h.Seq})) {
 		t := q.ring[q.head]
 		q.ring[q.head] = timer[P]{}
-		q.head = (q.head + 1) % len(q.ring)
+		q.head = (q.head + 1) & (len(q.ring) - 1)
 		q.size--
 		return t
 	}
@@ -71,14 +71,14 @@ func (q *timerQueue[P]) len() int { return q.size + q.heap.Len() }
 func (q *timerQueue[P]) compact(keep func(at int64, key P) bool) {
 	n := 0
 	for i := 0; i < q.size; i++ { // in place: the write position never passes the read one
-		t := q.ring[(q.head+i)%len(q.ring)]
+		t := q.ring[(q.head+i)&(len(q.ring)-1)]
 		if keep(t.at, t.key) {
-			q.ring[(q.head+n)%len(q.ring)] = t
+			q.ring[(q.head+n)&(len(q.ring)-1)] = t
 			n++
 		}
 	}
 	for i := n; i < q.size; i++ {
-		q.ring[(q.head+i)%len(q.ring)] = timer[P]{}
+		q.ring[(q.head+i)&(len(q.ring)-1)] = timer[P]{}
 	}
 	q.size = n
 	q.heap.Retain(func(it timeheap.Item[P]) bool { return keep(it.At, it.Value) })
@@ -88,10 +88,10 @@ func (q *timerQueue[P]) ringPush(t timer[P]) {
 	if q.size == len(q.ring) {
 		grown := make([]timer[P], max(16, 2*len(q.ring)))
 		for i := 0; i < q.size; i++ {
-			grown[i] = q.ring[(q.head+i)%len(q.ring)]
+			grown[i] = q.ring[(q.head+i)&(len(q.ring)-1)]
 		}
 		q.ring, q.head = grown, 0
 	}
-	q.ring[(q.head+q.size)%len(q.ring)] = t
+	q.ring[(q.head+q.size)&(len(q.ring)-1)] = t
 	q.size++
 }
