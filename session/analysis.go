@@ -182,11 +182,27 @@ func (s *Session) compared(id int, d *ReplayDiff, title string, ev state.Compari
 	c.pending, c.diff, c.title = false, d, title
 	c.against = "the recorded hour re-enacted at its recorded times"
 	s.an.version++
+	s.forgetDroppedDiffs()
 	s.ev.compared(s, id, ev)
 	if run := s.Run(id); run != nil && run.output != c.output {
 		return s.compare(run)
 	}
 	return nil
+}
+
+// forgetDroppedDiffs lets go of the comparisons of runs the session no longer keeps: each
+// holds the run's whole output and the diff's groups (tens of MB for the recorded hour),
+// and one was kept for every replay ever made. Their evidence stays in the tracker.
+func (s *Session) forgetDroppedDiffs() {
+	kept := make(map[int]bool, len(s.runs))
+	for _, r := range s.runs {
+		kept[r.ID] = true
+	}
+	for id := range s.an.diffs {
+		if !kept[id] {
+			delete(s.an.diffs, id)
+		}
+	}
 }
 
 // movedSource is one side of the moved-requests list: a replay run's output, or the

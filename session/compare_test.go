@@ -100,3 +100,20 @@ func TestMovedEvidenceListsTheFirstRequestsAndTotalsThemAll(t *testing.T) {
 		t.Errorf("a moved request did not move: %+v", list[0])
 	}
 }
+
+func TestTheComparisonsOfDroppedRunsAreLetGo(t *testing.T) {
+	s := New(Config{Limits: Limits{Runs: 2}})
+	s.an.diffs[1] = &comparison{}
+	s.an.diffs[2] = &comparison{}
+	s.begin("replay", 0, true, 0)
+	s.begin("replay", 0, true, 0)
+	s.forgetDroppedDiffs()
+	if s.Run(1) != nil || s.an.diffs[1] != nil {
+		t.Fatalf("run 1 kept %v, its comparison kept %v: the test needs it dropped", s.Run(1) != nil, s.an.diffs[1] != nil)
+	}
+	for id := range s.an.diffs {
+		if s.Run(id) == nil {
+			t.Errorf("the comparison of dropped run %d is kept", id)
+		}
+	}
+}

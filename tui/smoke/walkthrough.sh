@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# walkthrough.sh: Lab 4 done in labtui as a learner does it, in a detached tmux session
+# with fresh XDG folders, on the embedded lab: 4.2 with the hiccup picker's default (the
+# next :40), 4.3 with r, 4.4 with t, every answer typed as one burst (send-keys -l, as a
+# paste without bracketed paste arrives), then e to export. It checks that every answer
+# was saved verbatim, that each exercise's evidence names the run the rules pick (4.2 the
+# live run 1, 4.3 the completed_ts replay, run 2, 4.4 the started_ts replay, run 3), and
+# that the answer sheet is at most 300 lines. 4.1 needs five quiet minutes: with
+# WALK_FULL=1 the walk waits for them and checks 4.1 is met by run 1; by default it only
+# checks 4.1 names run 1, so the walk takes about three minutes.
+#
+#   tui/smoke/walkthrough.sh [path/to/labtui]     (builds labtui when no binary is given)
+#
+# The screens it captured, the export and labtui's log are left in $OUT (default a new
+# temporary directory). Its tmux session and labtui are stopped whatever happens.
+set -euo pipefail
+for tool in tmux python3; do
+	command -v $tool >/dev/null || { echo "walkthrough: needs $tool (apt-get install $tool)" >&2; exit 2; }
+done
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$(mktemp -d)}
+BIN=${1:-}
+if [ -z "$BIN" ]; then
+	BIN="$OUT/labtui"
+	(cd "$REPO" && go build -o "$BIN" .)
+fi
+ADDR=${WALK_ADDR:-127.0.0.1:$((20000 + $$ % 20000))}
+S=labtui-walk-$$
+mkdir -p "$OUT/run" "$OUT/state" "$OUT/cache" "$OUT/config"
+
+cleanup() {
+	if tmux has-session -t "$S" 2>/dev/null; then
+		tmux send-keys -t "$S" C-c 2>/dev/null || true
+		sleep 2
+		tmux kill-session -t "$S" 2>/dev/null || true
+	fi
+	if [ -f "$OUT/pid" ] && kill -0 "$(cat "$OUT/pid")" 2>/dev/null; then kill "$(cat "$OUT/pid")" || true; fi
+}
+trap cleanup EXIT
+
+cap() { tmux capture-pane -p -t "$S" > "$OUT/$1.txt"; }
+wait_for() { # wait_for TEXT SECONDS
+	for _ in $(seq 1 $(( $2 * 10 ))); do
+		tmux capture-pane -p -t "$S" | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "walkthrough: timed out after $2 s waiting for: $1" >&2; tmux capture-pane -p -t "$S" >&2; return 1
+}
+# answer ID TEXT: select question ID in the lab panel, type TEXT as one burst, stop.
+answer() {
+	tmux send-keys -t "$S" Escape
+	for _ in 1 2 3 4 5 6 7 8 9; do tmux send-keys -t "$S" Up; done
+	local n
+	n=$(printf '%s\n' 4.1a 4.2a 4.2b 4.3a 4.3b 4.4a 4.4b 4.4c | grep -n "^$1\$" | cut -d: -f1)
+	for _ in $(seq 2 "$n"); do tmux send-keys -t "$S" Down; done
+	tmux send-keys -t "$S" Enter
+	wait_for "writing $1" 5
+	tmux send-keys -t "$S" -l "$2"
+	sleep 0.3
+	tmux send-keys -t "$S" Escape
+}
+
+tmux new-session -d -s "$S" -x 160 -y 48 \
+	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' --broker-addr $ADDR"
+wait_for "still open, running totals:" 60
+wait_for "for_monotonous_timestamps()" 5
+cap 1-live
+
+if [ "${WALK_FULL:-0}" = 1 ]; then
+	wait_for "[x] 4.1" 420
+fi
+
+# 4.2: the picker's default is the course's start, the next second :40.
+tmux send-keys -t "$S" i
+wait_for "[at the next :40" 5
+tmux send-keys -t "$S" Enter
+wait_for "hiccup at " 5
+cap 2-planned
+wait_for "HICCUP" 75
+tmux send-keys -t "$S" m
+# The hold ends 35 s later; both windows close the minute it ended in soon after.
+wait_for "[x] 4.2" 150
+cap 3-hiccup
+
+# 4.3: the recorded hour, then 4.4: started_ts.
+tmux send-keys -t "$S" r
+wait_for "replay completed_ts done" 180
+wait_for "[x] 4.3" 120
+cap 4-replay
+tmux send-keys -t "$S" t
+wait_for "replay started_ts done" 180
+wait_for "[x] 4.4" 120
+cap 5-started-ts
+
+# Answers, each one burst: words that are key names must stay text.
+for _ in 1 2 3 4; do
+	tmux send-keys -t "$S" Tab
+	sleep 0.5
+	tmux capture-pane -p -t "$S" | grep -qF "tab on to the panes" && break
+done
+wait_for "tab on to the panes" 5
+declare -A ANSWERS=(
+	[4.1a]="Yes: every minute agreed, tenant by tenant, while events arrived promptly; end of story, home up left tab q."
+	[4.2a]="No: the held records came in behind the watermark, past the window end, and were dropped as late."
+	[4.2b]="The watermark they met was past the window end 10:00:59.999, as the late pane lists for each."
+	[4.3a]="Identical to the reference but for the differences the diff explains; esc, end, pgup do not matter."
+	[4.3b]="The whole hour lands in one or two processing-time minutes: the minutes the replay ran in."
+	[4.4a]="A long request moved to the earlier minute, the one its started_ts names."
+)
+for id in 4.1a 4.2a 4.2b 4.3a 4.3b 4.4a; do answer "$id" "${ANSWERS[$id]}"; done
+cap 6-answers
+tmux send-keys -t "$S" Tab
+sleep 0.3
+tmux send-keys -t "$S" e
+wait_for "exported" 30
+cap 7-exported
+tmux send-keys -t "$S" q
+for _ in $(seq 1 100); do tmux has-session -t "$S" 2>/dev/null || break; sleep 0.1; done
+if tmux has-session -t "$S" 2>/dev/null; then echo "walkthrough: labtui did not quit on q" >&2; exit 1; fi
+
+MD="$OUT/run/lab-04-answers.md" JSON="$OUT/run/lab-04-answers.json"
+test -s "$MD" && test -s "$JSON"
+# field FILE answer|run|met ID: what the export's JSON says.
+field() {
+	python3 - "$@" <<'PY'
+import json, sys
+doc, what, id_ = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+for e in doc["exercises"]:
+    for q in e["questions"]:
+        if what == "answer" and q["id"] == id_:
+            print(q["answer"])
+    if e["id"] == id_ and what in ("run", "met"):
+        f = e.get("finding") or {}
+        r = f.get("run") or {}
+        print(f"{r.get('id')} {r.get('kind')} {r.get('timestamp')}" if what == "run" else f.get("met"))
+PY
+}
+fail=0
+lines=$(wc -l < "$MD")
+if [ "$lines" -gt 300 ]; then echo "walkthrough: the sheet has $lines lines, more than 300" >&2; fail=1; fi
+for id in "${!ANSWERS[@]}"; do
+	got=$(field "$JSON" answer "$id")
+	if [ "$got" != "${ANSWERS[$id]}" ]; then echo "walkthrough: answer $id saved as \"$got\"" >&2; fail=1; fi
+done
+# run ID EXERCISE ID KIND TIMESTAMP: the exercise's evidence comes from that run.
+run() {
+	local got
+	got=$(field "$JSON" run "$1")
+	if [ "$got" != "$2 $3 $4" ]; then echo "walkthrough: $1's evidence names run \"$got\", want \"$2 $3 $4\"" >&2; fail=1; fi
+	if [ "$5" = met ] && [ "$(field "$JSON" met "$1")" != True ]; then
+		echo "walkthrough: $1 is not met" >&2; fail=1
+	fi
+}
+if [ "${WALK_FULL:-0}" = 1 ]; then run 4.1 1 start completed_ts met; else run 4.1 1 start completed_ts any; fi
+run 4.2 1 start completed_ts met
+run 4.3 2 replay completed_ts met
+run 4.4 3 replay started_ts met
+if grep -qF -- "$OUT" "$MD" "$JSON" || grep -qF -- "$HOME/" "$MD" "$JSON"; then
+	echo "walkthrough: the export holds a local path" >&2; fail=1
+fi
+if [ -f "$OUT/pid" ] && kill -0 "$(cat "$OUT/pid")" 2>/dev/null; then echo "walkthrough: labtui is still running" >&2; fail=1; fi
+[ $fail = 0 ] && echo "walkthrough: ok, $lines lines of answer sheet; screens and export in $OUT"
+exit $fail
