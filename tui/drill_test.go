@@ -46,3 +46,20 @@ func TestEnterOnThePanesOpensTheRecordsThatDiffer(t *testing.T) {
 		t.Errorf("view = %d", fm.view)
 	}
 }
+
+func TestTheDiffExplainsAReplaysLateRecords(t *testing.T) {
+	fb := fakebackend.New(labScript()...)
+	tm := start(t, fb, Config{}, 160, 48)
+	waitFor(t, tm, "replay done")
+	fb.Send(backend.Update{Results: []meter.Result{late("r-900", "acme", "gw-1", at("00:10"), at("00:50"), 0.1)}})
+	fb.Send(backend.Update{Status: status(at("06:30"), at("59:59.123"))})
+	waitFor(t, tm, "10:59:59.123")
+	fm, _ := finalView(t, tm)
+	why := fm.replayLateWhy(fm.sess.Current())
+	for _, want := range []string{"reads the topic's three partitions unevenly", "Watermarks per partition at the source (w, then p)",
+		"does not show yet which partition ran ahead"} {
+		if !strings.Contains(why, want) {
+			t.Errorf("the explanation lacks %q: %s", want, why)
+		}
+	}
+}

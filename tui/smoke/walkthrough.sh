@@ -47,8 +47,10 @@ wait_for() { # wait_for TEXT SECONDS
 	echo "walkthrough: timed out after $2 s waiting for: $1" >&2; tmux capture-pane -p -t "$S" >&2; return 1
 }
 # answer ID TEXT: select question ID in the lab panel, type TEXT as one burst, stop.
+# A key after Escape waits a little: ESC and the next key's bytes at once read as alt+key.
 answer() {
 	tmux send-keys -t "$S" Escape
+	sleep 0.3
 	for _ in 1 2 3 4 5 6 7 8 9; do tmux send-keys -t "$S" Up; done
 	local n
 	n=$(printf '%s\n' 4.1a 4.2a 4.2b 4.3a 4.3b 4.4a 4.4b 4.4c | grep -n "^$1\$" | cut -d: -f1)
@@ -58,6 +60,8 @@ answer() {
 	tmux send-keys -t "$S" -l "$2"
 	sleep 0.3
 	tmux send-keys -t "$S" Escape
+	sleep 0.3
+	wait_for "checks met by your runs · tab on to the panes" 5
 }
 
 tmux new-session -d -s "$S" -x 160 -y 48 \

@@ -40,9 +40,11 @@ var guides = map[string]Guide{
 			"earliest offset, as fast as it can read. When it is done, d diffs the replay against the reference " +
 			"(the same hour re-enacted at its recorded times); ←/→ switches between the event-time and the " +
 			"processing-time tab.",
-		Look: "Event time: the same minutes and dollars as the reference, but for differences the diff explains " +
-			"(records the watermark dropped). Processing time: one or two enormous minutes, the whole hour billed to " +
-			"the wall-clock minutes the replay ran in.",
+		Look: "Event time: the same minutes and dollars as the reference, but for differences the diff explains: " +
+			"at full speed the three partitions are read unevenly and the watermark follows the one furthest ahead, " +
+			"so a replay drops records as late that the hour's live run kept (w, then p, puts watermarks per " +
+			"partition on the source, which removes that). Processing time: one or two enormous minutes, the whole " +
+			"hour billed to the wall-clock minutes the replay ran in.",
 	},
 	"4.4": {
 		Title: "started_ts moves a request's cost",

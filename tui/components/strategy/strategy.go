@@ -19,6 +19,7 @@ import (
 // KeyMap is the picker's keys.
 type KeyMap struct {
 	Switch key.Binding
+	Site   key.Binding
 	More   key.Binding
 	Less   key.Binding
 	Choose key.Binding
@@ -29,6 +30,7 @@ type KeyMap struct {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Switch: key.NewBinding(key.WithKeys("left", "right", "h", "l", "tab"), key.WithHelp("←/→", "strategy")),
+		Site:   key.NewBinding(key.WithKeys("p", "s"), key.WithHelp("p", "after the parse or per partition at the source")),
 		More:   key.NewBinding(key.WithKeys("up", "k", "+"), key.WithHelp("↑", "bound +5 s")),
 		Less:   key.NewBinding(key.WithKeys("down", "j", "-"), key.WithHelp("↓", "bound -5 s")),
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "restart the job with it")),
@@ -64,6 +66,8 @@ type Model struct {
 	// typing says digits typed since the picker opened replace the bound.
 	typing bool
 	hold   time.Duration
+	// source says the watermarks are generated on the source, one per partition.
+	source bool
 	result Result
 }
 
@@ -72,7 +76,8 @@ type Model struct {
 // time. A monotonous job is offered a bound a little above hold.
 func New(styles theme.Styles, current meter.Watermarks, hold time.Duration) Model {
 	m := Model{styles: styles, keys: DefaultKeyMap(), current: current, hold: hold,
-		bounded: current.OutOfOrderness > 0, bound: time.Duration(current.OutOfOrderness) * time.Millisecond}
+		bounded: current.OutOfOrderness > 0, bound: time.Duration(current.OutOfOrderness) * time.Millisecond,
+		source: current.At == meter.SourceWatermarks}
 	if !m.bounded {
 		m.bound = (hold + step).Truncate(step)
 	}
@@ -85,7 +90,10 @@ func (m Model) Result() Result { return m.result }
 // Watermarks is the strategy chosen: the current one with its bound replaced.
 func (m Model) Watermarks() meter.Watermarks {
 	w := m.current
-	w.OutOfOrderness = 0
+	w.OutOfOrderness, w.At = 0, meter.StreamWatermarks
+	if m.source {
+		w.At = meter.SourceWatermarks
+	}
 	if m.bounded {
 		w.OutOfOrderness = m.bound.Milliseconds()
 	}
@@ -109,6 +117,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.result = Chosen
 	case key.Matches(k, m.keys.Switch):
 		m.bounded = !m.bounded
+	case key.Matches(k, m.keys.Site):
+		m.source = !m.source
 	case key.Matches(k, m.keys.More):
 		m.bounded, m.typing = true, false
 		m.bound = min(maxBound, (m.bound + step).Truncate(step))
@@ -144,10 +154,14 @@ func pow10(n int) int64 {
 // Name names a strategy as the job's code writes it: for_monotonous_timestamps(), or
 // for_bounded_out_of_orderness(40 s).
 func Name(w meter.Watermarks) string {
-	if w.OutOfOrderness <= 0 {
-		return "for_monotonous_timestamps()"
+	site := ""
+	if w.At == meter.SourceWatermarks {
+		site = " per partition at the source"
 	}
-	return "for_bounded_out_of_orderness(" + seconds(w.OutOfOrderness) + ")"
+	if w.OutOfOrderness <= 0 {
+		return "for_monotonous_timestamps()" + site
+	}
+	return "for_bounded_out_of_orderness(" + seconds(w.OutOfOrderness) + ")" + site
 }
 
 // seconds writes ms as "40 s" or "1.5 s".
@@ -175,6 +189,10 @@ func (m Model) View(width int) string {
 		first = m.choices("monotonous", "bounded, "+seconds(m.bound.Milliseconds())) + " ←/→ · enter restarts the job · esc"
 	}
 	hold := seconds(m.hold.Milliseconds())
+	site := "p: after the parse (the course's job)"
+	if m.source {
+		site = "p: per partition at the source (module 5)"
+	}
 	var second string
 	switch {
 	case !m.bounded:
@@ -184,8 +202,13 @@ func (m Model) View(width int) string {
 	default:
 		second = "bound ↑/↓ or type seconds · not above the " + hold + " hold: some held records can still be late"
 	}
-	if ansi.StringWidth(second) > width {
-		second = strings.Replace(second, "bound ↑/↓ or type seconds · ", "↑/↓ or digits · ", 1)
+	if ansi.StringWidth(second+" · "+site) <= width {
+		second += " · " + site
+	} else if short := strings.Replace(second, "bound ↑/↓ or type seconds · ", "↑/↓ or digits · ", 1); ansi.StringWidth(short+" · "+site) <= width {
+		second = short + " · " + site
+	} else {
+		first = m.choices("monotonous", "bounded, "+seconds(m.bound.Milliseconds())) + " ←/→ · p site · enter restart · esc"
+		second = short
 	}
 	return first + "\n" + second
 }

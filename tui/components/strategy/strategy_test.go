@@ -61,3 +61,14 @@ func TestTheIntervalIsKeptAcrossAStrategyChange(t *testing.T) {
 		t.Errorf("watermarks = %+v", w)
 	}
 }
+
+func TestPPutsTheWatermarksOnTheSourcePerPartition(t *testing.T) {
+	m := New(theme.New(), meter.Watermarks{}, 35*time.Second)
+	w := keys(m, runes("p")).Watermarks()
+	if w.At != meter.SourceWatermarks || Name(w) != "for_monotonous_timestamps() per partition at the source" {
+		t.Errorf("after p: %+v, %s", w, Name(w))
+	}
+	if back := New(theme.New(), w, 35*time.Second); keys(back, runes("p")).Watermarks().At != meter.StreamWatermarks {
+		t.Error("p again does not put them back after the parse")
+	}
+}
