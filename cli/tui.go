@@ -9,6 +9,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/embedded"
+	"github.com/labtui/labtui/internal/fileerr"
 	"github.com/labtui/labtui/labs"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui"
@@ -84,11 +85,9 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	recording, err := a.recording()
-	if err != nil {
-		return err
-	}
+	recording, warning := a.recording()
 	cfg := tui.Config{
+		Warning:   warning,
 		Job:       job,
 		Reenact:   sessionReenact,
 		Hiccup:    a.cfg.HiccupDuration,
@@ -106,20 +105,35 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 
 // recording is the file the r and t keys replay: the recording setting; for the default,
 // the repository's copy when labtui runs from the repository, else the copy embedded in
-// labtui, written once to labtui's folder in the user's cache directory.
-func (a *app) recording() (string, error) {
-	path := a.cfg.Recording
+// labtui, written once to labtui's folder in the user's cache directory. A cache that
+// cannot be written does not keep the TUI from starting: the copy goes to the temporary
+// folder instead (or, failing that, r and t have nothing to replay), and warning says
+// what could not be saved and how to fix it.
+func (a *app) recording() (path, warning string) {
+	path = a.cfg.Recording
 	if path != tui.DefaultRecording {
-		return path, nil
+		return path, ""
 	}
 	if _, err := os.Stat(path); err == nil {
-		return path, nil
+		return path, ""
 	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		dir = a.stateDir()
 	}
-	return labs.RecordedHour(filepath.Join(dir, "labtui"))
+	dir = filepath.Join(dir, "labtui")
+	path, err = labs.RecordedHour(dir)
+	if err == nil {
+		return path, ""
+	}
+	reason := fileerr.Reason(err)
+	tmp := filepath.Join(os.TempDir(), fmt.Sprintf("labtui-%d", os.Getuid()))
+	if path, terr := labs.RecordedHour(tmp); terr == nil {
+		return path, fmt.Sprintf("cannot save the recorded hour in %s (%s): set XDG_CACHE_HOME to a folder you can write; meanwhile r and t replay a copy in %s that is not kept",
+			dir, reason, tmp)
+	}
+	return "", fmt.Sprintf("cannot save the recorded hour in %s (%s) or in %s: set XDG_CACHE_HOME to a folder you can write, or give --recording FILE; until then r and t have nothing to replay",
+		dir, reason, tmp)
 }
 
 // stateDir is where answers autosave and the log goes: the state-dir setting

@@ -5,10 +5,12 @@ package export
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
 
+	"github.com/labtui/labtui/internal/fileerr"
 	"github.com/labtui/labtui/state"
 )
 
@@ -118,6 +120,15 @@ func Write(dir string, st state.State, now time.Time) ([]string, error) {
 // SkewFile, and the answers refer to it from the evidence of its exercise. The paths
 // returned are the markdown's, the JSON's, then the picture's.
 func WriteWith(dir string, st state.State, now time.Time, pic *Picture) ([]string, error) {
+	paths, err := writeWith(dir, st, now, pic)
+	var we *fileerr.WriteError
+	if errors.As(err, &we) {
+		return nil, fmt.Errorf("cannot write the answers to %s (%s): choose a folder you can write with --export-dir", dir, fileerr.Reason(err))
+	}
+	return paths, err
+}
+
+func writeWith(dir string, st state.State, now time.Time, pic *Picture) ([]string, error) {
 	doc := Build(st, now)
 	svg := ""
 	if pic != nil {

@@ -83,3 +83,25 @@ func TestReplaysGoToTheExerciseOfTheirTimestampField(t *testing.T) {
 		t.Errorf("4.1 has evidence %+v", doc.Exercises[0].Evidence)
 	}
 }
+
+// TestAnUnwritableExportFolderNamesTheFixAndNoTemporaryFile exports where no file can
+// be made: one sentence with the folder, the reason and --export-dir.
+func TestAnUnwritableExportFolderNamesTheFixAndNoTemporaryFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o644)
+	dirs := []string{filepath.Join(file, "out")}
+	if _, err := os.Stat("/proc/self"); err == nil {
+		dirs = append(dirs, "/proc")
+	}
+	for _, dir := range dirs {
+		_, err := Write(dir, state.New(), time.Unix(0, 0))
+		if err == nil {
+			t.Fatalf("exporting to %s succeeded", dir)
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "cannot write the answers to "+dir+" (") || !strings.HasSuffix(msg, "): choose a folder you can write with --export-dir") ||
+			strings.Contains(msg, ".tmp") {
+			t.Errorf("%s: %q", dir, msg)
+		}
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/labtui/labtui/internal/fileerr"
 )
 
 // RecordedHourPath is where the recorded hour sits in the repository.
@@ -45,11 +47,11 @@ func writeCopy(dir, repoPath string, data []byte, what string) (string, error) {
 		return path, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", what, err)
+		return "", fmt.Errorf("cannot write %s: %w", what, fileerr.Write(dir, err))
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(repoPath)+"-*")
 	if err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", what, err)
+		return "", fmt.Errorf("cannot write %s: %w", what, fileerr.Write(path, err))
 	}
 	_, err = tmp.Write(data)
 	if err == nil {
@@ -63,7 +65,7 @@ func writeCopy(dir, repoPath string, data []byte, what string) (string, error) {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return "", fmt.Errorf("cannot write %s: %w", what, err)
+		return "", fmt.Errorf("cannot write %s: %w", what, fileerr.Write(path, err))
 	}
 	return path, nil
 }

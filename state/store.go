@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/labtui/labtui/internal/fileerr"
 )
 
 // FileName is the name of the saved progress inside the state directory.
@@ -94,7 +96,8 @@ func (s *Store) Save(st State) (bool, error) {
 		return false, fmt.Errorf("encode answers: %w", err)
 	}
 	if err := WriteFileAtomic(s.Path(), append(data, '\n')); err != nil {
-		return false, err
+		return false, fmt.Errorf("cannot save your answers in %s (%s): set LABTUI_STATE_DIR or --state-dir to a folder you can write",
+			s.dir, fileerr.Reason(err))
 	}
 	s.last = st.Revision
 	return true, nil
@@ -116,15 +119,17 @@ func (s *Store) Archive() (string, error) {
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same directory,
-// synced and renamed, creating the directory if needed.
+// synced and renamed, creating the directory if needed. An error is a
+// *fileerr.WriteError of path (or of its folder, when that cannot be made), which names
+// no temporary file.
 func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+		return fileerr.Write(dir, err)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fileerr.Write(path, err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
@@ -142,7 +147,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
+		return fileerr.Write(path, err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package state
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -125,5 +126,28 @@ func TestCloneCopiesComparisonsAndTheMovedSummary(t *testing.T) {
 	if orig.Replays[0].Compare.EventTime.Lines[0] != "= 3 identical rows" || orig.Replays[0].Compare.ProcessingMinutes[0].Cells[minutes.Processing].USD != 1 ||
 		orig.MovedSummary.Moved != 2 {
 		t.Errorf("the clone shares evidence with the original: %+v", orig)
+	}
+}
+
+// TestAnUnwritableStateFolderNamesTheFixAndNoTemporaryFile saves where no file can be
+// made (in /proc, where even root cannot create one; under a regular file): the error
+// names the folder, the reason and LABTUI_STATE_DIR, and no temporary file.
+func TestAnUnwritableStateFolderNamesTheFixAndNoTemporaryFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o644)
+	dirs := []string{filepath.Join(file, "state")}
+	if _, err := os.Stat("/proc/self"); err == nil {
+		dirs = append(dirs, "/proc")
+	}
+	for _, dir := range dirs {
+		_, err := NewStore(dir).Save(New())
+		if err == nil {
+			t.Fatalf("saving in %s succeeded", dir)
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "cannot save your answers in "+dir+" (") || !strings.HasSuffix(msg, "): set LABTUI_STATE_DIR or --state-dir to a folder you can write") ||
+			strings.Contains(msg, ".tmp") {
+			t.Errorf("%s: %q", dir, msg)
+		}
 	}
 }

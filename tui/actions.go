@@ -14,8 +14,13 @@ import (
 	"github.com/labtui/labtui/tui/components/strategy"
 )
 
-// say puts a line in the status line and the log.
+// say puts a line in the status line and the log. While the start's warning is up (until
+// a key), an Info line goes to the log only.
 func (m Model) say(level footer.Level, format string, args ...any) Model {
+	if m.warning && level == footer.Info {
+		m.cfg.Logger.Info(fmt.Sprintf(format, args...))
+		return m
+	}
 	m.status, m.level = fmt.Sprintf(format, args...), level
 	switch level {
 	case footer.Error:

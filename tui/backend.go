@@ -28,6 +28,14 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m.say(footer.Error, "the lab did not start: %v", msg.err), nil, true
 		}
 		m.started = true
+		if m.cfg.Warning != "" {
+			m = m.say(footer.Warn, "%s", m.cfg.Warning)
+			m.warning = true
+			if m.cfg.StartGenerator {
+				return m, m.generatorCmd(true), true
+			}
+			return m, nil, true
+		}
 		if m.cfg.StartGenerator {
 			m = m.say(footer.Info, "the %s lab is running: starting the generator (g stops it)", m.b.Name())
 			return m, m.generatorCmd(true), true

@@ -54,6 +54,9 @@ type Config struct {
 	Hiccup time.Duration
 	// Recording is the file `r` and `t` replay; default DefaultRecording.
 	Recording string
+	// Warning, if not empty, is a sentence the status line shows once the lab is up
+	// (what labtui could not save, and the fix), and the log keeps.
+	Warning string
 	// ExportDir is where `e` writes lab-04-answers.md and .json; default ".".
 	ExportDir string
 	// Store autosaves answers and progress; nil turns autosave off.
@@ -198,6 +201,9 @@ type Model struct {
 	// rev is the autosave revision; labRev the lab panel's revision last seen.
 	rev    uint64
 	labRev uint64
+	// warning says the status line shows Config.Warning, which log lines do not replace
+	// until the learner presses a key.
+	warning bool
 	// savePending says an autosave is writing; saveAgain that a change came after it.
 	savePending, saveAgain bool
 	// saveOK says autosave may write: not while the learner is still deciding whether

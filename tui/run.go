@@ -18,6 +18,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/fileerr"
 )
 
 // softMemoryLimit is the Go runtime's soft memory limit while the TUI runs, unless
@@ -29,12 +30,13 @@ const LogFile = "labtui.log"
 
 // OpenLog opens (appending) the log file in dir, creating dir if needed.
 func OpenLog(dir string) (*os.File, error) {
+	const fix = "set LABTUI_STATE_DIR or --state-dir to a folder you can write"
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create the state directory %s: %w", dir, err)
+		return nil, fmt.Errorf("cannot create the state folder %s, where answers and the log are kept (%s): %s", dir, fileerr.Reason(err), fix)
 	}
 	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("open the log: %w", err)
+		return nil, fmt.Errorf("cannot write the log in the state folder %s (%s): %s", dir, fileerr.Reason(err), fix)
 	}
 	return f, nil
 }

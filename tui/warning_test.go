@@ -1,0 +1,34 @@
+package tui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+// TestTheStartsWarningStaysUntilAKey starts with a warning (what labtui could not
+// save): once the lab is up the status line shows it, the lab's log lines do not push it
+// away, and after a key they show again.
+func TestTheStartsWarningStaysUntilAKey(t *testing.T) {
+	fb := fakebackend.New()
+	t.Cleanup(func() { fb.Close() })
+	const warning = "cannot save the recorded hour in /x (permission denied): set XDG_CACHE_HOME to a folder you can write"
+	var m tea.Model = New(fb, Config{Warning: warning})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = m.Update(startedMsg{})
+	if s := m.(Model).status; s != warning {
+		t.Fatalf("status %q after the start", s)
+	}
+	mm, _ := m.(Model).apply(backend.Update{Log: "generator started"})
+	if mm.status != warning {
+		t.Fatalf("a log line replaced the warning: %q", mm.status)
+	}
+	m, _ = mm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
+	mm, _ = m.(Model).apply(backend.Update{Log: "hiccup on gw-1 for 35s"})
+	if mm.status != "hiccup on gw-1 for 35s" {
+		t.Fatalf("after a key the log line did not show: %q", mm.status)
+	}
+}
