@@ -17,6 +17,9 @@ import (
 type analysis struct {
 	refs  map[refKey]*reference
 	diffs map[int]*comparison
+	// chosen is the run the learner chose as the replays' reference; 0 is the recorded
+	// hour re-enacted at its recorded times.
+	chosen int
 	moved movedList
 	// version changes whenever any of it changes, so a view rebuilds only then.
 	version uint64
@@ -147,9 +150,21 @@ func (s *Session) compare(run *Run) []Task {
 		return nil
 	}
 	path := s.RecordingOf(run)
-	ref, tasks := s.reference(refKey{path, run.Timestamp})
-	if ref == nil {
-		return tasks
+	var refs []meter.Result
+	names := Names
+	against := "the recorded hour re-enacted at its recorded times"
+	reference := fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s (what its live run billed)",
+		filepath.Base(path), run.Timestamp)
+	if chosen := s.Run(s.an.chosen); chosen != nil && chosen != run {
+		refs, names = chosen.Output(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
+		against = runName(s.runRef(chosen))
+		reference = against + ", the reference you chose"
+	} else {
+		ref, tasks := s.reference(refKey{path, run.Timestamp})
+		if ref == nil {
+			return tasks
+		}
+		refs = ref.results
 	}
 	if c == nil {
 		c = &comparison{}
@@ -157,30 +172,26 @@ func (s *Session) compare(run *Run) []Task {
 	}
 	c.pending, c.output = true, run.output
 	s.an.version++
-	id, out, refs := run.ID, run.Output(), ref.results
-	title := fmt.Sprintf("run %d · replay of %s with %s · against the recorded hour re-enacted at its recorded times",
-		id, filepath.Base(path), run.Timestamp)
+	id, out := run.ID, run.Output()
+	title := fmt.Sprintf("run %d · replay of %s with %s · against %s", id, filepath.Base(path), run.Timestamp, against)
 	if !run.Results.Complete() {
 		title += fmt.Sprintf(" · only the latest %d results of the replay are kept", run.Results.Len())
 	}
-	reference := fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s (what its live run billed)",
-		filepath.Base(path), run.Timestamp)
-	return []Task{{What: fmt.Sprintf("compare run %d with the re-enactment", id), run: func(context.Context) Outcome {
-		d := CompareReplay(refs, out)
+	return []Task{{What: fmt.Sprintf("compare run %d with %s", id, names.A), run: func(context.Context) Outcome {
+		d := compareWith(refs, out, names)
 		ev := d.Evidence(reference)
-		return Outcome{apply: func(s *Session) []Task { return s.compared(id, &d, title, ev) }}
+		return Outcome{apply: func(s *Session) []Task { return s.compared(id, &d, title, against, ev) }}
 	}}}
 }
 
 // compared keeps a comparison and its evidence, and compares again if the run's output
 // changed meanwhile.
-func (s *Session) compared(id int, d *ReplayDiff, title string, ev state.Comparison) []Task {
+func (s *Session) compared(id int, d *ReplayDiff, title, against string, ev state.Comparison) []Task {
 	c := s.an.diffs[id]
 	if c == nil {
 		return nil
 	}
-	c.pending, c.diff, c.title = false, d, title
-	c.against = "the recorded hour re-enacted at its recorded times"
+	c.pending, c.diff, c.title, c.against = false, d, title, against
 	s.an.version++
 	s.forgetDroppedDiffs()
 	s.ev.compared(s, id, ev)
@@ -272,4 +283,43 @@ func (s *Session) findMoved() []Task {
 			return nil
 		}}
 	}}}
+}
+
+// ChooseReference makes run id the reference every finished replay is diffed against,
+// for 4.3 and the diff view; 0 goes back to the recorded hour re-enacted at its recorded
+// times. It returns the comparisons to work out again, or an error, saying why, when the
+// run is not kept whole.
+func (s *Session) ChooseReference(id int) ([]Task, error) {
+	if id != 0 {
+		run := s.Run(id)
+		if run == nil || !run.Results.Complete() || run.Results.Len() == 0 {
+			return nil, fmt.Errorf("run %d cannot be the reference: %s", id, "only a run kept whole can (runs with all their results: "+refList(s.ReferenceCandidates())+")")
+		}
+	}
+	s.an.chosen = id
+	s.an.version++
+	var tasks []Task
+	for _, run := range s.runs {
+		if c := s.an.diffs[run.ID]; run.ReplayDone && (c == nil || !c.pending) {
+			tasks = append(tasks, s.compare(run)...)
+		} else if c != nil {
+			c.output = 0 // compared again when the one under way is done
+		}
+	}
+	return tasks, nil
+}
+
+// ReferenceChosen is the run the replays are diffed against, 0 for the recorded hour
+// re-enacted.
+func (s *Session) ReferenceChosen() int { return s.an.chosen }
+
+// ReferenceCandidates lists the kept runs that can be the reference: those kept whole.
+func (s *Session) ReferenceCandidates() []state.RunRef {
+	var out []state.RunRef
+	for _, run := range s.runs {
+		if run.Results.Complete() && run.Results.Len() > 0 {
+			out = append(out, s.runRef(run))
+		}
+	}
+	return out
 }

@@ -32,21 +32,28 @@ type ReplayDiff struct {
 	// ReportRecords records under each explanation), worked out with the comparison so a
 	// view only lays them out.
 	EventLines, ProcessingLines []string
+	// Names are what the reports call the reference (A) and the replay (B).
+	Names diff.Names
 }
 
 // ReportRecords is how many records a ReplayDiff's report lines list under each
 // explanation.
 const ReportRecords = 3
 
-// CompareReplay lines up both sinks of a replay's output against the reference's.
-func CompareReplay(ref, replay []meter.Result) ReplayDiff {
+// CompareReplay lines up both sinks of a replay's output against the reference's: the
+// recorded hour re-enacted, as Names call it.
+func CompareReplay(ref, replay []meter.Result) ReplayDiff { return compareWith(ref, replay, Names) }
+
+// compareWith is CompareReplay with the runs named by names.
+func compareWith(ref, replay []meter.Result, names diff.Names) ReplayDiff {
 	c := ReplayDiff{
 		Event:      diff.Compare(ref, replay, diff.Options{}),
 		Processing: diff.Compare(ref, replay, diff.Options{Sink: meter.ProcessingTimeResult}),
 		Minutes:    processingMinutes(replay),
+		Names:      names,
 	}
-	c.EventLines = ReportLines(c.Event, Names, ReportRecords)
-	c.ProcessingLines = ReportLines(c.Processing, Names, ReportRecords)
+	c.EventLines = ReportLines(c.Event, names, ReportRecords)
+	c.ProcessingLines = ReportLines(c.Processing, names, ReportRecords)
 	return c
 }
 
@@ -90,7 +97,7 @@ func ReportLines(r *diff.Report, names diff.Names, records int) []string {
 // Evidence is what the export keeps of the comparison: both summaries, the reports cut
 // to state.MaxReportLines between rows, and the replay's processing-time minutes.
 func (c ReplayDiff) Evidence(reference string) state.Comparison {
-	ev := state.Comparison{Reference: reference, EventTime: report(c.Event), ProcessingTime: report(c.Processing)}
+	ev := state.Comparison{Reference: reference, EventTime: report(c.Event, c.Names), ProcessingTime: report(c.Processing, c.Names)}
 	for i, r := range c.Minutes {
 		if i == state.MaxProcessingMinutes {
 			break
@@ -106,11 +113,11 @@ func (c ReplayDiff) Evidence(reference string) state.Comparison {
 	return ev
 }
 
-func report(r *diff.Report) state.DiffReport {
+func report(r *diff.Report, names diff.Names) state.DiffReport {
 	c := r.Counts
-	d := state.DiffReport{Summary: r.Summary(Names), Rows: c.Rows, Identical: c.Identical, Differ: c.Differ, OnlyA: c.OnlyA,
+	d := state.DiffReport{Summary: r.Summary(names), Rows: c.Rows, Identical: c.Identical, Differ: c.Differ, OnlyA: c.OnlyA,
 		OnlyB: c.OnlyB, PendingOnly: c.PendingOnly, Unexplained: c.Unexplained}
-	lines := ReportLines(r, Names, 0)
+	lines := ReportLines(r, names, 0)
 	d.Lines, d.OmittedLines = cutBetweenRows(lines, state.MaxReportLines)
 	return d
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -173,5 +174,36 @@ func TestPinningARunThatShowsNothingSaysWhy(t *testing.T) {
 	}
 	if err := l.h.Pin("4.1", 9); err == nil || !strings.Contains(err.Error(), "no longer kept") {
 		t.Errorf("Pin = %v", err)
+	}
+}
+
+func TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	for range 2 {
+		l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+		l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+		l.minute(0, 9.9, 0.2)
+		l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
+	}
+	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != 2 || !strings.Contains(f.Sentence, "against the recorded hour re-enacted") {
+		t.Fatalf("before choosing: %+v", f)
+	}
+	if _, err := l.h.ChooseReference(9); err == nil {
+		t.Error("a run not kept was accepted as the reference")
+	}
+	tasks, err := l.h.ChooseReference(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.h.RunTasks(context.Background(), tasks)
+	f := l.h.Finding("4.3")
+	want := "In run 2 (replay of hour.jsonl.gz, completed_ts), the event-time output against run 1 (replay of hour.jsonl.gz, completed_ts): " +
+		"2 of 2 (tenant, minute) rows identical; its processing-time windows put the whole recording, $10.0000 and 3 requests, " +
+		"into the minute 10:00 of the wall clock the replay ran at."
+	if f == nil || f.Sentence != want {
+		t.Errorf("4.3 = %+v\nwant %q", f, want)
+	}
+	if st := l.h.DiffState(false); st.Diff == nil || st.Diff.Names.A != "run 1" || !strings.Contains(st.Title, "against run 1") {
+		t.Errorf("the diff view shows %q with %+v", st.Title, st.Diff)
 	}
 }

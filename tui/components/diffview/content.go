@@ -43,8 +43,8 @@ func Build(title string, c session.ReplayDiff) *Content {
 	pt = append(pt, "", "against the re-enactment's processing-time windows (the recorded hour at its recorded times):")
 	return &Content{
 		Title:      title,
-		Event:      Section{Summary: c.Event.Summary(session.Names), Lines: c.EventLines},
-		Processing: Section{Summary: c.Processing.Summary(session.Names), Lines: append(pt, c.ProcessingLines...)},
+		Event:      Section{Summary: c.Event.Summary(c.Names), Lines: c.EventLines},
+		Processing: Section{Summary: c.Processing.Summary(c.Names), Lines: append(pt, c.ProcessingLines...)},
 	}
 }
 
