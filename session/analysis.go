@@ -20,7 +20,7 @@ type analysis struct {
 	// chosen is the run the learner chose as the replays' reference; 0 is the recorded
 	// hour re-enacted at its recorded times.
 	chosen int
-	moved movedList
+	moved  movedList
 	// version changes whenever any of it changes, so a view rebuilds only then.
 	version uint64
 }
