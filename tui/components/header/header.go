@@ -129,7 +129,11 @@ func (m Model) clocks(st *backend.Status, replay bool) string {
 	if replay {
 		// A replay's event time is the recording's hour: hours behind the wall clock
 		// says nothing about the job.
-		return fmt.Sprintf("watermark %s · event time of the recording, not the wall clock · ", meter.Clock(st.Watermark)) + late
+		long := fmt.Sprintf("watermark %s · event time of the recording, not the wall clock · ", meter.Clock(st.Watermark)) + late
+		if ansi.StringWidth(long) <= m.width {
+			return long
+		}
+		return fmt.Sprintf("watermark %s (the recording's) · ", meter.Clock(st.Watermark)) + late
 	}
 	behind := float64(st.Now-st.Watermark) / 1000
 	wm := fmt.Sprintf("watermark %s · %.1f s behind the wall clock", meter.Clock(st.Watermark), behind)

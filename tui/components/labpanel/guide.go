@@ -14,7 +14,7 @@ type Guide struct {
 var guides = map[string]Guide{
 	"4.1": {
 		Title: "both windows agree while events arrive promptly",
-		Keys:  "g is on; watch 5 minutes",
+		Keys:  "g on, 5 minutes",
 		Do: "Nothing to press: the generator starts with labtui (g stops and starts it). Leave it five minutes " +
 			"without a hiccup (i), a restart (x, w) or a replay, and watch each minute close in both panes.",
 		Look: "Rows without ≠: the processing-time and the event-time window bill the same USD and requests, " +
