@@ -34,7 +34,7 @@ type option struct {
 var options = []option{
 	// labtui, the TUI; the job's and the lab's options are checked here once.
 	{"", "backend", "compose", func(s settings) any { return s.Backend }, "compose", []string{"kubernetes"}},
-	{"", "broker-addr", "127.0.0.1:9093", func(s settings) any { return s.BrokerAddr }, "127.0.0.1:9093", []string{" "}},
+	{"", "broker-addr", "[::1]:9093", func(s settings) any { return s.BrokerAddr }, "[::1]:9093", []string{" ", "0.0.0.0:9092", "10.0.0.1:9092", "127.0.0.1", "127.0.0.1:99999"}},
 	{"", "compose-file", "/x/compose.yml", func(s settings) any { return s.ComposeFile }, "/x/compose.yml", nil},
 	{"", "export-dir", "/x/answers", func(s settings) any { return s.ExportDir }, "/x/answers", nil},
 	{"", "forget-after", "0s", func(s settings) any { return s.ForgetAfter }, time.Duration(0), []string{"-1s", "banana"}},
@@ -373,7 +373,7 @@ func ruleText(cmd, key string) string {
 // yamlScalar writes value as a YAML scalar: plain where YAML reads it back as the same
 // text or number, double-quoted where spaces would be lost.
 func yamlScalar(value string) string {
-	if strings.TrimSpace(value) != value || value == "" {
+	if strings.TrimSpace(value) != value || value == "" || strings.ContainsAny(value[:1], "[{&*!|>'\"%@`") {
 		return strconv.Quote(value)
 	}
 	return value

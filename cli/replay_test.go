@@ -18,6 +18,7 @@ const recordedHourFile = "../labs/04-event-time-and-processing-time/data/recorde
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LABTUI_STATE_DIR", t.TempDir()) // a headless run saves its evidence there
 	var out, errb bytes.Buffer
 	code = Run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
@@ -201,6 +202,7 @@ func replayInterrupted(t *testing.T, path string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LABTUI_STATE_DIR", t.TempDir()) // a headless run saves its evidence there
 	var out, errb bytes.Buffer
 	begin := time.Now()
 	code := Run(ctx, []string{"replay", path}, &out, &errb)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"math"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ var rules = map[string]rule{
 	"starting-offsets": {"earliest or latest", oneOf("earliest", "latest")},
 	"hiccup":           {"INSTANCE@AFTER+FOR, such as gw-1@40s+35s, or gw-1@:40+35s at second 40 of a minute", hiccupSpec},
 	"stall-partition":  {"PARTITION@AFTER+FOR, such as 2@40s+2m, or 2@:30+2m at second 30 of a minute", stallSpec},
-	"broker-addr":      {"a host:port on loopback, such as 127.0.0.1:9092", nonEmpty},
+	"broker-addr":      {"a host:port on loopback, such as 127.0.0.1:9092, localhost:9093 or [::1]:9092 (port 0 picks a free one)", loopbackAddr},
 	"backend":          {"embedded, compose, cluster or remote", oneOf("embedded", "compose", "cluster", "remote")},
 	"generate-for":     {"0 (the whole run) or a positive duration such as 2m30s", durationAtLeast(0)},
 	"kill-after":       {"0 (never) or a positive duration such as 3m40s", durationAtLeast(0)},
@@ -149,6 +150,16 @@ func nonEmpty(s string) bool { return strings.TrimSpace(s) != "" }
 func hiccupSpec(s string) bool {
 	_, err := inject.ParseHiccups([]string{s})
 	return err == nil
+}
+
+// loopbackAddr is what the embedded broker listens on: broker.Start's rule.
+func loopbackAddr(s string) bool {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return false
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 0 && n <= 65535 && (host == "" || host == "127.0.0.1" || host == "localhost" || host == "::1")
 }
 
 func rfc3339OrEmpty(s string) bool {
