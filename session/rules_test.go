@@ -207,3 +207,20 @@ func TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst(t *testing.T) {
 		t.Errorf("the diff view shows %q with %+v", st.Title, st.Diff)
 	}
 }
+
+func TestRestoringSavedProgressKeepsItsFindingsUntilThisSessionHasItsOwn(t *testing.T) {
+	saved := state.New()
+	saved.Answers["4.2a"] = "no"
+	saved.Evidence.Findings = map[string]*state.Finding{"4.2": {Run: state.RunRef{ID: 1, Kind: "start"}, Met: true, Pinned: true, Sentence: "saved"}}
+	l := newLab()
+	l.h.Restore(saved)
+	if f := l.h.Finding("4.2"); f == nil || f.Sentence != "saved" {
+		t.Fatalf("after Restore: %+v", f)
+	}
+	// A pinned saved finding stays whatever this session's runs show.
+	courseHiccup(l)
+	l.minute(1, 0.4, 0.2)
+	if f := l.h.Finding("4.2"); f.Sentence != "saved" {
+		t.Errorf("a pinned saved finding was replaced by %q", f.Sentence)
+	}
+}

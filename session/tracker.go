@@ -199,6 +199,17 @@ func (t *tracker) restore(saved state.State) {
 	if len(e.Moved) == 0 {
 		e.Moved, e.MovedSummary = s.Evidence.Moved, s.Evidence.MovedSummary
 	}
+	for id, f := range s.Evidence.Findings {
+		if e.Findings == nil {
+			e.Findings = map[string]*state.Finding{}
+		}
+		if e.Findings[id] == nil {
+			e.Findings[id] = f
+		}
+	}
+	for q, a := range saved.Answers {
+		t.answers[q] = a
+	}
 	rs := append(s.Evidence.Replays, e.Replays...)
 	if len(rs) > state.MaxReplays {
 		rs = rs[len(rs)-state.MaxReplays:]
