@@ -28,27 +28,6 @@ var (
 // string.
 const tsLit = `","ts":`
 
-// scanBytes reports whether b holds a control character (below 0x20, which JSON forbids
-// raw in a string and a canonical line has nowhere before its closing brace) and whether
-// it holds a byte of non-ASCII text (from 0x80). Eight bytes at a time: a byte below 0x20
-// borrows into its top bit when 0x20 is subtracted, where an ASCII byte's top bit is clear;
-// a borrow only spreads upwards from a byte that is itself below 0x20.
-func scanBytes(b []byte) (control, high bool) {
-	const ones, tops = 0x2020202020202020, 0x8080808080808080
-	var c, h uint64
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := load(b, i)
-		c |= (w - ones) &^ w
-		h |= w
-	}
-	for ; i < len(b); i++ {
-		c |= uint64(b[i]-0x20) &^ uint64(b[i]) & 0x80
-		h |= uint64(b[i])
-	}
-	return c&tops != 0, h&tops != 0
-}
-
 // parseCanonical decodes data in one pass when it is exactly in the canonical shape:
 // the keys in AppendJSON's order with nothing between the tokens, strings without a
 // backslash, integers flatjson.ScanInt reads (at most 18 digits, so no overflow), and
@@ -63,12 +42,8 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 	if bytes.IndexByte(data, '\\') >= 0 {
 		return nil, false
 	}
-	end := bytes.LastIndexByte(data, '}') // white space may follow it; checked below
-	control, high := scanBytes(data[:max(end, 0)])
-	if control {
-		return nil, false
-	}
 	var vals [len(stringLits)][]byte
+	var high byte // the top bits of every string byte: non-ASCII text when set
 	i := 0
 	for k := range stringLits {
 		l := &stringLits[k]
@@ -76,12 +51,20 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 			return nil, false
 		}
 		i += l.n
-		j := bytes.IndexByte(data[i:], '"')
-		if j < 0 {
+		// The string ends at the next quote. A control character in it (which JSON
+		// forbids raw) sends the line to the general path, which refuses it.
+		j := i
+		for ; j < len(data) && data[j] != '"'; j++ {
+			if data[j] < 0x20 {
+				return nil, false
+			}
+			high |= data[j]
+		}
+		if j == len(data) {
 			return nil, false
 		}
-		vals[k] = data[i : i+j]
-		i += j
+		vals[k] = data[i:j]
+		i = j
 	}
 	if len(data)-i < len(tsLit) || string(data[i:i+len(tsLit)]) != tsLit {
 		return nil, false
@@ -101,10 +84,10 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 	if !ok || i >= len(data) || data[i] != '}' || !flatjson.OnlySpace(data[i+1:]) {
 		return nil, false
 	}
-	if high {
+	if high >= 0x80 { // non-ASCII text: the general path reads what is not UTF-8 as Java does
 		for _, v := range vals {
 			if !utf8.Valid(v) {
-				return nil, false // the general path reads it as Java's decoder does
+				return nil, false
 			}
 		}
 	}
