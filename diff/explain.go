@@ -257,7 +257,7 @@ func explain(row *Row, d differing, sink meter.Kind, size int64, xa, xb *runInde
 		}
 	}
 	e.Explained = d.evidence != NoEvidence && requests == row.DeltaRequests() && sameUSD(usd, row.DeltaUSD()) &&
-		(row.A.Fired == row.B.Fired || row.A.Pending || row.B.Pending || !row.A.Present || !row.B.Present)
+		(row.A.Fired == row.B.Fired || row.A.Open || row.B.Open || !row.A.Present() || !row.B.Present())
 	if e.Evidence == LateOutput && len(e.Groups) == 0 {
 		e.Evidence = NoEvidence
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 )
 
 // Side names one of the two runs compared.
@@ -32,21 +33,6 @@ func (s Side) Other() Side {
 		return A
 	}
 	return B
-}
-
-// Cell is one run's row of a (tenant, window): what the sink wrote for it.
-type Cell struct {
-	// Present says the run has the window at all: a tenant idle in a window, or whose
-	// every record was dropped as late, has none.
-	Present bool
-	// Pending says the window never fired: it was still open when the run ended, and the
-	// run printed it as pending.
-	Pending bool
-	// Fired counts how many times the window fired: more than once only when a restarted
-	// job re-read records it had already windowed.
-	Fired    int
-	USD      float64
-	Requests int64
 }
 
 // Status says how A's and B's rows of one (tenant, window) compare.
@@ -87,14 +73,18 @@ type Row struct {
 	TenantID    string
 	WindowStart int64
 	WindowEnd   int64
-	A, B        Cell
+	// A and B are the two runs' cells, in the one row model (package minutes): Fired
+	// counts how many times the window fired (more than once only when a restarted job
+	// re-read records it had already windowed); Open says it never fired, still open
+	// when the run ended and printed as pending.
+	A, B        minutes.Cell
 	Status      Status
 	// Why explains a row that is not Identical; it is nil for identical rows.
 	Why *Explanation
 }
 
 // Cell returns the row's cell of side s.
-func (r *Row) Cell(s Side) Cell {
+func (r *Row) Cell(s Side) minutes.Cell {
 	if s == B {
 		return r.B
 	}
@@ -139,12 +129,12 @@ func table(a, b []meter.Result, sink meter.Kind) []Row {
 				c = &rows[n].B
 			}
 			// The last line of a window wins: after a restart it is the one now billed.
-			c.Present, c.USD, c.Requests = true, m.USD, m.Requests
+			c.USD, c.Requests = m.USD, m.Requests
 			if res.Kind == meter.PendingResult {
-				c.Pending = true
+				c.Open = true
 			} else {
 				c.Fired++
-				c.Pending = false
+				c.Open = false
 			}
 		}
 	}
@@ -159,15 +149,15 @@ func table(a, b []meter.Result, sink meter.Kind) []Row {
 	return rows
 }
 
-func status(a, b Cell) Status {
+func status(a, b minutes.Cell) Status {
 	switch {
-	case !b.Present:
+	case !b.Present():
 		return OnlyA
-	case !a.Present:
+	case !a.Present():
 		return OnlyB
-	case a.Requests != b.Requests || !sameUSD(a.USD, b.USD) || a.Fired != b.Fired && !a.Pending && !b.Pending:
+	case a.Requests != b.Requests || !sameUSD(a.USD, b.USD) || a.Fired != b.Fired && !a.Open && !b.Open:
 		return Differ
-	case a.Pending != b.Pending:
+	case a.Open != b.Open:
 		return PendingOnly
 	}
 	return Identical

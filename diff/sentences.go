@@ -9,7 +9,7 @@ import (
 // pendingRun says why a run of PendingOnly rows differs, once for all of them.
 func (r *Report) pendingRun(row *Row, names Names) string {
 	open := B
-	if row.A.Pending {
+	if row.A.Open {
 		open = A
 	}
 	return fmt.Sprintf("fired in %s, still open in %s when its run ended%s", names.of(open.Other()), names.of(open), r.stoodAt(row, open, names))
@@ -19,7 +19,7 @@ func (r *Report) pendingRun(row *Row, names Names) string {
 // still open in the other, open, when that run ended.
 func (r *Report) pendingNote(row *Row, open Side, names Names) string {
 	s := fmt.Sprintf("open in %s when its run ended: %s", names.of(open), r.notPassed(row))
-	if row.Cell(open.Other()).Present {
+	if row.Cell(open.Other()).Present() {
 		s = fmt.Sprintf("fired in %s; still %s", names.of(open.Other()), s)
 	}
 	return s + r.stoodAt(row, open, names)
@@ -95,11 +95,11 @@ func (r *Report) Explain(row *Row, names Names) []string {
 		i = j - 1
 	}
 	switch {
-	case row.A.Pending && row.B.Pending:
+	case row.A.Open && row.B.Open:
 		out = append(out, "open in both runs when they ended: "+r.notPassed(row))
-	case row.A.Pending:
+	case row.A.Open:
 		out = append(out, r.pendingNote(row, A, names))
-	case row.B.Pending:
+	case row.B.Open:
 		out = append(out, r.pendingNote(row, B, names))
 	}
 	if row.A.Fired != row.B.Fired && row.A.Fired > 0 && row.B.Fired > 0 {

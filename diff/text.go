@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 )
 
 // Names are what the two runs are called in sentences: "A" and "B" by default, "the live
@@ -120,7 +121,7 @@ func foldable(x, y *Row) bool {
 	case Identical:
 		return y.Status == Identical
 	case PendingOnly:
-		return y.Status == PendingOnly && x.A.Pending == y.A.Pending
+		return y.Status == PendingOnly && x.A.Open == y.A.Open
 	case OnlyA, OnlyB:
 		return y.Status == x.Status && movedWhole(x) && movedWhole(y) && x.Why.Groups[0].Window == y.Why.Groups[0].Window
 	}
@@ -130,7 +131,7 @@ func foldable(x, y *Row) bool {
 // movedWhole says the row is in one run only because the other counted all its records
 // in one other window.
 func movedWhole(r *Row) bool {
-	return r.Explained() && !r.A.Pending && !r.B.Pending && len(r.Why.Groups) == 1 && r.Why.Groups[0].Cause == Elsewhere
+	return r.Explained() && !r.A.Open && !r.B.Open && len(r.Why.Groups) == 1 && r.Why.Groups[0].Cause == Elsewhere
 }
 
 // sinkWindow names the compared windows: "processing-time minute", "minute".
@@ -177,12 +178,12 @@ func (r *Report) label(start int64) string {
 	return c
 }
 
-func cellText(c Cell) string {
-	if !c.Present {
+func cellText(c minutes.Cell) string {
+	if !c.Present() {
 		return "—"
 	}
 	s := fmt.Sprintf("%s ×%d", usd(c.USD), c.Requests)
-	if c.Pending {
+	if c.Open {
 		s += " open"
 	}
 	return s
