@@ -71,18 +71,24 @@ func TestBurstsOfKeyNamesAreSavedVerbatim(t *testing.T) {
 	}
 }
 
-func TestTabStillLeavesTheEditor(t *testing.T) {
+// TestATabInABurstIsText: a paste without bracketed paste that holds a tab arrives as
+// runes, a tab key, then more runes; the tab must not leave the editor, or the rest of the
+// answer would run as commands (its "q" quits). Esc leaves the editor. The answer keeps
+// the tab as four spaces: bubbles' textarea cannot hold a tab character.
+func TestATabInABurstIsText(t *testing.T) {
 	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
 	tm := start(t, fb, Config{}, 100, 32)
 	waitFor(t, tm, "running")
 	press(tm, "tab")
 	press(tm, "enter")
-	burst(tm, "one")
+	burst(tm, "col1")
 	press(tm, "tab")
+	burst(tm, "col2 q")
+	press(tm, "esc")
 	press(tm, "q")
-	fm := tm.FinalModel(t)
-	if got := fm.(Model).lab.Answers()["4.1a"]; got != "one" {
-		t.Errorf("answer = %q", got)
+	fm := tm.FinalModel(t).(Model)
+	if got, want := fm.lab.Answers()["4.1a"], "col1    col2 q"; got != want {
+		t.Errorf("answer = %q, want %q", got, want)
 	}
 }
 

@@ -107,11 +107,14 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m.mainKey(k)
 }
 
-// editKey gives every key to the answer being written, except tab, which moves on.
-// Text goes to the answer first: a word such as "tab" or "q" in a burst is text.
+// editKey gives every key to the answer being written; only esc (stop writing) and
+// ctrl+c (quit) are not text. Text goes to the answer first: a word such as "tab" or "q"
+// in a burst is text, and so is a tab character, since a burst that contains one (a
+// paste without bracketed paste) would otherwise leave the editor and run the rest of
+// the answer as commands.
 func (m Model) editKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if !labpanel.IsText(k) && key.Matches(k, m.keys.Focus, m.keys.FocusBack) {
-		return m.cycleFocus(key.Matches(k, m.keys.Focus)), nil
+	if k.Type == tea.KeyCtrlC {
+		return m.quit()
 	}
 	var cmd tea.Cmd
 	m.lab, cmd = m.lab.Update(k)

@@ -203,6 +203,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.revision++
 		return m, nil
 	}
+	if isKey && m.editing && k.Type == tea.KeyTab {
+		m.areas[m.selected].InsertString("\t")
+		m.revision++
+		return m, nil
+	}
 	switch {
 	case isKey && m.editing && key.Matches(k, m.keys.Done):
 		return m.stopEditing(), nil
