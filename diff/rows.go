@@ -77,8 +77,8 @@ type Row struct {
 	// counts how many times the window fired (more than once only when a restarted job
 	// re-read records it had already windowed); Open says it never fired, still open
 	// when the run ended and printed as pending.
-	A, B        minutes.Cell
-	Status      Status
+	A, B   minutes.Cell
+	Status Status
 	// Why explains a row that is not Identical; it is nil for identical rows.
 	Why *Explanation
 }
