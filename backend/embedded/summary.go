@@ -65,6 +65,9 @@ func check(ok bool) string {
 func (s Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "summary\n")
 	fmt.Fprintf(w, "  requests generated   %8d  (%d completed, %d still running at stop)\n", s.Requests, s.Completed, s.Requests-s.Completed)
+	if s.Stalled > 0 {
+		fmt.Fprintf(w, "  requests not made    %8d  (their partition was stalled; not in the books)\n", s.Stalled)
+	}
 	fmt.Fprintf(w, "  events produced      %8d  (%d acknowledged, %d failed)\n", s.Produced, s.Acked, s.Failed)
 	fmt.Fprintf(w, "  events consumed      %8d  %s with acknowledged\n", s.Consumed, check(s.Consumed == s.Acked && s.Failed == 0))
 	fmt.Fprintf(w, "  records assembled    %8d  %s with completed requests (%d halves still waiting)\n", s.Records, check(s.Records == s.Completed), s.PendingRequests)

@@ -39,3 +39,18 @@ func TestASummaryWithResultsLostSaysHowManyAndIsNotAccountedFor(t *testing.T) {
 		t.Errorf("a summary with losses balances:\n%s", out)
 	}
 }
+
+func TestSummaryCountsTheRequestsAStallKeptFromBeingMade(t *testing.T) {
+	var b strings.Builder
+	Summary{Totals: labrt.Totals{Requests: 10, Completed: 10, Stalled: 4}}.Print(&b)
+	want := "  requests generated         10  (10 completed, 0 still running at stop)\n" +
+		"  requests not made           4  (their partition was stalled; not in the books)\n"
+	if !strings.Contains(b.String(), want) {
+		t.Fatalf("summary:\n%s\nlacks\n%s", b.String(), want)
+	}
+	b.Reset()
+	Summary{Totals: labrt.Totals{Requests: 10, Completed: 10}}.Print(&b)
+	if strings.Contains(b.String(), "not made") {
+		t.Fatalf("a run without a stall says so:\n%s", b.String())
+	}
+}

@@ -69,10 +69,13 @@ func (l *ledger) retire(g *generator.Generator) {
 // Totals is what the fleet generated, over every run.
 type Totals struct {
 	Requests, Completed int64
-	USD                 float64
-	Instances           []generator.InstanceStats
-	Produced, Acked     int64
-	Failed              int64
+	// Stalled counts the requests not made because their partition was stalled
+	// (StallPartition): they are not in Requests.
+	Stalled         int64
+	USD             float64
+	Instances       []generator.InstanceStats
+	Produced, Acked int64
+	Failed          int64
 }
 
 func (l *ledger) totals() Totals {
@@ -92,7 +95,7 @@ func (l *ledger) totals() Totals {
 	}
 	all := generator.Total(t.Instances)
 	t.Produced, t.Acked, t.Failed = all.Produced, all.Acked, all.Failed
-	t.Requests = all.Requests
+	t.Requests, t.Stalled = all.Requests, all.Stalled
 	return t
 }
 
@@ -102,6 +105,7 @@ func add(a, b generator.InstanceStats) generator.InstanceStats {
 	a.Produced += b.Produced
 	a.Acked += b.Acked
 	a.Failed += b.Failed
+	a.Stalled += b.Stalled
 	a.InFlight = b.InFlight
 	if b.LastError != nil {
 		a.LastError = b.LastError
