@@ -48,7 +48,7 @@ func TestReadJSONLAndPrintTextAlike(t *testing.T) {
 
 func TestReadFileNamesTheBadLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.txt")
-	os.WriteFile(path, []byte("hello\nevent-time> {\"tenant_id\":\"acme\",\"window_start\":1}\nlate> {\"request_id\": oops}\n"), 0o644)
+	os.WriteFile(path, []byte("hello\nevent-time> {\"tenant_id\":\"acme\",\"window_start\":0,\"window_end\":60000,\"usd\":0.1,\"requests\":1}\nlate> {\"request_id\": oops}\n"), 0o644)
 	_, err := ReadFile(path)
 	if err == nil || !strings.Contains(err.Error(), path+":3: sink late:") {
 		t.Fatalf("error %v", err)

@@ -10,24 +10,78 @@ import (
 	"github.com/labtui/labtui/gateway"
 )
 
-// wireResult is every key a result line may carry.
+// wireResult is every key a result line may carry. The keys every line of a kind must
+// carry (required) are pointers, so that a missing one is told from a zero.
 type wireResult struct {
-	Sink                string  `json:"sink"`
-	Window              string  `json:"window"`
-	TenantID            string  `json:"tenant_id"`
-	WindowStart         int64   `json:"window_start"`
-	WindowEnd           int64   `json:"window_end"`
-	USD                 float64 `json:"usd"`
-	Requests            int64   `json:"requests"`
-	RequestID           string  `json:"request_id"`
-	Gateway             string  `json:"gateway"`
-	Arrival             int64   `json:"arrival"`
-	KafkaTimestamp      int64   `json:"kafka_timestamp"`
-	Timestamp           int64   `json:"timestamp"`
-	Watermark           int64   `json:"watermark"`
-	EventWindowEnd      int64   `json:"event_window_end"`
-	ProcessingWindowEnd int64   `json:"processing_window_end"`
-	Late                bool    `json:"late"`
+	Sink                string   `json:"sink"`
+	Window              string   `json:"window"`
+	TenantID            *string  `json:"tenant_id"`
+	WindowStart         int64    `json:"window_start"`
+	WindowEnd           *int64   `json:"window_end"`
+	USD                 *float64 `json:"usd"`
+	Requests            *int64   `json:"requests"`
+	RequestID           *string  `json:"request_id"`
+	Gateway             string   `json:"gateway"`
+	Arrival             int64    `json:"arrival"`
+	KafkaTimestamp      int64    `json:"kafka_timestamp"`
+	Timestamp           *int64   `json:"timestamp"`
+	Watermark           *int64   `json:"watermark"`
+	EventWindowEnd      *int64   `json:"event_window_end"`
+	ProcessingWindowEnd int64    `json:"processing_window_end"`
+	Late                bool     `json:"late"`
+}
+
+// missing names the first key a line of kind k must carry and w lacks, or "". Windows
+// (fired or pending) carry tenant_id, window_end, usd and requests; late records
+// request_id, tenant_id, timestamp, watermark and usd; traces request_id, tenant_id,
+// timestamp, watermark and event_window_end: what labtui and the lab's PyFlink job write.
+func (w *wireResult) missing(k Kind) string {
+	type key struct {
+		name string
+		ok   bool
+	}
+	var keys []key
+	switch k {
+	case LateResult:
+		keys = []key{{"request_id", w.RequestID != nil}, {"tenant_id", w.TenantID != nil}, {"timestamp", w.Timestamp != nil},
+			{"watermark", w.Watermark != nil}, {"usd", w.USD != nil}}
+	case TraceResult:
+		keys = []key{{"request_id", w.RequestID != nil}, {"tenant_id", w.TenantID != nil}, {"timestamp", w.Timestamp != nil},
+			{"watermark", w.Watermark != nil}, {"event_window_end", w.EventWindowEnd != nil}}
+	default:
+		keys = []key{{"tenant_id", w.TenantID != nil}, {"window_end", w.WindowEnd != nil}, {"usd", w.USD != nil},
+			{"requests", w.Requests != nil}}
+	}
+	for _, k := range keys {
+		if !k.ok {
+			return k.name
+		}
+	}
+	return ""
+}
+
+// result is the Result of kind k that w describes; a key that is absent reads as zero.
+func (w *wireResult) result(k Kind) Result {
+	r := Result{Kind: k}
+	switch k {
+	case LateResult, TraceResult:
+		r.Record = RecordTrace{RequestID: deref(w.RequestID), TenantID: deref(w.TenantID), Gateway: w.Gateway,
+			Timestamp: deref(w.Timestamp), KafkaTimestamp: w.KafkaTimestamp, Arrival: w.Arrival, Watermark: deref(w.Watermark),
+			EventWindowEnd: deref(w.EventWindowEnd), ProcessingWindowEnd: w.ProcessingWindowEnd, Late: w.Late || k == LateResult,
+			USD: deref(w.USD)}
+	default:
+		r.Minute = gateway.TenantCostMinute{TenantID: deref(w.TenantID), WindowStart: w.WindowStart, WindowEnd: deref(w.WindowEnd),
+			USD: deref(w.USD), Requests: deref(w.Requests)}
+	}
+	return r
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }
 
 // ParseResultLine reads one line of job output in any of the forms labtui and the lab's
@@ -36,7 +90,8 @@ type wireResult struct {
 // It reports false for a line that is neither (a log line, say, or another print sink's
 // line). A line that starts with `{`, or with the identifier of one of the job's sinks
 // and `>`, is meant as a result: if it is not one (it does not decode, names no sink or
-// an unknown one, or is a pending window of no known window), the error says why, so a
+// an unknown one, lacks a key its kind carries, or is a pending window of no known window),
+// the error says why, so a
 // reader can refuse it rather than lose it.
 func ParseResultLine(line []byte) (Result, bool, error) {
 	line = bytes.TrimSpace(line)
@@ -71,19 +126,14 @@ func ParseResultLine(line []byte) (Result, bool, error) {
 	if !ok {
 		return Result{}, true, fmt.Errorf("not a result: unknown sink %q", sink)
 	}
-	r := Result{Kind: kind}
-	switch kind {
-	case LateResult, TraceResult:
-		r.Record = RecordTrace{RequestID: w.RequestID, TenantID: w.TenantID, Gateway: w.Gateway, Timestamp: w.Timestamp,
-			KafkaTimestamp: w.KafkaTimestamp, Arrival: w.Arrival, Watermark: w.Watermark, EventWindowEnd: w.EventWindowEnd,
-			ProcessingWindowEnd: w.ProcessingWindowEnd, Late: w.Late || kind == LateResult, USD: w.USD}
-	default:
-		r.Minute = gateway.TenantCostMinute{TenantID: w.TenantID, WindowStart: w.WindowStart, WindowEnd: w.WindowEnd, USD: w.USD, Requests: w.Requests}
-		if kind == PendingResult {
-			r.Window, _ = ParseKind(w.Window)
-			if r.Window != EventTimeResult && r.Window != ProcessingTimeResult {
-				return Result{}, true, fmt.Errorf("sink pending: window %q is neither event-time nor processing-time", w.Window)
-			}
+	if key := w.missing(kind); key != "" {
+		return Result{}, true, fmt.Errorf("sink %s: no %q: a %s line carries it", sink, key, sink)
+	}
+	r := w.result(kind)
+	if kind == PendingResult {
+		r.Window, _ = ParseKind(w.Window)
+		if r.Window != EventTimeResult && r.Window != ProcessingTimeResult {
+			return Result{}, true, fmt.Errorf("sink pending: window %q is neither event-time nor processing-time", w.Window)
 		}
 	}
 	return r, true, nil

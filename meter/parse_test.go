@@ -24,7 +24,12 @@ func TestAResultLineThatDoesNotReadIsAnError(t *testing.T) {
 		`event-time> garbage`: `sink event-time: no JSON object after "event-time>"`,
 		`late:2>`:             `sink late: no JSON object after "late>"`,
 		`event-time> {"tenant_id":"acme"} trailer`: "sink event-time: ",
-		`{not json`: "not a result: ",
+		`{not json`:                        "not a result: ",
+		`event-time> {"tenant_id":"acme"}`: `sink event-time: no "window_end"`,
+		`{"sink":"processing-time","window_end":60000,"usd":0.1,"requests":1}`:                   `sink processing-time: no "tenant_id"`,
+		`late> {"request_id":"r-103","tenant_id":"acme","timestamp":1,"usd":0.1}`:                `sink late: no "watermark"`,
+		`trace> {"request_id":"r-103","tenant_id":"acme","timestamp":1,"watermark":0}`:           `sink trace: no "event_window_end"`,
+		`{"sink":"pending","window":"event-time","tenant_id":"acme","window_end":60000,"usd":1}`: `sink pending: no "requests"`,
 	} {
 		_, ok, err := ParseResultLine([]byte(line))
 		if !ok || err == nil || !strings.HasPrefix(err.Error(), want) {
@@ -144,20 +149,18 @@ func FuzzResultLineAgainstEncodingJSON(f *testing.F) {
 				}
 				continue
 			}
+			if key := w.missing(kind); key != "" {
+				if err == nil {
+					t.Fatalf("%s: no %q, yet read as %+v", line, key, got)
+				}
+				continue
+			}
 			if err != nil {
 				t.Fatalf("%s: encoding/json reads %+v, ParseResultLine fails: %v", line, w, err)
 			}
-			want := Result{Kind: kind}
-			switch kind {
-			case LateResult, TraceResult:
-				want.Record = RecordTrace{RequestID: w.RequestID, TenantID: w.TenantID, Gateway: w.Gateway, Timestamp: w.Timestamp,
-					KafkaTimestamp: w.KafkaTimestamp, Arrival: w.Arrival, Watermark: w.Watermark, EventWindowEnd: w.EventWindowEnd,
-					ProcessingWindowEnd: w.ProcessingWindowEnd, Late: w.Late || kind == LateResult, USD: w.USD}
-			default:
-				want.Minute = gateway.TenantCostMinute{TenantID: w.TenantID, WindowStart: w.WindowStart, WindowEnd: w.WindowEnd, USD: w.USD, Requests: w.Requests}
-				if kind == PendingResult {
-					want.Window = window
-				}
+			want := w.result(kind)
+			if kind == PendingResult {
+				want.Window = window
 			}
 			if !reflect.DeepEqual(got, want) && !(got.Kind == want.Kind && sameFloats(got, want)) {
 				t.Fatalf("%s\nParseResultLine %+v\nencoding/json   %+v", line, got, want)
