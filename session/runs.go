@@ -138,7 +138,11 @@ func (r *Run) why() string {
 // still has open, as the latest status listed them, less those that have fired since
 // (the status and the results arrive apart). The slice is new; the run's results are
 // not written to.
-func (r *Run) Output() []meter.Result {
+func (r *Run) Output() []meter.Result { return Output(r.Results.Snapshot(), r.StillOpen()) }
+
+// StillOpen is the windows the latest status listed open, less those that have fired
+// since; the slice is new.
+func (r *Run) StillOpen() []meter.Result {
 	open := make([]meter.Result, 0, len(r.Open))
 	for _, o := range r.Open {
 		side := minutes.Processing
@@ -150,7 +154,7 @@ func (r *Run) Output() []meter.Result {
 		}
 		open = append(open, o)
 	}
-	return Output(r.Results.Snapshot(), open)
+	return open
 }
 
 // Output is a run's whole output: the results it wrote and the windows it still has open

@@ -30,7 +30,7 @@ func (m Model) picture() *pictureSpec {
 	if run == nil {
 		return nil
 	}
-	p := &pictureSpec{results: run.Results.Snapshot(), open: run.Open, title: run.Title(), exercise: exercise}
+	p := &pictureSpec{results: run.Results.Snapshot(), open: run.StillOpen(), title: run.Title(), exercise: exercise}
 	if run.Replay {
 		p.title += " · " + filepath.Base(m.sess.RecordingOf(run))
 	}

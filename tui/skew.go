@@ -102,7 +102,7 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 }
 
 func (m Model) skewBuildCmd(run *session.Run, w, h int) tea.Cmd {
-	snap, open, style := run.Results.Snapshot(), run.Open, m.skewView.Style()
+	snap, open, style := run.Results.Snapshot(), run.StillOpen(), m.skewView.Style()
 	opts, ref := m.skewOptions(run)
 	id, r := run.ID, session.Run{ID: run.ID, Reason: run.Reason, Replay: run.Replay, Timestamp: run.Timestamp}
 	return m.tasks.cmd(func() tea.Msg {
