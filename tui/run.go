@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -20,10 +19,6 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/internal/fileerr"
 )
-
-// softMemoryLimit is the Go runtime's soft memory limit while the TUI runs, unless
-// GOMEMLIMIT sets another.
-const softMemoryLimit = 150 << 20
 
 // LogFile is the name of labtui's log inside the state directory.
 const LogFile = "labtui.log"
@@ -49,13 +44,6 @@ func OpenLog(dir string) (*os.File, error) {
 func Run(ctx context.Context, b backend.Backend, cfg Config, logOut io.Writer, opts ...tea.ProgramOption) error {
 	if os.Getenv("NO_COLOR") != "" {
 		lipgloss.SetColorProfile(termenv.Ascii)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// A soft limit: above it the collector runs sooner and hands freed memory back,
-		// so a session of replays does not sit on twice its live heap. Measured with
-		// ten replays of the recorded hour: 927 MB RSS without it, 468 MB with 150 MiB.
-		prev := debug.SetMemoryLimit(softMemoryLimit)
-		defer debug.SetMemoryLimit(prev)
 	}
 	if logOut == nil {
 		logOut = io.Discard
