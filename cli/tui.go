@@ -30,11 +30,15 @@ var newBackend = func(a *app) (backend.Backend, error) {
 			return nil, err
 		}
 		cfg.Job.Trace = true // the record inspector shows every record
+		// Every result reaches the session: a replay of the hour writes faster than a
+		// screen draws, and a result dropped there would be missing from the diff. The
+		// TUI abandons holding back when it quits (tui.Run).
+		cfg.Lossless = true
 		return embedded.New(cfg)
 	case "compose":
 		return a.composeBackend()
 	case "cluster", "remote":
-		return a.clusterBackend(name, false)
+		return a.clusterBackend(name, true)
 	default:
 		return nil, fmt.Errorf("--backend must be embedded, compose, cluster or remote, not %q", name)
 	}

@@ -98,9 +98,16 @@ type onceBackend struct {
 	err  error
 }
 
-// Close closes the backend once.
+// Close closes the backend once. A backend that holds its job back for a slow reader
+// rather than drop a result (the embedded lab's Lossless) is told to stop holding back
+// first: the TUI is quitting, and nothing reads its updates any more.
 func (o *onceBackend) Close() error {
-	o.once.Do(func() { o.err = o.Backend.Close() })
+	o.once.Do(func() {
+		if a, ok := o.Backend.(interface{ Abandon() }); ok {
+			a.Abandon()
+		}
+		o.err = o.Backend.Close()
+	})
 	return o.err
 }
 
