@@ -26,8 +26,7 @@ const maxOpen = 10_000
 //     read in (or the trace's processing_window_end, if the job prints one). A window
 //     leaves Open when its result is printed, or a minute after the watermark (event
 //     time) or the clock (processing time) passed its end without one. USD is summed
-//     from the traces' usd, which the lab's job does not print today: until it does,
-//     open windows count requests with zero USD.
+//     from the traces' usd, which the lab's job prints with each trace.
 type books struct {
 	stats     meter.Stats
 	watermark int64

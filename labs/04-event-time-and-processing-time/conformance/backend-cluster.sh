@@ -26,6 +26,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 eval "$("$HERE/env.sh")"
 RUN_DIR="$LABTUI_CACHE/runs/$(date +%Y%m%d-%H%M%S)-backend-cluster"
 mkdir -p "$RUN_DIR"
+# A headless run saves its lab evidence: here, not in the user's state folder.
+export LABTUI_STATE_DIR="$RUN_DIR/state"
 if [ -n "${LABTUI_BIN:-}" ]; then
   LABTUI=$LABTUI_BIN
 else

@@ -355,8 +355,9 @@ class DescribeLate(ProcessFunction):
 
 class TraceRecords(KeyedProcessFunction):
     """Keyed by tenant like the windows: each RequestRecord with its timestamp, the watermark
-    when it arrived, the end of the event-time minute it belongs to, and whether that minute
-    had already been passed by the watermark (then the event-time window drops it)."""
+    when it arrived, the end of the event-time minute it belongs to, whether that minute
+    had already been passed by the watermark (then the event-time window drops it), and its
+    cost (labtui's real-Flink labs sum it into the windows still open)."""
 
     def process_element(self, rec, ctx: KeyedProcessFunction.Context):
         ts = ctx.timestamp()
@@ -364,7 +365,8 @@ class TraceRecords(KeyedProcessFunction):
         window_end = ts - ts % MINUTE_MS + MINUTE_MS  # epoch-aligned; Python's % floors
         yield to_json({"request_id": rec.request_id, "tenant_id": rec.tenant_id,
                        "gateway": rec.gateway, "timestamp": ts, "watermark": watermark,
-                       "event_window_end": window_end, "late": watermark >= window_end - 1})
+                       "event_window_end": window_end, "late": watermark >= window_end - 1,
+                       "usd": record_usd(rec)})
 
 
 # ---------------------------------------------------------------------------------------------
