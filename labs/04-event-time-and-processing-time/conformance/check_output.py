@@ -34,7 +34,7 @@ KEYS = {
     "processing-time": ["tenant_id", "window_start", "window_end", "usd", "requests"],
     "event-time": ["tenant_id", "window_start", "window_end", "usd", "requests"],
     "trace": ["request_id", "tenant_id", "gateway", "timestamp", "watermark",
-              "event_window_end", "late"],
+              "event_window_end", "late", "usd"],
     "late": ["request_id", "tenant_id", "timestamp", "watermark", "usd"],
     "malformed": ["reason", "value"],
 }
