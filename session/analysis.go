@@ -201,16 +201,20 @@ func (s *Session) compared(id int, d *ReplayDiff, title, against string, ev stat
 	return nil
 }
 
-// forgetDroppedDiffs lets go of the comparisons of runs the session no longer keeps: each
-// holds the run's whole output and the diff's groups (tens of MB for the recorded hour),
-// and one was kept for every replay ever made. Their evidence stays in the tracker.
+// forgetDroppedDiffs lets go of every comparison the diff view cannot show: those of
+// runs the session no longer keeps, and those of replays older than the one the view
+// shows (DiffRun). Each holds a copy of its run's whole output and the diff's groups,
+// tens of MB for the recorded hour, and with one kept per kept replay ten replays of
+// the hour held about 100 MB of comparisons nobody could open. Their evidence stays in
+// the tracker; a comparison under way is kept until it is done.
 func (s *Session) forgetDroppedDiffs() {
+	shown := s.DiffRun()
 	kept := make(map[int]bool, len(s.runs))
 	for _, r := range s.runs {
 		kept[r.ID] = true
 	}
-	for id := range s.an.diffs {
-		if !kept[id] {
+	for id, c := range s.an.diffs {
+		if !kept[id] || !c.pending && (shown == nil || id != shown.ID) {
 			delete(s.an.diffs, id)
 		}
 	}

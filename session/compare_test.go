@@ -101,6 +101,31 @@ func TestMovedEvidenceListsTheFirstRequestsAndTotalsThemAll(t *testing.T) {
 	}
 }
 
+func TestOnlyTheComparisonTheDiffViewShowsIsKept(t *testing.T) {
+	s := New(Config{})
+	var ids []int
+	for range 3 {
+		s.begin("replay", 0, true, 0)
+		r := s.Current()
+		r.ReplayDone = true
+		r.Results.push(meter.Result{Kind: meter.EventTimeResult})
+		s.an.diffs[r.ID] = &comparison{}
+		ids = append(ids, r.ID)
+	}
+	older, underWay, shown := ids[0], ids[1], ids[2]
+	s.an.diffs[underWay].pending = true
+	s.forgetDroppedDiffs()
+	if s.DiffRun().ID != shown || s.an.diffs[shown] == nil {
+		t.Fatalf("the shown replay's comparison was let go: diff run %d, kept %v", s.DiffRun().ID, s.an.diffs)
+	}
+	if s.an.diffs[underWay] == nil {
+		t.Errorf("a comparison under way was let go")
+	}
+	if s.an.diffs[older] != nil {
+		t.Errorf("the comparison of an older replay, which the diff view cannot show, is kept")
+	}
+}
+
 func TestTheComparisonsOfDroppedRunsAreLetGo(t *testing.T) {
 	s := New(Config{Limits: Limits{Runs: 2}})
 	s.an.diffs[1] = &comparison{}
