@@ -164,6 +164,11 @@ func Output(results, open []meter.Result) []meter.Result {
 	return append(append(out, results...), open...)
 }
 
+// ReadsRecording reports whether the run reads a recording rather than the live topic: a
+// replay, or a run started again (a timestamp or strategy switch, a kill) on a replay's
+// topic. Its event time is then the recording's, not the wall clock's.
+func (r *Run) ReadsRecording() bool { return r.Replay || r.Recording != "" }
+
 // Current is the run the panes show.
 func (s *Session) Current() *Run { return s.runs[len(s.runs)-1] }
 

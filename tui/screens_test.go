@@ -117,6 +117,25 @@ func labScript() []backend.Update {
 	return us
 }
 
+// TestAStrategySwitchOnAReplaysTopicKeepsTheRecordingsClock: w on a replay restarts the
+// job on the replay's topic (Restart.Recording names it); its watermark is still the
+// recording's event time, not hours behind the wall clock.
+func TestAStrategySwitchOnAReplaysTopicKeepsTheRecordingsClock(t *testing.T) {
+	us := labScript()
+	us = append(us,
+		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseStrategy, Reason: "watermarks per partition",
+			Recording: "recorded-hour.jsonl.gz", Timestamp: meter.CompletedTS, At: at("06:30")}},
+		backend.Update{Results: writtenAt(at("06:31"), both("globex", -24*60, 0.2, 2)), Status: status(at("06:32"), t0-23*3600000)},
+	)
+	fb := fakebackend.New(us...)
+	tm := start(t, fb, Config{}, 100, 32)
+	waitFor(t, tm, "globex")
+	_, view := finalView(t, tm)
+	if strings.Contains(view, "behind the wall clock") {
+		t.Errorf("the header sets the watermark of a run on a replay's topic against the wall clock:\n%s", view)
+	}
+}
+
 func TestLabPanelTicksStepsFromEvidence(t *testing.T) {
 	fb := fakebackend.New(labScript()...)
 	tm := start(t, fb, Config{}, 100, 32)

@@ -25,7 +25,7 @@ func (m Model) View() string {
 	parts := make([]string, 0, 8)
 	planned, plannedAt := m.plannedInfo()
 	parts = append(parts, m.header.View(m.sess, header.Info{Backend: m.b.Name(), Err: m.startErr,
-		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks), Replay: m.sess.Current().Replay}))
+		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks), Replay: m.sess.Current().ReadsRecording()}))
 	if m.screen == screenHelp {
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
 	} else {
