@@ -29,7 +29,8 @@ func Markdown(doc Document) string {
 	b.line("")
 	b.line(fmt.Sprintf("Exported by labtui at %s UTC; every time below is UTC. Each exercise has your answers, then the evidence "+
 		"labtui found in your own runs: the run it comes from, the sentence that proves it, and the minutes it is about. "+
-		"Every row, late record and diff line is in %s.", doc.ExportedAt.Format("2006-01-02 15:04"), JSONFile))
+		"What a table here leaves out is in %s (it keeps the first %d late records of a hiccup, and the sheet says how many "+
+		"there were).", doc.ExportedAt.Format("2006-01-02 15:04"), JSONFile, state.MaxLate))
 	b.line("")
 	b.line("| exercise | evidence | from |")
 	b.line("|---|---|---|")
@@ -126,7 +127,7 @@ func writeFinding(b *sheet, e Exercise) {
 		}
 	}
 	if e.ID == "4.2" && e.Evidence != nil && e.Evidence.Hiccup != nil && len(e.Evidence.Hiccup.Late) > 0 {
-		writeLate(b, e.Evidence.Hiccup.Late)
+		writeLate(b, e.Evidence.Hiccup)
 	}
 }
 
@@ -172,8 +173,10 @@ func writeProcessingMinutes(b *sheet, rows []minutes.Row) {
 	}
 }
 
-// writeLate writes the first late records and the watermark each met.
-func writeLate(b *sheet, late []state.Late) {
+// writeLate writes the first late records of a hiccup's evidence and the watermark each
+// met, and says how many there were in all and how many the JSON keeps.
+func writeLate(b *sheet, h *state.Hiccup) {
+	late := h.Late
 	b.line("")
 	b.line("Late records the event-time window dropped, and the watermark each met:")
 	b.line("")
@@ -181,7 +184,7 @@ func writeLate(b *sheet, late []state.Late) {
 	b.line("|---|---|---|---|---|---|---|")
 	for i, l := range late {
 		if i == sheetLate {
-			b.line(fmt.Sprintf("| … | %d more in the JSON | | | | | |", len(late)-i))
+			b.line(fmt.Sprintf("| … | %d more of the %d in the JSON | | | | | |", len(late)-i, len(late)))
 			break
 		}
 		arrived := ""
@@ -190,6 +193,10 @@ func writeLate(b *sheet, late []state.Late) {
 		}
 		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %.4f |", l.RequestID, l.Tenant, l.Gateway, meter.Clock(l.Timestamp), arrived,
 			meter.Clock(l.Watermark), l.USD))
+	}
+	if h.LateCount > len(late) {
+		b.line("")
+		b.line(fmt.Sprintf("The run had %d late records ($%.4f) in all; the JSON keeps the first %d.", h.LateCount, h.LateUSD, len(late)))
 	}
 }
 
@@ -243,7 +250,7 @@ func writeLegacy(b *sheet, e *Evidence) {
 		b.line("")
 		writeRows(b, h.Table.Rows)
 		if len(h.Late) > 0 {
-			writeLate(b, h.Late)
+			writeLate(b, h)
 		}
 	}
 	for _, r := range e.Replays {

@@ -84,7 +84,7 @@ func TestTheSheetIsSummaryFirstShortAndHasNoLocalPath(t *testing.T) {
 		"| 4.3 | yes | run 2: replay of recorded-hour.jsonl.gz, completed_ts, for_monotonous_timestamps() |",
 		"**Evidence (found, from run 1: start, completed_ts, for_monotonous_timestamps()):** In run 1 (start, completed_ts), the 5 minutes agree.",
 		"| … | 13 more rows in the JSON | | | |",
-		"| … | 46 more in the JSON | | | | | |",
+		"| … | 46 more of the 51 in the JSON | | | | | |",
 		"In run 2, the event-time output against recorded-hour.jsonl.gz matches.",
 		"(807 more moved requests in the JSON.)",
 		"## Appendix",

@@ -316,6 +316,10 @@ func sameFinding(a, b *state.Finding) bool {
 func (t *tracker) keepHiccup(run *Run, h Hiccup, f *state.Finding, late []meter.RecordTrace) {
 	ev := &state.Hiccup{Instance: h.Instance, DurationMS: h.To - h.From, At: h.From,
 		Table: state.Table{Run: run.ID, Reason: run.why(), Timestamp: run.Timestamp.String(), TakenAt: f.TakenAt, Rows: f.Rows}}
+	ev.LateCount = len(late)
+	for _, r := range late {
+		ev.LateUSD += r.USD
+	}
 	for _, r := range late[:min(len(late), state.MaxLate)] {
 		ev.Late = append(ev.Late, state.Late{RequestID: r.RequestID, Tenant: r.TenantID, Gateway: r.Gateway,
 			Timestamp: r.Timestamp, Watermark: r.Watermark, Arrival: r.Arrival, USD: r.USD})

@@ -171,6 +171,10 @@ type Hiccup struct {
 	// Late are the records the event-time window dropped in the hiccup's run, with the
 	// watermark each one met; at most MaxLate.
 	Late []Late `json:"late,omitempty"`
+	// LateCount and LateUSD are all the late records of the hiccup's run behind the
+	// finding, of which Late keeps the first MaxLate (zero in state saved before them).
+	LateCount int     `json:"late_count,omitempty"`
+	LateUSD   float64 `json:"late_usd,omitempty"`
 }
 
 // MaxLate is how many late records the Hiccup evidence keeps.
