@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/labtui/labtui/labcluster"
 	"io"
 	"os/exec"
 	"strings"
@@ -135,22 +136,9 @@ func commandLine(args []string) string {
 	b.WriteString("docker")
 	for _, a := range args {
 		b.WriteByte(' ')
-		b.WriteString(quote(a))
+		b.WriteString(labcluster.Quote(a))
 	}
 	return b.String()
-}
-
-// quote single-quotes s when a POSIX shell would not take it as one plain word.
-func quote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	if strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@+%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // tail keeps the last few lines docker wrote, for an error message.
