@@ -55,7 +55,9 @@ func replayLines(t *testing.T, cfg Config, lines ...line) ([]string, int) {
 	return got, bad
 }
 
-func minute(sink string, m int64, usd string, n int) string { return tenantMinute(sink, "acme", m, usd, n) }
+func minute(sink string, m int64, usd string, n int) string {
+	return tenantMinute(sink, "acme", m, usd, n)
+}
 
 func tenantMinute(sink, tenant string, m int64, usd string, n int) string {
 	return fmt.Sprintf(`{"sink":%q,"tenant_id":%q,"window_start":%d,"window_end":%d,"usd":%s,"requests":%d}`, sink, tenant, clock(m, 0, 0), clock(m+1, 0, 0), usd, n)
