@@ -135,12 +135,7 @@ func (a *SourceAssigner[T]) arm() {
 		return
 	}
 	a.armed = true
-	now := a.rt.Now()
-	next := WindowStart(now, 0, a.interval)
-	if next < now {
-		next += a.interval
-	}
-	a.rt.RegisterTimer(next, a.tick)
+	a.rt.RegisterTimer(nextEmit(a.rt.Now(), a.interval), a.tick)
 }
 
 // onPeriodicEmit is emitPeriodicWatermark: every split's generator, then the multiplexer.

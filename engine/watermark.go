@@ -81,13 +81,19 @@ func (a *TimestampAssigner[T]) Collect(rec *Record[T]) {
 	}
 	if !a.armed && a.interval > 0 {
 		a.armed = true
-		now := a.rt.Now()
-		next := WindowStart(now, 0, a.interval)
-		if next < now {
-			next += a.interval
-		}
-		a.rt.RegisterTimer(next, a.tick)
+		a.rt.RegisterTimer(nextEmit(a.rt.Now(), a.interval), a.tick)
 	}
+}
+
+// nextEmit is the first multiple of interval at or after now: the periodic emits of an
+// assigner fall on a grid at epoch multiples of the interval, so a replay is
+// deterministic.
+func nextEmit(now, interval int64) int64 {
+	next := WindowStart(now, 0, interval)
+	if next < now {
+		next += interval
+	}
+	return next
 }
 
 // EmitWatermark forwards MaxWatermark and ignores every other upstream watermark.
