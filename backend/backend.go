@@ -127,6 +127,19 @@ type ReplayProgress struct {
 	EventTime int64
 	Rate      float64
 	Left      time.Duration
+	// Writing says the recording is still being written into the topic: Total counts
+	// the records handed to the broker so far, Written those it acknowledged, and Total
+	// is final once Writing is false.
+	Writing bool
+	Written int64
+	// Lines is the recording's lines that are not blank, counted beside the writing (0
+	// until counted, or when the recording is a pipe): its records, and any line that is
+	// not a record and is skipped, so Written of Lines is how much of it is written.
+	Lines int64
+	// Reads is how far the job has read each partition of the replay's topic, the
+	// largest lead one partition had over another, and how many late records that lead
+	// alone made late; nil when the backend cannot tell (a real Flink cluster).
+	Reads *meter.Reads
 	// Done says the replay has ended: read to the end (Err nil) or failed.
 	Done bool
 	Err  error

@@ -59,6 +59,9 @@ type Snapshot struct {
 	// Partitions is, with watermarks at the source, every partition's own watermark and
 	// whether it is idle: which one holds the source's minimum (nil otherwise).
 	Partitions []meter.PartitionWatermark
+	// Reads is how far the job read each partition, the largest lead one had over
+	// another, and how many late records were late only because of such a lead.
+	Reads meter.Reads
 }
 
 // Job is a running live job.
@@ -72,6 +75,10 @@ type Job struct {
 	changed  chan struct{} // a token after each publish, for one waiter
 	stopOnce sync.Once
 	final    Snapshot
+	// reads and reading (the partition of the event being processed) belong to the
+	// job's goroutine.
+	reads   meter.Reads
+	reading int32
 }
 
 // Start connects to the brokers and starts consuming; sink receives every result on the
@@ -112,13 +119,20 @@ func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, erro
 		w.Partitions = n
 	}
 	now := cfg.Now().UnixMilli()
-	job, err := gatewaymeter.New(engine.NewRuntime(now), cfg.Job, sink)
+	j := &Job{cfg: cfg, client: client, changed: make(chan struct{}, 1), done: make(chan struct{})}
+	j.reads.Bound = cfg.Job.Watermarks.OutOfOrderness
+	job, err := gatewaymeter.New(engine.NewRuntime(now), cfg.Job, func(r meter.Result) {
+		if r.Kind == meter.LateResult {
+			j.reads.LateRecord(j.reading, r.Record.EventWindowEnd)
+		}
+		sink(r)
+	})
 	if err != nil {
 		client.Close()
 		return nil, err
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
-	j := &Job{cfg: cfg, client: client, cancel: cancel, done: make(chan struct{}), changed: make(chan struct{}, 1)}
+	j.cancel = cancel
 	j.publish(job, 0)
 	go j.run(runCtx, job)
 	return j, nil
@@ -226,8 +240,13 @@ func (j *Job) run(ctx context.Context, job *gatewaymeter.Job) {
 					j.cfg.Consumed(r, now)
 				}
 				consumed++
-				if err := job.ProcessParsed(r.Partition, &f.events[i], f.errs[i], r.Timestamp.UnixMilli()); err != nil && j.cfg.Malformed != nil {
-					j.cfg.Malformed(r.Partition, r.Offset, err)
+				j.reading = r.Partition
+				if err := job.ProcessParsed(r.Partition, &f.events[i], f.errs[i], r.Timestamp.UnixMilli()); err != nil {
+					if j.cfg.Malformed != nil {
+						j.cfg.Malformed(r.Partition, r.Offset, err)
+					}
+				} else {
+					j.reads.Read(r.Partition, f.events[i].TS)
 				}
 			}
 			clear(f.records) // let the fetched records go
@@ -301,5 +320,5 @@ func (j *Job) publish(job *gatewaymeter.Job, consumed int64) {
 func (j *Job) snapshot(job *gatewaymeter.Job, consumed int64) Snapshot {
 	open := job.OpenWindows()
 	return Snapshot{Now: job.Now(), Watermark: job.Watermark(), Stats: job.Stats(), Consumed: consumed,
-		Pending: job.PendingRequests(), Open: open, Partitions: job.Partitions()}
+		Pending: job.PendingRequests(), Open: open, Partitions: job.Partitions(), Reads: j.reads.Copy()}
 }

@@ -1,10 +1,15 @@
 package embedded
 
 import (
+	"bufio"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -25,7 +30,7 @@ import (
 // record; the job then stands as an unbounded Kafka job would, with the last event-time
 // windows open. Progress arrives on Updates ten times a second.
 func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
-	entries, err := l.recordingEntries(ctx, path)
+	entries, lines, err := l.recordingEntries(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -62,6 +67,7 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		case <-tick.C:
 		}
 		p := l.replayProgress(path, total.Load(), start)
+		p.Writing, p.Written, p.Lines = producing, produced.Acked.Load(), lines()
 		if !producing && p.Records >= p.Total {
 			p.Done = true
 			l.Progress(p)
@@ -90,6 +96,10 @@ func (l *Lab) replayProgress(path string, total int64, start time.Time) backend.
 		s = job.Snapshot()
 	}
 	p := backend.ReplayProgress{Path: path, Records: s.Consumed, Total: total, EventTime: s.Watermark}
+	if len(s.Reads.Partitions) > 0 {
+		reads := s.Reads
+		p.Reads = &reads
+	}
 	if el := time.Since(start).Seconds(); el > 0 {
 		p.Rate = float64(s.Consumed) / el
 	}
@@ -101,25 +111,36 @@ func (l *Lab) replayProgress(path string, total int64, start time.Time) backend.
 
 // recordingEntries yields the entries of the recording at path: from memory when the
 // last replay read the same file unchanged (a learner replays the hour with both
-// timestamp fields), else read from the file while they are produced, and kept.
-func (l *Lab) recordingEntries(ctx context.Context, path string) (func(func(recording.Entry, error) bool), error) {
+// timestamp fields), else read from the file while they are produced, and kept. lines
+// says how many lines the recording has (see backend.ReplayProgress.Lines): the entries
+// kept, or the file's lines as a goroutine counts them beside the producer.
+func (l *Lab) recordingEntries(ctx context.Context, path string) (entries func(func(recording.Entry, error) bool), lines func() int64, err error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read recording: %w", err)
+		return nil, nil, fmt.Errorf("cannot read recording: %w", err)
 	}
 	c := l.cached.get()
 	if c != nil && c.path == path && c.size == info.Size() && c.mtime.Equal(info.ModTime()) {
+		n := int64(len(c.entries))
 		return func(yield func(recording.Entry, error) bool) {
 			for _, e := range c.entries {
 				if !yield(e, nil) {
 					return
 				}
 			}
-		}, nil
+		}, func() int64 { return n }, nil
 	}
 	src, err := recording.Open(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var counted atomic.Int64
+	if info.Mode().IsRegular() { // a pipe is read once, by the producer
+		go func() {
+			if n, err := countLines(ctx, path); err == nil {
+				counted.Store(n)
+			}
+		}()
 	}
 	return func(yield func(recording.Entry, error) bool) {
 		keep := &cachedRecording{path: path, size: info.Size(), mtime: info.ModTime()}
@@ -132,7 +153,55 @@ func (l *Lab) recordingEntries(ctx context.Context, path string) (func(func(reco
 			}
 		}
 		l.cached.set(keep)
-	}, nil
+	}, counted.Load, nil
+}
+
+// countLines counts the lines of the file at path that are not blank, decompressing it
+// when its name ends in .gz; it stops with ctx's error.
+func countLines(ctx context.Context, path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var r io.Reader = bufio.NewReaderSize(f, 64<<10)
+	if strings.HasSuffix(path, ".gz") {
+		gz, err := gzip.NewReader(r)
+		if err != nil {
+			return 0, err
+		}
+		r = gz
+	}
+	buf := make([]byte, 256<<10)
+	var n int64
+	blank := true // the line so far has only white space
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		k, err := r.Read(buf)
+		for _, b := range buf[:k] {
+			switch b {
+			case '\n':
+				if !blank {
+					n++
+				}
+				blank = true
+			case ' ', '\t', '\r':
+			default:
+				blank = false
+			}
+		}
+		if err == io.EOF {
+			if !blank {
+				n++
+			}
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
 }
 
 // readAhead is readEntries on a goroutine of its own, a batch ahead of the producer, so

@@ -44,7 +44,11 @@ func (m Model) Observe(p backend.ReplayProgress) Model {
 	if p.Run != m.run {
 		m.run, m.written, m.writing = p.Run, 0, true
 	}
-	m.writing = p.Total > m.written && !p.Done
+	if p.Writing || p.Lines > 0 {
+		m.writing = p.Writing && !p.Done // the backend says
+	} else {
+		m.writing = p.Total > m.written && !p.Done // the count written still grows
+	}
 	m.written = max(m.written, p.Total)
 	return m
 }
@@ -83,18 +87,33 @@ func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField, reach
 		return textutil.Fit(line+" · d diff · s skew", m.width)
 	}
 	if m.writing {
-		// The recording is still being written: a fraction of what is written so far
+		if p.Lines > 0 {
+			// The recording is still being written, its lines counted: the bar is what
+			// the job read of them, which never goes back once the count of records
+			// (at most the lines) is final.
+			frac := min(1, float64(p.Records)/float64(p.Lines))
+			text := fmt.Sprintf(" %3.0f%% · %s of %s records read by the job · writing the recording: %s written · event time %s",
+				frac*100, Count(p.Records), Count(p.Lines), Count(max(p.Written, p.Records)), eventTime(p.EventTime))
+			return m.bar(head, frac, text)
+		}
+		// The recording's size is not known yet: a fraction of what is written so far
 		// would go backwards as more is written, so there is no bar yet.
 		text := fmt.Sprintf(" · writing the recording: %s records written so far, %s read by the job · event time %s",
-			Count(m.written), Count(p.Records), eventTime(p.EventTime))
+			Count(max(m.written, p.Written)), Count(p.Records), eventTime(p.EventTime))
 		return textutil.Fit(head+text, m.width)
 	}
 	frac := 0.0
 	if p.Total > 0 {
 		frac = min(1, float64(p.Records)/float64(p.Total))
 	}
-	text := fmt.Sprintf(" %3.0f%% · %s of %s records · event time %s · %s records/s · %s left", frac*100,
+	text := fmt.Sprintf(" %3.0f%% · %s of %s records read by the job · event time %s · %s records/s · %s left", frac*100,
 		Count(p.Records), Count(p.Total), eventTime(p.EventTime), Count(int64(p.Rate)), left(p.Left))
+	return m.bar(head, frac, text)
+}
+
+// bar is head, a bar filled to frac and text, fitted to the width.
+func (m Model) bar(head string, frac float64, text string) string {
+	s := m.styles
 	bw := max(minBar, min(maxBar, m.width-ansi.StringWidth(head)-ansi.StringWidth(text)-3))
 	fill := int(frac*float64(bw) + 0.5)
 	bar := "[" + s.Good.Render(strings.Repeat("█", fill)) + s.Dim.Render(strings.Repeat("░", bw-fill)) + "]"

@@ -82,6 +82,26 @@ func TestWhileTheRecordingIsWrittenThereIsNoPercentageToGoBackwards(t *testing.T
 	}
 }
 
+func TestWhileTheRecordingIsWrittenTheBarCountsItsLinesAndNeverGoesBack(t *testing.T) {
+	m := New(theme.New()).SetWidth(160)
+	reports := []backend.ReplayProgress{
+		{Run: 2, Records: 20000, Total: 30000, Written: 29000, Lines: 143400, Writing: true},
+		{Run: 2, Records: 90000, Total: 100000, Written: 99000, Lines: 143400, Writing: true},
+		{Run: 2, Records: 120000, Total: 143390, Written: 143390, Lines: 143400},
+		{Run: 2, Records: 143390, Total: 143390, Written: 143390, Lines: 143400, Done: true},
+	}
+	wants := []string{"14% · 20,000 of 143,400 records read by the job · writing the recording: 29,000 written",
+		"63% · 90,000 of 143,400 records read by the job · writing the recording: 99,000 written",
+		"84% · 120,000 of 143,390 records read by the job", "done: 143,390 records"}
+	for i, p := range reports {
+		m = m.Observe(p)
+		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
+		if !strings.Contains(got, wants[i]) {
+			t.Errorf("report %d: %q lacks %q", i, got, wants[i])
+		}
+	}
+}
+
 func TestTheDoneLineSaysTheEventTimeTheHeaderShows(t *testing.T) {
 	m := New(theme.New()).SetWidth(160)
 	p := &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 143400, Total: 143400, Done: true, EventTime: 1795949627704}

@@ -1,0 +1,125 @@
+package embedded
+
+import (
+	"context"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/meter"
+)
+
+// TestAReplayReportsHowUnevenlyItReadThePartitions replays the recorded hour as fast as
+// the broker serves it and checks what the replay's last progress says of its reading
+// (each partition's records and largest timestamp, the largest lead of one partition over
+// another, and the late records only that lead made late) against a recomputation from
+// the records in the order the job read them.
+func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
+	type read struct {
+		p    int32
+		ev   gateway.Event
+		okay bool
+	}
+	var order []read // appended on the job's goroutine, read after the replay is done
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Consumed: func(r *kgo.Record, _ int64) {
+		ev, err := gateway.ParseEvent(r.Value)
+		order = append(order, read{p: r.Partition, ev: ev, okay: err == nil})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	late := map[string]int64{} // request id: its event window's end
+	var last *backend.ReplayProgress
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		for u := range lab.Updates() {
+			for _, r := range u.Results {
+				if r.Kind == meter.LateResult {
+					late[r.Record.RequestID] = r.Record.EventWindowEnd
+				}
+			}
+			if u.Replay != nil && u.Replay.Done {
+				last = u.Replay
+			}
+		}
+	}()
+	if err := lab.Replay(context.Background(), recordedHour, meter.CompletedTS); err != nil {
+		t.Fatal(err)
+	}
+	lab.Close()
+	<-drained
+	if last == nil || last.Reads == nil {
+		t.Fatalf("the replay's last progress reports no reads: %+v", last)
+	}
+	got := *last.Reads
+
+	maxTS := map[int32]int64{}
+	records := map[int32]int64{}
+	halves := map[string]int{}
+	var want meter.Lead
+	var events, ahead, judged int64
+	for _, r := range order {
+		if !r.okay {
+			continue
+		}
+		events++
+		// A request's late record is judged as its second half arrives, before the
+		// job takes that half's timestamp in.
+		if halves[r.ev.RequestID]++; halves[r.ev.RequestID] == 2 {
+			if end, ok := late[r.ev.RequestID]; ok {
+				judged++
+				if end > maxTS[r.p] {
+					ahead++
+				}
+			}
+		}
+		records[r.p]++
+		if old, ok := maxTS[r.p]; !ok || r.ev.TS > old {
+			maxTS[r.p] = r.ev.TS
+		}
+		var top int64
+		topP := int32(-1)
+		for p, m := range maxTS {
+			if topP < 0 || m > top || m == top && p < topP {
+				top, topP = m, p
+			}
+		}
+		if by := top - maxTS[r.p]; by > want.By {
+			want = meter.Lead{Ahead: topP, Behind: r.p, By: by, Read: events}
+		}
+	}
+	if got.Max.By != want.By || got.Max.Behind != want.Behind || got.Max.Read != want.Read {
+		t.Errorf("largest lead %+v, recomputed %+v", got.Max, want)
+	}
+	if got.Late != int64(len(late)) || judged != int64(len(late)) || got.AheadLate != ahead {
+		t.Errorf("late %d (%d only because of a lead), recomputed %d judged of %d, %d because of a lead", got.Late, got.AheadLate, judged, len(late), ahead)
+	}
+	for _, pr := range got.Partitions {
+		if pr.Records != records[pr.Partition] || pr.MaxTS != maxTS[pr.Partition] {
+			t.Errorf("partition %d read %+v, recomputed %d records up to %d", pr.Partition, pr, records[pr.Partition], maxTS[pr.Partition])
+		}
+	}
+	t.Logf("read %d events; largest lead %.1f s of partition %d over %d; %d late, %d only because of it",
+		events, float64(got.Max.By)/1000, got.Max.Ahead, got.Max.Behind, got.Late, got.AheadLate)
+}
+
+// TestCountLinesCountsTheRecordingsLines counts the recorded hour's lines, as the
+// progress of its first replay does while it is written: 143,400, every one a record.
+func TestCountLinesCountsTheRecordingsLines(t *testing.T) {
+	n, err := countLines(context.Background(), recordedHour)
+	if err != nil || n != 143400 {
+		t.Errorf("countLines = %d, %v; want 143400", n, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := countLines(ctx, recordedHour); err == nil {
+		t.Error("a cancelled count went on")
+	}
+}
