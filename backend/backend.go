@@ -101,6 +101,9 @@ type Status struct {
 	Job meter.Stats
 	// Open lists the windows not yet fired, with running totals, as PendingResults.
 	Open []meter.Result
+	// Reads is how the running job has read its topic's partitions (see
+	// ReplayProgress.Reads); nil when the backend cannot tell.
+	Reads *meter.Reads
 }
 
 // Instance is one gateway instance's state.

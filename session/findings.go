@@ -180,6 +180,9 @@ func (s *Session) replayFinding(run *Run) *state.Finding {
 			usd, reqs, minuteSpan(mins))
 	}
 	f.Sentence += "."
+	if why := LateWhy(run); why != "" {
+		f.Sentence += " " + why
+	}
 	return f
 }
 
@@ -212,6 +215,9 @@ func (s *Session) movedFinding(run *Run) *state.Finding {
 		f.Sentence += ", where it was dropped as late"
 	}
 	f.Sentence += "."
+	if why := LateWhy(run); why != "" {
+		f.Sentence += " " + why
+	}
 	return f
 }
 

@@ -90,6 +90,9 @@ type Run struct {
 	ReplayPath string
 	// ReplayDone says the run's replay has been read to the end without error.
 	ReplayDone bool
+	// Reads is how unevenly the run read its topic's partitions, as its latest status or
+	// replay progress said; nil when the backend does not say.
+	Reads *meter.Reads
 	// output counts the fired, pending and late results taken in: it changes whenever
 	// the run's billed output does.
 	output uint64
@@ -242,6 +245,9 @@ func (s *Session) record(u backend.Update) {
 		s.Status = u.Status
 		cur.Open = u.Status.Open
 		cur.hiccups(u.Status)
+		if u.Status.Reads != nil {
+			cur.Reads = u.Status.Reads
+		}
 		if len(s.runs) == 1 && cur.StartedAt == 0 {
 			cur.Timestamp = u.Status.Timestamp
 		}
@@ -251,6 +257,9 @@ func (s *Session) record(u backend.Update) {
 		s.Replay = &p
 		if p.Done && p.Err == nil && cur.Replay {
 			cur.ReplayDone, cur.ReplayPath = true, p.Path
+		}
+		if p.Reads != nil {
+			cur.Reads = p.Reads
 		}
 	}
 }

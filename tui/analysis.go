@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/skew"
 	"github.com/labtui/labtui/tui/components/diffview"
@@ -17,8 +15,11 @@ import (
 // session's comparisons last laid out, and the latest skew picture. It is written only
 // from Update; commands get copies of what they need.
 type analysis struct {
-	// diffVersion is the session's DiffState version the diff view shows.
+	// diffVersion is the session's DiffState version the diff view shows, and lateWhy
+	// the explanation of its replay's late records it shows (it changes with the run's
+	// reads, which no version counts).
 	diffVersion uint64
+	lateWhy     string
 	shown       bool
 	skew        skewEntry
 	// ticking says a view tick is on its way.
@@ -59,16 +60,17 @@ func (m Model) sessionCmds(tasks []session.Task) tea.Cmd {
 // since it last did.
 func (m Model) showAnalysis() Model {
 	st := m.sess.DiffState(m.replaying)
-	if m.an.shown && st.Version == m.an.diffVersion {
+	why := session.LateWhy(st.Run)
+	if m.an.shown && st.Version == m.an.diffVersion && why == m.an.lateWhy {
 		return m
 	}
-	m.an.shown, m.an.diffVersion = true, st.Version
+	m.an.shown, m.an.diffVersion, m.an.lateWhy = true, st.Version, why
 	dv := m.diffView
 	if st.Diff != nil {
 		dv = dv.SetContent(diffview.Build(st.Title, *st.Diff))
 	}
 	event := st.Note
-	if why := m.replayLateWhy(st.Run); why != "" {
+	if why != "" {
 		event = strings.TrimSpace(event + " " + why)
 	}
 	dv = dv.SetNote(diffview.EventTab, event).SetNote(diffview.ProcessingTab, st.Note)
@@ -77,26 +79,4 @@ func (m Model) showAnalysis() Model {
 	}
 	m.diffView = dv.SetNote(diffview.MovedTab, st.MovedNote)
 	return m
-}
-
-// replayLateWhy says, for a replay that dropped records as late, why a replay of the
-// same hour can differ from its reference and from another replay, and what removes it.
-// labtui knows how many were late, not yet how far each partition ran ahead: the job
-// reports partitions' watermarks only when they are generated at the source.
-func (m Model) replayLateWhy(run *session.Run) string {
-	if run == nil || !run.Replay || run.LateCount == 0 {
-		return ""
-	}
-	why := fmt.Sprintf("Run %d dropped %d records ($%.2f) as late. At full speed the job reads the topic's three partitions "+
-		"unevenly, and a watermark assigned after the source, as in the course's job, follows the partition read furthest "+
-		"ahead: records of the others arrive behind it, as they would in Flink, so successive replays of the same hour "+
-		"disagree.", run.ID, run.LateCount, run.LateUSD)
-	if run.Timestamp == meter.StartedTS {
-		why += " With started_ts some are late for a reason of their own: started_ts is out of order by each request's duration."
-	}
-	if m.watermarks.At != meter.SourceWatermarks {
-		why += " Watermarks per partition at the source (w, then p) take the minimum over the partitions and remove the first effect."
-	}
-	why += " (labtui does not show yet which partition ran ahead, or by how much.)"
-	return why
 }

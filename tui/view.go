@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/session"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -65,8 +66,11 @@ func (m Model) bodyViews() []string {
 	}
 	if l.lateH > 0 {
 		run := m.sess.Current()
-		title := fmt.Sprintf("late records dropped by the event-time window · run %d · %d ($%.4f) · l to hide",
-			run.ID, run.LateCount, run.LateUSD)
+		title := fmt.Sprintf("late records dropped by the event-time window · run %d · %d ($%.4f)", run.ID, run.LateCount, run.LateUSD)
+		if lead := session.LateLead(run); lead != "" {
+			title += ": " + lead + ", d explains"
+		}
+		title += " · l to hide"
 		out = append(out, m.late.View(run.Late, title))
 	}
 	if l.inspectorH > 0 {

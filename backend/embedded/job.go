@@ -79,7 +79,7 @@ func (j *engineJob) Status() labrt.JobStatus {
 		return labrt.JobStatus{Watermark: meter.MinWatermark}
 	}
 	s := job.Snapshot()
-	return labrt.JobStatus{Watermark: s.Watermark, Stats: s.Stats, Open: s.Open}
+	return labrt.JobStatus{Watermark: s.Watermark, Stats: s.Stats, Open: s.Open, Reads: &s.Reads}
 }
 
 // behind reports whether the running job has yet to read events the fleet produced:

@@ -103,6 +103,8 @@ type JobStatus struct {
 	Watermark int64
 	Stats     meter.Stats
 	Open      []meter.Result
+	// Reads is how the job has read its topic's partitions, nil when the job cannot say.
+	Reads *meter.Reads
 }
 
 // Job is what a backend runs the lab's job with: where the job is and how it starts and
@@ -341,7 +343,7 @@ func (rt *Runtime) Status() backend.Status {
 	js := rt.job.Status()
 	rt.mu.Lock()
 	st := backend.Status{Now: rt.cfg.Now().UnixMilli(), Backend: rt.cfg.Name, Broker: rt.broker, Generator: rt.gen != nil,
-		Timestamp: rt.spec.Timestamp, Watermark: js.Watermark, Job: js.Stats, Open: js.Open}
+		Timestamp: rt.spec.Timestamp, Watermark: js.Watermark, Job: js.Stats, Open: js.Open, Reads: js.Reads}
 	rt.mu.Unlock()
 	st.Instances = rt.instances()
 	return st

@@ -1,0 +1,106 @@
+package session
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/labtui/labtui/meter"
+)
+
+// LateWhy says, for a replay run that dropped records as late, why a replay of the same
+// hour can differ from its reference and from another replay, with the run's own
+// numbers when its backend reported how it read the partitions (Run.Reads): which
+// partition ran ahead of which and by how much, how many late records only that lead
+// made late, and the option that removes them. It is "" for a run with no late record.
+//
+// A record is late only because of the lead when its window was still open by its own
+// partition's events: watermarks per partition at the source never run ahead of that,
+// so with them none of these records is late, whatever order the partitions are read
+// in (a partition is always read in its own order). With started_ts the count is a
+// lower bound: it is worked out on the events' timestamps, which run ahead of started_ts.
+func LateWhy(run *Run) string {
+	if run == nil || !run.ReadsRecording() || run.LateCount == 0 {
+		return ""
+	}
+	why := fmt.Sprintf("Run %d dropped %s records ($%.2f) as late.", run.ID, count(int64(run.LateCount)), run.LateUSD)
+	source := run.Watermarks.At == meter.SourceWatermarks
+	r := run.Reads
+	if r == nil {
+		why += " At full speed the job reads the topic's partitions unevenly, and a watermark generated after the source, " +
+			"as in the course's job, follows the partition read furthest ahead, as in Flink: records of the others arrive behind it, " +
+			"so successive replays of the same hour disagree; this backend does not report how far each partition ran ahead."
+		if !source {
+			why += " Watermarks per partition on the source (w, then p) take the minimum over the partitions and remove that effect."
+		}
+		return why
+	}
+	lead := fmt.Sprintf("partition %d ran up to %s ahead of partition %d (its largest event timestamp against theirs, as partition %d was read)",
+		r.Max.Ahead, secs(r.Max.By), r.Max.Behind, r.Max.Behind)
+	if r.Max.By == 0 {
+		lead = "no partition ran ahead of another"
+	}
+	if source {
+		why += " Watermarks are per partition on the source: " + lead + ", and their minimum, the job's watermark, made none of " +
+			"them late because of it; they were late by their own partition's events."
+		return why
+	}
+	n := r.AheadLate
+	some := count(n)
+	if run.Timestamp == meter.StartedTS {
+		some = "at least " + some
+	}
+	were := "were"
+	if n == 1 {
+		were = "was"
+	}
+	why += fmt.Sprintf(" Read as fast as the broker serves it, %s, and a watermark generated after the source, as in the course's job, "+
+		"follows the partition furthest ahead, as in Flink: %s of them %s late only because of that (their own partition's events "+
+		"had not yet passed the end of their minute)", lead, some, were)
+	if rest := r.Late - n; rest > 0 {
+		why += fmt.Sprintf(", the other %s by their own partition's events too", count(rest))
+		if run.Timestamp == meter.StartedTS {
+			why += " or by started_ts's own disorder (a request starts its duration before it completes)"
+		}
+	}
+	why += ". A replay read at another pace leads by another amount, so successive replays of the same hour disagree."
+	if n > 0 {
+		these := "none of these " + count(n) + " records is late"
+		if n == 1 {
+			these = "this record is not late"
+		}
+		why += " Watermarks per partition on the source (w, then p; --watermarks source headless) take the minimum over " +
+			"the partitions, which never runs ahead of a record's own partition: with them " + these + ", whatever the pace."
+	}
+	return why
+}
+
+// LateLead is LateWhy in a few words, for a title: "16,499 only because partition 1 ran
+// 3,234.1 s ahead of 2 (w, p removes them)"; "" when no record was late only because of
+// a lead, or the backend did not say.
+func LateLead(run *Run) string {
+	if run == nil || !run.ReadsRecording() || run.Reads == nil || run.Reads.AheadLate == 0 || run.Watermarks.At == meter.SourceWatermarks {
+		return ""
+	}
+	r := run.Reads
+	n := count(r.AheadLate)
+	if run.Timestamp == meter.StartedTS {
+		n = "≥" + n
+	}
+	return fmt.Sprintf("%s only because partition %d ran %s ahead of %d (w, p removes them)", n, r.Max.Ahead, secs(r.Max.By), r.Max.Behind)
+}
+
+// secs is ms as seconds to a tenth: "41.3 s".
+func secs(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) + " s" }
+
+// count writes n with thousands separated by commas: 16,499.
+func count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}

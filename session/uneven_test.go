@@ -1,0 +1,77 @@
+package session
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+)
+
+// unevenReplay replays the hour with the reads given in its last progress, and two late
+// records.
+func unevenReplay(l *lab, wm meter.Watermarks, reads *meter.Reads) {
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS,
+		Recording: "hour.jsonl.gz", Watermarks: wm}})
+	l.apply(backend.Update{Results: []meter.Result{lateFrom("gw-2", "r-7", t0+3000, t0+65000, t0+61000), lateFrom("gw-0", "r-9", t0+4000, t0+65000, t0+61000)}})
+	l.minute(0, 9.9, 0.2)
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true, Reads: reads}})
+}
+
+func TestA43FindingSaysWhichPartitionRanAheadAndWhatRemovesIt(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	unevenReplay(l, meter.Watermarks{}, &meter.Reads{Late: 2, AheadLate: 1, Max: meter.Lead{Ahead: 2, Behind: 0, By: 41300, Read: 900}})
+	f := l.h.Finding("4.3")
+	if f == nil {
+		t.Fatal("no 4.3 finding")
+	}
+	want := "Run 1 dropped 2 records ($0.20) as late. Read as fast as the broker serves it, partition 2 ran up to 41.3 s ahead of partition 0 " +
+		"(its largest event timestamp against theirs, as partition 0 was read), and a watermark generated after the source, as in the course's job, " +
+		"follows the partition furthest ahead, as in Flink: 1 of them was late only because of that (their own partition's events had not yet " +
+		"passed the end of their minute), the other 1 by their own partition's events too. A replay read at another pace leads by another amount, " +
+		"so successive replays of the same hour disagree. Watermarks per partition on the source (w, then p; --watermarks source headless) take " +
+		"the minimum over the partitions, which never runs ahead of a record's own partition: with them this record is not late, whatever the pace."
+	if !strings.HasSuffix(f.Sentence, want) {
+		t.Errorf("4.3 = %q\nwant it to end %q", f.Sentence, want)
+	}
+	if got := LateLead(l.h.Current()); got != "1 only because partition 2 ran 41.3 s ahead of 0 (w, p removes them)" {
+		t.Errorf("LateLead = %q", got)
+	}
+}
+
+func TestWithWatermarksAtTheSourceNoRecordIsLateBecauseOfALead(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	unevenReplay(l, meter.Watermarks{At: meter.SourceWatermarks}, &meter.Reads{Late: 2, Max: meter.Lead{Ahead: 1, Behind: 2, By: 2500}})
+	want := "Run 1 dropped 2 records ($0.20) as late. Watermarks are per partition on the source: partition 1 ran up to 2.5 s ahead of partition 2 " +
+		"(its largest event timestamp against theirs, as partition 2 was read), and their minimum, the job's watermark, made none of them late " +
+		"because of it; they were late by their own partition's events."
+	if got := LateWhy(l.h.Current()); got != want {
+		t.Errorf("LateWhy = %q\nwant      %q", got, want)
+	}
+	if got := LateLead(l.h.Current()); got != "" {
+		t.Errorf("LateLead = %q", got)
+	}
+}
+
+func TestABackendThatDoesNotReportReadsIsSaidToNot(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	unevenReplay(l, meter.Watermarks{}, nil)
+	if got := LateWhy(l.h.Current()); !strings.Contains(got, "this backend does not report how far each partition ran ahead") ||
+		!strings.Contains(got, "(w, then p)") {
+		t.Errorf("LateWhy = %q", got)
+	}
+}
+
+func TestTheLatestStatusReadsBelongToTheRunTheyCameWith(t *testing.T) {
+	l := newLab()
+	st := status(t0, t0)
+	st.Reads = &meter.Reads{Late: 3, AheadLate: 3, Max: meter.Lead{Ahead: 1, Behind: 0, By: 7000}}
+	l.apply(backend.Update{Status: st})
+	if r := l.h.Current().Reads; r == nil || r.Max.By != 7000 {
+		t.Errorf("reads = %+v", r)
+	}
+	if got := LateWhy(l.h.Current()); got != "" {
+		t.Errorf("a live run with no late record: %q", got)
+	}
+}
