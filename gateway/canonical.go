@@ -91,7 +91,7 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 			}
 		}
 	}
-	ev.RequestID = string(vals[1])
+	ev.RequestID = p.requestID(vals[1])
 	ev.TenantID = p.intern(&p.tenants, vals[2])
 	ev.Model = p.intern(&p.models, vals[3])
 	ev.Gateway = p.intern(&p.gateways, vals[4])

@@ -63,9 +63,17 @@ func ParseEvent(data []byte) (Event, error) {
 }
 
 // Parser is ParseEvent with memory: it shares one string for each tenant, model and
-// gateway name it has seen, so parsing a stream allocates only the request id. A Parser
-// is not safe for concurrent use; its zero value is ready.
+// gateway name it has seen, so parsing a stream allocates only the request id (and,
+// with IDBlocks, not even that). A Parser is not safe for concurrent use; its zero value
+// is ready.
 type Parser struct {
+	// IDBlocks, when set, makes the request ids of canonical values substrings of
+	// shared blocks (idBlockSize bytes each) instead of a string each: one allocation
+	// for a few hundred events. An id kept keeps its whole block alive, so it suits a
+	// replay, whose ids are dropped soon after their request is assembled, and not a
+	// caller that keeps a few ids of many blocks for long.
+	IDBlocks                  bool
+	ids                       idBlock
 	names                     map[string]string
 	tenants, models, gateways recentNames
 }
@@ -78,11 +86,24 @@ const maxNames = 4096
 // else, or anything that path is unsure of, is decoded by the general path, which
 // defines what is accepted and what every error says.
 func (p *Parser) Parse(data []byte) (Event, error) {
-	var ev Event
-	if typ, ok := p.parseCanonical(data, &ev); ok {
-		return validate(ev, typ)
+	if ev, ok, err := p.ParseCanonical(data); ok {
+		return ev, err
 	}
 	return p.parseGeneral(data)
+}
+
+// ParseCanonical is Parse for a value in the canonical shape only (Event.AppendJSON's,
+// with the limits parseCanonical lists). When ok, ev and err are what Parse returns for
+// data; otherwise data is not in that shape, and whether it is an event at all is Parse's
+// to say. A reader that has only assumed where a value ends uses ok to know that it did
+// end there, as a full parse of the line would have found.
+func (p *Parser) ParseCanonical(data []byte) (ev Event, ok bool, err error) {
+	typ, ok := p.parseCanonical(data, &ev)
+	if !ok {
+		return Event{}, false, nil
+	}
+	ev, err = validate(ev, typ)
+	return ev, true, err
 }
 
 // parseGeneral decodes one event value of any field order and spacing through flatjson.

@@ -196,17 +196,30 @@ var bom = []byte("\xef\xbb\xbf")
 // next reads the next entry. A line that is not one returns its error as bad, with the
 // line in e.Line; the end of the recording returns io.EOF as err.
 func (r *Reader) next() (e Entry, bad, err error) {
+	b, bad, err := r.nextLine()
+	if err != nil || bad != nil {
+		return Entry{Line: r.line}, bad, err
+	}
+	e, bad = parseLine(b)
+	e.Line = r.line
+	return e, bad, nil
+}
+
+// nextLine returns the next line that is not blank, numbered r.line, valid until the
+// next call. A line too long to hold returns its error as bad; the end of the recording
+// returns io.EOF as err.
+func (r *Reader) nextLine() (b []byte, bad, err error) {
 	for {
 		b, long, err := r.lines.next()
 		if err != nil {
-			return Entry{}, nil, r.fileErr(err)
+			return nil, nil, r.fileErr(err)
 		}
 		r.line++
 		if r.line%ctxCheckLines == 0 && r.ctx != nil && r.ctx.Err() != nil {
-			return Entry{}, nil, r.ctx.Err()
+			return nil, nil, r.ctx.Err()
 		}
 		if long > 0 {
-			return Entry{Line: r.line}, fmt.Errorf("the line is %d bytes long, over the %d MiB a recording line may hold", long, MaxLine>>20), nil
+			return nil, fmt.Errorf("the line is %d bytes long, over the %d MiB a recording line may hold", long, MaxLine>>20), nil
 		}
 		if r.line == 1 {
 			b = bytes.TrimPrefix(b, bom)
@@ -214,12 +227,7 @@ func (r *Reader) next() (e Entry, bad, err error) {
 		if len(b) == 0 || b[0] != '{' && flatjson.OnlySpace(b) {
 			continue
 		}
-		e, err := parseLine(b)
-		e.Line = r.line
-		if err != nil {
-			return e, err, nil
-		}
-		return e, nil, nil
+		return b, nil, nil
 	}
 }
 

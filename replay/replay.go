@@ -3,15 +3,14 @@
 package replay
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"iter"
-	"slices"
+	"io"
 	"time"
 
 	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/gatewaymeter"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
@@ -76,10 +75,10 @@ type Summary struct {
 	Elapsed        time.Duration
 }
 
-// Source yields recording entries with their line numbers and hands the lines it skips
-// to skip: *recording.Reader is one.
+// Source is what a replay reads: records with their values parsed, in file order, the
+// lines that are not records among them (see recording.Reader.ReadRecords, which is one).
 type Source interface {
-	Records(skip func(line int, err error)) iter.Seq2[recording.Entry, error]
+	ReadRecords(p *gateway.Parser, dst []recording.Record) ([]recording.Record, error)
 }
 
 // Run replays src through a new job, writing every result to sink and every unreadable
@@ -110,30 +109,29 @@ func Run(ctx context.Context, src Source, cfg Config, sink func(meter.Result), b
 }
 
 func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
-	entries, readErr := readAll(src, sum, skip)
+	recs, readErr := readAll(src, sum, skip)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	slices.SortStableFunc(entries, func(a, b recording.Entry) int {
-		return cmp.Or(cmp.Compare(a.Arrival, b.Arrival), cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Offset, b.Offset))
-	})
+	order := recs.arrivalOrder()
 	start := int64(0)
-	if len(entries) > 0 {
-		start = entries[0].Arrival
+	if len(order) > 0 {
+		start = recs.at(order[0]).Arrival
 	}
-	job, err := gatewaymeter.New(engine.NewRuntime(start), withPartitions(cfg.Job, entries), sink)
+	job, err := gatewaymeter.New(engine.NewRuntime(start), withPartitions(cfg.Job, recs), sink)
 	if err != nil {
 		return err
 	}
 	sum.Started = start
-	for i, e := range entries {
+	for i, k := range order {
 		if i&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		job.Advance(e.Arrival)
-		if err := job.ProcessValue(e.Partition, e.Value, e.Timestamp); err != nil {
+		rec := recs.at(k)
+		job.Advance(rec.Arrival)
+		if err := job.ProcessParsed(rec.Partition, &rec.Event, rec.Err, rec.Timestamp); err != nil {
 			sum.BadEvents++
-			bad(e.Line, err)
+			bad(rec.Line, err)
 		}
 	}
 	// The source never ends, so the clock runs on after the last record, with no more
@@ -153,29 +151,22 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 	if now == nil {
 		now = func() int64 { return time.Now().UnixMilli() }
 	}
-	var records iter.Seq2[recording.Entry, error]
 	opts := cfg.Job
+	var next func() ([]recording.Record, error)
 	if opts.Watermarks.At != meter.SourceWatermarks {
-		records = src.Records(skip)
+		ahead := readAhead(src)
+		defer ahead.stop()
+		next = ahead.next
 	} else {
 		// The source's splits are every partition of the topic from the start: read the
 		// recording first to know them, then replay it from memory.
-		entries, err := readAll(src, sum, skip)
+		recs, err := readAll(src, sum, skip)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		opts = withPartitions(opts, entries)
+		opts = withPartitions(opts, recs)
 		sum.Entries = 0
-		records = func(yield func(recording.Entry, error) bool) {
-			for _, e := range entries {
-				if !yield(e, nil) {
-					return
-				}
-			}
-			if err != nil {
-				yield(recording.Entry{}, err)
-			}
-		}
+		next = recs.batches(err)
 	}
 	sum.Started = now()
 	job, err := gatewaymeter.New(engine.NewRuntime(sum.Started), opts, sink)
@@ -183,22 +174,30 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 		return err
 	}
 	var readErr error
-	for e, err := range records {
-		if err != nil {
-			readErr = err
-			break
-		}
-		if sum.Entries&255 == 0 { // the wall clock, read every 256 records: 50 µs at 5 M/s
-			if ctx.Err() != nil {
-				return ctx.Err()
+	for readErr == nil {
+		var batch []recording.Record
+		batch, readErr = next()
+		for i := range batch {
+			rec := &batch[i]
+			if rec.Skipped {
+				skip(rec.Line, rec.Err)
+				continue
 			}
-			job.Advance(now())
+			if sum.Entries&255 == 0 { // the wall clock, read every 256 records: 50 µs at 5 M/s
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				job.Advance(now())
+			}
+			sum.Entries++
+			if err := job.ProcessParsed(rec.Partition, &rec.Event, rec.Err, rec.Timestamp); err != nil {
+				sum.BadEvents++
+				bad(rec.Line, err)
+			}
 		}
-		sum.Entries++
-		if err := job.ProcessValue(e.Partition, e.Value, e.Timestamp); err != nil {
-			sum.BadEvents++
-			bad(e.Line, err)
-		}
+	}
+	if readErr == io.EOF {
+		readErr = nil
 	}
 	// Stand where the job stands one watermark interval after reaching the end of the
 	// topic: the periodic emit of that interval has run (with the interval at 0 there is
@@ -214,13 +213,11 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 // withPartitions returns opts with, for watermarks at the source, one split for every
 // partition up to the highest the recording holds: the topic's partitions as far as the
 // recording can tell (a partition above the highest, with no record at all, is unknown).
-func withPartitions(opts meter.Options, entries []recording.Entry) meter.Options {
+func withPartitions(opts meter.Options, recs *records) meter.Options {
 	if opts.Watermarks.At != meter.SourceWatermarks {
 		return opts
 	}
-	for _, e := range entries {
-		opts.Watermarks.Partitions = max(opts.Watermarks.Partitions, int(e.Partition)+1)
-	}
+	opts.Watermarks.Partitions = max(opts.Watermarks.Partitions, int(recs.maxPartition)+1)
 	return opts
 }
 
@@ -238,10 +235,3 @@ func finish(job *gatewaymeter.Job, cfg Config, sum *Summary, sink func(meter.Res
 	sum.Ended = job.Now()
 }
 
-// readAll reads every record of src into memory, handing the lines it skips to skip; an
-// error of the source is returned with the records before it.
-func readAll(src Source, sum *Summary, skip func(int, error)) ([]recording.Entry, error) {
-	entries, err := recording.Load(src.Records(skip))
-	sum.Entries = int64(len(entries))
-	return entries, err
-}

@@ -1,0 +1,141 @@
+package recording
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/flatjson"
+)
+
+// Record is one line of a recording as a replay reads it: a Kafka record with its value
+// parsed as an event, or a line that is not a record (Skipped).
+type Record struct {
+	// Line is the 1-based line number.
+	Line      int
+	Partition int32
+	// Skipped says the line is not a record; Err says why (ErrTombstone for a null
+	// value), and nothing else is set.
+	Skipped   bool
+	Offset    int64
+	Timestamp int64
+	Arrival   int64
+	// Event is the value read as an event, unless Err is set.
+	Event gateway.Event
+	// Err is why a skipped line is not a record, or why a record's value is no valid
+	// event (it wraps gateway.ErrMalformed): what gateway.Parser.Parse says of it.
+	Err error
+}
+
+// ReadRecords appends the next lines to dst as records, parsing each value with p, until
+// dst is full (len(dst) == cap(dst)), and returns it; blank lines are passed over. The
+// error is the one reading ended with, after the records returned: io.EOF at the end of
+// the recording, a *ReadError, or ctx's error; nil while there may be more. What a
+// Record holds is what Records yields for the line followed by p.Parse of its value;
+// an Event's strings are p's, never the reader's buffer, so a Record stays valid.
+//
+// A line in the shape labtui writes is read in one pass: the envelope up to "value",
+// then the value by p's canonical path, which also confirms where the value ends (so the
+// envelope's full parse, which would scan the value a first time, is not needed). A line
+// in any other shape takes both full parses.
+func (r *Reader) ReadRecords(p *gateway.Parser, dst []Record) ([]Record, error) {
+	for len(dst) < cap(dst) {
+		b, bad, err := r.nextLine()
+		if err != nil {
+			return dst, err
+		}
+		dst = dst[:len(dst)+1]
+		rec := &dst[len(dst)-1]
+		if bad != nil {
+			*rec = Record{Line: r.line, Skipped: true, Err: bad}
+			continue
+		}
+		rec.Line = r.line
+		parseRecord(b, p, rec)
+	}
+	return dst, nil
+}
+
+// parseRecord reads line b into rec, all of it but the line number.
+func parseRecord(b []byte, p *gateway.Parser, rec *Record) {
+	rec.Skipped = false
+	if value, ok := canonicalEnvelope(b, rec); ok {
+		var canonical bool
+		if rec.Event, canonical, rec.Err = p.ParseCanonical(value); canonical {
+			return
+		}
+	}
+	e, err := parseLine(b)
+	if err != nil {
+		*rec = Record{Line: rec.Line, Skipped: true, Err: err}
+		return
+	}
+	rec.Partition, rec.Offset, rec.Timestamp, rec.Arrival = e.Partition, e.Offset, e.Timestamp, e.Arrival
+	rec.Event, rec.Err = p.Parse(e.Value)
+}
+
+// The envelope AppendJSON writes, up to the value.
+const (
+	envPartition = `{"partition":`
+	envOffset    = `,"offset":`
+	envTimestamp = `,"timestamp":`
+	envArrival   = `,"arrival":`
+	envKey       = `,"key":"`
+	envValue     = `","value":`
+)
+
+// canonicalEnvelope reads b when it is in the shape AppendJSON writes with a value that
+// is an object: the keys in its order, nothing between the tokens, integers
+// flatjson.ScanInt reads and in range, a key string without a backslash or a control
+// character, and the line's last byte the brace that closes it. It fills rec's
+// partition, offset, timestamp and arrival, and returns the value assumed to run from
+// its opening brace to just before that last byte: a parse that confirms the value is
+// one object ending there confirms the line is what parseLine reads. At the first byte it
+// does not expect it returns ok false.
+func canonicalEnvelope(b []byte, rec *Record) (value []byte, ok bool) {
+	var n int64
+	i := 0
+	if n, i, ok = intAfter(b, i, envPartition); !ok || n < 0 || n > math.MaxInt32 {
+		return nil, false
+	}
+	rec.Partition = int32(n)
+	if rec.Offset, i, ok = intAfter(b, i, envOffset); !ok || rec.Offset < 0 {
+		return nil, false
+	}
+	if rec.Timestamp, i, ok = intAfter(b, i, envTimestamp); !ok || rec.Timestamp < MinTime || rec.Timestamp > MaxTime {
+		return nil, false
+	}
+	if rec.Arrival, i, ok = intAfter(b, i, envArrival); !ok || rec.Arrival < MinTime || rec.Arrival > MaxTime {
+		return nil, false
+	}
+	if !hasAt(b, i, envKey) {
+		return nil, false
+	}
+	i += len(envKey)
+	for ; i < len(b) && b[i] != '"'; i++ {
+		if b[i] < 0x20 || b[i] == '\\' {
+			return nil, false
+		}
+	}
+	if !hasAt(b, i, envValue) {
+		return nil, false
+	}
+	i += len(envValue)
+	if i >= len(b)-1 || b[i] != '{' || b[len(b)-1] != '}' {
+		return nil, false
+	}
+	return b[i : len(b)-1], true
+}
+
+// intAfter reads the integer that follows the literal lit at b[i:].
+func intAfter(b []byte, i int, lit string) (n int64, end int, ok bool) {
+	if !hasAt(b, i, lit) {
+		return 0, 0, false
+	}
+	return flatjson.ScanInt(b, i+len(lit))
+}
+
+// hasAt reports whether b holds lit at offset i.
+func hasAt(b []byte, i int, lit string) bool {
+	return len(b)-i >= len(lit) && bytes.Equal(b[i:i+len(lit)], []byte(lit))
+}
