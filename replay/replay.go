@@ -234,4 +234,3 @@ func finish(job *gatewaymeter.Job, cfg Config, sum *Summary, sink func(meter.Res
 	sum.Stats = job.Stats()
 	sum.Ended = job.Now()
 }
-
