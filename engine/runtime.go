@@ -1,5 +1,7 @@
 package engine
 
+import "math"
+
 // Runtime is a job's processing-time service: its clock and its processing-time timers.
 // The driver moves the clock with AdvanceTo before each record, so processing time is
 // whatever the driver says: arrival times on a simulated clock, or the wall clock.
@@ -9,13 +11,16 @@ package engine
 // (ProcessingTimeServiceUtil.getProcessingTimeDelay). Timers due at the same time fire in
 // the order they were registered. A Runtime is not safe for concurrent use.
 type Runtime struct {
-	now    int64
+	now int64
+	// next is the earliest pending timer's time (math.MaxInt64 when none is), so that
+	// AdvanceTo between two timers, as for almost every record, reads no queue.
+	next   int64
 	timers timerQueue[func(int64)]
 }
 
 // NewRuntime returns a Runtime whose clock reads start.
 func NewRuntime(start int64) *Runtime {
-	return &Runtime{now: start}
+	return &Runtime{now: start, next: math.MaxInt64}
 }
 
 // Now returns the current processing time in milliseconds since the epoch.
@@ -24,6 +29,7 @@ func (r *Runtime) Now() int64 { return r.now }
 // RegisterTimer asks for fn to be called with t once processing time passes t.
 func (r *Runtime) RegisterTimer(t int64, fn func(t int64)) {
 	r.timers.push(t, fn)
+	r.next = min(r.next, t)
 }
 
 // AdvanceTo moves the clock to p, first firing, in order, every timer due strictly before
@@ -31,12 +37,22 @@ func (r *Runtime) RegisterTimer(t int64, fn func(t int64)) {
 // t+1, the earliest moment Flink would run it. The clock never goes back: a p behind the
 // clock fires nothing and leaves it where it is.
 func (r *Runtime) AdvanceTo(p int64) {
+	if p <= r.next { // no timer due before p: most records
+		r.now = max(r.now, p)
+		return
+	}
+	r.fire(p)
+}
+
+// fire is AdvanceTo when a timer may be due before p.
+func (r *Runtime) fire(p int64) {
 	for {
 		t, ok := r.timers.peek()
 		if !ok || t.at >= p {
 			break
 		}
 		r.timers.pop()
+		r.next = r.nextAt()
 		if t.at+1 > r.now {
 			r.now = t.at + 1
 		}
@@ -45,6 +61,14 @@ func (r *Runtime) AdvanceTo(p int64) {
 	if p > r.now {
 		r.now = p
 	}
+}
+
+// nextAt is the earliest pending timer's time, or math.MaxInt64.
+func (r *Runtime) nextAt() int64 {
+	if t, ok := r.timers.peek(); ok {
+		return t.at
+	}
+	return math.MaxInt64
 }
 
 // NextTimer returns the time of the earliest pending timer, and false if there is none.
