@@ -15,6 +15,7 @@ type KeyedProcessFunction[S, IN, OUT any] interface {
 // watermark is forwarded (InternalTimerServiceImpl.advanceWatermark).
 type KeyedProcess[S, IN, OUT any] struct {
 	keyOf  func(*IN) string
+	hashOf func(*IN) uint64 // a hash computed earlier, or nil
 	fn     KeyedProcessFunction[S, IN, OUT]
 	out    Output[OUT]
 	state  keyTable[*keyedEntry[S]]
@@ -39,6 +40,7 @@ type timerRef[S any] struct {
 // have at most two timers, kept inline so a key costs no allocation of its own.
 type keyedEntry[S any] struct {
 	key    string
+	hash   uint64 // the hash the key is in the table with
 	value  S
 	has    bool
 	n      uint8
@@ -102,14 +104,30 @@ func NewKeyedProcess[S, IN, OUT any](keyOf func(*IN) string, fn KeyedProcessFunc
 	return op
 }
 
+// HashedBy makes the operator take each element's key hash from hashOf instead of
+// hashing the key: a hash the parser computed as it read the key (gateway.Event.IDHash).
+// hashOf must return the same value for equal keys every time, or zero, which makes the
+// operator hash the key itself (keyhash.String): so a hash it returns must be
+// keyhash.String of the key unless it returns one for every element. It returns op.
+func (op *KeyedProcess[S, IN, OUT]) HashedBy(hashOf func(*IN) uint64) *KeyedProcess[S, IN, OUT] {
+	op.hashOf = hashOf
+	return op
+}
+
 // Collect runs ProcessElement for rec under its key.
 func (op *KeyedProcess[S, IN, OUT]) Collect(rec *Record[IN]) {
 	key := op.keyOf(&rec.Value)
-	hash := op.state.hashOf(key)
+	var hash uint64
+	if op.hashOf != nil {
+		hash = op.hashOf(&rec.Value)
+	}
+	if hash == 0 {
+		hash = op.state.hashOf(key)
+	}
 	slot, existed := op.state.find(key, hash)
 	e := op.entry(slot, existed)
 	if !existed {
-		e.key = key
+		e.key, e.hash = key, hash
 	}
 	op.ctx.key, op.ctx.entry, op.ctx.timestamp = key, e, rec.Timestamp
 	op.fn.ProcessElement(&op.ctx, &rec.Value)
@@ -141,7 +159,7 @@ func (op *KeyedProcess[S, IN, OUT]) EmitWatermark(wm int64) {
 		ref.e.removeTimer(t.at)
 		op.fn.OnTimer(&op.ctx, t.at)
 		if ref.e.empty() {
-			op.state.remove(ref.e.key)
+			op.state.remove(ref.e.key, ref.e.hash)
 			op.recycle(ref.e)
 		}
 	}

@@ -1,63 +1,32 @@
 package engine
 
-import (
-	"encoding/binary"
-	"hash/maphash"
-	"math/bits"
-	"unsafe"
-)
+import "github.com/labtui/labtui/internal/keyhash"
 
 // keyTable maps string keys to values: the keyed state of an operator. It is an
 // open-addressing table with linear probing, so that an operator can look a key up once
 // per element and then insert or delete at the slot it found, without hashing again, where
-// a Go map would hash and probe twice. Every table has its own random seed, so keys read
-// from a topic cannot be chosen to collide.
+// a Go map would hash and probe twice. Keys are hashed with keyhash, whose seed is random
+// per process, so keys read from a topic cannot be chosen to collide; a hash computed
+// earlier (the parser's, for a request id) is taken as it is.
 type keyTable[V any] struct {
 	slots []keySlot[V]
 	mask  uint64
 	n     int
-	seed  uint64
 }
 
-// keySlot is one slot; a hash of zero marks it empty (hashOf never returns zero).
+// keySlot is one slot; a hash of zero marks it empty (keyhash never returns zero).
 type keySlot[V any] struct {
 	hash uint64
 	key  string
 	val  V
 }
 
-func newKeyTable[V any]() keyTable[V] {
-	var h maphash.Hash
-	return keyTable[V]{seed: h.Sum64() | 1}
-}
+func newKeyTable[V any]() keyTable[V] { return keyTable[V]{} }
 
-// hashOf returns key's hash: wyhash's multiply-and-fold over 8-byte words, seeded.
-func (t *keyTable[V]) hashOf(key string) uint64 {
-	b := unsafe.Slice(unsafe.StringData(key), len(key))
-	h := t.seed ^ uint64(len(key))*0x9e3779b97f4a7c15
-	for len(b) > 8 {
-		h = mix(h^binary.LittleEndian.Uint64(b), 0xa0761d6478bd642f)
-		b = b[8:]
-	}
-	var w uint64
-	switch {
-	case len(b) >= 4:
-		w = uint64(binary.LittleEndian.Uint32(b))<<32 | uint64(binary.LittleEndian.Uint32(b[len(b)-4:]))
-	case len(b) > 0:
-		w = uint64(b[0])<<16 | uint64(b[len(b)/2])<<8 | uint64(b[len(b)-1])
-	}
-	h = mix(h^w, 0xe7037ed1a0b428db)
-	h = mix(h, 0x8ebc6af09c88c6e3)
-	if h == 0 {
-		h = 1
-	}
-	return h
-}
-
-func mix(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	return hi ^ lo
-}
+// hashOf returns key's hash as the table computes it. Any other function of the key
+// that is never zero may be used instead, as long as every operation on one key passes
+// the same hash: find, insert, get, remove.
+func (t *keyTable[V]) hashOf(key string) uint64 { return keyhash.String(key) }
 
 // find returns the slot holding key, and true; or, when key is absent, the empty slot
 // an insert would take (or -1 in a table with no slots), and false.
@@ -76,9 +45,10 @@ func (t *keyTable[V]) find(key string, hash uint64) (int, bool) {
 	}
 }
 
-// get returns key's value, and false if it has none.
-func (t *keyTable[V]) get(key string) (V, bool) {
-	if i, ok := t.find(key, t.hashOf(key)); ok {
+// get returns key's value, and false if it has none; hash is the hash key was inserted
+// with.
+func (t *keyTable[V]) get(key string, hash uint64) (V, bool) {
+	if i, ok := t.find(key, hash); ok {
 		return t.slots[i].val, true
 	}
 	var zero V
@@ -128,9 +98,9 @@ func (t *keyTable[V]) grow() {
 	}
 }
 
-// remove deletes key, if the table holds it.
-func (t *keyTable[V]) remove(key string) {
-	if i, ok := t.find(key, t.hashOf(key)); ok {
+// remove deletes key, inserted with hash, if the table holds it.
+func (t *keyTable[V]) remove(key string, hash uint64) {
+	if i, ok := t.find(key, hash); ok {
 		t.deleteAt(i)
 	}
 }

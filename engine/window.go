@@ -88,12 +88,17 @@ type WindowOperator[IN, ACC, OUT, R any] struct {
 	rt       *Runtime
 	keys     keyTable[*windowKey[ACC]]
 	recent   recentKeys[*windowKey[ACC]]
+	numberOf func(*IN) uint32  // the key's number (NumberedBy), or nil
+	byNo     []*windowKey[ACC] // keys by their number: a cache in front of recent and keys
 	timers   timerQueue[string]
 	wm       int64
 	dropped  int64
 }
 
 type windowKey[ACC any] struct {
+	key  string
+	no   uint32 // the byNo slot it is cached in, or 0
+	gone bool   // removed from keys: every cache of it is stale
 	open []openWindow[ACC]
 }
 
@@ -165,18 +170,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 		return
 	}
 	key := op.keyOf(&rec.Value)
-	k, ok := op.recent.get(key)
-	if !ok {
-		hash := op.keys.hashOf(key)
-		slot, found := op.keys.find(key, hash)
-		if found {
-			k = op.keys.slots[slot].val
-		} else {
-			k = &windowKey[ACC]{}
-			op.keys.insert(slot, key, hash, k)
-		}
-		op.recent.put(key, k)
-	}
+	k := op.keyState(key, rec)
 	i := k.find(w)
 	if i < 0 {
 		k.open = append(k.open, openWindow[ACC]{w: w, acc: op.agg.CreateAccumulator()})
@@ -186,6 +180,64 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 	k.open[i].acc = op.agg.Add(&rec.Value, k.open[i].acc)
 	if op.assigner.Domain == EventTime && w.MaxTimestamp() <= op.wm {
 		op.fire(key, k.open[i]) // EventTimeTrigger.onElement: the watermark is already past
+	}
+}
+
+// NumberedBy makes the operator find a key's state by a number that stands for the key
+// (gateway.NameNo, the parser's number for a tenant): an index into an array in front of
+// its other lookups. numberOf returns a small number, below a few thousand, or zero for
+// none. A number is only a hint: an element whose key is not the very string the number
+// was first seen with (by pointer and length) takes the other lookups, so a wrong number
+// costs time, never a wrong result. It returns op.
+func (op *WindowOperator[IN, ACC, OUT, R]) NumberedBy(numberOf func(*IN) uint32) *WindowOperator[IN, ACC, OUT, R] {
+	op.numberOf = numberOf
+	return op
+}
+
+// maxKeyNumber bounds the numbers byNo holds, so that a huge number costs no memory.
+const maxKeyNumber = 1 << 16
+
+// keyState returns key's state, creating it for a new key.
+func (op *WindowOperator[IN, ACC, OUT, R]) keyState(key string, rec *Record[IN]) *windowKey[ACC] {
+	var no uint32
+	if op.numberOf != nil {
+		no = op.numberOf(&rec.Value)
+		if no < uint32(len(op.byNo)) {
+			if k := op.byNo[no]; k != nil && !k.gone && sameString(k.key, key) {
+				return k
+			}
+		}
+	}
+	k, ok := op.recent.get(key)
+	if !ok {
+		hash := op.keys.hashOf(key)
+		slot, found := op.keys.find(key, hash)
+		if found {
+			k = op.keys.slots[slot].val
+		} else {
+			k = &windowKey[ACC]{key: key}
+			op.keys.insert(slot, key, hash, k)
+		}
+		op.recent.put(key, k)
+	}
+	if no != 0 && no < maxKeyNumber && k.no == 0 {
+		if int(no) >= len(op.byNo) {
+			op.byNo = append(op.byNo, make([]*windowKey[ACC], int(no)+1-len(op.byNo))...)
+		}
+		op.byNo[no], k.no = k, no
+		k.key = key // equal to the key it holds: this string is the one numbered elements carry
+	}
+	return k
+}
+
+// removeKey drops a key whose windows are all gone, and every cache of it. It finds the
+// key again: what fired may have reached other keys and moved it.
+func (op *WindowOperator[IN, ACC, OUT, R]) removeKey(key string, k *windowKey[ACC]) {
+	op.keys.remove(key, op.keys.hashOf(key))
+	op.recent.forget(k)
+	k.gone = true
+	if k.no != 0 && op.byNo[k.no] == k {
+		op.byNo[k.no] = nil
 	}
 }
 
@@ -216,7 +268,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) EmitWatermark(wm int64) {
 }
 
 func (op *WindowOperator[IN, ACC, OUT, R]) onEventTime(key string, at int64) {
-	k, ok := op.keys.get(key)
+	k, ok := op.keys.get(key, op.keys.hashOf(key))
 	if !ok {
 		return
 	}
@@ -231,13 +283,12 @@ func (op *WindowOperator[IN, ACC, OUT, R]) onEventTime(key string, at int64) {
 		}
 	}
 	if len(k.open) == 0 {
-		op.keys.remove(key) // found again: what fired may have reached other keys
-		op.recent.forget(k)
+		op.removeKey(key, k)
 	}
 }
 
 func (op *WindowOperator[IN, ACC, OUT, R]) onProcessingTime(key string, at int64) {
-	k, ok := op.keys.get(key)
+	k, ok := op.keys.get(key, op.keys.hashOf(key))
 	if !ok {
 		return
 	}
@@ -249,8 +300,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) onProcessingTime(key string, at int64
 		}
 	}
 	if len(k.open) == 0 {
-		op.keys.remove(key) // found again: what fired may have reached other keys
-		op.recent.forget(k)
+		op.removeKey(key, k)
 	}
 }
 

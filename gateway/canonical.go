@@ -92,8 +92,8 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 		}
 	}
 	ev.RequestID = p.requestID(vals[1])
-	ev.TenantID = p.intern(&p.tenants, vals[2])
-	ev.Model = p.intern(&p.models, vals[3])
-	ev.Gateway = p.intern(&p.gateways, vals[4])
+	ev.TenantID, ev.TenantNo = p.intern(&p.tenants, vals[2])
+	ev.Model, ev.ModelNo = p.intern(&p.models, vals[3])
+	ev.Gateway, _ = p.intern(&p.gateways, vals[4])
 	return vals[0], true
 }

@@ -89,6 +89,7 @@ func TestTheEventContractTable(t *testing.T) {
 		if w.Type == "RequestCompleted" {
 			want.Type = RequestCompleted
 		}
+		want.FillKeys()
 		if err != nil || parsed != want {
 			t.Errorf("%s: %q gave %+v, %v; want %+v", c.Name, value, parsed, err, want)
 		}

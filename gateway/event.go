@@ -10,6 +10,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/labtui/labtui/internal/flatjson"
+	"github.com/labtui/labtui/internal/keyhash"
 )
 
 // EventType says which half of a request an Event is.
@@ -36,6 +37,11 @@ func (t EventType) String() string {
 // Event is one record value on the gateway-events topic. TS is milliseconds since the
 // epoch, stamped by the gateway when the thing happened (never the Kafka append time).
 // PromptTokens is set on RequestStarted, CompletionTokens on RequestCompleted.
+//
+// IDHash, TenantNo and ModelNo are not in the JSON: a Parser fills them so that keyed
+// operators find an event's state without hashing its strings again. They are zero in an
+// Event built by hand, which means "not computed"; whoever changes RequestID, TenantID or
+// Model after the parse must set them again (FillKeys) or zero them.
 type Event struct {
 	Type             EventType
 	RequestID        string
@@ -45,6 +51,21 @@ type Event struct {
 	TS               int64
 	PromptTokens     int64
 	CompletionTokens int64
+	// IDHash is keyhash.String(RequestID), or zero.
+	IDHash uint64
+	// TenantNo and ModelNo are the process's numbers for TenantID and Model (NameNo), or
+	// zero.
+	TenantNo, ModelNo NameNo
+}
+
+// FillKeys sets IDHash, TenantNo and ModelNo from RequestID, TenantID and Model, as a
+// Parser does: for an Event built by hand that should take the engine's fast paths.
+func (e *Event) FillKeys() {
+	e.IDHash = keyhash.String(e.RequestID)
+	var r recentNames
+	var p Parser
+	e.TenantID, e.TenantNo = p.intern(&r, []byte(e.TenantID))
+	e.Model, e.ModelNo = p.intern(&r, []byte(e.Model))
 }
 
 const missing = math.MinInt64
@@ -63,9 +84,9 @@ func ParseEvent(data []byte) (Event, error) {
 }
 
 // Parser is ParseEvent with memory: it shares one string for each tenant, model and
-// gateway name it has seen, so parsing a stream allocates only the request id (and,
-// with IDBlocks, not even that). A Parser is not safe for concurrent use; its zero value
-// is ready.
+// gateway name (the process's, numbered: NameNo), so parsing a stream allocates only the
+// request id (and, with IDBlocks, not even that), and it fills each Event's IDHash,
+// TenantNo and ModelNo. A Parser is not safe for concurrent use; its zero value is ready.
 type Parser struct {
 	// IDBlocks, when set, makes the request ids of canonical values substrings of
 	// shared blocks (idBlockSize bytes each) instead of a string each: one allocation
@@ -74,12 +95,9 @@ type Parser struct {
 	// caller that keeps a few ids of many blocks for long.
 	IDBlocks                  bool
 	ids                       idBlock
-	names                     map[string]string
+	names                     *nameTable // nil: processNames
 	tenants, models, gateways recentNames
 }
-
-// maxNames bounds a Parser's shared names, so hostile input cannot grow it for ever.
-const maxNames = 4096
 
 // Parse decodes and validates one event value, as ParseEvent does. Lines in the exact
 // shape the gateways write (Event.AppendJSON) take a single-pass fast path; anything
@@ -131,11 +149,11 @@ func (p *Parser) parseGeneral(data []byte) (Event, error) {
 		case "request_id":
 			ev.RequestID, err = text(f)
 		case "tenant_id":
-			ev.TenantID, err = p.name(f)
+			ev.TenantID, ev.TenantNo, err = p.name(&p.tenants, f)
 		case "model":
-			ev.Model, err = p.name(f)
+			ev.Model, ev.ModelNo, err = p.name(&p.models, f)
 		case "gateway":
-			ev.Gateway, err = p.name(f)
+			ev.Gateway, _, err = p.name(&p.gateways, f)
 		case "ts":
 			ev.TS, err = intField(f)
 		case "prompt_tokens":
@@ -162,9 +180,9 @@ func clearField(ev *Event, typ *[]byte, key []byte) {
 	case "request_id":
 		ev.RequestID = ""
 	case "tenant_id":
-		ev.TenantID = ""
+		ev.TenantID, ev.TenantNo = "", 0
 	case "model":
-		ev.Model = ""
+		ev.Model, ev.ModelNo = "", 0
 	case "gateway":
 		ev.Gateway = ""
 	case "ts":
@@ -176,12 +194,20 @@ func clearField(ev *Event, typ *[]byte, key []byte) {
 	}
 }
 
-// name reads a string field through the Parser's shared names.
-func (p *Parser) name(f flatjson.Field) (string, error) {
+// name reads a string field as a shared, numbered name, through r: the recent names of
+// its field. A name written with escapes, or not in UTF-8, is decoded first, so it gets
+// the number of the name it stands for.
+func (p *Parser) name(r *recentNames, f flatjson.Field) (string, NameNo, error) {
 	if f.Kind != flatjson.String || f.Escaped || !utf8.Valid(f.Raw) {
-		return text(f)
+		s, err := text(f)
+		if err != nil {
+			return "", 0, err
+		}
+		s, n := p.intern(r, []byte(s))
+		return s, n, nil
 	}
-	return p.shared(f.Raw), nil
+	s, n := p.intern(r, f.Raw)
+	return s, n, nil
 }
 
 // text reads a String field as the lab's job sees it: bytes that are not UTF-8 become
@@ -192,22 +218,6 @@ func text(f flatjson.Field) (string, error) {
 		f.Raw = replaceInvalidUTF8(f.Raw)
 	}
 	return f.Str()
-}
-
-// shared returns b as a string, the same string each time while the Parser holds fewer
-// than maxNames names.
-func (p *Parser) shared(b []byte) string {
-	if s, ok := p.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if p.names == nil {
-		p.names = make(map[string]string)
-	}
-	if len(p.names) < maxNames {
-		p.names[s] = s
-	}
-	return s
 }
 
 // intField reads a JSON integer without allocating; anything else is an error. The
@@ -253,6 +263,7 @@ func validate(ev Event, typ []byte) (Event, error) {
 	case ev.PromptTokens < 0 || ev.CompletionTokens < 0:
 		return Event{}, fmt.Errorf("%w: negative token count", ErrMalformed)
 	}
+	ev.IDHash = keyhash.String(ev.RequestID)
 	return ev, nil
 }
 

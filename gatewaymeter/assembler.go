@@ -21,6 +21,9 @@ type Request struct {
 	gateway.RequestRecord
 	USD            float64
 	KafkaTimestamp int64
+	// TenantNo and ModelNo are the events' numbers for the tenant and the model
+	// (gateway.NameNo), or zero.
+	TenantNo, ModelNo gateway.NameNo
 }
 
 // pendingHalf is the RequestAssembler's state for one request_id: the half that came
@@ -61,8 +64,9 @@ func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, 
 	// The record is built in place where the context emits it from; the state it is
 	// built from is cleared only after.
 	r := ctx.Next()
-	join(&r.RequestRecord, &p.half, e.Event)
-	r.USD, _ = a.prices.cost(&r.RequestRecord) // both halves' models were priced at parse time
+	started := join(&r.RequestRecord, &p.half, e.Event)
+	r.TenantNo, r.ModelNo = started.TenantNo, started.ModelNo
+	r.USD = a.prices.cost(&r.RequestRecord, r.ModelNo) // both halves' models were priced at parse time
 	r.KafkaTimestamp = e.KafkaTimestamp
 	ctx.DeleteEventTimeTimer(p.timer)
 	ctx.Clear()
@@ -72,8 +76,9 @@ func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, 
 }
 
 // join is gateway.Join of two halves known to be one RequestStarted and one
-// RequestCompleted of the same request, written into r without copying either half.
-func join(r *gateway.RequestRecord, a, b *gateway.Event) {
+// RequestCompleted of the same request, written into r without copying either half. It
+// returns the RequestStarted, whose tenant and model the record takes.
+func join(r *gateway.RequestRecord, a, b *gateway.Event) *gateway.Event {
 	started, completed := a, b
 	if a.Type == gateway.RequestCompleted {
 		started, completed = b, a
@@ -88,6 +93,7 @@ func join(r *gateway.RequestRecord, a, b *gateway.Event) {
 		PromptTokens:     started.PromptTokens,
 		CompletionTokens: completed.CompletionTokens,
 	}
+	return started
 }
 
 func (a *requestAssembler) OnTimer(ctx *engine.KeyedContext[pendingHalf, Request], ts int64) {
@@ -117,5 +123,7 @@ func emitTenantCostMinute(tenant string, w engine.TimeWindow, acc costAcc) gatew
 	return gateway.TenantCostMinute{TenantID: tenant, WindowStart: w.Start, WindowEnd: w.End, USD: acc.usd, Requests: acc.requests}
 }
 
-func requestID(e *sourceEvent) string { return e.RequestID }
-func tenantOf(r *Request) string      { return r.TenantID }
+func requestID(e *sourceEvent) string     { return e.RequestID }
+func requestIDHash(e *sourceEvent) uint64 { return e.IDHash }
+func tenantOf(r *Request) string          { return r.TenantID }
+func tenantNo(r *Request) uint32          { return uint32(r.TenantNo) }

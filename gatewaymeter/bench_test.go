@@ -15,7 +15,8 @@ import (
 
 // syntheticEvents returns n requests' events in timestamp order: 100 requests a second
 // of event time (a busy lab), over five tenants, three gateways and the priced models,
-// with heavy-tailed latencies: most a second or two, a few over 30 s.
+// with heavy-tailed latencies: most a second or two, a few over 30 s. Their keys are
+// filled in as a Parser fills them (the id's hash, the tenant's and model's numbers).
 func syntheticEvents(n int) (evs []gateway.Event) {
 	if evs, ok := synthetic[n]; ok {
 		return evs
@@ -37,6 +38,9 @@ func syntheticEvents(n int) (evs []gateway.Event) {
 			gateway.Event{Type: gateway.RequestCompleted, RequestID: id, TenantID: t, Model: m, Gateway: gw, TS: c, CompletionTokens: 100 + rng.Int64N(1000)})
 	}
 	slices.SortStableFunc(evs, func(a, b gateway.Event) int { return cmp.Compare(a.TS, b.TS) })
+	for i := range evs {
+		evs[i].FillKeys() // as the parser does
+	}
 	return evs
 }
 

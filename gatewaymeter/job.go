@@ -41,12 +41,14 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 	if err != nil {
 		return nil, err
 	}
+	j.procWin.NumberedBy(tenantNo)
 	j.eventWin, err = engine.NewWindowOperator(rt, engine.Tumbling{Domain: engine.EventTime, Size: opts.WindowSize},
 		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](tenantCost{}), emitTenantCostMinute,
 		engine.Output[gateway.TenantCostMinute](windowSink{j, meter.EventTimeResult}), j.onLate)
 	if err != nil {
 		return nil, err
 	}
+	j.eventWin.NumberedBy(tenantNo)
 	var records engine.Output[Request] = windowsOf{j.procWin, j.eventWin}
 	if opts.Trace {
 		records = &tap{j: j, out: records}
@@ -55,7 +57,8 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 		records = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), startedTS, records)
 	}
 	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter.Or(meter.DefaultForgetAfter), stats: &j.stats}
-	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records)
+	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records).
+		HashedBy(requestIDHash)
 	if opts.Watermarks.At == meter.SourceWatermarks {
 		j.atSource = engine.NewSourceAssigner(rt, strategy(opts.Watermarks), opts.Watermarks.Idleness,
 			opts.Watermarks.Partitions, eventTS, engine.Output[sourceEvent](j.assemble))
