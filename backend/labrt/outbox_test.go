@@ -1,6 +1,8 @@
 package labrt
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -203,5 +205,136 @@ func TestAbandonEndsHoldingBackAndCountsWhatItDrops(t *testing.T) {
 	}
 	if int64(got)+lost.Results != n || lost.Results == 0 {
 		t.Fatalf("%d results in the channel and %d counted lost, of %d", got, lost.Results, n)
+	}
+}
+
+// sendWaiting waits until a flush of o is waiting for the reader with n results: the
+// batch it took is out of the outbox, counted as waiting.
+func sendWaiting(t *testing.T, o *outbox, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		o.mu.Lock()
+		waiting := o.waiting == n && len(o.batch) == 0
+		o.mu.Unlock()
+		if waiting {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no flush is waiting for the reader with %d results", n)
+		}
+	}
+}
+
+func TestALogLineDoesNotWaitForTheReaderWhileALosslessSendDoes(t *testing.T) {
+	// Given a lossless outbox with room for 1 update and 3 results, its channel full, and
+	// a flush waiting for the reader to take a batch of one result.
+	o := newOutbox(1, 3, true)
+	o.updates <- backend.Update{Log: "first"}
+	o.collect(1, result(0))
+	flushed := make(chan struct{})
+	go func() { defer close(flushed); o.flush(nil) }()
+	sendWaiting(t, o, 1)
+	// When the lab logs a line and the job writes results up to the bound, and one more.
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		o.notice(backend.Update{Log: "second"})
+		o.collect(1, result(1))
+		o.collect(1, result(2))
+	}()
+	select {
+	case <-wrote:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the log line and the results under the bound waited for the reader")
+	}
+	held := make(chan struct{})
+	go func() { defer close(held); o.collect(1, result(3)) }()
+	select {
+	case <-held:
+		t.Fatal("a result past the bound did not wait for the reader")
+	case <-time.After(50 * time.Millisecond):
+	}
+	// Then, once the reader reads, everything arrives in order and nothing is lost: the
+	// update before, the batch the flush was sending, the log line, the results after.
+	var us []backend.Update
+	read := make(chan struct{})
+	go func() { defer close(read); us = drain(o.updates) }()
+	<-flushed
+	<-held
+	lost := o.close(nil, time.Second)
+	<-read
+	var got []string
+	for _, u := range us {
+		if u.Log != "" {
+			got = append(got, u.Log)
+		}
+		for _, r := range u.Results {
+			got = append(got, fmt.Sprint(r.Record.Timestamp))
+		}
+	}
+	if want := "first 0 second 1 2 3"; strings.Join(got, " ") != want || lost != (Lost{}) {
+		t.Fatalf("arrived %q, lost %+v; want %q and nothing lost", strings.Join(got, " "), lost, want)
+	}
+}
+
+func TestAReplaysProgressGoesAfterTheResultsCollectedBeforeIt(t *testing.T) {
+	// Given an outbox holding two results of run 1.
+	o := newOutbox(4, 10, false)
+	o.collect(1, result(0))
+	o.collect(1, result(1))
+	// When the replay's completion is queued, a result follows, and the outbox flushes.
+	o.notice(backend.Update{Replay: &backend.ReplayProgress{Done: true}})
+	o.collect(1, result(2))
+	o.flush(nil)
+	lost := o.close(nil, time.Second)
+	// Then the two results arrive before the completion, the third after it.
+	var got []string
+	for _, u := range drain(o.updates) {
+		for _, r := range u.Results {
+			got = append(got, fmt.Sprint(r.Record.Timestamp))
+		}
+		if u.Replay != nil {
+			got = append(got, "done")
+		}
+	}
+	if want := "0 1 done 2"; strings.Join(got, " ") != want || lost != (Lost{}) {
+		t.Fatalf("arrived %q, lost %+v; want %q", strings.Join(got, " "), lost, want)
+	}
+}
+
+func TestAFailedLosslessSendKeepsItsPlaceBeforeWhatCameMeanwhile(t *testing.T) {
+	// Given a lossless outbox whose reader reads nothing, and a flush waiting to send a
+	// batch of two results of run 1.
+	o := newOutbox(1, 10, true)
+	o.updates <- backend.Update{}
+	o.collect(1, result(0))
+	o.collect(1, result(1))
+	flushed := make(chan struct{})
+	go func() { defer close(flushed); o.flush(nil) }()
+	sendWaiting(t, o, 2)
+	// When a restart and a result of run 2 come while it waits, and the outbox is
+	// abandoned, so that the send fails.
+	o.begin(backend.Restart{Run: 2})
+	o.collect(2, result(2))
+	o.abandon()
+	<-flushed
+	// Then the batch is first of what waits, and a reader then gets it all in order.
+	<-o.updates
+	var us []backend.Update
+	read := make(chan struct{})
+	go func() { defer close(read); us = drain(o.updates) }()
+	lost := o.close(nil, time.Second)
+	<-read
+	var got []string
+	for _, u := range us {
+		if u.Restarted != nil {
+			got = append(got, "restart")
+		}
+		for _, r := range u.Results {
+			got = append(got, fmt.Sprintf("%d:%d", u.Run, r.Record.Timestamp))
+		}
+	}
+	if want := "1:0 1:1 restart 2:2"; strings.Join(got, " ") != want || lost != (Lost{}) {
+		t.Fatalf("arrived %q, lost %+v; want %q", strings.Join(got, " "), lost, want)
 	}
 }
