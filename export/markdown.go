@@ -37,7 +37,9 @@ func Markdown(doc Document) string {
 	for _, e := range doc.Exercises {
 		from, done := "—", e.Done
 		if f := e.Finding; f != nil {
-			done = done || f.Met
+			// The finding's run is the evidence handed in: a step ticked by another
+			// run, then pinned to one that shows less, is not complete on the sheet.
+			done = f.Met
 			from = runLabel(f.Run)
 			if f.Pinned {
 				from += " (pinned)"

@@ -180,6 +180,7 @@ func (s *Session) compare(run *Run) []Task {
 	return []Task{{What: fmt.Sprintf("compare run %d with %s", id, names.A), run: func(context.Context) Outcome {
 		d := compareWith(refs, out, names)
 		ev := d.Evidence(reference)
+		ev.Against = against
 		return Outcome{apply: func(s *Session) []Task { return s.compared(id, &d, title, against, ev) }}
 	}}}
 }

@@ -98,6 +98,13 @@ func ReportLines(r *diff.Report, names diff.Names, records int) []string {
 // to state.MaxReportLines between rows, and the replay's processing-time minutes.
 func (c ReplayDiff) Evidence(reference string) state.Comparison {
 	ev := state.Comparison{Reference: reference, EventTime: report(c.Event, c.Names), ProcessingTime: report(c.Processing, c.Names)}
+	for _, r := range c.Minutes {
+		ev.ProcessingUSD += r.Minute.USD
+		ev.ProcessingRequests += r.Minute.Requests
+		if n := len(ev.ProcessingStarts); n == 0 || ev.ProcessingStarts[n-1] != r.Minute.WindowStart {
+			ev.ProcessingStarts = append(ev.ProcessingStarts, r.Minute.WindowStart)
+		}
+	}
 	for i, r := range c.Minutes {
 		if i == state.MaxProcessingMinutes {
 			break

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
@@ -135,37 +134,23 @@ func (s *Session) findingFor(ex string, run *Run, about int64) *state.Finding {
 }
 
 // replayFinding is 4.3's finding from a finished completed_ts replay and its
-// comparison, or nil until the comparison is there.
+// comparison as the evidence keeps it, or nil until the comparison is there. It is the
+// evidence's, not the diff view's, so a replay whose comparison the view let go can
+// still back 4.3 (pinned, or chosen by the rule).
 func (s *Session) replayFinding(run *Run) *state.Finding {
-	c := s.an.diffs[run.ID]
-	if c == nil || c.diff == nil {
+	c := s.ev.comparisonOf(run.ID)
+	if c == nil {
 		return nil
 	}
-	d := c.diff
 	f := &state.Finding{Run: s.runRef(run), Met: true, TakenAt: s.Now()}
-	var usd float64
-	var reqs int64
-	starts := map[int64]bool{}
-	for _, r := range d.Minutes {
-		usd += r.Minute.USD
-		reqs += r.Minute.Requests
-		starts[r.Minute.WindowStart] = true
-		cell := minutes.Cell{USD: r.Minute.USD, Requests: r.Minute.Requests, Open: r.Kind == meter.PendingResult}
-		if !cell.Open {
-			cell.Fired = 1
+	for i, r := range c.ProcessingMinutes {
+		if i == 12 {
+			break
 		}
-		if len(f.Rows) < 12 {
-			f.Rows = append(f.Rows, minutes.Row{WindowStart: r.Minute.WindowStart, WindowEnd: r.Minute.WindowEnd, Tenant: r.Minute.TenantID,
-				Cells: [2]minutes.Cell{minutes.Processing: cell}})
-		}
+		f.Rows = append(f.Rows, r)
 	}
-	var mins []int64
-	for m := range starts {
-		mins = append(mins, m)
-	}
-	sortInt64(mins)
-	ev := d.Event.Counts
-	f.Sentence = fmt.Sprintf("In %s, the event-time output against %s: %d of %d (tenant, minute) rows identical", runName(f.Run), c.against,
+	ev := c.EventTime
+	f.Sentence = fmt.Sprintf("In %s, the event-time output against %s: %d of %d (tenant, minute) rows identical", runName(f.Run), c.Against,
 		ev.Identical, ev.Rows)
 	if n := ev.Rows - ev.Identical; n > 0 {
 		f.Sentence += fmt.Sprintf(", %d not", n)
@@ -175,9 +160,9 @@ func (s *Session) replayFinding(run *Run) *state.Finding {
 			f.Sentence += fmt.Sprintf(", %d unexplained", ev.Unexplained)
 		}
 	}
-	if len(mins) > 0 {
+	if len(c.ProcessingStarts) > 0 {
 		f.Sentence += fmt.Sprintf("; its processing-time windows put the whole recording, $%.4f and %d requests, into %s of the wall clock the replay ran at",
-			usd, reqs, minuteSpan(mins))
+			c.ProcessingUSD, c.ProcessingRequests, minuteSpan(c.ProcessingStarts))
 	}
 	f.Sentence += "."
 	if why := LateWhy(run); why != "" {
@@ -227,14 +212,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func sortInt64(xs []int64) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
 }
 
 // updateFindings works out each unpinned exercise's finding from the rule's pick, and

@@ -10,12 +10,15 @@ import (
 
 // unevenReplay replays the hour with the reads given in its last progress, and two late
 // records.
-func unevenReplay(l *lab, wm meter.Watermarks, reads *meter.Reads) {
+func unevenReplay(l *lab, wm meter.Watermarks, reads *meter.Reads) { unevenReplayAt(l, 0, wm, reads) }
+
+// unevenReplayAt is unevenReplay with its output in minute m.
+func unevenReplayAt(l *lab, m int64, wm meter.Watermarks, reads *meter.Reads) {
 	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
 	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS,
 		Recording: "hour.jsonl.gz", Watermarks: wm}})
 	l.apply(backend.Update{Results: []meter.Result{lateFrom("gw-2", "r-7", t0+3000, t0+65000, t0+61000), lateFrom("gw-0", "r-9", t0+4000, t0+65000, t0+61000)}})
-	l.minute(0, 9.9, 0.2)
+	l.minute(m, 9.9, 0.2)
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true, Reads: reads}})
 }
 

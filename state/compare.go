@@ -6,14 +6,21 @@ import "github.com/labtui/labtui/minutes"
 // recording re-enacted at the pace it was recorded, deterministically, standing in for the
 // live run of the recorded hour (exercise 4.3).
 type Comparison struct {
-	// Reference says what the replay was compared with.
+	// Reference says what the replay was compared with; Against names it in a sentence
+	// ("run 1 (replay of hour.jsonl.gz, completed_ts)").
 	Reference string `json:"reference"`
+	Against   string `json:"against,omitempty"`
 	// EventTime compares the event-time sinks; ProcessingTime the processing-time sinks.
 	EventTime      DiffReport `json:"event_time"`
 	ProcessingTime DiffReport `json:"processing_time"`
 	// ProcessingMinutes are the replay's processing-time windows, by minute and tenant:
 	// where the whole recorded hour landed. At most MaxProcessingMinutes.
 	ProcessingMinutes []minutes.Row `json:"processing_minutes,omitempty"`
+	// ProcessingUSD and ProcessingRequests add up every processing-time window of the
+	// replay, and ProcessingStarts are the starts of their minutes, kept or not.
+	ProcessingUSD      float64 `json:"processing_usd,omitempty"`
+	ProcessingRequests int64   `json:"processing_requests,omitempty"`
+	ProcessingStarts   []int64 `json:"processing_starts,omitempty"`
 }
 
 // MaxProcessingMinutes is how many processing-time rows of a replay a Comparison keeps.

@@ -5,9 +5,12 @@ import (
 	"math"
 	"sort"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/labpanel"
 )
 
@@ -21,7 +24,50 @@ func (m Model) labChanged() Model {
 		}
 	}
 	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(labTables(ev))
+	return m.labRuns()
+}
+
+// labRuns shows, while the lab panel has the focus, the runs the selected exercise can
+// be pinned to (working them out takes a look at every kept run, so only then).
+func (m Model) labRuns() Model {
+	if m.focus != areaLab {
+		return m
+	}
+	ex := m.lab.SelectedExercise()
+	var rs []labpanel.RunChoice
+	for _, c := range m.sess.PinChoices(ex) {
+		rs = append(rs, labpanel.RunChoice{Name: fmt.Sprintf("run %d %s", c.Run.ID, c.Run.Kind), Why: c.Why, Backs: c.Backs, Pinned: c.Pinned})
+	}
+	m.lab = m.lab.SetRuns(map[string][]labpanel.RunChoice{ex: rs})
 	return m
+}
+
+// pinNext pins the selected exercise to the next run that can back it, or lets the
+// rule pick again after the newest, and says which.
+func (m Model) pinNext() (Model, tea.Cmd) {
+	ex := m.lab.SelectedExercise()
+	f, err := m.sess.PinNext(ex)
+	switch {
+	case err != nil:
+		m = m.say(footer.Warn, "%v", err)
+	case f != nil && f.Pinned:
+		m = m.say(footer.Info, "%s is pinned to %s: its evidence and the sheet name that run; p for the next, P to let the rule pick", ex, runName(f.Run))
+	case f != nil:
+		m = m.say(footer.Info, "%s follows the rule again: %s backs it", ex, runName(f.Run))
+	}
+	m = m.labChanged()
+	return m.dirty()
+}
+
+// unpin lets the rule pick the selected exercise's run again.
+func (m Model) unpin() (Model, tea.Cmd) {
+	ex := m.lab.SelectedExercise()
+	m.sess.Unpin(ex)
+	if f := m.sess.Finding(ex); f != nil {
+		m = m.say(footer.Info, "%s follows the rule again: %s backs it", ex, runName(f.Run))
+	}
+	m = m.labChanged()
+	return m.dirty()
 }
 
 // runName names the run a finding reads: "run 2, replay, completed_ts".

@@ -177,8 +177,18 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.panesFirst().startFilter()
 	}
 	if m.focus == areaLab {
+		switch {
+		case key.Matches(k, km.Lab.Pin):
+			return m.pinNext()
+		case key.Matches(k, km.Lab.Unpin):
+			return m.unpin()
+		}
+		before := m.lab.SelectedExercise()
 		var cmd tea.Cmd
 		m.lab, cmd = m.lab.Update(k)
+		if m.lab.SelectedExercise() != before {
+			m = m.labRuns()
+		}
 		return m, cmd
 	}
 	return m.scrollKey(k), nil
@@ -206,7 +216,7 @@ func (m Model) cycleFocus(forward bool) Model {
 		i = (i + len(order) - 1) % len(order)
 	}
 	m.focus = order[i]
-	return m.relayout()
+	return m.relayout().labRuns()
 }
 
 // scrollKey scrolls the part with the focus.

@@ -16,19 +16,23 @@ import (
 
 // KeyMap is the lab panel's own keys.
 type KeyMap struct {
-	Prev key.Binding
-	Next key.Binding
-	Edit key.Binding
-	Done key.Binding
+	Prev  key.Binding
+	Next  key.Binding
+	Edit  key.Binding
+	Done  key.Binding
+	Pin   key.Binding
+	Unpin key.Binding
 }
 
 // DefaultKeyMap returns the lab panel's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Prev: key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous question")),
-		Next: key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next question")),
-		Edit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "write the answer")),
-		Done: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop writing")),
+		Prev:  key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous question")),
+		Next:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next question")),
+		Edit:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "write the answer")),
+		Done:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop writing")),
+		Pin:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin the step to the next run")),
+		Unpin: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "let the rule pick the run")),
 	}
 }
 
@@ -47,6 +51,7 @@ type Model struct {
 	steps    map[string]state.Step
 	checks   map[string]Check
 	tables   map[string]Table
+	runs     map[string][]RunChoice
 	selected int
 	editing  bool
 	focused  bool
@@ -113,6 +118,25 @@ type Table struct {
 	Rows   [][]string
 	Note   string
 }
+
+// RunChoice is a kept run as a backer of an exercise: its name, why it cannot back the
+// exercise ("" when it can), and whether it backs it now, pinned or by the rule.
+type RunChoice struct {
+	Name   string
+	Why    string
+	Backs  bool
+	Pinned bool
+}
+
+// SetRuns sets the runs each exercise can be pinned to, by exercise ID; an exercise
+// without them shows none.
+func (m Model) SetRuns(r map[string][]RunChoice) Model {
+	m.runs = r
+	return m
+}
+
+// SelectedExercise is the ID of the selected question's exercise.
+func (m Model) SelectedExercise() string { return m.exercises[m.stepOf[m.selected]].ID }
 
 // SetChecks sets the live check of each exercise, by ID; an exercise without one shows
 // the rule that ticks it.

@@ -33,7 +33,7 @@ func (m Model) View() string {
 		}
 		tabs = append(tabs, t)
 	}
-	lines = append(lines, textutil.Fit(strings.Join(tabs, "   ")+m.styles.Dim.Render("   ↑/↓ question · enter to write"), m.width))
+	lines = append(lines, textutil.Fit(strings.Join(tabs, "   ")+m.styles.Dim.Render("   ↑/↓ question · enter write · p pin"), m.width))
 	lines = append(lines, m.detail(m.height-len(lines))...)
 	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
 }
@@ -87,6 +87,7 @@ func (m Model) detail(h int) []string {
 	}
 	do := wrap("do    ", g.Do)
 	check := wrap("check ", m.checkText(e.ID, e.Evidence))
+	runs := m.runLines(e.ID)
 	look := wrap("look  ", g.Look)
 	table := m.tableLines(e.ID)
 	course := strings.Split(textutil.Wrap(m.styles.Dim.Render("course "+e.ID+": "+e.Instruction), m.width), "\n")
@@ -110,13 +111,14 @@ func (m Model) detail(h int) []string {
 		doPart = iota
 		lookPart
 		checkPart
+		runsPart
 		tablePart
 		coursePart
 	)
-	parts := [...][]string{doPart: do, lookPart: look, checkPart: check, tablePart: table, coursePart: course}
+	parts := [...][]string{doPart: do, lookPart: look, checkPart: check, runsPart: runs, tablePart: table, coursePart: course}
 	room := h - len(question) - minArea
 	var shown [len(parts)]bool
-	for _, i := range []int{checkPart, tablePart, doPart, lookPart, coursePart} {
+	for _, i := range []int{checkPart, runsPart, tablePart, doPart, lookPart, coursePart} {
 		if n := len(parts[i]); n > 0 && n <= room {
 			shown[i] = true
 			room -= n
@@ -132,6 +134,33 @@ func (m Model) detail(h int) []string {
 	ta := m.areas[m.selected]
 	ta.SetHeight(max(minArea, h-len(out)))
 	return append(out, strings.Split(ta.View(), "\n")...)
+}
+
+// runLines are the runs the exercise can be pinned to, the one backing it first, then
+// those that cannot back it, each with why.
+func (m Model) runLines(id string) []string {
+	rs := m.runs[id]
+	if len(rs) == 0 {
+		return nil
+	}
+	var can, cannot []string
+	for _, r := range rs {
+		switch {
+		case r.Backs && r.Pinned:
+			can = append([]string{m.styles.Selected.Render("▸" + r.Name + ", pinned")}, can...)
+		case r.Backs:
+			can = append([]string{m.styles.Selected.Render("▸" + r.Name + ", the rule's pick")}, can...)
+		case r.Why == "":
+			can = append(can, r.Name)
+		default:
+			cannot = append(cannot, m.styles.Dim.Render(r.Name+" ✗ "+r.Why))
+		}
+	}
+	text := strings.Join(append(can, cannot...), " · ")
+	if len(can) > 0 {
+		text += m.styles.Dim.Render(" · p pins the next, P lets the rule pick")
+	}
+	return strings.Split(textutil.Wrap(m.styles.Title.Render("runs  ")+text, m.width), "\n")
 }
 
 // checkText is the live check: met with its proof, or what is still missing.

@@ -1,0 +1,132 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
+)
+
+// PinChoice is one kept run as the learner may pin it to an exercise: whether it can back
+// the exercise, and why not when it cannot.
+type PinChoice struct {
+	Run state.RunRef
+	// Why says what the run lacks for the exercise's rule; "" when it can back it.
+	Why string
+	// Backs says the run backs the exercise's finding now; Pinned says the learner (or
+	// an answer) pinned it.
+	Backs, Pinned bool
+}
+
+// PinChoices lists every kept run, oldest first, as a choice for exercise ex: those that
+// can back it, and those that cannot, with why.
+func (s *Session) PinChoices(ex string) []PinChoice {
+	f := s.ev.evidence.Findings[ex]
+	var out []PinChoice
+	for _, run := range s.runs {
+		c := PinChoice{Run: s.runRef(run)}
+		if s.findingFor(ex, run, 0) == nil {
+			c.Why = s.whyNot(ex, run)
+		}
+		if f != nil && f.Run.ID == run.ID && f.Run.StartedAt == run.StartedAt {
+			c.Backs, c.Pinned = true, f.Pinned
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// PinNext pins exercise ex to the next kept run after the one that backs it now that can
+// back it, oldest first; after the newest, or when no other run can, the exercise follows
+// the rule's pick again (Unpin). It returns the finding as it then stands (nil when
+// none), or an error, saying why, when no kept run can back ex.
+func (s *Session) PinNext(ex string) (*state.Finding, error) {
+	cur := s.ev.evidence.Findings[ex]
+	var can []int
+	for _, c := range s.PinChoices(ex) {
+		if c.Why == "" {
+			can = append(can, c.Run.ID)
+		}
+	}
+	if len(can) == 0 {
+		return nil, fmt.Errorf("no run kept can back %s yet: labtui counts %s", ex, ruleOf(ex))
+	}
+	next := can[0]
+	if cur != nil && cur.Pinned {
+		next = 0 // after the newest: follow the rule again
+		for _, id := range can {
+			if id > cur.Run.ID {
+				next = id
+				break
+			}
+		}
+	} else if cur != nil {
+		// Not pinned: the first press pins the run after the rule's pick, or the pick
+		// itself when it is the only one.
+		for _, id := range can {
+			if id > cur.Run.ID {
+				next = id
+				break
+			}
+		}
+		if len(can) == 1 {
+			next = can[0]
+		}
+	}
+	if next == 0 {
+		s.Unpin(ex)
+		return s.Finding(ex), nil
+	}
+	if err := s.Pin(ex, next); err != nil {
+		return nil, err
+	}
+	return s.Finding(ex), nil
+}
+
+// whyNot says what run lacks for exercise ex's rule, in a few words.
+func (s *Session) whyNot(ex string, run *Run) string {
+	switch ex {
+	case "4.1":
+		if run.Replay {
+			return "a replay: 4.1 needs the live generator"
+		}
+		return "no minute yet where both windows agree with events arriving promptly (no hiccup, restart or late record)"
+	case "4.2":
+		switch {
+		case run.Replay:
+			return "a replay: 4.2 needs a hiccup of the live run"
+		case len(run.Hiccups) == 0:
+			return "no hiccup"
+		case run.Watermarks.OutOfOrderness != 0:
+			return "bounded out-of-orderness: 4.2 asks for for_monotonous_timestamps()"
+		}
+		h := run.Hiccups[len(run.Hiccups)-1]
+		switch {
+		case h.To == 0:
+			return "its hiccup is still on"
+		case startOf(h.From) == startOf(h.To):
+			return fmt.Sprintf("its hiccup (%s–%s) crossed no minute boundary", seconds(h.From), seconds(h.To))
+		case len(heldLate(run, h)) == 0:
+			return "its hiccup made no late record"
+		}
+		return "the minutes of its hiccup have not closed in both windows yet"
+	case "4.3", "4.4":
+		field := meter.CompletedTS
+		if ex == "4.4" {
+			field = meter.StartedTS
+		}
+		switch {
+		case !run.Replay:
+			return "not a replay"
+		case run.Timestamp != field:
+			return fmt.Sprintf("reads %s: %s replays with %s", run.Timestamp, ex, field)
+		case !run.ReplayDone:
+			return "its replay has not finished"
+		case ex == "4.4":
+			return "no request found yet whose cost moved minutes"
+		case s.ev.comparisonOf(run.ID) == nil:
+			return "its comparison with the reference is not worked out (or was let go)"
+		}
+	}
+	return "nothing for " + ex
+}
