@@ -36,6 +36,12 @@ func (m Model) relayout() Model {
 	l.labH = labpanel.CollapsedHeight
 	if m.focus == areaLab {
 		l.labH = max(18, avail*60/100)
+		if avail-l.labH < minPanes {
+			// A small terminal (80x24): the panes keep what they need to be read, so the
+			// learner sees the minutes while writing about them, and the panel, compact,
+			// the rest.
+			l.labH = max(labpanel.CompactHeight, avail-minPanes)
+		}
 	}
 	if m.showLate && m.view == viewPanes {
 		l.lateH = max(4, avail/5)

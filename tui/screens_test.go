@@ -197,3 +197,26 @@ func TestAReplaysWatermarkIsNotSetAgainstTheWallClock(t *testing.T) {
 		t.Errorf("the header sets a replay's watermark against the wall clock:\n%s", view)
 	}
 }
+
+// TestAt80x24TheFocusedLabPanelLeavesThePanesInSight focuses the lab panel on the
+// smallest terminal labtui draws in: the panes stay, with their minutes, and the panel
+// shows the question, its answer and the check, cut rather than dropped.
+func TestAt80x24TheFocusedLabPanelLeavesThePanesInSight(t *testing.T) {
+	fb := fakebackend.New(labScript()...)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "replay done")
+	press(tm, "tab")
+	waitFor(t, tm, "tab on to the panes")
+	press(tm, "enter")
+	tm.Type("they agree")
+	waitFor(t, tm, "they agree")
+	_, view := finalView(t, tm)
+	for _, want := range []string{"TumblingEventTimeWindows", "minute tenant", "check met:", "4.1a (1 of 1)", "│ they agree"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("at 80x24 with the lab focused the screen lacks %q:\n%s", want, view)
+		}
+	}
+	if n := len(strings.Split(view, "\n")); n != 24 {
+		t.Errorf("%d lines, want 24", n)
+	}
+}

@@ -39,6 +39,10 @@ func DefaultKeyMap() KeyMap {
 // CollapsedHeight is the height of the panel without the focus: a title and the steps.
 const CollapsedHeight = 5
 
+// CompactHeight is the least height of the panel with the focus: the title, the
+// exercises, the question and its answer, and the check as room allows.
+const CompactHeight = 10
+
 // Model is the lab panel.
 type Model struct {
 	styles    theme.Styles

@@ -106,7 +106,10 @@ func (m Model) detail(h int) []string {
 	// (there once the step has its evidence), what to do, what to look for, the
 	// course's text. They are shown in reading
 	// order: do, look, check, table, course.
-	const minArea = 3
+	minArea := 3
+	if m.height <= CompactHeight+1 {
+		minArea = 2 // a compact panel: the answer scrolls in two lines
+	}
 	const (
 		doPart = iota
 		lookPart
@@ -119,7 +122,16 @@ func (m Model) detail(h int) []string {
 	room := h - len(question) - minArea
 	var shown [len(parts)]bool
 	for _, i := range []int{checkPart, runsPart, tablePart, doPart, lookPart, coursePart} {
-		if n := len(parts[i]); n > 0 && n <= room {
+		n := len(parts[i])
+		if keep := max(2, room-len(runs)); i == checkPart && n > room && room >= 2 {
+			// A compact panel (80x24) shows the check's first lines, cut, and leaves the
+			// runs their room if it can: what the check says first is whether it is met
+			// and by which run.
+			keep = min(keep, room)
+			parts[i] = append(parts[i][:keep-1:keep-1], textutil.Fit(parts[i][keep-1], m.width-1)+"…")
+			n = keep
+		}
+		if n > 0 && n <= room {
 			shown[i] = true
 			room -= n
 		}
