@@ -330,6 +330,9 @@ func (op *WindowOperator[IN, ACC, OUT, R]) OpenWindows() []OpenWindow[OUT] {
 }
 
 func (k *windowKey[ACC]) find(w TimeWindow) int {
+	if n := len(k.open); n > 0 && k.open[n-1].w == w { // the newest: most elements
+		return n - 1
+	}
 	for i := range k.open {
 		if k.open[i].w == w {
 			return i

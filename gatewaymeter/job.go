@@ -49,7 +49,7 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 		return nil, err
 	}
 	j.eventWin.NumberedBy(tenantNo)
-	var records engine.Output[Request] = windowsOf{j.procWin, j.eventWin}
+	var records engine.Output[Request] = &windowsOf{j.procWin, j.eventWin}
 	if opts.Trace {
 		records = &tap{j: j, out: records}
 	}
@@ -211,12 +211,12 @@ func (windowSink) EmitWatermark(int64) {}
 // the records stream consumed by two window operators.
 type windowsOf [2]*windowOp
 
-func (w windowsOf) Collect(rec *engine.Record[Request]) {
+func (w *windowsOf) Collect(rec *engine.Record[Request]) {
 	w[0].Collect(rec)
 	w[1].Collect(rec)
 }
 
-func (w windowsOf) EmitWatermark(wm int64) {
+func (w *windowsOf) EmitWatermark(wm int64) {
 	w[0].EmitWatermark(wm)
 	w[1].EmitWatermark(wm)
 }
