@@ -46,6 +46,11 @@ type Config struct {
 	// Consumed, if set, is called with every record as the job reads it, before the job
 	// sees it, on the job's goroutine (labtui record uses it).
 	Consumed func(r *kgo.Record, arrival int64)
+	// ClientOpts are options for the job's Kafka consumer, after the job's own (which they
+	// may override): the embedded lab's fetch sizes and pools on loopback. The job
+	// recycles each record (kgo.Record.Recycle) once it and Consumed are done with it, so
+	// kgo.WithPools may lend the memory fetches are decoded into.
+	ClientOpts []kgo.Opt
 }
 
 // Snapshot is the job's state at a moment, safe to read from any goroutine.
@@ -91,7 +96,7 @@ func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, erro
 	if cfg.StartAt == Earliest {
 		reset = kgo.NewOffset().AtStart()
 	}
-	client, err := kgo.NewClient(
+	client, err := kgo.NewClient(append([]kgo.Opt{
 		kgo.SeedBrokers(cfg.Brokers...),
 		kgo.ConsumeTopics(cfg.Topic),
 		kgo.ConsumeResetOffset(reset),
@@ -104,7 +109,7 @@ func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, erro
 		kgo.FetchMaxPartitionBytes(1<<20),
 		kgo.MetadataMinAge(250*time.Millisecond),
 		kgo.ClientID("labtui-gateway-meter"),
-	)
+	}, cfg.ClientOpts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("start the job's Kafka consumer: %w", err)
 	}
@@ -248,6 +253,9 @@ func (j *Job) run(ctx context.Context, job *gatewaymeter.Job) {
 				} else {
 					j.reads.Read(r.Partition, f.events[i].TS)
 				}
+			}
+			for _, r := range f.records {
+				r.Recycle() // back to the client's pools, if it has any (see Config.ClientOpts)
 			}
 			clear(f.records) // let the fetched records go
 			select {
