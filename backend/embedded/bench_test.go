@@ -2,6 +2,10 @@ package embedded
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,6 +44,7 @@ func BenchmarkReplayHourThroughBroker(b *testing.B) {
 				}
 			}
 			b.ResetTimer()
+			cpu := startCPU()
 			var records int64
 			for i := 0; i < b.N; i++ {
 				if from == "file" {
@@ -51,49 +56,138 @@ func BenchmarkReplayHourThroughBroker(b *testing.B) {
 				records += lab.Status().Job.Events
 			}
 			b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "events/s")
+			cpu.report(b)
 		})
 	}
 }
 
-// BenchmarkBareProduceConsume is the baseline: the same records produced into the same
-// broker and consumed back by a bare franz-go consumer, no job.
+// BenchmarkBareProduceConsume is the baseline of BenchmarkReplayHourThroughBroker: the
+// same records (partition, key, value, timestamp) produced into the same broker by a
+// franz-go producer and read back by a franz-go consumer, and nothing else: no job, no
+// parsing, no lab. "memory" produces records prepared in memory; "file" reads the
+// gzipped recording with recording.Reader while producing it, on the same goroutine.
+// "defaults" is franz-go's default options (the producer's partitioner is manual, to
+// keep the recorded partitions); "lab" is the replay's producer (newReplayProducer).
 func BenchmarkBareProduceConsume(b *testing.B) {
+	entries, err := loadHour()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bench := range []string{"file/defaults", "file/lab", "memory/defaults", "memory/lab"} {
+		from, settings, _ := strings.Cut(bench, "/")
+		b.Run(bench, func(b *testing.B) {
+			br, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer br.Close()
+			lab := &Lab{broker: br}
+			b.ResetTimer()
+			cpu := startCPU()
+			for i := 0; i < b.N; i++ {
+				topic := fmt.Sprintf("bare-%d", i)
+				if err := lab.createTopic(context.Background(), topic); err != nil {
+					b.Fatal(err)
+				}
+				records := recording.All(entries)
+				var src *recording.Reader
+				if from == "file" {
+					if src, err = recording.Open(context.Background(), recordedHour); err != nil {
+						b.Fatal(err)
+					}
+					records = recording.Owned(src.Records(nil))
+				}
+				err := bareProduce(br.Addr(), settings == "lab", topic, records)
+				if src != nil {
+					src.Close()
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := bareConsume(br.Addr(), topic, len(entries)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(entries))/b.Elapsed().Seconds(), "events/s")
+			cpu.report(b)
+		})
+	}
+}
+
+// loadHour reads the recorded hour into memory.
+func loadHour() ([]recording.Entry, error) {
 	src, err := recording.Open(context.Background(), recordedHour)
 	if err != nil {
-		b.Fatal(err)
+		return nil, err
 	}
-	var entries []recording.Entry
-	for e, err := range readEntries(src, recordedHour, func(string, ...any) {}) {
-		if err != nil {
-			b.Fatal(err)
-		}
-		entries = append(entries, e)
+	defer src.Close()
+	return recording.Load(src.Records(nil))
+}
+
+// bareProduce writes records to topic, each to its partition, and waits for them all;
+// lab says with the replay's producer, else with franz-go's defaults.
+func bareProduce(addr string, lab bool, topic string, records func(func(recording.Entry, error) bool)) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if lab {
+		cl, err = newReplayProducer(addr)
 	}
-	src.Close()
-	br, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
 	if err != nil {
-		b.Fatal(err)
+		return err
 	}
-	defer br.Close()
-	lab := &Lab{broker: br}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		topic := "bare-" + time.Now().Format("150405.000000")
-		if err := lab.createTopic(context.Background(), topic); err != nil {
-			b.Fatal(err)
-		}
-		if err := lab.produceAll(context.Background(), topic, recording.All(entries), new(recording.Progress)); err != nil {
-			b.Fatal(err)
-		}
-		cl, err := kgo.NewClient(kgo.SeedBrokers(br.Addr()), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	defer cl.Close()
+	var failed atomic.Pointer[error]
+	promise := func(_ *kgo.Record, err error) {
 		if err != nil {
-			b.Fatal(err)
+			failed.CompareAndSwap(nil, &err)
 		}
-		for n := 0; n < len(entries); {
-			fs := cl.PollFetches(context.Background())
-			n += fs.NumRecords()
-		}
-		cl.Close()
 	}
-	b.ReportMetric(float64(b.N*len(entries))/b.Elapsed().Seconds(), "events/s")
+	for e, err := range records {
+		if err != nil {
+			return err
+		}
+		cl.Produce(context.Background(), &kgo.Record{Topic: topic, Partition: e.Partition % broker.DefaultPartitions,
+			Key: e.Key, Value: e.Value, Timestamp: time.UnixMilli(e.Timestamp)}, promise)
+	}
+	if err := cl.Flush(context.Background()); err != nil {
+		return err
+	}
+	if err := failed.Load(); err != nil {
+		return *err
+	}
+	return nil
+}
+
+// bareConsume reads topic from the start until it has read n records.
+func bareConsume(addr, topic string, n int) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	for read := 0; read < n; {
+		fs := cl.PollFetches(context.Background())
+		if err := fs.Err0(); err != nil {
+			return err
+		}
+		read += fs.NumRecords()
+	}
+	return nil
+}
+
+// cpuClock is the process's CPU time (user and system, every thread) at a moment: on a
+// machine shared with other work the wall clock of a run swings with the load, the CPU
+// time it takes much less.
+type cpuClock time.Duration
+
+func startCPU() cpuClock {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return cpuClock(time.Duration(ru.Utime.Nano() + ru.Stime.Nano()))
+}
+
+// report reports the CPU time taken since c per iteration, in milliseconds.
+func (c cpuClock) report(b *testing.B) {
+	b.ReportMetric(float64(startCPU()-c)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }

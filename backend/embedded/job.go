@@ -45,7 +45,7 @@ func (j *engineJob) Start(ctx context.Context, spec labrt.Spec, collect func(met
 	job, err := livejob.Start(ctx, livejob.Config{
 		Brokers: []string{l.broker.Addr()}, Topic: spec.Topic, StartAt: startAt, Job: opts,
 		Malformed: func(p int32, off int64, err error) { l.Logf("skipped partition %d offset %d: %v", p, off, err) },
-		Consumed:  l.cfg.Consumed,
+		Consumed:  l.cfg.Consumed, ClientOpts: jobClientOpts(),
 	}, collect)
 	if err != nil {
 		return err

@@ -2,6 +2,9 @@ package embedded
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -121,5 +124,28 @@ func TestCountLinesCountsTheRecordingsLines(t *testing.T) {
 	cancel()
 	if _, err := countLines(ctx, recordedHour); err == nil {
 		t.Error("a cancelled count went on")
+	}
+}
+
+// TestCountLinesSkipsBlankLinesOnly counts lines that hold anything but white space,
+// wherever the reads split them: blank ones, white space before a value, CRLF ends, a
+// last line without its newline.
+func TestCountLinesSkipsBlankLinesOnly(t *testing.T) {
+	for text, want := range map[string]int64{
+		"":                  0,
+		"\n\n \t\r\n":       0,
+		"a":                 1,
+		"a\n":               1,
+		"a\r\n\r\nb\r\n":    2,
+		"  a\n \n\tb\n\n c": 3,
+		strings.Repeat("x", 300<<10) + "\n" + strings.Repeat(" ", 300<<10) + "\ny": 2,
+	} {
+		path := filepath.Join(t.TempDir(), "r.jsonl")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := countLines(context.Background(), path); err != nil || n != want {
+			t.Errorf("countLines(%.20q) = %d, %v; want %d", text, n, err, want)
+		}
 	}
 }
