@@ -118,8 +118,9 @@ func Open(ctx context.Context, path string) (*Reader, error) {
 			}
 			return nil, fmt.Errorf("cannot read recording %s: not gzip data (%v)", path, err)
 		}
-		src = gz
-		r.offset = func() int64 { return cr.n - int64(br.Buffered()) }
+		z := inflateAheadOf(gz, func() int64 { return cr.n - int64(br.Buffered()) })
+		src, r.offset = z, z.offset
+		r.closer = closeFunc(func() error { return z.stop(closer.Close) })
 	}
 	r.lines = newLineReader(src)
 	return r, nil
