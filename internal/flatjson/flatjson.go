@@ -5,8 +5,10 @@
 package flatjson
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -159,14 +161,30 @@ const SmallIntDigits = 18
 
 // ScanInt reads an optional '-' and 1 to SmallIntDigits digits at data[i:], returning
 // the value and the offset just past the last digit; ok is false when there is no digit,
-// there are more, or the first of several is a zero (JSON has no leading zeros). What follows the digits is the caller's to check: a fraction or an
-// exponent there is not part of the integer.
+// there are more, or the first of several is a zero (JSON has no leading zeros). What
+// follows the digits is the caller's to check: a fraction or an exponent there is not
+// part of the integer. While eight bytes are left it reads them as one word (digits
+// finds how many of them are digits, eightDigits their value), a digit at a time after.
 func ScanInt(data []byte, i int) (n int64, end int, ok bool) {
 	neg := i < len(data) && data[i] == '-'
 	if neg {
 		i++
 	}
 	start := i
+	for len(data)-i >= 8 {
+		x := binary.LittleEndian.Uint64(data[i:]) - 0x3030303030303030
+		d := digits(x)
+		if d == 0 {
+			break
+		}
+		// The digits to the top of the word, zeros (leading zeros) below them; an n
+		// that overflows has more digits than SmallIntDigits, which is refused below.
+		n = n*pow10[d] + int64(eightDigits(x<<(64-8*d)))
+		i += d
+		if d < 8 {
+			return finishInt(data, start, i, n, neg)
+		}
+	}
 	for ; i < len(data); i++ {
 		c := data[i] - '0'
 		if c > 9 {
@@ -174,13 +192,38 @@ func ScanInt(data []byte, i int) (n int64, end int, ok bool) {
 		}
 		n = n*10 + int64(c)
 	}
-	if d := i - start; d == 0 || d > SmallIntDigits || (d > 1 && data[start] == '0') {
+	return finishInt(data, start, i, n, neg)
+}
+
+// finishInt checks the digits data[start:end] ScanInt read as n.
+func finishInt(data []byte, start, end int, n int64, neg bool) (int64, int, bool) {
+	if d := end - start; d == 0 || d > SmallIntDigits || (d > 1 && data[start] == '0') {
 		return 0, 0, false // no digit, too many, or a leading zero (not JSON)
 	}
 	if neg {
 		n = -n
 	}
-	return n, i, true
+	return n, end, true
+}
+
+// pow10 holds 10 to the powers 0 to 8.
+var pow10 = [9]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+
+// digits returns how many of the eight bytes x holds, from its lowest, are digits, given
+// x as the bytes less '0' each: a digit's byte is then 0 to 9, and adding 6 leaves its
+// top half clear, which no other byte's is, before or after. A borrow or a carry from a
+// byte that is no digit only moves the bytes above it, which are not counted.
+func digits(x uint64) int {
+	nonDigit := (x | (x + 0x0606060606060606)) & 0xF0F0F0F0F0F0F0F0
+	return bits.TrailingZeros64(nonDigit) >> 3
+}
+
+// eightDigits returns the number the eight digit values (0 to 9) of x spell, its lowest
+// byte the first digit: pairs, then fours, then the eight, each by one multiply.
+func eightDigits(x uint64) uint64 {
+	x = (x * 10) + (x >> 8)
+	x = ((x & 0x000000FF000000FF) * (100 + 1000000<<32)) + (((x >> 16) & 0x000000FF000000FF) * (1 + 10000<<32))
+	return x >> 32
 }
 
 // smallInt reads b when it is exactly an integer ScanInt reads.

@@ -102,3 +102,52 @@ func TestIntReadsEveryInt64AndRefusesOverflow(t *testing.T) {
 		}
 	}
 }
+
+// scanIntByDigit is ScanInt a digit at a time, as it was written first: the reference
+// its word-at-a-time reading must agree with.
+func scanIntByDigit(data []byte, i int) (int64, int, bool) {
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var n int64
+	for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+		n = n*10 + int64(data[i]-'0')
+	}
+	return finishInt(data, start, i, n, neg)
+}
+
+// TestScanIntReadsWordsAsDigits: up to 20 digits (a sign or not), then each byte value
+// there is, at every offset a word may start at.
+func TestScanIntReadsWordsAsDigits(t *testing.T) {
+	const digits = "98765432109876543210"
+	for _, sign := range []string{"", "-"} {
+		for n := range len(digits) + 1 {
+			for c := range 256 {
+				data := []byte("x" + sign + digits[:n] + string(rune(0)) + "12345678")
+				data[1+len(sign)+n] = byte(c)
+				n1, e1, ok1 := ScanInt(data, 1)
+				n2, e2, ok2 := scanIntByDigit(data, 1)
+				if n1 != n2 || e1 != e2 || ok1 != ok2 {
+					t.Fatalf("%q: ScanInt %d %d %v, a digit at a time %d %d %v", data, n1, e1, ok1, n2, e2, ok2)
+				}
+			}
+		}
+	}
+}
+
+func FuzzScanIntIsTheDigitLoop(f *testing.F) {
+	for _, s := range []string{"1795946400000,", "-0", "01", "999999999999999999", "1234567812345678123", "1e3"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for i := range len(data) {
+			n1, e1, ok1 := ScanInt(data, i)
+			n2, e2, ok2 := scanIntByDigit(data, i)
+			if n1 != n2 || e1 != e2 || ok1 != ok2 {
+				t.Fatalf("%q at %d: ScanInt %d %d %v, a digit at a time %d %d %v", data, i, n1, e1, ok1, n2, e2, ok2)
+			}
+		}
+	})
+}
