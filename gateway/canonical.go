@@ -13,18 +13,18 @@ import (
 var (
 	// stringLits lead to the string fields, in order: type, request_id, tenant_id,
 	// model and gateway.
-	stringLits = [...]lit{
-		newLit(`{"type":"`),
-		newLit(`","request_id":"`),
-		newLit(`","tenant_id":"`),
-		newLit(`","model":"`),
-		newLit(`","gateway":"`),
+	stringLits = [...]flatjson.Lit{
+		flatjson.NewLit(`{"type":"`),
+		flatjson.NewLit(`","request_id":"`),
+		flatjson.NewLit(`","tenant_id":"`),
+		flatjson.NewLit(`","model":"`),
+		flatjson.NewLit(`","gateway":"`),
 	}
-	promptLit     = newLit(`,"prompt_tokens":`)
-	completionLit = newLit(`,"completion_tokens":`)
+	promptLit     = flatjson.NewLit(`,"prompt_tokens":`)
+	completionLit = flatjson.NewLit(`,"completion_tokens":`)
 )
 
-// tsLit leads to ts. It is shorter than a lit's eight bytes, so it is compared as a
+// tsLit leads to ts. It is shorter than a Lit's eight bytes, so it is compared as a
 // string.
 const tsLit = `","ts":`
 
@@ -43,26 +43,21 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 		return nil, false
 	}
 	var vals [len(stringLits)][]byte
-	var high byte // the top bits of every string byte: non-ASCII text when set
+	allASCII := true
 	i := 0
 	for k := range stringLits {
 		l := &stringLits[k]
-		if !l.at(data, i) {
+		if !l.At(data, i) {
 			return nil, false
 		}
-		i += l.n
+		i += l.N
 		// The string ends at the next quote. A control character in it (which JSON
 		// forbids raw) sends the line to the general path, which refuses it.
-		j := i
-		for ; j < len(data) && data[j] != '"'; j++ {
-			if data[j] < 0x20 {
-				return nil, false
-			}
-			high |= data[j]
-		}
-		if j == len(data) {
+		j, ascii, ok := flatjson.PlainStringEnd(data, i)
+		if !ok {
 			return nil, false
 		}
+		allASCII = allASCII && ascii
 		vals[k] = data[i:j]
 		i = j
 	}
@@ -74,17 +69,17 @@ func (p *Parser) parseCanonical(data []byte, ev *Event) (typ []byte, ok bool) {
 	}
 	ev.PromptTokens, ev.CompletionTokens = missing, missing
 	switch {
-	case promptLit.at(data, i):
-		ev.PromptTokens, i, ok = flatjson.ScanInt(data, i+promptLit.n)
-	case completionLit.at(data, i):
-		ev.CompletionTokens, i, ok = flatjson.ScanInt(data, i+completionLit.n)
+	case promptLit.At(data, i):
+		ev.PromptTokens, i, ok = flatjson.ScanInt(data, i+promptLit.N)
+	case completionLit.At(data, i):
+		ev.CompletionTokens, i, ok = flatjson.ScanInt(data, i+completionLit.N)
 	default:
 		ok = false
 	}
 	if !ok || i >= len(data) || data[i] != '}' || !flatjson.OnlySpace(data[i+1:]) {
 		return nil, false
 	}
-	if high >= 0x80 { // non-ASCII text: the general path reads what is not UTF-8 as Java does
+	if !allASCII { // non-ASCII text: the general path reads what is not UTF-8 as Java does
 		for _, v := range vals {
 			if !utf8.Valid(v) {
 				return nil, false

@@ -1,7 +1,6 @@
 package recording
 
 import (
-	"bytes"
 	"math"
 
 	"github.com/labtui/labtui/gateway"
@@ -75,13 +74,13 @@ func parseRecord(b []byte, p *gateway.Parser, rec *Record) {
 }
 
 // The envelope AppendJSON writes, up to the value.
-const (
-	envPartition = `{"partition":`
-	envOffset    = `,"offset":`
-	envTimestamp = `,"timestamp":`
-	envArrival   = `,"arrival":`
-	envKey       = `,"key":"`
-	envValue     = `","value":`
+var (
+	envPartition = flatjson.NewLit(`{"partition":`)
+	envOffset    = flatjson.NewLit(`,"offset":`)
+	envTimestamp = flatjson.NewLit(`,"timestamp":`)
+	envArrival   = flatjson.NewLit(`,"arrival":`)
+	envKey       = flatjson.NewLit(`,"key":"`)
+	envValue     = flatjson.NewLit(`","value":`)
 )
 
 // canonicalEnvelope reads b when it is in the shape AppendJSON writes with a value that
@@ -95,32 +94,29 @@ const (
 func canonicalEnvelope(b []byte, rec *Record) (value []byte, ok bool) {
 	var n int64
 	i := 0
-	if n, i, ok = intAfter(b, i, envPartition); !ok || n < 0 || n > math.MaxInt32 {
+	if n, i, ok = intAfter(b, i, &envPartition); !ok || n < 0 || n > math.MaxInt32 {
 		return nil, false
 	}
 	rec.Partition = int32(n)
-	if rec.Offset, i, ok = intAfter(b, i, envOffset); !ok || rec.Offset < 0 {
+	if rec.Offset, i, ok = intAfter(b, i, &envOffset); !ok || rec.Offset < 0 {
 		return nil, false
 	}
-	if rec.Timestamp, i, ok = intAfter(b, i, envTimestamp); !ok || rec.Timestamp < MinTime || rec.Timestamp > MaxTime {
+	if rec.Timestamp, i, ok = intAfter(b, i, &envTimestamp); !ok || rec.Timestamp < MinTime || rec.Timestamp > MaxTime {
 		return nil, false
 	}
-	if rec.Arrival, i, ok = intAfter(b, i, envArrival); !ok || rec.Arrival < MinTime || rec.Arrival > MaxTime {
+	if rec.Arrival, i, ok = intAfter(b, i, &envArrival); !ok || rec.Arrival < MinTime || rec.Arrival > MaxTime {
 		return nil, false
 	}
-	if !hasAt(b, i, envKey) {
+	if !envKey.At(b, i) {
 		return nil, false
 	}
-	i += len(envKey)
-	for ; i < len(b) && b[i] != '"'; i++ {
-		if b[i] < 0x20 || b[i] == '\\' {
-			return nil, false
-		}
-	}
-	if !hasAt(b, i, envValue) {
+	if i, _, ok = flatjson.PlainStringEnd(b, i+envKey.N); !ok {
 		return nil, false
 	}
-	i += len(envValue)
+	if !envValue.At(b, i) {
+		return nil, false
+	}
+	i += envValue.N
 	if i >= len(b)-1 || b[i] != '{' || b[len(b)-1] != '}' {
 		return nil, false
 	}
@@ -128,14 +124,9 @@ func canonicalEnvelope(b []byte, rec *Record) (value []byte, ok bool) {
 }
 
 // intAfter reads the integer that follows the literal lit at b[i:].
-func intAfter(b []byte, i int, lit string) (n int64, end int, ok bool) {
-	if !hasAt(b, i, lit) {
+func intAfter(b []byte, i int, lit *flatjson.Lit) (n int64, end int, ok bool) {
+	if !lit.At(b, i) {
 		return 0, 0, false
 	}
-	return flatjson.ScanInt(b, i+len(lit))
-}
-
-// hasAt reports whether b holds lit at offset i.
-func hasAt(b []byte, i int, lit string) bool {
-	return len(b)-i >= len(lit) && bytes.Equal(b[i:i+len(lit)], []byte(lit))
+	return flatjson.ScanInt(b, i+lit.N)
 }
