@@ -26,33 +26,73 @@ type Record struct {
 	Err error
 }
 
-// ReadRecords appends the next lines to dst as records, parsing each value with p, until
-// dst is full (len(dst) == cap(dst)), and returns it; blank lines are passed over. The
-// error is the one reading ended with, after the records returned: io.EOF at the end of
-// the recording, a *ReadError, or ctx's error; nil while there may be more. What a
-// Record holds is what Records yields for the line followed by p.Parse of its value;
-// an Event's strings are p's, never the reader's buffer, so a Record stays valid.
+// Lines is a batch of a recording's lines that are not blank, copied out of the reader:
+// ReadLines fills it on one goroutine, and Parse makes its records on another, so that
+// two goroutines may parse a recording's batches side by side. Its zero value is ready;
+// a Lines is reused batch after batch.
 //
-// A line in the shape labtui writes is read in one pass: the envelope up to "value",
-// then the value by p's canonical path, which also confirms where the value ends (so the
-// envelope's full parse, which would scan the value a first time, is not needed). A line
-// in any other shape takes both full parses.
-func (r *Reader) ReadRecords(p *gateway.Parser, dst []Record) ([]Record, error) {
-	for len(dst) < cap(dst) {
+// A line in the shape labtui writes is parsed in one pass: the envelope up to "value",
+// then the value by the Parser's canonical path, which also confirms where the value
+// ends (so the envelope's full parse, which would scan the value a first time, is not
+// needed). A line in any other shape takes both full parses.
+type Lines struct {
+	text []byte
+	// ends are where each line ends in text, nums their line numbers.
+	ends, nums []int
+	// bad holds the error of each line too long to hold, by its index.
+	bad map[int]error
+	// Err is the error reading ended with after these lines, as ReadLines returns it.
+	Err error
+}
+
+// Len is how many lines l holds.
+func (l *Lines) Len() int { return len(l.nums) }
+
+// ReadLines fills l with the next lines, up to maxLines of them or about maxBytes of
+// text, and the error reading ended with after them (l.Err, also returned): io.EOF at
+// the end of the recording, a *ReadError, or ctx's error; nil while there may be more.
+func (r *Reader) ReadLines(l *Lines, maxLines, maxBytes int) error {
+	l.text, l.ends, l.nums, l.Err = l.text[:0], l.ends[:0], l.nums[:0], nil
+	clear(l.bad)
+	for len(l.nums) < maxLines && len(l.text) < maxBytes {
 		b, bad, err := r.nextLine()
 		if err != nil {
-			return dst, err
+			l.Err = err
+			return err
 		}
-		dst = dst[:len(dst)+1]
-		rec := &dst[len(dst)-1]
 		if bad != nil {
-			*rec = Record{Line: r.line, Skipped: true, Err: bad}
-			continue
+			if l.bad == nil {
+				l.bad = make(map[int]error)
+			}
+			l.bad[len(l.nums)] = bad
 		}
-		rec.Line = r.line
-		parseRecord(b, p, rec)
+		l.text = append(l.text, b...)
+		l.ends, l.nums = append(l.ends, len(l.text)), append(l.nums, r.line)
 	}
-	return dst, nil
+	return nil
+}
+
+// Parse appends l's lines to dst as records, parsing each value with p, and returns it.
+// What a Record holds is what Records yields for the line followed by p.Parse of its
+// value; an Event's strings are p's, never l's, so a Record stays valid.
+func (l *Lines) Parse(p *gateway.Parser, dst []Record) []Record {
+	start := 0
+	for i, end := range l.ends {
+		dst = append(dst, Record{Line: l.nums[i]})
+		parseLineInto(l.text[start:end], l.bad[i], p, &dst[len(dst)-1])
+		start = end
+	}
+	return dst
+}
+
+// parseLineInto reads line b into rec, whose Line is set: a skipped line when bad (the
+// line's error from the reader) is set or the line is not a record.
+func parseLineInto(b []byte, bad error, p *gateway.Parser, rec *Record) {
+	if bad != nil {
+		rec.Skipped, rec.Err = true, bad
+		return
+	}
+	parseRecord(b, p, rec)
 }
 
 // parseRecord reads line b into rec, all of it but the line number.

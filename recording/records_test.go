@@ -14,7 +14,7 @@ import (
 	"github.com/labtui/labtui/gateway"
 )
 
-// twoPasses is what ReadRecords must equal: Records, then Parse of each value, the
+// twoPasses is what ReadLines then Parse must equal: Records, then Parse of each value, the
 // skipped lines among the records in line order.
 func twoPasses(t testing.TB, data []byte) []Record {
 	var out []Record
@@ -31,16 +31,16 @@ func twoPasses(t testing.TB, data []byte) []Record {
 	return out
 }
 
-// onePass reads data with ReadRecords, batch records at a time, with request ids in
-// blocks.
-func onePass(t testing.TB, data []byte, batch int) []Record {
+// linesPass reads data as a replay's parse-ahead does: ReadLines, batch lines or about
+// 4 KiB at a time, then Parse.
+func linesPass(t testing.TB, data []byte, batch int) []Record {
 	var out []Record
 	p := gateway.Parser{IDBlocks: true}
 	r := NewReader(bytes.NewReader(data), nil)
-	buf := make([]Record, 0, batch)
+	var l Lines
 	for {
-		recs, err := r.ReadRecords(&p, buf[:0])
-		out = append(out, recs...)
+		err := r.ReadLines(&l, batch, 4<<10)
+		out = l.Parse(&p, out)
 		if err == io.EOF {
 			return out
 		}
@@ -102,8 +102,8 @@ func mustJSON(t testing.TB, v any) []byte {
 }
 
 // TestReadRecordsIsRecordsThenParse: on the lab's files, the event contract's table
-// and the bad lines of the reader's tests, the one-pass read gives what reading the
-// line and then parsing its value gives, line for line, at every batch size.
+// and nearly canonical lines, the one-pass read (ReadLines, then Parse) gives what reading the line and then parsing its value gives, line for line, at every
+// batch size.
 func TestReadRecordsIsRecordsThenParse(t *testing.T) {
 	hour, err := os.Open(recordedHour)
 	if err != nil {
@@ -130,7 +130,9 @@ func TestReadRecordsIsRecordsThenParse(t *testing.T) {
 	} {
 		want := twoPasses(t, data)
 		for _, batch := range []int{1, 7, 512} {
-			t.Run(fmt.Sprintf("%s/%d", name, batch), func(t *testing.T) { sameRecords(t, onePass(t, data, batch), want) })
+			t.Run(fmt.Sprintf("%s/%d", name, batch), func(t *testing.T) {
+				sameRecords(t, linesPass(t, data, batch), want)
+			})
 		}
 	}
 }
@@ -188,7 +190,8 @@ func FuzzReadRecordsAgreesWithRecords(f *testing.F) {
 	}
 	f.Add([]byte(strings.Join(nearlyCanonical()[:3], "\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sameRecords(t, onePass(t, data, 3), twoPasses(t, data))
+		want := twoPasses(t, data)
+		sameRecords(t, linesPass(t, data, 3), want)
 	})
 }
 
@@ -204,14 +207,15 @@ func TestReadRecordsAllocatesNothingPerRecord(t *testing.T) {
 	buf := make([]Record, 0, 512)
 	src := bytes.NewReader(data)
 	r := NewReader(src, nil)
+	var l Lines
+	r.ReadLines(&l, 512, 1<<20) // the batch's buffers grow once
 	allocs := testing.AllocsPerRun(20, func() {
 		src.Reset(data)
 		r.lines = newLineReader(src)
-		for {
-			if _, err := r.ReadRecords(&p, buf[:0]); err != nil {
-				break
-			}
+		for r.ReadLines(&l, 512, 1<<20) == nil {
+			l.Parse(&p, buf[:0])
 		}
+		l.Parse(&p, buf[:0])
 	})
 	// The line reader's buffer is one allocation a read, the id blocks about one for
 	// each 400 records; one for each record would be 2000.
@@ -219,11 +223,21 @@ func TestReadRecordsAllocatesNothingPerRecord(t *testing.T) {
 		t.Fatalf("%.0f allocations to read 2000 records", allocs)
 	}
 	ids := map[string]bool{}
-	recs, _ := NewReader(bytes.NewReader(data), nil).ReadRecords(&p, make([]Record, 0, 2000))
-	for _, rec := range recs {
+	for _, rec := range linesPass(t, data, 2000) {
 		ids[rec.Event.RequestID] = true
 	}
 	if len(ids) != 2000 || !ids["r-000000"] || !ids["r-001999"] {
 		t.Fatalf("%d distinct request ids read from 2000 records", len(ids))
 	}
+}
+
+// TestReadLinesKeepsALongLineAsASkip: a line over MaxLine is one skipped line in its
+// batch, between the records around it.
+func TestReadLinesKeepsALongLineAsASkip(t *testing.T) {
+	data := []byte(line(0) + "\n" + `{"key":"` + strings.Repeat("x", MaxLine) + `"}` + "\n\n" + line(1) + "\n")
+	want := twoPasses(t, data)
+	if len(want) != 3 || !want[1].Skipped || want[2].Line != 4 {
+		t.Fatalf("the two passes read %+v", want)
+	}
+	sameRecords(t, linesPass(t, data, 512), want)
 }

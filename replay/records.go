@@ -5,7 +5,6 @@ import (
 	"io"
 	"slices"
 
-	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/recording"
 )
 
@@ -26,29 +25,26 @@ type records struct {
 // line order; an error of the source is returned with the records before it.
 func readAll(src Source, sum *Summary, skip func(int, error)) (*records, error) {
 	recs := &records{maxPartition: -1}
-	p := gateway.Parser{IDBlocks: true}
+	ahead := readAhead(src)
+	defer ahead.stop()
 	var chunk []recording.Record
 	for {
-		if len(chunk) == cap(chunk) {
-			chunk = make([]recording.Record, 0, chunkSize)
-			recs.chunks = append(recs.chunks, nil)
-		}
-		from := len(chunk)
-		var err error
-		chunk, err = src.ReadRecords(&p, chunk)
-		kept := chunk[:from]
-		for _, rec := range chunk[from:] {
+		batch, err := ahead.batch()
+		for i := range batch {
+			rec := &batch[i]
 			if rec.Skipped {
 				skip(rec.Line, rec.Err)
 				continue
 			}
+			if len(chunk) == cap(chunk) {
+				chunk = make([]recording.Record, 0, chunkSize)
+				recs.chunks = append(recs.chunks, nil)
+			}
+			chunk = append(chunk, *rec)
+			recs.chunks[len(recs.chunks)-1] = chunk
 			recs.maxPartition = max(recs.maxPartition, rec.Partition)
-			kept = append(kept, rec)
+			recs.n++
 		}
-		clear(chunk[len(kept):])
-		chunk = kept
-		recs.chunks[len(recs.chunks)-1] = chunk
-		recs.n += len(chunk) - from
 		if err != nil {
 			sum.Entries = int64(recs.n)
 			if err == io.EOF {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/engine"
-	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/gatewaymeter"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
@@ -75,10 +74,12 @@ type Summary struct {
 	Elapsed        time.Duration
 }
 
-// Source is what a replay reads: records with their values parsed, in file order, the
-// lines that are not records among them (see recording.Reader.ReadRecords, which is one).
+// Source is what a replay reads: a recording's lines that are not blank, in batches, in
+// file order, each batch then the error reading ended with after it (io.EOF at the end):
+// *recording.Reader is one. A replay parses the batches (recording.Lines.Parse) on
+// goroutines of its own.
 type Source interface {
-	ReadRecords(p *gateway.Parser, dst []recording.Record) ([]recording.Record, error)
+	ReadLines(l *recording.Lines, maxLines, maxBytes int) error
 }
 
 // Run replays src through a new job, writing every result to sink and every unreadable
@@ -156,7 +157,7 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 	if opts.Watermarks.At != meter.SourceWatermarks {
 		ahead := readAhead(src)
 		defer ahead.stop()
-		next = ahead.next
+		next = ahead.batch
 	} else {
 		// The source's splits are every partition of the topic from the start: read the
 		// recording first to know them, then replay it from memory.
