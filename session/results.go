@@ -11,9 +11,10 @@ const DefaultResults = 200_000
 // is full, the oldest half is let go and counted, so a live run that goes on for hours
 // keeps its latest stretch.
 type Results struct {
-	items   []meter.Result
-	limit   int
-	dropped int
+	items    []meter.Result
+	limit    int
+	dropped  int
+	released bool
 }
 
 func newResults(limit int) *Results { return &Results{limit: limit} }
@@ -50,5 +51,5 @@ func (r *Results) Complete() bool { return r.dropped == 0 }
 // release forgets every result (an old run's), counting them as dropped.
 func (r *Results) release() {
 	r.dropped += len(r.items)
-	r.items, r.limit = nil, 0
+	r.items, r.limit, r.released = nil, 0, true
 }

@@ -23,8 +23,12 @@ type Limits struct {
 	// Results is how many results each run keeps for the diff and the skew picture;
 	// default DefaultResults.
 	Results int
-	// ResultRuns is how many of the newest runs keep their results (older runs keep only
-	// their tables); default 3, enough for a live run and two replays.
+	// ResultRuns is how many of the newest runs keep their results; default 2: the
+	// current run and the one before it, which the learner may choose as the reference to
+	// diff a replay against. An older run keeps its results only while the learner can
+	// still look at them: while it is the reference chosen, or backs an exercise's
+	// evidence (whose picture the export draws); else it keeps only its table, and its
+	// results are let go and counted.
 	ResultRuns int
 }
 
@@ -45,7 +49,7 @@ func (l Limits) withDefaults() Limits {
 		l.Results = DefaultResults
 	}
 	if l.ResultRuns < 1 {
-		l.ResultRuns = 3
+		l.ResultRuns = 2
 	}
 	return l
 }
@@ -304,9 +308,32 @@ func (s *Session) begin(reason string, ts meter.TimestampField, replay bool, at 
 		s.runs[0] = nil
 		s.runs = s.runs[1:]
 	}
-	if n := len(s.runs) - s.limits.ResultRuns; n > 0 {
-		s.runs[n-1].Results.release()
+	s.releaseResults()
+}
+
+// releaseResults lets go of the results of every run older than the newest
+// Limits.ResultRuns that the learner can no longer look at: neither the reference chosen
+// nor the run behind an exercise's evidence.
+func (s *Session) releaseResults() {
+	for _, r := range s.runs[:max(0, len(s.runs)-s.limits.ResultRuns)] {
+		if !r.Results.released && !s.lookedAt(r) {
+			r.Results.release()
+		}
 	}
+}
+
+// lookedAt reports whether the learner can still look at run r's results: it is the
+// reference the replays are diffed against, or it backs an exercise's evidence.
+func (s *Session) lookedAt(r *Run) bool {
+	if r.ID == s.an.chosen {
+		return true
+	}
+	for _, f := range s.ev.evidence.Findings {
+		if f != nil && f.Run.ID == r.ID && f.Run.StartedAt == r.StartedAt {
+			return true
+		}
+	}
+	return false
 }
 
 // previous is the run before the current one, or nil.

@@ -54,7 +54,6 @@ type Lab struct {
 	broker *broker.Broker
 	job    *engineJob
 	lost   labrt.Lost
-	cached cache
 }
 
 // New returns a lab that Start brings up.

@@ -1,0 +1,235 @@
+package session_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/backend/embedded"
+	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/session"
+)
+
+const recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
+
+// BenchmarkHourAndTenReplays is what issue 12 bounds: the TUI's session and its embedded
+// lab through an hour of the live generator's results and then ten replays of the
+// recorded hour (`r` pressed ten times, each waited for, its comparison worked out), as
+// the TUI drives them: one loop applying every update and finishing every task. The hour
+// is the real generator (the TUI's default, 20 requests/s over three instances) on a
+// virtual clock, producing into the lab's live topic, read by the lab's own job: an hour
+// of events in seconds. It reports the peak live heap (after a GC, at the end of the hour
+// and after each replay), the heap after the hour and after the tenth replay, and the
+// process's peak RSS (run it alone: -run '^$' -bench HourAndTenReplays -benchtime 1x).
+func BenchmarkHourAndTenReplays(b *testing.B) {
+	replays := 10
+	if n, err := strconv.Atoi(os.Getenv("LABTUI_REPLAYS")); err == nil {
+		replays = n
+	}
+	for i := 0; i < b.N; i++ {
+		d := newDriver(b)
+		d.liveHour(b)
+		hour := liveHeapMB()
+		heapProfile(b, "hour")
+		peak := hour
+		for r := 0; r < replays; r++ {
+			d.replay(b)
+			peak = max(peak, liveHeapMB())
+		}
+		heapProfile(b, "end")
+		b.ReportMetric(hour, "hour-heap-MB")
+		b.ReportMetric(liveHeapMB(), "end-heap-MB")
+		b.ReportMetric(peak, "peak-heap-MB")
+		d.close(b)
+	}
+	b.ReportMetric(procStatusMB("VmHWM:"), "peak-RSS-MB")
+}
+
+// driver is the TUI's loop without a terminal: it applies every update of the lab to the
+// session and runs the tasks the session returns, one at a time, handing each outcome
+// back on the loop.
+type driver struct {
+	lab    *embedded.Lab
+	sess   *session.Session
+	cancel context.CancelFunc
+	idle   chan chan bool
+	do     chan func(*session.Session)
+	done   chan struct{}
+}
+
+func newDriver(b *testing.B) *driver {
+	// As the TUI configures it (cli.newBackend): a trace per record, every result delivered.
+	lab, err := embedded.New(embedded.Config{BrokerAddr: "127.0.0.1:0", Job: meter.Options{Trace: true}, Lossless: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &driver{lab: lab, cancel: cancel, idle: make(chan chan bool), do: make(chan func(*session.Session)), done: make(chan struct{}),
+		sess: session.New(session.Config{Recording: recordedHour, Reenact: func(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
+			return replay.Results(ctx, path, replay.Config{Pace: replay.Recorded, Job: job})
+		}})}
+	go d.loop(ctx)
+	return d
+}
+
+// loop is the TUI's update loop: updates and task outcomes, one at a time.
+func (d *driver) loop(ctx context.Context) {
+	defer close(d.done)
+	outcomes := make(chan session.Outcome)
+	var queue []session.Task
+	running := false
+	start := func(ts []session.Task) {
+		queue = append(queue, ts...)
+		if running || len(queue) == 0 {
+			return
+		}
+		t := queue[0]
+		queue = queue[1:]
+		running = true
+		go func() { outcomes <- t.Run(ctx) }()
+	}
+	updates := d.lab.Updates()
+	for {
+		select {
+		case u, ok := <-updates:
+			if !ok {
+				return
+			}
+			start(d.sess.Apply(u))
+		case o := <-outcomes:
+			running = false
+			start(d.sess.Finish(o))
+		case f := <-d.do:
+			f(d.sess)
+		case reply := <-d.idle:
+			reply <- !running && len(queue) == 0
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// settle waits until no task is running or waiting, twice in a row 100 ms apart.
+func (d *driver) settle(b *testing.B) {
+	deadline := time.Now().Add(5 * time.Minute)
+	for quiet := 0; quiet < 2; {
+		reply := make(chan bool)
+		d.idle <- reply
+		if <-reply {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("the session's tasks did not finish in 5 minutes")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// liveHour runs the generator for an hour on a virtual clock into the lab's live topic,
+// and waits until the lab's job has read all of it.
+func (d *driver) liveHour(b *testing.B) {
+	end := time.Now().Truncate(time.Minute)
+	start := end.Add(-time.Hour)
+	clock := generator.NewVirtualClock(start)
+	cfg := generator.Defaults()
+	cfg.Brokers, cfg.Topic = []string{d.lab.Addr()}, broker.DefaultTopic
+	gen, err := generator.New(cfg, generator.WithClock(clock), generator.WithUntil(end.UnixMilli()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := gen.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	<-gen.Done()
+	if err := gen.Stop(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	produced := generator.Total(gen.Stats()).Acked
+	deadline := time.Now().Add(3 * time.Minute)
+	for d.lab.Status().Job.Events < produced {
+		if time.Now().After(deadline) {
+			b.Fatalf("the lab's job read %d of the hour's %d events", d.lab.Status().Job.Events, produced)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // the last results reach the session
+	d.settle(b)
+	b.ReportMetric(float64(produced), "live-events")
+}
+
+// replay is `r`: the recorded hour replayed with completed_ts, waited for, and its
+// comparison worked out.
+func (d *driver) replay(b *testing.B) {
+	d.do <- func(s *session.Session) { s.ReplayAsked(recordedHour, meter.CompletedTS) } // as the TUI does, before the replay starts
+	if err := d.lab.Replay(context.Background(), recordedHour, meter.CompletedTS); err != nil {
+		b.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the replay's last updates reach the session
+	d.settle(b)
+}
+
+func (d *driver) close(b *testing.B) {
+	if err := d.lab.Close(); err != nil {
+		b.Log(err)
+	}
+	<-d.done
+	d.cancel()
+}
+
+// heapProfile writes a heap profile to $LABTUI_HEAPPROFILE-name.pb.gz when that is set,
+// to see what holds the memory: go tool pprof -sample_index=inuse_space.
+func heapProfile(b *testing.B, name string) {
+	prefix := os.Getenv("LABTUI_HEAPPROFILE")
+	if prefix == "" {
+		return
+	}
+	f, err := os.Create(prefix + "-" + name + ".pb.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// liveHeapMB is the heap in use after a collection, in MB.
+func liveHeapMB() float64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapAlloc) / (1 << 20)
+}
+
+// procStatusMB reads one of the process's memory figures (VmHWM:, VmRSS:) from /proc,
+// in MB; 0 where there is no /proc.
+func procStatusMB(field string) float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
