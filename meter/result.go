@@ -49,12 +49,13 @@ func ParseKind(s string) (Kind, bool) {
 // EventTimeResult, PendingResult) in Minute, or a record (LateResult, TraceResult) in
 // Record. At is the processing time at which it was written.
 type Result struct {
-	Kind   Kind
+	Kind Kind
+	// Window says, for a PendingResult, which window it was: ProcessingTimeResult or
+	// EventTimeResult. (It sits beside Kind so the two share one word: a Result is 176
+	// bytes, and the TUI keeps one a record for every run it shows.)
+	Window Kind
 	At     int64
 	Minute gateway.TenantCostMinute
-	// Window says, for a PendingResult, which window it was: ProcessingTimeResult or
-	// EventTimeResult.
-	Window Kind
 	Record RecordTrace
 }
 

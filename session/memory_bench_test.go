@@ -46,6 +46,19 @@ func BenchmarkHourAndTenReplays(b *testing.B) {
 			peak = max(peak, liveHeapMB())
 		}
 		heapProfile(b, "end")
+		kept := make(chan [2]int)
+		d.do <- func(s *session.Session) {
+			var runs, results int
+			for _, r := range s.Runs() {
+				if r.Results.Len() > 0 {
+					runs, results = runs+1, results+r.Results.Len()
+				}
+			}
+			kept <- [2]int{runs, results}
+		}
+		k := <-kept
+		b.ReportMetric(float64(k[0]), "runs-with-results")
+		b.ReportMetric(float64(k[1]), "results-kept")
 		b.ReportMetric(hour, "hour-heap-MB")
 		b.ReportMetric(liveHeapMB(), "end-heap-MB")
 		b.ReportMetric(peak, "peak-heap-MB")

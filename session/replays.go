@@ -1,6 +1,7 @@
 package session
 
 import (
+	"hash/maphash"
 	"strconv"
 
 	"github.com/labtui/labtui/backend"
@@ -162,11 +163,15 @@ const MaxMovedNoted = 20
 // trace remembers each record's event-time minute under completed_ts and, under
 // started_ts, notes the records whose minute moved.
 func (t *tracker) trace(run *Run, r meter.RecordTrace) {
-	if run.Timestamp == meter.CompletedTS {
-		t.moved.put(r.RequestID, r.EventWindowEnd)
+	if t.evidence.MovedSummary != nil || len(t.evidence.Moved) >= MaxMovedNoted {
+		// The moved requests are found: the index has nothing left to do.
+		if len(t.moved.order) > 0 {
+			t.moved = newMovedIndex(MovedIndexLimit)
+		}
 		return
 	}
-	if len(t.evidence.Moved) >= MaxMovedNoted || t.evidence.MovedSummary != nil {
+	if run.Timestamp == meter.CompletedTS {
+		t.moved.put(r.RequestID, r.EventWindowEnd)
 		return
 	}
 	end, ok := t.moved.get(r.RequestID)
@@ -183,33 +188,38 @@ func (t *tracker) trace(run *Run, r meter.RecordTrace) {
 	t.changed = true
 }
 
-// movedIndex maps request IDs to event-window ends, forgetting the oldest past its limit.
+// movedIndex maps request IDs, by a 64-bit hash (two of the recorded hour's 71,700 ids
+// share one with a chance of about one in 10^10), to event-window ends, forgetting the
+// oldest past its limit. Hashes, not the ids, are kept: a string key would hold every
+// id's bytes, and the trace it came from, for as long as the index remembers it.
 type movedIndex struct {
 	limit int
-	ends  map[string]int64
-	order []string
+	seed  maphash.Seed
+	ends  map[uint64]int64
+	order []uint64
 	next  int
 }
 
 func newMovedIndex(limit int) *movedIndex {
-	return &movedIndex{limit: limit, ends: make(map[string]int64), order: make([]string, 0, min(limit, 1024))}
+	return &movedIndex{limit: limit, seed: maphash.MakeSeed(), ends: make(map[uint64]int64), order: make([]uint64, 0, min(limit, 1024))}
 }
 
 func (m *movedIndex) put(id string, end int64) {
-	if _, ok := m.ends[id]; !ok {
+	h := maphash.String(m.seed, id)
+	if _, ok := m.ends[h]; !ok {
 		if len(m.order) < m.limit {
-			m.order = append(m.order, id)
+			m.order = append(m.order, h)
 		} else {
 			delete(m.ends, m.order[m.next])
-			m.order[m.next] = id
+			m.order[m.next] = h
 			m.next = (m.next + 1) % len(m.order)
 		}
 	}
-	m.ends[id] = end
+	m.ends[h] = end
 }
 
 func (m *movedIndex) get(id string) (int64, bool) {
-	e, ok := m.ends[id]
+	e, ok := m.ends[maphash.String(m.seed, id)]
 	return e, ok
 }
 

@@ -11,7 +11,10 @@ const DefaultResults = 200_000
 // is full, the oldest half is let go and counted, so a live run that goes on for hours
 // keeps its latest stretch.
 type Results struct {
-	items    []meter.Result
+	items []meter.Result
+	// lent is how far into items' array an Output reaches: the open windows it put past
+	// the results, which a push must not write over (it moves to a new array instead).
+	lent     int
 	limit    int
 	dropped  int
 	released bool
@@ -30,8 +33,31 @@ func (r *Results) push(x meter.Result) {
 		half := len(r.items) / 2
 		r.items = append([]meter.Result(nil), r.items[half:]...)
 		r.dropped += half
+		r.lent = 0
+	}
+	if r.lent > len(r.items) {
+		r.items = append(make([]meter.Result, 0, len(r.items)+len(r.items)/4+1), r.items...)
+		r.lent = 0
 	}
 	r.items = append(r.items, x)
+}
+
+// output is the results kept followed by open, the whole output of a run, sharing the
+// results' array rather than copying it (for the recorded hour it is 13 MB, and the
+// diff holds it for as long as it is shown): open goes into the room past the results,
+// which is then lent, so no push writes there. Where there is no room, or it is lent
+// already, the output is a copy.
+func (r *Results) output(open []meter.Result) []meter.Result {
+	n := len(r.items)
+	if len(open) == 0 {
+		return r.Snapshot()
+	}
+	if r.lent > n || cap(r.items)-n < len(open) {
+		return Output(r.Snapshot(), open)
+	}
+	out := append(r.items[:n:cap(r.items)], open...)
+	r.lent = len(out)
+	return out[:len(out):len(out)]
 }
 
 // Snapshot returns the results kept, oldest first. The slice is read-only and stays as
@@ -51,5 +77,5 @@ func (r *Results) Complete() bool { return r.dropped == 0 }
 // release forgets every result (an old run's), counting them as dropped.
 func (r *Results) release() {
 	r.dropped += len(r.items)
-	r.items, r.limit, r.released = nil, 0, true
+	r.items, r.lent, r.limit, r.released = nil, 0, 0, true
 }

@@ -143,9 +143,10 @@ func (r *Run) why() string {
 
 // Output is the run's whole output so far: the results it wrote and the windows it
 // still has open, as the latest status listed them, less those that have fired since
-// (the status and the results arrive apart). The slice is new; the run's results are
-// not written to.
-func (r *Run) Output() []meter.Result { return Output(r.Results.Snapshot(), r.StillOpen()) }
+// (the status and the results arrive apart). The slice is read-only, and nothing the
+// run takes in later writes to it: it shares the results' array where it can (see
+// Results.output).
+func (r *Run) Output() []meter.Result { return r.Results.output(r.StillOpen()) }
 
 // StillOpen is the windows the latest status listed open, less those that have fired
 // since; the slice is new.

@@ -95,3 +95,28 @@ func TestAWindowThatFiredAfterTheStatusListedItOpenIsNotOpenInTheOutput(t *testi
 		t.Errorf("output = %+v", out)
 	}
 }
+
+func TestARunsOutputSharesItsResultsAndNoLaterResultWritesOverIt(t *testing.T) {
+	h := New(Config{})
+	for _, id := range []string{"a", "b", "c"} {
+		h.Apply(backend.Update{Results: []meter.Result{traceResult(id)}})
+	}
+	open := meter.Result{Kind: meter.PendingResult, Window: meter.EventTimeResult, Minute: gateway.TenantCostMinute{TenantID: "acme", WindowStart: 0, WindowEnd: 60000}}
+	h.Apply(backend.Update{Status: &backend.Status{Open: []meter.Result{open}}})
+	run := h.Current()
+	out := run.Output()
+	if len(out) != 4 || out[3].Kind != meter.PendingResult || out[0].Record.RequestID != "a" {
+		t.Fatalf("output %+v", out)
+	}
+	if cap(run.Results.items) >= 4 && &out[0] != &run.Results.items[0] {
+		t.Error("the output is a copy of the results, not the results themselves")
+	}
+	again := run.Output() // the room past the results is lent: a copy
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("d")}})
+	if out[3].Kind != meter.PendingResult || again[3].Kind != meter.PendingResult {
+		t.Errorf("a later result wrote over an output: %+v, %+v", out[3], again[3])
+	}
+	if snap := run.Results.Snapshot(); len(snap) != 4 || snap[3].Record.RequestID != "d" {
+		t.Errorf("the results are %+v", snap)
+	}
+}

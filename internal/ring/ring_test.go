@@ -16,3 +16,16 @@ func TestRingKeepsTheLatestAndCountsTheRest(t *testing.T) {
 		}
 	}
 }
+
+func TestARingGrowsOnlyAsItemsArrive(t *testing.T) {
+	r := New[int](1000)
+	if r.Cap() != 1000 || cap(r.buf) != 0 {
+		t.Fatalf("an empty ring of 1000 holds room for %d", cap(r.buf))
+	}
+	for i := 1; i <= 1003; i++ {
+		r.Push(i)
+	}
+	if r.Len() != 1000 || r.Dropped() != 3 || r.At(0) != 4 || r.At(999) != 1003 || len(r.buf) != 1000 {
+		t.Errorf("Len %d Dropped %d At(0) %d At(999) %d buf %d", r.Len(), r.Dropped(), r.At(0), r.At(999), len(r.buf))
+	}
+}
