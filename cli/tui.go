@@ -70,6 +70,7 @@ func addTUIFlags(cmd *cobra.Command) {
 // runTUI runs the TUI until the learner quits: answers autosave to the state directory,
 // and the log goes to a file there, never to the screen.
 func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
+	defer limitMemory()()
 	dir := a.stateDir()
 	logf, err := tui.OpenLog(dir)
 	if err != nil {

@@ -181,6 +181,7 @@ func (s *Session) compare(run *Run) []Task {
 		d := compareWith(refs, out, names)
 		ev := d.Evidence(reference)
 		ev.Against = against
+		d = d.light()
 		return Outcome{apply: func(s *Session) []Task { return s.compared(id, &d, title, against, ev) }}
 	}}}
 }

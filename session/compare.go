@@ -23,7 +23,9 @@ var MovedNames = diff.Names{A: "completed_ts", B: "started_ts"}
 // ReplayDiff is one replay compared with the reference run of its recording.
 type ReplayDiff struct {
 	// Event and Processing compare the event-time and the processing-time sinks, the
-	// reference as A and the replay as B.
+	// reference as A and the replay as B. In the comparison a Session keeps (DiffState)
+	// they have their counts and summaries, not their rows: EventLines and
+	// ProcessingLines are what the rows said.
 	Event, Processing *diff.Report
 	// Minutes are the replay's processing-time windows, fired or still open, by minute
 	// then tenant: where the whole recorded hour landed.
@@ -55,6 +57,26 @@ func compareWith(ref, replay []meter.Result, names diff.Names) ReplayDiff {
 	c.EventLines = ReportLines(c.Event, names, ReportRecords)
 	c.ProcessingLines = ReportLines(c.Processing, names, ReportRecords)
 	return c
+}
+
+// light returns the comparison as the session keeps it while the diff view may show it:
+// its reports keep their counts (and so their summaries), not their rows, whose
+// explanations point at records of both runs' outputs; the report lines for a person
+// were written from the rows already. Without this the comparison of the recorded hour
+// kept both outputs (every record is in a group of the processing-time report), about
+// 30 MB, for as long as it could be shown.
+func (c ReplayDiff) light() ReplayDiff {
+	c.Event, c.Processing = lightReport(c.Event), lightReport(c.Processing)
+	return c
+}
+
+func lightReport(r *diff.Report) *diff.Report {
+	if r == nil {
+		return nil
+	}
+	out := *r
+	out.Rows = nil
+	return &out
 }
 
 // processingMinutes returns the processing-time windows of a run, the last line of each

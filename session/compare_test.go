@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,5 +141,29 @@ func TestTheComparisonsOfDroppedRunsAreLetGo(t *testing.T) {
 		if s.Run(id) == nil {
 			t.Errorf("the comparison of dropped run %d is kept", id)
 		}
+	}
+}
+
+func TestTheKeptComparisonHoldsNeitherOutputAndSaysTheSame(t *testing.T) {
+	ref, err := reenact(seedBurst, meter.CompletedTS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := CompareReplay(ref, fastReplay(t, meter.CompletedTS))
+	kept := full.light()
+	if len(full.Event.Rows) == 0 || full.Processing.Counts.Differ+full.Processing.Counts.OnlyA == 0 {
+		t.Fatal("the seed burst's comparison has no differing rows: the test shows nothing")
+	}
+	for i, r := range []*diff.Report{kept.Event, kept.Processing} {
+		was := []*diff.Report{full.Event, full.Processing}[i]
+		if r.Rows != nil {
+			t.Errorf("the kept %s report holds %d rows, and through them both outputs", r.Sink, len(r.Rows))
+		}
+		if r.Summary(Names) != was.Summary(Names) || r.Counts != was.Counts {
+			t.Errorf("the kept report says %q, the full one %q", r.Summary(Names), was.Summary(Names))
+		}
+	}
+	if !slices.Equal(kept.EventLines, full.EventLines) || !slices.Equal(kept.ProcessingLines, full.ProcessingLines) || len(kept.ProcessingLines) == 0 {
+		t.Error("the kept comparison's lines are not the full one's")
 	}
 }

@@ -40,6 +40,9 @@ func BenchmarkHourAndTenReplays(b *testing.B) {
 		d.liveHour(b)
 		hour := liveHeapMB()
 		heapProfile(b, "hour")
+		n := make(chan int)
+		d.do <- func(s *session.Session) { n <- s.Current().Results.Len() }
+		b.ReportMetric(float64(<-n), "hour-results")
 		peak := hour
 		for r := 0; r < replays; r++ {
 			d.replay(b)
