@@ -299,7 +299,11 @@ func (s *Session) ChooseReference(id int) ([]Task, error) {
 	if id != 0 {
 		run := s.Run(id)
 		if run == nil || !run.Results.Complete() || run.Results.Len() == 0 {
-			return nil, fmt.Errorf("run %d cannot be the reference: %s", id, "only a run kept whole can (runs with all their results: "+refList(s.ReferenceCandidates())+")")
+			why := "only a run kept whole can"
+			if run != nil && run.Results.Dropped() > 0 {
+				why = fmt.Sprintf("it let go of %d of its results to bound memory (labtui keeps every result of the current run, the one before it, the reference chosen and the runs behind an exercise's evidence), and only a run kept whole can", run.Results.Dropped())
+			}
+			return nil, fmt.Errorf("run %d cannot be the reference: %s (runs with all their results: %s)", id, why, refList(s.ReferenceCandidates()))
 		}
 	}
 	s.an.chosen = id

@@ -2,14 +2,17 @@ package session
 
 import "github.com/labtui/labtui/meter"
 
-// DefaultResults is how many results a run keeps unless told otherwise: nearly three times
-// what a replay of the recorded hour writes (a trace per request and the windows it fired).
-const DefaultResults = 200_000
+// DefaultResults is how many results a run keeps unless told otherwise: a third more than
+// a replay of the recorded hour writes (a trace per request, 71,700, and the windows it
+// fired), or about 80 minutes of the live generator at its default 20 requests/s. A run
+// keeps one result a record, 176 bytes: at this limit a run holds at most about 20 MB.
+const DefaultResults = 100_000
 
 // Results is everything the job wrote in one run, in order: fired and late results and a
 // trace per record, as the diff and the skew picture need them. It is bounded: when it
-// is full, the oldest half is let go and counted, so a live run that goes on for hours
-// keeps its latest stretch.
+// is full, the oldest half of its traces is let go and counted (the fired windows and
+// the late records stay: they are few, and the run's output), so a live run that goes on
+// for hours keeps every window and the traces of its latest stretch.
 type Results struct {
 	items []meter.Result
 	// lent is how far into items' array an Output reaches: the open windows it put past
@@ -22,7 +25,7 @@ type Results struct {
 
 func newResults(limit int) *Results { return &Results{limit: limit} }
 
-// push adds one result. A full buffer moves its newest half to a new array, so a
+// push adds one result. A full buffer moves what it keeps to a new array, so a
 // Snapshot taken earlier is never written to.
 func (r *Results) push(x meter.Result) {
 	if r.limit <= 0 {
@@ -30,16 +33,51 @@ func (r *Results) push(x meter.Result) {
 		return
 	}
 	if len(r.items) >= r.limit {
-		half := len(r.items) / 2
-		r.items = append([]meter.Result(nil), r.items[half:]...)
-		r.dropped += half
-		r.lent = 0
+		r.letGo()
 	}
 	if r.lent > len(r.items) {
 		r.items = append(make([]meter.Result, 0, len(r.items)+len(r.items)/4+1), r.items...)
 		r.lent = 0
 	}
 	r.items = append(r.items, x)
+}
+
+// letGo lets go of the oldest half of the traces, keeping every other result in order;
+// when traces are less than half of what is kept, of the oldest half of everything.
+func (r *Results) letGo() {
+	traces := 0
+	for i := range r.items {
+		if r.items[i].Kind == meter.TraceResult {
+			traces++
+		}
+	}
+	kept := make([]meter.Result, 0, r.limit)
+	if traces < len(r.items)/2 {
+		half := len(r.items) / 2
+		kept = append(kept, r.items[half:]...)
+		r.dropped += half
+	} else {
+		drop := traces / 2
+		for _, x := range r.items {
+			if x.Kind == meter.TraceResult && drop > 0 {
+				drop--
+				r.dropped++
+				continue
+			}
+			kept = append(kept, x)
+		}
+	}
+	r.items, r.lent = kept, 0
+}
+
+// OldestTrace is the arrival of the oldest trace kept, when one is.
+func (r *Results) OldestTrace() (int64, bool) {
+	for i := range r.items {
+		if r.items[i].Kind == meter.TraceResult {
+			return r.items[i].Record.Arrival, true
+		}
+	}
+	return 0, false
 }
 
 // output is the results kept followed by open, the whole output of a run, sharing the

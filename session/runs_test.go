@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/labtui/labtui/backend"
@@ -118,5 +119,30 @@ func TestARunsOutputSharesItsResultsAndNoLaterResultWritesOverIt(t *testing.T) {
 	}
 	if snap := run.Results.Snapshot(); len(snap) != 4 || snap[3].Record.RequestID != "d" {
 		t.Errorf("the results are %+v", snap)
+	}
+}
+
+func TestAFullRunLetsGoOfItsOldestTracesAndKeepsEveryWindow(t *testing.T) {
+	h := New(Config{Limits: Limits{Results: 6}})
+	window := meter.Result{Kind: meter.EventTimeResult, Minute: gateway.TenantCostMinute{TenantID: "acme", WindowStart: 0, WindowEnd: 60000, USD: 1, Requests: 2}}
+	a, b := traceResult("a"), traceResult("b")
+	a.Record.Arrival, b.Record.Arrival = 1000, 2000
+	h.Apply(backend.Update{Results: []meter.Result{a, b, window, traceResult("c"), traceResult("d"), traceResult("e")}})
+	r := h.Current().Results
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("f")}})
+	var ids []string
+	windows := 0
+	for _, x := range r.Snapshot() {
+		if x.Kind == meter.TraceResult {
+			ids = append(ids, x.Record.RequestID)
+		} else {
+			windows++
+		}
+	}
+	if windows != 1 || r.Dropped() != 2 || strings.Join(ids, "") != "cdef" || r.Complete() {
+		t.Errorf("kept %v and %d windows, dropped %d", ids, windows, r.Dropped())
+	}
+	if _, ok := r.OldestTrace(); !ok {
+		t.Error("no oldest trace")
 	}
 }

@@ -133,7 +133,12 @@ func (m Model) drillView() string {
 	if row, ok := m.drill.Selected(); ok {
 		moved = drill.Differing(row, run.Results.Snapshot())
 	}
-	return m.drill.View(moved, run.Results.Complete())
+	var gone drill.LetGo
+	if n := run.Results.Dropped(); n > 0 {
+		gone.Traces = n
+		gone.Since, _ = run.Results.OldestTrace()
+	}
+	return m.drill.View(moved, gone)
 }
 
 // panesFirst brings the panes back before a key that works on them (the late records,

@@ -99,9 +99,17 @@ func Differing(row minutes.Row, traces []meter.Result) []Moved {
 	return out
 }
 
-// View draws the rows and the selected row's records; complete says whether the run
-// still holds every trace (an old or very long run lets the oldest go).
-func (m Model) View(moved []Moved, complete bool) string {
+// LetGo says what of a run's traces was let go to keep its memory bounded (a run that
+// goes on for hours keeps the traces of its latest stretch): how many, and the arrival
+// of the oldest one kept. The zero value says the run holds every trace.
+type LetGo struct {
+	Traces int
+	Since  int64
+}
+
+// View draws the rows and the selected row's records; gone says what the run's traces
+// no longer hold.
+func (m Model) View(moved []Moved, gone LetGo) string {
 	s := m.styles
 	lines := []string{s.Title.Render(textutil.Fit("≠ rows: the records that differ between the two windows · ↑/↓ row · pgup/pgdn records · esc back", m.width))}
 	if len(m.rows) == 0 {
@@ -138,8 +146,12 @@ func (m Model) View(moved []Moved, complete bool) string {
 		sum += " · " + strings.Join(parts, " · ")
 	}
 	lines = append(lines, "", textutil.Fit(s.Title.Render(sum), m.width))
-	if !complete {
-		lines = append(lines, s.Warn.Render(textutil.Fit("  the run no longer holds its oldest traces: records of early minutes may be missing here", m.width)))
+	if gone.Traces > 0 {
+		which := "none of its records are listed here"
+		if gone.Since != 0 {
+			which = "records that arrived before " + meter.Clock(gone.Since) + " are not listed here"
+		}
+		lines = append(lines, s.Warn.Render(textutil.Fit(fmt.Sprintf("  the run let go of its %d oldest results to bound its memory: %s", gone.Traces, which), m.width)))
 	}
 	lines = append(lines, s.Dim.Render(textutil.Fit(
 		"  "+textutil.Fit("request", 16)+" gw    completed/ts  arrival       watermark met event proc  USD       where", m.width)))
