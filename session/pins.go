@@ -96,7 +96,7 @@ func (s *Session) whyNot(ex string, run *Run) string {
 		case run.Replay:
 			return "a replay: 4.2 needs a hiccup of the live run"
 		case len(run.Hiccups) == 0:
-			return "no hiccup"
+			return "no hiccup yet"
 		case run.Watermarks.OutOfOrderness != 0:
 			return "bounded out-of-orderness: 4.2 asks for for_monotonous_timestamps()"
 		}

@@ -47,7 +47,7 @@ func TestPinChoicesSayWhichRunsCanBackAnExerciseAndWhyTheOthersCannot(t *testing
 			t.Errorf("4.3 choice %+v, want why %q", c, want)
 		}
 	}
-	if c := l.h.PinChoices("4.2")[0]; c.Why != "no hiccup" {
+	if c := l.h.PinChoices("4.2")[0]; c.Why != "no hiccup yet" {
 		t.Errorf("4.2 choice %+v", c)
 	}
 }

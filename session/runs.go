@@ -121,10 +121,14 @@ func (r *Run) Kind() string {
 
 // WatermarkStrategy names the run's watermark strategy as the course does.
 func (r *Run) WatermarkStrategy() string {
-	if d := r.Watermarks.OutOfOrderness; d > 0 {
-		return "bounded out-of-orderness of " + (time.Duration(d) * time.Millisecond).String()
+	site := ""
+	if r.Watermarks.At == meter.SourceWatermarks {
+		site = " per partition at the source"
 	}
-	return "for_monotonous_timestamps()"
+	if d := r.Watermarks.OutOfOrderness; d > 0 {
+		return "bounded out-of-orderness of " + (time.Duration(d) * time.Millisecond).String() + site
+	}
+	return "for_monotonous_timestamps()" + site
 }
 
 // Title names the run for a pane title: "run 2 · replay · started_ts", "run 3 ·

@@ -19,7 +19,14 @@ import (
 // in (a partition is always read in its own order). With started_ts the count is a
 // lower bound: it is worked out on the events' timestamps, which run ahead of started_ts.
 func LateWhy(run *Run) string {
-	if run == nil || !run.ReadsRecording() || run.LateCount == 0 {
+	if run == nil || !run.ReadsRecording() {
+		return ""
+	}
+	if run.LateCount == 0 {
+		if r := run.Reads; r != nil && r.Max.By > 0 && run.Watermarks.At == meter.SourceWatermarks {
+			return fmt.Sprintf("With watermarks per partition on the source no record was late, though partition %d ran up to %s ahead of "+
+				"partition %d as the job read them: the job's watermark is the minimum over the partitions.", r.Max.Ahead, secs(r.Max.By), r.Max.Behind)
+		}
 		return ""
 	}
 	why := fmt.Sprintf("Run %d dropped %s records ($%.2f) as late.", run.ID, count(int64(run.LateCount)), run.LateUSD)
@@ -30,7 +37,7 @@ func LateWhy(run *Run) string {
 			"as in the course's job, follows the partition read furthest ahead, as in Flink: records of the others arrive behind it, " +
 			"so successive replays of the same hour disagree; this backend does not report how far each partition ran ahead."
 		if !source {
-			why += " Watermarks per partition on the source (w, then p) take the minimum over the partitions and remove that effect."
+			why += " Watermarks per partition on the source (w, p, enter) take the minimum over the partitions and remove that effect."
 		}
 		return why
 	}
@@ -68,14 +75,14 @@ func LateWhy(run *Run) string {
 		if n == 1 {
 			these = "this record is not late"
 		}
-		why += " Watermarks per partition on the source (w, then p; --watermarks source headless) take the minimum over " +
+		why += " Watermarks per partition on the source (w, p, enter; --watermarks source headless) take the minimum over " +
 			"the partitions, which never runs ahead of a record's own partition: with them " + these + ", whatever the pace."
 	}
 	return why
 }
 
 // LateLead is LateWhy in a few words, for a title: "16,499 only because partition 1 ran
-// 3,234.1 s ahead of 2 (w, p removes them)"; "" when no record was late only because of
+// 3,234.1 s ahead of 2 (w, p, enter removes them)"; "" when no record was late only because of
 // a lead, or the backend did not say.
 func LateLead(run *Run) string {
 	if run == nil || !run.ReadsRecording() || run.Reads == nil || run.Reads.AheadLate == 0 || run.Watermarks.At == meter.SourceWatermarks {
@@ -86,11 +93,21 @@ func LateLead(run *Run) string {
 	if run.Timestamp == meter.StartedTS {
 		n = "≥" + n
 	}
-	return fmt.Sprintf("%s only because partition %d ran %s ahead of %d (w, p removes them)", n, r.Max.Ahead, secs(r.Max.By), r.Max.Behind)
+	by := secs(r.Max.By)
+	if r.Max.By >= 120000 {
+		by = strconv.FormatInt(r.Max.By/60000, 10) + " min"
+	}
+	return fmt.Sprintf("%s only because partition %d ran %s ahead of %d", n, r.Max.Ahead, by, r.Max.Behind)
 }
 
-// secs is ms as seconds to a tenth: "41.3 s".
-func secs(ms int64) string { return strconv.FormatFloat(float64(ms)/1000, 'f', 1, 64) + " s" }
+// secs is ms as seconds to a tenth: "41.3 s", "2,285.8 s (38 min)".
+func secs(ms int64) string {
+	s := count(ms/1000) + "." + strconv.FormatInt(ms%1000/100, 10) + " s"
+	if ms >= 120000 {
+		s += " (" + strconv.FormatInt(ms/60000, 10) + " min)"
+	}
+	return s
+}
 
 // count writes n with thousands separated by commas: 16,499.
 func count(n int64) string {

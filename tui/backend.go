@@ -119,6 +119,12 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	}
 	m = m.relayoutIfNeeded()
 	m = m.showAnalysis()
+	if u.Status != nil && (u.Restarted != nil || m.sess.Now()-m.runsAt >= 1000) {
+		// A run's hiccups and replays change what it can back without any finding
+		// changing: the runs line is looked at again once a second of the lab's time.
+		m.runsAt = m.sess.Now()
+		m = m.labRuns()
+	}
 	m, save := m.progressChanged()
 	return m, tea.Batch(m.sessionCmds(tasks), save)
 }

@@ -23,7 +23,11 @@ func (m Model) labChanged() Model {
 			checks[e.ID] = labpanel.Check{Done: f.Met, Sentence: f.Sentence, Run: runName(f.Run)}
 		}
 	}
-	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(labTables(ev))
+	backing := 0 // the run backing 4.3: its replay's table is the one shown
+	if f := m.sess.Finding("4.3"); f != nil {
+		backing = f.Run.ID
+	}
+	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(labTables(ev, backing))
 	return m.labRuns()
 }
 
@@ -85,13 +89,14 @@ func runName(r state.RunRef) string {
 // The course's table for 4.2: acme, every request $0.10, gw-1 held 10:00:40-10:01:15.
 var courseHiccupRows = [][2]string{{"$0.20", "$0.40"}, {"$0.40", "$0.20"}}
 
-// labTables fills the course's tables with the learner's numbers from the evidence.
-func labTables(ev state.Evidence) map[string]labpanel.Table {
+// labTables fills the course's tables with the learner's numbers from the evidence; the
+// 4.3 table is of run replay43's replay when the evidence keeps it (the run backing 4.3).
+func labTables(ev state.Evidence, replay43 int) map[string]labpanel.Table {
 	out := map[string]labpanel.Table{}
 	if t, ok := hiccupTable(ev.Hiccup); ok {
 		out["4.2"] = t
 	}
-	if t, ok := replayTable(ev.Replays); ok {
+	if t, ok := replayTable(ev.Replays, replay43); ok {
 		out["4.3"] = t
 	}
 	if t, ok := movedTable(ev); ok {
@@ -176,14 +181,15 @@ func usdCell(c minutes.Cell) string {
 }
 
 // replayTable is 4.3 in numbers: the course's "identical" and "one or two enormous
-// minutes" beside the learner's latest completed_ts replay compared with its
-// reference.
-func replayTable(replays []state.Replay) (labpanel.Table, bool) {
+// minutes" beside the learner's completed_ts replay compared with its reference: run
+// id's, or else the latest.
+func replayTable(replays []state.Replay, id int) (labpanel.Table, bool) {
 	var r *state.Replay
 	for i := len(replays) - 1; i >= 0; i-- {
-		if replays[i].Compare != nil && replays[i].Timestamp == meter.CompletedTS.String() {
-			r = &replays[i]
-			break
+		if x := &replays[i]; x.Compare != nil && x.Timestamp == meter.CompletedTS.String() && (r == nil || x.Table.Run == id) {
+			if r = x; x.Table.Run == id {
+				break
+			}
 		}
 	}
 	if r == nil {

@@ -198,6 +198,8 @@ type Model struct {
 	status string
 	level  footer.Level
 
+	// runsAt is the lab's processing time the lab panel's runs line was last worked out.
+	runsAt int64
 	// rev is the autosave revision; labRev the lab panel's revision last seen.
 	rev    uint64
 	labRev uint64

@@ -42,8 +42,10 @@ var guides = map[string]Guide{
 			"processing-time tab.",
 		Look: "Event time: the same minutes and dollars as the reference, but for differences the diff explains: " +
 			"at full speed the three partitions are read unevenly and the watermark follows the one furthest ahead, " +
-			"so a replay drops records as late that the hour's live run kept (w, then p, puts watermarks per " +
-			"partition on the source, which removes that). Processing time: one or two enormous minutes, the whole " +
+			"so a replay drops records as late that the hour's live run kept; the diff and the late pane (l) say " +
+			"which partition ran ahead and how many were late only because of it. w, p, enter puts watermarks per " +
+			"partition on the source, which removes those: r again gives the second result for your answer, and p " +
+			"here picks the replay the step names. Processing time: one or two enormous minutes, the whole " +
 			"hour billed to the wall-clock minutes the replay ran in.",
 	},
 	"4.4": {

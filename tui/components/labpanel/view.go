@@ -107,7 +107,8 @@ func (m Model) detail(h int) []string {
 	// course's text. They are shown in reading
 	// order: do, look, check, table, course.
 	minArea := 3
-	if m.height <= CompactHeight+1 {
+	compact := m.height <= CompactHeight+2
+	if compact {
 		minArea = 2 // a compact panel: the answer scrolls in two lines
 	}
 	const (
@@ -119,19 +120,21 @@ func (m Model) detail(h int) []string {
 		coursePart
 	)
 	parts := [...][]string{doPart: do, lookPart: look, checkPart: check, runsPart: runs, tablePart: table, coursePart: course}
+	order := []int{checkPart, runsPart, tablePart, doPart, lookPart, coursePart}
+	if compact {
+		// A compact panel (80x24): the first two lines of the check (whether it is met,
+		// by which run), of the runs and of what to do, cut, before anything whole.
+		for _, i := range []int{checkPart, runsPart, doPart} {
+			if p := parts[i]; len(p) > 2 {
+				parts[i] = []string{p[0], cutLine(p[1], m.width)}
+			}
+		}
+		order = []int{checkPart, runsPart, doPart, tablePart, lookPart, coursePart}
+	}
 	room := h - len(question) - minArea
 	var shown [len(parts)]bool
-	for _, i := range []int{checkPart, runsPart, tablePart, doPart, lookPart, coursePart} {
-		n := len(parts[i])
-		if keep := max(2, room-len(runs)); i == checkPart && n > room && room >= 2 {
-			// A compact panel (80x24) shows the check's first lines, cut, and leaves the
-			// runs their room if it can: what the check says first is whether it is met
-			// and by which run.
-			keep = min(keep, room)
-			parts[i] = append(parts[i][:keep-1:keep-1], textutil.Fit(parts[i][keep-1], m.width-1)+"…")
-			n = keep
-		}
-		if n > 0 && n <= room {
+	for _, i := range order {
+		if n := len(parts[i]); n > 0 && n <= room {
 			shown[i] = true
 			room -= n
 		}
@@ -146,6 +149,15 @@ func (m Model) detail(h int) []string {
 	ta := m.areas[m.selected]
 	ta.SetHeight(max(minArea, h-len(out)))
 	return append(out, strings.Split(ta.View(), "\n")...)
+}
+
+// cutLine ends line with "…" within width: the line goes on beyond it.
+func cutLine(line string, width int) string {
+	line = strings.TrimRight(line, " ")
+	if ansi.StringWidth(line) < width {
+		return line + "…"
+	}
+	return textutil.Fit(line, width-1) // cut, with its own "…"
 }
 
 // runLines are the runs the exercise can be pinned to, the one backing it first, then

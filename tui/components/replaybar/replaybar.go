@@ -92,7 +92,7 @@ func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField, reach
 			// the job read of them, which never goes back once the count of records
 			// (at most the lines) is final.
 			frac := min(1, float64(p.Records)/float64(p.Lines))
-			text := fmt.Sprintf(" %3.0f%% · %s of %s records read by the job · writing the recording: %s written · event time %s",
+			text := fmt.Sprintf(" %3.0f%% · read %s of %s records · written %s · event time %s",
 				frac*100, Count(p.Records), Count(p.Lines), Count(max(p.Written, p.Records)), eventTime(p.EventTime))
 			return m.bar(head, frac, text)
 		}
@@ -106,7 +106,7 @@ func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField, reach
 	if p.Total > 0 {
 		frac = min(1, float64(p.Records)/float64(p.Total))
 	}
-	text := fmt.Sprintf(" %3.0f%% · %s of %s records read by the job · event time %s · %s records/s · %s left", frac*100,
+	text := fmt.Sprintf(" %3.0f%% · read %s of %s records · event time %s · %s records/s · %s left", frac*100,
 		Count(p.Records), Count(p.Total), eventTime(p.EventTime), Count(int64(p.Rate)), left(p.Left))
 	return m.bar(head, frac, text)
 }

@@ -18,7 +18,7 @@ func TestTheBarShowsRecordsEventTimeRateAndTimeLeft(t *testing.T) {
 	p := &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 71700, Total: 143400, EventTime: 1795946400000 + 30*60000,
 		Rate: 120000, Left: 600 * time.Millisecond}
 	got := ansi.Strip(m.View(p, meter.CompletedTS, meter.MinWatermark))
-	for _, want := range []string{"replay completed_ts [", "50% · 71,700 of 143,400 records", "event time 10:30:00.000",
+	for _, want := range []string{"replay completed_ts [", "50% · read 71,700 of 143,400 records", "event time 10:30:00.000",
 		"120,000 records/s", "0.6s left"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("bar %q lacks %q", got, want)
@@ -72,7 +72,7 @@ func TestWhileTheRecordingIsWrittenThereIsNoPercentageToGoBackwards(t *testing.T
 			}
 			continue
 		}
-		if !strings.Contains(got, "84% · 120,000 of 143,400 records") {
+		if !strings.Contains(got, "84% · read 120,000 of 143,400 records") {
 			t.Errorf("once written: %q", got)
 		}
 		last = 84
@@ -90,9 +90,9 @@ func TestWhileTheRecordingIsWrittenTheBarCountsItsLinesAndNeverGoesBack(t *testi
 		{Run: 2, Records: 120000, Total: 143390, Written: 143390, Lines: 143400},
 		{Run: 2, Records: 143390, Total: 143390, Written: 143390, Lines: 143400, Done: true},
 	}
-	wants := []string{"14% · 20,000 of 143,400 records read by the job · writing the recording: 29,000 written",
-		"63% · 90,000 of 143,400 records read by the job · writing the recording: 99,000 written",
-		"84% · 120,000 of 143,390 records read by the job", "done: 143,390 records"}
+	wants := []string{"14% · read 20,000 of 143,400 records · written 29,000",
+		"63% · read 90,000 of 143,400 records · written 99,000",
+		"84% · read 120,000 of 143,390 records", "done: 143,390 records"}
 	for i, p := range reports {
 		m = m.Observe(p)
 		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
