@@ -19,36 +19,50 @@ import (
 const recordedHour = "../../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
 
 // BenchmarkReplayHourThroughBroker is `r` in the TUI: the recorded hour (143,400
-// records) read from the gzipped file while it is written into the embedded broker and
-// read by the job, both windows running, until the job has consumed the last record.
-// Every replay reads the file: nothing of a recording is kept between replays (the
-// replay's topic is the one copy in memory).
+// records) written into the embedded broker and read by the job, both windows running,
+// until the job has consumed the last record. "file" is Replay: it reads the gzipped
+// file while it is written (nothing of a recording is kept between replays: the
+// replay's topic is the one copy in memory). "memory" is the same replay of the
+// entries already in memory, the lab with the file's reading taken out, against
+// BenchmarkBareProduceConsume's "memory".
 func BenchmarkReplayHourThroughBroker(b *testing.B) {
-	b.Run("file", func(b *testing.B) {
-		lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := lab.Start(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		go func() {
-			for range lab.Updates() {
-			}
-		}()
-		defer lab.Close()
-		b.ResetTimer()
-		cpu := startCPU()
-		var records int64
-		for i := 0; i < b.N; i++ {
-			if err := lab.Replay(context.Background(), recordedHour, meter.CompletedTS); err != nil {
+	entries, err := loadHour()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, from := range []string{"file", "memory"} {
+		b.Run(from, func(b *testing.B) {
+			lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
+			if err != nil {
 				b.Fatal(err)
 			}
-			records += lab.Status().Job.Events
-		}
-		b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "events/s")
-		cpu.report(b)
-	})
+			if err := lab.Start(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			go func() {
+				for range lab.Updates() {
+				}
+			}()
+			defer lab.Close()
+			lines := func() int64 { return int64(len(entries)) }
+			b.ResetTimer()
+			cpu := startCPU()
+			var records int64
+			for i := 0; i < b.N; i++ {
+				if from == "file" {
+					err = lab.Replay(context.Background(), recordedHour, meter.CompletedTS)
+				} else {
+					err = lab.replay(context.Background(), recordedHour, meter.CompletedTS, recording.All(entries), lines)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				records += lab.Status().Job.Events
+			}
+			b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "events/s")
+			cpu.report(b)
+		})
+	}
 }
 
 // BenchmarkBareProduceConsume is the baseline of BenchmarkReplayHourThroughBroker: the

@@ -34,6 +34,13 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 	if err != nil {
 		return err
 	}
+	return l.replay(ctx, path, field, entries, lines)
+}
+
+// replay is Replay of the entries of the recording at path, as they come; lines says how
+// many lines it has so far (see recordingEntries). BenchmarkReplayHourThroughBroker's
+// "memory" hands it entries held in memory.
+func (l *Lab) replay(ctx context.Context, path string, field meter.TimestampField, entries func(func(recording.Entry, error) bool), lines func() int64) error {
 	if err := l.SetGenerator(false); err != nil {
 		return err
 	}
