@@ -15,7 +15,7 @@ type KeyedProcessFunction[S, IN, OUT any] interface {
 // watermark is forwarded (InternalTimerServiceImpl.advanceWatermark).
 type KeyedProcess[S, IN, OUT any] struct {
 	keyOf  func(*IN) string
-	hashOf func(*IN) uint64 // a hash computed earlier, or nil
+	hashOf func(*IN) (string, uint64) // the key with a hash computed earlier (HashedBy), or nil
 	fn     KeyedProcessFunction[S, IN, OUT]
 	out    Output[OUT]
 	state  keyTable[*keyedEntry[S]]
@@ -104,22 +104,25 @@ func NewKeyedProcess[S, IN, OUT any](keyOf func(*IN) string, fn KeyedProcessFunc
 	return op
 }
 
-// HashedBy makes the operator take each element's key hash from hashOf instead of
-// hashing the key: a hash the parser computed as it read the key (gateway.Event.IDHash).
-// hashOf must return the same value for equal keys every time, or zero, which makes the
-// operator hash the key itself (keyhash.String): so a hash it returns must be
-// keyhash.String of the key unless it returns one for every element. It returns op.
-func (op *KeyedProcess[S, IN, OUT]) HashedBy(hashOf func(*IN) uint64) *KeyedProcess[S, IN, OUT] {
+// HashedBy makes the operator read each element's key and its hash with hashOf instead
+// of calling keyOf and hashing the key: a hash the parser computed as it read the key
+// (gateway.Event.IDHash). hashOf must return keyOf's key, with a hash that is the same
+// for equal keys every time, or zero, which makes the operator hash the key itself
+// (keyhash.String): so a hash it returns must be keyhash.String of the key unless it
+// returns one for every element. It returns op.
+func (op *KeyedProcess[S, IN, OUT]) HashedBy(hashOf func(*IN) (string, uint64)) *KeyedProcess[S, IN, OUT] {
 	op.hashOf = hashOf
 	return op
 }
 
 // Collect runs ProcessElement for rec under its key.
 func (op *KeyedProcess[S, IN, OUT]) Collect(rec *Record[IN]) {
-	key := op.keyOf(&rec.Value)
+	var key string
 	var hash uint64
 	if op.hashOf != nil {
-		hash = op.hashOf(&rec.Value)
+		key, hash = op.hashOf(&rec.Value)
+	} else {
+		key = op.keyOf(&rec.Value)
 	}
 	if hash == 0 {
 		hash = op.state.hashOf(key)

@@ -15,7 +15,7 @@ func TestKeyedProcessWithCollidingHashesKeepsKeysApart(t *testing.T) {
 		out := &collector[string]{}
 		op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[timeoutState, kv, string](timeoutFn{gap: 100}), Output[string](out))
 		if hashOf != nil {
-			op.HashedBy(hashOf)
+			op.HashedBy(func(e *kv) (string, uint64) { return e.k, hashOf(e) })
 		}
 		for i, k := range []string{"a", "b", "c", "a", "d", "b"} {
 			op.Collect(&Record[kv]{kv{k, int64(i + 1)}, int64(10 * i)})
@@ -51,7 +51,7 @@ func TestWindowNumbersAreOnlyHints(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := newWindowHarness(t, Tumbling{Domain: EventTime, Size: minute}, 0)
 			nos := map[*kv]uint32{}
-			h.op.NumberedBy(func(e *kv) uint32 { return nos[e] })
+			h.op.NumberedBy(func(e *kv) (string, uint32) { return e.k, nos[e] })
 			collect := func(k string, v, ts int64) {
 				e := kv{k, v}
 				if v%2 == 1 {

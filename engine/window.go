@@ -88,7 +88,7 @@ type WindowOperator[IN, ACC, OUT, R any] struct {
 	rt       *Runtime
 	keys     keyTable[*windowKey[ACC]]
 	recent   recentKeys[*windowKey[ACC]]
-	numberOf func(*IN) uint32  // the key's number (NumberedBy), or nil
+	numberOf func(*IN) (string, uint32) // the key with its number (NumberedBy), or nil
 	byNo     []*windowKey[ACC] // keys by their number: a cache in front of recent and keys
 	timers   timerQueue[string]
 	wm       int64
@@ -169,8 +169,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 		}
 		return
 	}
-	key := op.keyOf(&rec.Value)
-	k := op.keyState(key, rec)
+	key, k := op.keyState(rec)
 	i := k.find(w)
 	if i < 0 {
 		k.open = append(k.open, openWindow[ACC]{w: w, acc: op.agg.CreateAccumulator()})
@@ -183,13 +182,14 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 	}
 }
 
-// NumberedBy makes the operator find a key's state by a number that stands for the key
-// (gateway.NameNo, the parser's number for a tenant): an index into an array in front of
-// its other lookups. numberOf returns a small number, below a few thousand, or zero for
-// none. A number is only a hint: an element whose key is not the very string the number
-// was first seen with (by pointer and length) takes the other lookups, so a wrong number
-// costs time, never a wrong result. It returns op.
-func (op *WindowOperator[IN, ACC, OUT, R]) NumberedBy(numberOf func(*IN) uint32) *WindowOperator[IN, ACC, OUT, R] {
+// NumberedBy makes the operator read each element's key with numberOf, which returns
+// keyOf's key and a number that stands for it (gateway.NameNo, the parser's number for a
+// tenant), and find the key's state by indexing an array with the number, in front of
+// its other lookups. The number is small, below a few thousand, or zero for none. It is
+// only a hint: an element whose key is not the very string the number was first seen
+// with (by pointer and length) takes the other lookups, so a wrong number costs time,
+// never a wrong result. It returns op.
+func (op *WindowOperator[IN, ACC, OUT, R]) NumberedBy(numberOf func(*IN) (string, uint32)) *WindowOperator[IN, ACC, OUT, R] {
 	op.numberOf = numberOf
 	return op
 }
@@ -197,16 +197,19 @@ func (op *WindowOperator[IN, ACC, OUT, R]) NumberedBy(numberOf func(*IN) uint32)
 // maxKeyNumber bounds the numbers byNo holds, so that a huge number costs no memory.
 const maxKeyNumber = 1 << 16
 
-// keyState returns key's state, creating it for a new key.
-func (op *WindowOperator[IN, ACC, OUT, R]) keyState(key string, rec *Record[IN]) *windowKey[ACC] {
+// keyState returns rec's key and the key's state, creating it for a new key.
+func (op *WindowOperator[IN, ACC, OUT, R]) keyState(rec *Record[IN]) (string, *windowKey[ACC]) {
+	var key string
 	var no uint32
 	if op.numberOf != nil {
-		no = op.numberOf(&rec.Value)
+		key, no = op.numberOf(&rec.Value)
 		if no < uint32(len(op.byNo)) {
 			if k := op.byNo[no]; k != nil && !k.gone && sameString(k.key, key) {
-				return k
+				return key, k
 			}
 		}
+	} else {
+		key = op.keyOf(&rec.Value)
 	}
 	k, ok := op.recent.get(key)
 	if !ok {
@@ -227,7 +230,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) keyState(key string, rec *Record[IN])
 		op.byNo[no], k.no = k, no
 		k.key = key // equal to the key it holds: this string is the one numbered elements carry
 	}
-	return k
+	return key, k
 }
 
 // removeKey drops a key whose windows are all gone, and every cache of it. It finds the

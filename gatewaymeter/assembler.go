@@ -123,7 +123,7 @@ func emitTenantCostMinute(tenant string, w engine.TimeWindow, acc costAcc) gatew
 	return gateway.TenantCostMinute{TenantID: tenant, WindowStart: w.Start, WindowEnd: w.End, USD: acc.usd, Requests: acc.requests}
 }
 
-func requestID(e *sourceEvent) string     { return e.RequestID }
-func requestIDHash(e *sourceEvent) uint64 { return e.IDHash }
-func tenantOf(r *Request) string          { return r.TenantID }
-func tenantNo(r *Request) uint32          { return uint32(r.TenantNo) }
+func requestID(e *sourceEvent) string               { return e.RequestID }
+func requestIDHash(e *sourceEvent) (string, uint64) { return e.RequestID, e.IDHash }
+func tenantOf(r *Request) string                    { return r.TenantID }
+func tenantNo(r *Request) (string, uint32)          { return r.TenantID, uint32(r.TenantNo) }
