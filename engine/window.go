@@ -89,7 +89,7 @@ type WindowOperator[IN, ACC, OUT, R any] struct {
 	keys     keyTable[*windowKey[ACC]]
 	recent   recentKeys[*windowKey[ACC]]
 	numberOf func(*IN) (string, uint32) // the key with its number (NumberedBy), or nil
-	byNo     []*windowKey[ACC] // keys by their number: a cache in front of recent and keys
+	byNo     []*windowKey[ACC]          // keys by their number: a cache in front of recent and keys
 	timers   timerQueue[string]
 	wm       int64
 	dropped  int64
