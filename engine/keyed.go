@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/labtui/labtui/internal/timeheap"
+
 // KeyedProcessFunction is Flink's KeyedProcessFunction with one ValueState of type S per
 // key: ProcessElement sees each element with its key's state, OnTimer each event-time
 // timer of a key when the watermark reaches it. The element is lent for the call, as a
@@ -257,7 +259,7 @@ func (c *KeyedContext[S, OUT]) RegisterEventTimeTimer(ts int64) {
 		// deleted long before (a forget timer ten minutes out, its request done in
 		// seconds). Dropping them once the queue has doubled since the last time keeps it
 		// about twice the live timers, in cache, at a cost of O(1) a timer.
-		c.timers.compact(liveTimer[S])
+		dropDeleted(c.timers)
 		*c.compactAt = max(minCompact, 2*c.timers.len())
 	}
 }
@@ -265,6 +267,25 @@ func (c *KeyedContext[S, OUT]) RegisterEventTimeTimer(ts int64) {
 // liveTimer reports whether a queued timer is still registered: its entry was not reused
 // for another key since, and still holds the time.
 func liveTimer[S any](at int64, r timerRef[S]) bool { return r.e.gen == r.gen && r.e.hasTimer(at) }
+
+// dropDeleted drops from q every timer deleted since it was queued, keeping the order of
+// the others, with the test written into the loop over the ring (where almost every timer
+// is), and without clearing the slots the ring lets go: they
+// hold references to entries the operator keeps for reuse anyway, and the next pushes
+// overwrite them.
+func dropDeleted[S any](q *timerQueue[timerRef[S]]) {
+	mask := len(q.ring) - 1
+	n := 0
+	for i := 0; i < q.size; i++ {
+		t := &q.ring[(q.head+i)&mask]
+		if e := t.key.e; e.gen == t.key.gen && e.hasTimer(t.at) {
+			q.ring[(q.head+n)&mask] = *t
+			n++
+		}
+	}
+	q.size = n
+	q.heap.Retain(func(it timeheap.Item[timerRef[S]]) bool { return liveTimer(it.At, it.Value) })
+}
 
 // minCompact is the smallest queue a keyed operator compacts.
 const minCompact = 1024

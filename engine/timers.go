@@ -66,24 +66,6 @@ func (q *timerQueue[P]) pop() timer[P] {
 
 func (q *timerQueue[P]) len() int { return q.size + q.heap.Len() }
 
-// compact drops every timer keep rejects, keeping the order of the others, so a queue
-// whose timers are mostly deleted before they are due stays the size of the live ones.
-func (q *timerQueue[P]) compact(keep func(at int64, key P) bool) {
-	n := 0
-	for i := 0; i < q.size; i++ { // in place: the write position never passes the read one
-		t := q.ring[(q.head+i)&(len(q.ring)-1)]
-		if keep(t.at, t.key) {
-			q.ring[(q.head+n)&(len(q.ring)-1)] = t
-			n++
-		}
-	}
-	for i := n; i < q.size; i++ {
-		q.ring[(q.head+i)&(len(q.ring)-1)] = timer[P]{}
-	}
-	q.size = n
-	q.heap.Retain(func(it timeheap.Item[P]) bool { return keep(it.At, it.Value) })
-}
-
 func (q *timerQueue[P]) ringPush(t timer[P]) {
 	if q.size == len(q.ring) {
 		grown := make([]timer[P], max(16, 2*len(q.ring)))
