@@ -111,12 +111,14 @@ type costAcc struct {
 	requests int64
 }
 
-func (tenantCost) CreateAccumulator() costAcc { return costAcc{} }
-func (tenantCost) Add(r *Request, acc costAcc) costAcc {
+func (*tenantCost) CreateAccumulator() costAcc { return costAcc{} }
+func (*tenantCost) Add(r *Request, acc costAcc) costAcc {
 	return costAcc{acc.usd + r.USD, acc.requests + 1}
 }
-func (tenantCost) GetResult(acc costAcc) costAcc { return acc }
-func (tenantCost) Merge(a, b costAcc) costAcc    { return costAcc{a.usd + b.usd, a.requests + b.requests} }
+func (*tenantCost) GetResult(acc costAcc) costAcc { return acc }
+func (*tenantCost) Merge(a, b costAcc) costAcc {
+	return costAcc{a.usd + b.usd, a.requests + b.requests}
+}
 
 // emitTenantCostMinute is EmitTenantCostMinute: it stamps tenant and window on the result.
 func emitTenantCostMinute(tenant string, w engine.TimeWindow, acc costAcc) gateway.TenantCostMinute {

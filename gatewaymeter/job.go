@@ -36,14 +36,14 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 	j := &Job{opts: opts, rt: rt, sink: sink}
 	var err error
 	j.procWin, err = engine.NewWindowOperator(rt, engine.Tumbling{Domain: engine.ProcessingTime, Size: opts.WindowSize},
-		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](tenantCost{}), emitTenantCostMinute,
+		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](&tenantCost{}), emitTenantCostMinute,
 		engine.Output[gateway.TenantCostMinute](windowSink{j, meter.ProcessingTimeResult}), nil)
 	if err != nil {
 		return nil, err
 	}
 	j.procWin.NumberedBy(tenantNo)
 	j.eventWin, err = engine.NewWindowOperator(rt, engine.Tumbling{Domain: engine.EventTime, Size: opts.WindowSize},
-		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](tenantCost{}), emitTenantCostMinute,
+		tenantOf, engine.AggregateFunction[Request, costAcc, costAcc](&tenantCost{}), emitTenantCostMinute,
 		engine.Output[gateway.TenantCostMinute](windowSink{j, meter.EventTimeResult}), j.onLate)
 	if err != nil {
 		return nil, err
