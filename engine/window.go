@@ -170,7 +170,10 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 		return
 	}
 	key, k := op.keyState(rec)
-	i := k.find(w)
+	i := len(k.open) - 1
+	if i < 0 || k.open[i].w != w { // most elements go to the key's newest window
+		i = k.find(w)
+	}
 	if i < 0 {
 		k.open = append(k.open, openWindow[ACC]{w: w, acc: op.agg.CreateAccumulator()})
 		i = len(k.open) - 1
@@ -333,9 +336,6 @@ func (op *WindowOperator[IN, ACC, OUT, R]) OpenWindows() []OpenWindow[OUT] {
 }
 
 func (k *windowKey[ACC]) find(w TimeWindow) int {
-	if n := len(k.open); n > 0 && k.open[n-1].w == w { // the newest: most elements
-		return n - 1
-	}
 	for i := range k.open {
 		if k.open[i].w == w {
 			return i
