@@ -55,7 +55,7 @@ func (m Model) pinNext() (Model, tea.Cmd) {
 	case err != nil:
 		m = m.say(footer.Warn, "%v", err)
 	case f != nil && f.Pinned:
-		m = m.say(footer.Info, "%s is pinned to %s: its evidence and the sheet name that run; p for the next, P to let the rule pick", ex, runName(f.Run))
+		m = m.say(footer.Info, "%s is pinned to %s: the sheet names it; P lets the rule pick", ex, runName(f.Run))
 	case f != nil:
 		m = m.say(footer.Info, "%s follows the rule again: %s backs it", ex, runName(f.Run))
 	}

@@ -36,18 +36,24 @@ func (m Model) relayout() Model {
 	l.labH = labpanel.CollapsedHeight
 	if m.focus == areaLab {
 		l.labH = max(18, avail*60/100)
-		if avail-l.labH < minPanes {
-			// A small terminal (80x24): the panes keep what they need to be read, so the
-			// learner sees the minutes while writing about them, and the panel, compact,
-			// the rest.
-			l.labH = max(labpanel.CompactHeight, avail-minPanes)
-		}
 	}
 	if m.showLate && m.view == viewPanes {
 		l.lateH = max(4, avail/5)
 	}
 	if m.showInspector && m.view == viewPanes {
 		l.inspectorH = max(5, avail/4)
+	}
+	floors := min(l.lateH, 3) + min(l.inspectorH, 4) // what they shrink to below
+	if m.focus == areaLab && avail-l.labH-floors < minPanes {
+		// The lab panel with the focus shares a small screen with the panes alone, so the
+		// learner sees the minutes while writing about them: the late records and the
+		// inspector come back with the focus.
+		l.lateH, l.inspectorH = 0, 0
+		if avail-l.labH < minPanes {
+			// A small terminal (80x24): the panes keep what they need to be read, and the
+			// panel, compact, the rest.
+			l.labH = max(labpanel.CompactHeight, avail-minPanes)
+		}
 	}
 	l.panesH = avail - l.labH - l.lateH - l.inspectorH
 	shrink := func(h *int, floor int) {

@@ -220,3 +220,24 @@ func TestAt80x24TheFocusedLabPanelLeavesThePanesInSight(t *testing.T) {
 		t.Errorf("%d lines, want 24", n)
 	}
 }
+
+// TestAt80x24TheInspectorGivesWayToThePanesWhileTheLabHasTheFocus opens the inspector,
+// then focuses the lab panel: the panes stay in sight, and the inspector is back with
+// the focus.
+func TestAt80x24TheInspectorGivesWayToThePanesWhileTheLabHasTheFocus(t *testing.T) {
+	fb := fakebackend.New(labScript()...)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "replay done")
+	press(tm, "v")
+	waitFor(t, tm, "record inspector")
+	press(tm, "tab") // to the inspector
+	press(tm, "tab") // to the lab panel
+	waitFor(t, tm, "tab on to the panes")
+	fm, view := finalView(t, tm)
+	if !strings.Contains(view, "TumblingEventTimeWindows") || strings.Contains(view, "record inspector") {
+		t.Errorf("with the lab focused at 80x24 the panes are not in sight, or the inspector is:\n%s", view)
+	}
+	if fm.layout.panesH < minPanes {
+		t.Errorf("the panes have %d lines", fm.layout.panesH)
+	}
+}

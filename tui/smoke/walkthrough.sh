@@ -4,8 +4,11 @@
 # next :40), 4.3 with r, 4.4 with t, every answer typed as one burst (send-keys -l, as a
 # paste without bracketed paste arrives), then e to export. It checks that every answer
 # was saved verbatim, that each exercise's evidence names the run the rules pick (4.2 the
-# live run 1, 4.3 the completed_ts replay, run 2, 4.4 the started_ts replay, run 3), and
-# that the answer sheet is at most 300 lines. 4.1 needs five quiet minutes: with
+# live run 1, 4.4 the started_ts replay, run 3) or the learner pinned (4.3: its answer
+# pinned the completed_ts replay, run 2; after w, p, enter and t, p in the lab panel pins
+# the replay with watermarks per partition on the source), that a replay's late
+# records are explained by the partition that ran ahead, and that the answer sheet is at
+# most 300 lines. 4.1 needs five quiet minutes: with
 # WALK_FULL=1 the walk waits for them and checks 4.1 is met by run 1; by default it only
 # checks 4.1 names run 1 if it names a run, so the walk takes three to four minutes.
 #
@@ -46,15 +49,19 @@ wait_for() { # wait_for TEXT SECONDS
 	done
 	echo "walkthrough: timed out after $2 s waiting for: $1" >&2; tmux capture-pane -p -t "$S" >&2; return 1
 }
-# answer ID TEXT: select question ID in the lab panel, type TEXT as one burst, stop.
+# pick_question ID: select question ID in the lab panel (which has the focus).
 # A key after Escape waits a little: ESC and the next key's bytes at once read as alt+key.
-answer() {
+pick_question() {
 	tmux send-keys -t "$S" Escape
 	sleep 0.3
 	for _ in 1 2 3 4 5 6 7 8 9; do tmux send-keys -t "$S" Up; done
 	local n
 	n=$(printf '%s\n' 4.1a 4.2a 4.2b 4.3a 4.3b 4.4a 4.4b 4.4c | grep -n "^$1\$" | cut -d: -f1)
 	for _ in $(seq 2 "$n"); do tmux send-keys -t "$S" Down; done
+}
+# answer ID TEXT: select question ID, type TEXT as one burst, stop.
+answer() {
+	pick_question "$1"
 	tmux send-keys -t "$S" Enter
 	wait_for "writing $1" 5
 	tmux send-keys -t "$S" -l "$2"
@@ -113,11 +120,30 @@ declare -A ANSWERS=(
 )
 for id in 4.1a 4.2a 4.2b 4.3a 4.3b 4.4a; do answer "$id" "${ANSWERS[$id]}"; done
 cap 6-answers
+
+# 4.3's second result: watermarks per partition on the source (w, p, enter restarts the
+# job), then t replays the hour with completed_ts again (run R, 4 or 5); p in the lab
+# panel pins 4.3, which its answer pinned to run 2, to run R.
+tmux send-keys -t "$S" w
+wait_for "enter restarts the job" 5
+tmux send-keys -t "$S" p
+sleep 0.3
+tmux send-keys -t "$S" Enter
+wait_for "per partition at the source" 10
+tmux send-keys -t "$S" t
+wait_for "replay completed_ts done" 180
+# The restart's run read nothing before t and gave its number to the replay's run.
+R=$(tmux capture-pane -p -t "$S" | grep -o 'run [0-9]* · replay · completed_ts' | head -1 | cut -d' ' -f2)
+pick_question 4.3a
+wait_for "run $R replay · " 120
+tmux send-keys -t "$S" p
+wait_for "4.3 is pinned to run $R" 10
+cap 7-pinned
 tmux send-keys -t "$S" Tab
 sleep 0.3
 tmux send-keys -t "$S" e
 wait_for "exported" 30
-cap 7-exported
+cap 8-exported
 tmux send-keys -t "$S" q
 for _ in $(seq 1 100); do tmux has-session -t "$S" 2>/dev/null || break; sleep 0.1; done
 if tmux has-session -t "$S" 2>/dev/null; then echo "walkthrough: labtui did not quit on q" >&2; exit 1; fi
@@ -161,8 +187,28 @@ elif [ "$(field "$JSON" run 4.1)" != "None None None" ]; then
 	run 4.1 1 start completed_ts any # too soon to be met, but if it names a run, it is run 1
 fi
 run 4.2 1 start completed_ts met
-run 4.3 2 replay completed_ts met
+run 4.3 "$R" replay completed_ts met
 run 4.4 3 replay started_ts met
+# 4.3 is pinned to run R, with watermarks per partition on the source, and the sheet says
+# so; a replay that dropped records as late says which partition ran ahead and by how much.
+python3 - "$JSON" "$MD" "$R" <<'PY' || fail=1
+import json, sys
+doc, md = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+f = next(e for e in doc["exercises"] if e["id"] == "4.3")["finding"]
+bad = []
+if not f.get("pinned"):
+    bad.append("4.3 is not pinned")
+if f["run"].get("watermarks") != "for_monotonous_timestamps() per partition at the source":
+    bad.append("4.3's run has watermarks " + repr(f["run"].get("watermarks")))
+s = f["sentence"]
+if "dropped" in s and "ran up to" not in s:
+    bad.append("4.3's replay dropped records as late without saying which partition ran ahead: " + s)
+if f"run {sys.argv[3]}: replay of recorded-hour.jsonl.gz, completed_ts, for_monotonous_timestamps() per partition at the source (pinned)" not in md:
+    bad.append(f"the sheet's summary does not name run {sys.argv[3]}, pinned")
+for b in bad:
+    print("walkthrough:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
 if grep -qF -- "$OUT" "$MD" "$JSON" || grep -qF -- "$HOME/" "$MD" "$JSON"; then
 	echo "walkthrough: the export holds a local path" >&2; fail=1
 fi
