@@ -26,19 +26,21 @@ const (
 // Retention bounds what the broker keeps of Topic, the live topic, so that its memory
 // stays bounded however long a lab runs: Kafka's retention.bytes, the newest
 // RetentionBytes of record batches of each partition (older batches are deleted, every
-// RetentionCheck), about 20 minutes of events at the generator's default 20 requests/s,
-// the minutes Lab 4's exercises need and a job restarted from earliest reads again. Other
+// RetentionCheck), about 10 minutes of events at the generator's default 20 requests/s:
+// the minutes Lab 4's exercises need, and what a job restarted from earliest reads again. Other
 // topics (a replay's, say) keep every record, and no record is deleted for its age:
 // records carry event times, which may be old.
 //
 // The broker keeps each partition's log in segments of SegmentBytes (Kafka's
 // log.segment.bytes), in memory, and frees a segment only once retention has deleted
 // all of it: with Kafka's default of 1 GiB (kfake's 100 MiB), a partition's memory
-// would grow to a whole segment before the first byte was freed.
+// would grow to a whole segment before the first byte was freed. (A segment's memory
+// grows by doubling, so it holds up to twice its bytes: the live topic takes about
+// 10 MB at most.)
 const (
-	RetentionBytes = 4 << 20
+	RetentionBytes = 2 << 20
 	RetentionCheck = 10 * time.Second
-	SegmentBytes   = 1 << 20
+	SegmentBytes   = 512 << 10
 )
 
 // Config says where the broker listens and which topic it starts with.

@@ -3,11 +3,16 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/internal/testkit"
@@ -165,5 +170,87 @@ func TestARestartedJobHasEmptyStateAndRereadsFromTheEarliestOffset(t *testing.T)
 	// the same dollars, assembled a second time from empty state.
 	if after.Events != produced || after.Records != before.Records || !same(after.RecordsUSD, before.RecordsUSD) || restarts != 2 {
 		t.Fatalf("after the restart: %+v; before: %+v; produced %d; %d restarts", after, before, produced, restarts)
+	}
+}
+
+// TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted deletes the oldest records
+// of the live topic (as its retention does) and restarts the job: the job reads the rest,
+// the learner is told exactly how many it cannot read, and closing does not wait for them.
+func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
+	gen := generator.Defaults()
+	gen.Rate = 300
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Generator: gen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	logs := make(chan string, 100)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for u := range lab.Updates() {
+			if u.Log != "" {
+				select {
+				case logs <- u.Log:
+				default:
+				}
+			}
+		}
+	}()
+	lab.SetGenerator(true)
+	time.Sleep(time.Second)
+	lab.SetGenerator(false)
+	produced := lab.Totals().Acked
+	cl, err := kgo.NewClient(kgo.SeedBrokers(lab.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	ends, err := adm.ListEndOffsets(context.Background(), broker.DefaultTopic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deleted int64
+	cut := kadm.Offsets{}
+	ends.Each(func(o kadm.ListedOffset) {
+		if o.Offset >= 4 {
+			cut.Add(kadm.Offset{Topic: o.Topic, Partition: o.Partition, At: o.Offset / 2})
+			deleted += o.Offset / 2
+		}
+	})
+	if deleted == 0 {
+		t.Fatalf("a second at 300 requests/s left nothing to delete: %v", ends)
+	}
+	if _, err := adm.DeleteRecords(context.Background(), cut); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.RestartJob(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("the %d older records were deleted", deleted)
+	deadline := time.After(5 * time.Second)
+	for found := false; !found; {
+		select {
+		case l := <-logs:
+			found = strings.Contains(l, want)
+		case <-deadline:
+			t.Fatalf("no log line says %q", want)
+		}
+	}
+	for wait := time.Now().Add(5 * time.Second); lab.Status().Job.Events < produced-deleted && time.Now().Before(wait); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // nothing more arrives
+	if got := lab.Status().Job.Events; got != produced-deleted {
+		t.Errorf("the restarted job read %d events, want the %d kept", got, produced-deleted)
+	}
+	start := time.Now()
+	lab.Close()
+	<-done
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("closing waited %v for records that were deleted", took)
 	}
 }

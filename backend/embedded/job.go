@@ -4,7 +4,10 @@ import (
 	"context"
 	"sync"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+
 	"github.com/labtui/labtui/backend/labrt"
+	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/livejob"
 	"github.com/labtui/labtui/meter"
 )
@@ -37,8 +40,19 @@ func (j *engineJob) Start(ctx context.Context, spec labrt.Spec, collect func(met
 		}
 	}
 	startAt, owed := livejob.Earliest, int64(0)
-	if spec.StartAt == labrt.Latest {
+	switch {
+	case spec.StartAt == labrt.Latest:
 		startAt, owed = livejob.Latest, l.Totals().Acked
+	case spec.Topic == l.broker.Topic():
+		// The broker keeps only the newest records of the live topic: a job that starts
+		// from its earliest offset never reads the ones deleted before, and says so.
+		if gone, err := l.deletedFromLive(ctx); err != nil {
+			l.Logf("%v", err)
+		} else if gone > 0 {
+			owed = gone
+			l.Logf("the job reads the live topic from the oldest record the broker keeps: the %d older records were deleted to bound its memory (it keeps the newest %d KiB of each partition)",
+				gone, broker.RetentionBytes>>10)
+		}
 	}
 	opts := l.cfg.Job
 	opts.Timestamp, opts.Watermarks = spec.Timestamp, spec.Watermarks
@@ -106,4 +120,22 @@ func (j *engineJob) last() livejob.Snapshot {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.final
+}
+
+// deletedFromLive counts the records the broker deleted from the live topic, the sum of
+// its partitions' start offsets (every record has an offset of its own).
+func (l *Lab) deletedFromLive(ctx context.Context) (int64, error) {
+	var gone int64
+	err := l.admin(ctx, "list the live topic's start offsets", func(adm *kadm.Client) error {
+		offsets, err := adm.ListStartOffsets(ctx, l.broker.Topic())
+		if err != nil {
+			return err
+		}
+		if err := offsets.Error(); err != nil {
+			return err
+		}
+		offsets.Each(func(o kadm.ListedOffset) { gone += o.Offset })
+		return nil
+	})
+	return gone, err
 }
