@@ -111,6 +111,8 @@ func (r *reader) parse(k int) {
 		case recs = <-r.free[k]:
 		case <-r.quit:
 			return
+		default: // the job keeps its batches (keep): a new one
+			recs = make([]recording.Record, 0, batchLines)
 		}
 		b := batch{l.Parse(&p, recs[:0]), l.Err}
 		r.freeLines <- l // never blocks: the pool holds every Lines there is
@@ -136,6 +138,14 @@ func (r *reader) batch() ([]recording.Record, error) {
 	}
 	r.last = b.recs
 	return b.recs, b.err
+}
+
+// keep is batch for a caller that keeps every batch: none is given back for reuse, and
+// the parsers make new ones.
+func (r *reader) keep() ([]recording.Record, error) {
+	recs, err := r.batch()
+	r.last = nil
+	return recs, err
 }
 
 // stop ends the reading and waits for its goroutines to return: after it, nothing reads

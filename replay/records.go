@@ -8,15 +8,11 @@ import (
 	"github.com/labtui/labtui/recording"
 )
 
-// chunkSize is how many records one chunk of a recording held in memory holds: the
-// chunks are never copied as the recording grows, as one slice's doubling would copy
-// every record again.
-const chunkSize = 1 << 14
-
-// records is a recording read whole into memory, its lines that are not records left out.
+// records is a recording read whole into memory, its lines that are not records left
+// out: the read ahead's batches, kept as they were parsed (nothing is copied).
 type records struct {
-	chunks [][]recording.Record
-	n      int
+	kept [][]recording.Record
+	n    int
 	// maxPartition is the highest partition a record names, -1 when there is none.
 	maxPartition int32
 }
@@ -27,23 +23,20 @@ func readAll(src Source, sum *Summary, skip func(int, error)) (*records, error) 
 	recs := &records{maxPartition: -1}
 	ahead := readAhead(src)
 	defer ahead.stop()
-	var chunk []recording.Record
 	for {
-		batch, err := ahead.batch()
-		for i := range batch {
-			rec := &batch[i]
+		batch, err := ahead.keep()
+		kept := batch[:0]
+		for _, rec := range batch {
 			if rec.Skipped {
 				skip(rec.Line, rec.Err)
 				continue
 			}
-			if len(chunk) == cap(chunk) {
-				chunk = make([]recording.Record, 0, chunkSize)
-				recs.chunks = append(recs.chunks, nil)
-			}
-			chunk = append(chunk, *rec)
-			recs.chunks[len(recs.chunks)-1] = chunk
 			recs.maxPartition = max(recs.maxPartition, rec.Partition)
-			recs.n++
+			kept = append(kept, rec)
+		}
+		if len(kept) > 0 {
+			recs.kept = append(recs.kept, kept)
+			recs.n += len(kept)
 		}
 		if err != nil {
 			sum.Entries = int64(recs.n)
@@ -55,29 +48,78 @@ func readAll(src Source, sum *Summary, skip func(int, error)) (*records, error) 
 	}
 }
 
-// at returns the i-th record.
-func (r *records) at(i int32) *recording.Record {
-	return &r.chunks[i/chunkSize][i%chunkSize]
-}
-
-// batches returns a function that hands out the records a chunk at a time, in file order,
-// and then io.EOF, or err when it is not nil: a replay's next batch.
+// batches returns a function that hands out the records a batch at a time, in file
+// order, and then io.EOF, or err when it is not nil: a replay's next batch.
 func (r *records) batches(err error) func() ([]recording.Record, error) {
 	i := 0
 	if err == nil {
 		err = io.EOF
 	}
 	return func() ([]recording.Record, error) {
-		if i == len(r.chunks) {
+		if i == len(r.kept) {
 			return nil, err
 		}
 		i++
-		return r.chunks[i-1], nil
+		return r.kept[i-1], nil
 	}
 }
 
-// arrivalKey is what a replay at recorded pace orders records by, with the record's
-// index last so that equal keys keep file order, as a stable sort does.
+// mergedPartitions is how many partitions arrivalOrder merges; a recording with more
+// is sorted instead.
+const mergedPartitions = 64
+
+// arrivalOrder returns the records in (arrival, partition, offset) order, equal ones in
+// file order, as a stable sort gives them: the order the job's source reads them in
+// when each is read at its arrival. A recording is in topic order, each partition's
+// records by offset and, as a consumer reads them, by arrival: then the partitions are
+// merged, which costs a comparison or two a record. Otherwise they are sorted.
+func (r *records) arrivalOrder() []*recording.Record {
+	if r.maxPartition < mergedPartitions {
+		if order, ok := r.merged(); ok {
+			return order
+		}
+	}
+	return r.sorted()
+}
+
+// merged merges the partitions when each one's records are in (arrival, offset) order
+// in the file; ok is false when one is not. The head of every partition is the least
+// record of it, so the least head by (arrival, partition) is the least record left.
+func (r *records) merged() (order []*recording.Record, ok bool) {
+	parts := make([][]*recording.Record, r.maxPartition+1)
+	for _, b := range r.kept {
+		for i := range b {
+			rec := &b[i]
+			p := parts[rec.Partition]
+			if len(p) > 0 {
+				last := p[len(p)-1]
+				if rec.Arrival < last.Arrival || rec.Arrival == last.Arrival && rec.Offset < last.Offset {
+					return nil, false
+				}
+			}
+			parts[rec.Partition] = append(p, rec)
+		}
+	}
+	parts = slices.DeleteFunc(parts, func(p []*recording.Record) bool { return len(p) == 0 })
+	order = make([]*recording.Record, 0, r.n)
+	for len(parts) > 0 {
+		least := 0
+		for k := 1; k < len(parts); k++ { // the parts stay in partition order: ties go to the lower
+			if parts[k][0].Arrival < parts[least][0].Arrival {
+				least = k
+			}
+		}
+		p := parts[least]
+		order = append(order, p[0])
+		if parts[least] = p[1:]; len(p) == 1 {
+			parts = slices.Delete(parts, least, least+1)
+		}
+	}
+	return order, true
+}
+
+// arrivalKey is what sorted orders records by, with the record's index in the file last
+// so that equal keys keep file order, as a stable sort does.
 type arrivalKey struct {
 	arrival   int64
 	offset    int64
@@ -85,26 +127,24 @@ type arrivalKey struct {
 	index     int32
 }
 
-// arrivalOrder returns the indices of the records in (arrival, partition, offset) order,
-// equal ones in file order: the order the job's source reads them in when each is
-// read at its arrival.
-func (r *records) arrivalOrder() []int32 {
+// sorted sorts the records by (arrival, partition, offset), equal ones in file order.
+func (r *records) sorted() []*recording.Record {
+	all := make([]*recording.Record, 0, r.n)
 	keys := make([]arrivalKey, 0, r.n)
-	for _, c := range r.chunks {
-		for _, rec := range c {
-			keys = append(keys, arrivalKey{rec.Arrival, rec.Offset, rec.Partition, int32(len(keys))})
+	for _, b := range r.kept {
+		for i := range b {
+			rec := &b[i]
+			keys = append(keys, arrivalKey{rec.Arrival, rec.Offset, rec.Partition, int32(len(all))})
+			all = append(all, rec)
 		}
 	}
-	byArrival := func(a, b arrivalKey) int {
+	slices.SortFunc(keys, func(a, b arrivalKey) int {
 		return cmp.Or(cmp.Compare(a.arrival, b.arrival), cmp.Compare(a.partition, b.partition),
 			cmp.Compare(a.offset, b.offset), cmp.Compare(a.index, b.index))
-	}
-	if !slices.IsSortedFunc(keys, byArrival) {
-		slices.SortFunc(keys, byArrival)
-	}
-	order := make([]int32, len(keys))
+	})
+	order := make([]*recording.Record, len(keys))
 	for i, k := range keys {
-		order[i] = k.index
+		order[i] = all[k.index]
 	}
 	return order
 }
