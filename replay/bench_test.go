@@ -4,9 +4,11 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,34 +85,46 @@ func BenchmarkReplayRecorded(b *testing.B) { benchReplay(b, Recorded) }
 
 const recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
 
-// labFiles are the recordings issue 15's replay goals name: the recorded hour as the lab
-// ships it (.gz) and decompressed, and ten hours made as `labtui record --simulate --seed
-// 10 --duration 10h` with perf.sh's two hiccups makes them, plain and gzip.
-func labFiles(b *testing.B) map[string]string {
+// labFile returns the path of one of the recordings issue 15's replay goals name,
+// making it in dir the first time: "hour.gz" the recorded hour as the lab ships it,
+// "hour" the same decompressed, "ten" ten hours made as `labtui record --simulate --seed
+// 10 --duration 10h` with perf.sh's two hiccups makes them, and "ten.gz" the same
+// compressed.
+func labFile(b *testing.B, dir, name string) string {
 	b.Helper()
-	dir := b.TempDir()
-	plainHour := filepath.Join(dir, "hour.jsonl")
-	copyRecording(b, recordedHour, plainHour)
-	ten := filepath.Join(dir, "ten.jsonl")
-	hiccups, err := inject.ParseHiccups([]string{"gw-1@2h20m40s+35s", "gw-2@6h45m40s+35s"})
-	if err != nil {
-		b.Fatal(err)
+	path := filepath.Join(dir, strings.TrimSuffix(name, ".gz")+".jsonl")
+	if strings.HasSuffix(name, ".gz") {
+		path += ".gz"
 	}
-	fleet := generator.Defaults()
-	fleet.Seed = 10
-	w, err := recording.Create(ten)
-	if err != nil {
-		b.Fatal(err)
+	switch _, err := os.Stat(path); {
+	case name == "hour.gz":
+		return recordedHour
+	case err == nil:
+		return path
+	case name == "hour":
+		copyRecording(b, recordedHour, path)
+	case name == "ten.gz":
+		copyRecording(b, labFile(b, dir, "ten"), path)
+	case name == "ten":
+		hiccups, err := inject.ParseHiccups([]string{"gw-1@2h20m40s+35s", "gw-2@6h45m40s+35s"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		fleet := generator.Defaults()
+		fleet.Seed = 10
+		w, err := recording.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := recording.Simulate(context.Background(), recording.SimConfig{Generator: fleet,
+			Start: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Duration: 10 * time.Hour, Hiccups: hiccups}, w.Write); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
-	if _, err := recording.Simulate(context.Background(), recording.SimConfig{Generator: fleet,
-		Start: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC), Duration: 10 * time.Hour, Hiccups: hiccups}, w.Write); err != nil {
-		b.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
-	copyRecording(b, ten, ten+".gz")
-	return map[string]string{"hour.gz": recordedHour, "hour": plainHour, "ten": ten, "ten.gz": ten + ".gz"}
+	return path
 }
 
 // copyRecording copies the recording at from to to, each compressed as its name says.
@@ -143,15 +157,16 @@ func copyRecording(b *testing.B, from, to string) {
 // is not in it). Issue 15 asks, at fast pace, for 2 M events/s from plain JSONL and
 // 1.2 M from .gz, and at recorded pace for at most 1.5 times the fast pace's time.
 func BenchmarkReplayLabFiles(b *testing.B) {
-	files := labFiles(b)
+	dir := b.TempDir()
 	for _, name := range []string{"hour.gz", "hour", "ten", "ten.gz"} {
 		for _, pace := range []Pace{Fast, Recorded} {
 			b.Run(name+"/"+pace.String(), func(b *testing.B) {
+				path := labFile(b, dir, name)
 				b.ReportAllocs()
 				var events int64
 				var elapsed time.Duration
 				for b.Loop() {
-					r, err := recording.Open(context.Background(), files[name])
+					r, err := recording.Open(context.Background(), path)
 					if err != nil {
 						b.Fatal(err)
 					}
