@@ -18,7 +18,7 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m, cmd := m.apply(msg.u)
 		return m, tea.Batch(listen(m.b.Updates()), cmd), true
 	case updatesClosedMsg:
-		if m.screen != screenQuitting {
+		if m.screen != screenQuitting && m.startErr == "" { // a lab that did not start has said why
 			return m.say(footer.Error, "the lab stopped sending updates: see %s", LogFile), nil, true
 		}
 		return m, nil, true

@@ -179,13 +179,15 @@ func TestSIGTERMSavesWhatWasJustTyped(t *testing.T) {
 
 func TestALabThatDidNotStartShowsWhyWholeAndRunFails(t *testing.T) {
 	const why = "port 9092 is already in use: stop what is using it or start labtui with --broker-addr 127.0.0.1:<port>"
-	fb := fakebackend.New()
-	fb.StartErr = errors.New(why)
+	// As the embedded lab does when its broker cannot listen: a last status, its updates
+	// closed, then the error. The reason stays on screen, and the status line says it.
+	fb := fakebackend.New(backend.Update{Status: status(at("00:01"), meter.MinWatermark)})
+	fb.StartErr, fb.CloseOnStartErr = errors.New(why), true
 	tm := start(t, fb, Config{}, 80, 24)
 	waitFor(t, tm, "The lab did not start.")
 	_, view := finalView(t, tm)
-	if !strings.Contains(strings.Join(strings.Fields(view), " "), why+" Press q to quit") {
-		t.Errorf("the reason is not shown whole:\n%s", view)
+	if !strings.Contains(strings.Join(strings.Fields(view), " "), why+" Press q to quit") || strings.Contains(view, "stopped sending updates") {
+		t.Errorf("the reason is not shown whole, or the status line hides it:\n%s", view)
 	}
 
 	fb2 := fakebackend.New()

@@ -48,7 +48,7 @@ func (m Model) bodyViews() []string {
 		out = append(out, m.replayBar.View(m.sess.Replay, m.replayField, reached))
 	}
 	switch {
-	case l.panesH > 0 && m.startErr != "" && m.sess.Status == nil:
+	case l.panesH > 0 && m.startErr != "" && !m.started: // a lab that failed to start may still send a last status
 		out = append(out, m.startErrView(l.panesH))
 	case l.panesH > 0 && m.view == viewDiff:
 		out = append(out, m.diffView.View())

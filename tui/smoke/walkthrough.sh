@@ -14,6 +14,9 @@
 #
 #   tui/smoke/walkthrough.sh [path/to/labtui]     (builds labtui when no binary is given)
 #
+# WALK_COLS and WALK_ROWS set the terminal's size (160x48; WALK_COLS=80 WALK_ROWS=24 walks
+# the smallest labtui draws in).
+#
 # The screens it captured, the export and labtui's log are left in $OUT (default a new
 # temporary directory). Its tmux session and labtui are stopped whatever happens.
 set -euo pipefail
@@ -71,7 +74,7 @@ answer() {
 	wait_for "checks met by your runs · tab on to the panes" 5
 }
 
-tmux new-session -d -s "$S" -x 160 -y 48 \
+tmux new-session -d -s "$S" -x "${WALK_COLS:-160}" -y "${WALK_ROWS:-48}" \
 	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' --broker-addr $ADDR"
 wait_for "still open, running totals:" 60
 wait_for "for_monotonous_timestamps()" 5
@@ -83,7 +86,7 @@ fi
 
 # 4.2: the picker's default is the course's start, the next second :40.
 tmux send-keys -t "$S" i
-wait_for "[at the next :40" 5
+wait_for "starts [at " 5
 tmux send-keys -t "$S" Enter
 wait_for "hiccup at " 5
 cap 2-planned

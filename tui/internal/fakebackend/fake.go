@@ -29,6 +29,9 @@ type Backend struct {
 	ReplayFn func(ctx context.Context, path string, field meter.TimestampField) error
 	// StartErr, if set, is what Start returns.
 	StartErr error
+	// CloseOnStartErr makes Start send the script and close Updates before it returns
+	// StartErr.
+	CloseOnStartErr bool
 
 	script  []backend.Update
 	updates chan backend.Update
@@ -49,6 +52,14 @@ func (b *Backend) Name() string { return "fake" }
 // Start sends the script.
 func (b *Backend) Start(ctx context.Context) error {
 	b.record(Call{Method: "Start"})
+	if b.StartErr != nil && b.CloseOnStartErr {
+		// As the embedded lab does when its broker cannot listen: the script (a last
+		// status), its updates closed, then the error.
+		for _, u := range b.script {
+			b.Send(u)
+		}
+		b.Close()
+	}
 	if b.StartErr != nil {
 		return b.StartErr
 	}
