@@ -83,3 +83,15 @@ func TestReadsOfEvenPartitionsShowNoLead(t *testing.T) {
 		t.Errorf("even reads: %+v, %d events", r.Max, r.Events())
 	}
 }
+
+// BenchmarkReadsRead is what the job's loop adds for each event it reads.
+func BenchmarkReadsRead(b *testing.B) {
+	var r Reads
+	ts := int64(36e5)
+	i := 0
+	for b.Loop() {
+		i++
+		ts += int64(i % 7)
+		r.Read(int32(i%3), ts-int64(i%5)*100)
+	}
+}

@@ -128,11 +128,11 @@ cap 6-answers
 # job), then t replays the hour with completed_ts again (run R, 4 or 5); p in the lab
 # panel pins 4.3, which its answer pinned to run 2, to run R.
 tmux send-keys -t "$S" w
-wait_for "enter restarts the job" 5
+wait_for "watermarks [" 5
 tmux send-keys -t "$S" p
 sleep 0.3
 tmux send-keys -t "$S" Enter
-wait_for "per partition at the source" 10
+wait_for "redeployed with" 10
 tmux send-keys -t "$S" t
 wait_for "replay completed_ts done" 180
 # The restart's run read nothing before t and gave its number to the replay's run.
