@@ -20,6 +20,9 @@ import (
 //   - the job's consumer decodes its fetches into pooled memory (jobPools), which the
 //     job recycles record by record; its fetch sizes are livejob's (1 MiB: 256 KiB and
 //     4 MiB measured no different).
+//   - neither sends client metrics (KIP-714) to kfake, which takes them: every client
+//     made an lz4 writer with megabytes of buffers to push them, 5 % of what a replay
+//     allocated, for nobody to read.
 
 // replayBuffered is how many records the replay's producer holds at most.
 const replayBuffered = 10_000
@@ -27,11 +30,13 @@ const replayBuffered = 10_000
 // newReplayProducer returns the client a replay writes a recording to the broker at
 // addr with.
 func newReplayProducer(addr string) (*kgo.Client, error) {
-	return recording.NewProducer([]string{addr}, "labtui-replay", kgo.MaxBufferedRecords(replayBuffered))
+	return recording.NewProducer([]string{addr}, "labtui-replay", kgo.MaxBufferedRecords(replayBuffered), kgo.DisableClientMetrics())
 }
 
 // jobClientOpts are the options of the job's consumer beside livejob's own.
-func jobClientOpts() []kgo.Opt { return []kgo.Opt{kgo.WithPools(&jobPools)} }
+func jobClientOpts() []kgo.Opt {
+	return []kgo.Opt{kgo.WithPools(&jobPools), kgo.DisableClientMetrics()}
+}
 
 // jobPools is shared by every job of the process: a sync.Pool is safe for concurrent use.
 var jobPools fetchPools
