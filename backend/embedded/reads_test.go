@@ -19,16 +19,28 @@ import (
 // (each partition's records and largest timestamp, the largest lead of one partition over
 // another, and the late records only that lead made late) against a recomputation from
 // the records in the order the job read them.
-func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
-	type read struct {
-		p    int32
-		ev   gateway.Event
-		okay bool
-	}
-	var order []read // appended on the job's goroutine, read after the replay is done
-	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Consumed: func(r *kgo.Record, _ int64) {
+// hourRead is a replay of the recorded hour as fast as the broker serves it: the events
+// in the order the job read them, its late records (request id: the end of the window it
+// missed) and its last progress.
+type hourRead struct {
+	order []read
+	late  map[string]int64
+	last  *backend.ReplayProgress
+}
+
+type read struct {
+	p    int32
+	ev   gateway.Event
+	okay bool
+}
+
+func replayHour(t *testing.T, wm meter.Watermarks) hourRead {
+	t.Helper()
+	var h hourRead // order is appended on the job's goroutine, read after the replay
+	h.late = map[string]int64{}
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Job: meter.Options{Watermarks: wm}, Consumed: func(r *kgo.Record, _ int64) {
 		ev, err := gateway.ParseEvent(r.Value)
-		order = append(order, read{p: r.Partition, ev: ev, okay: err == nil})
+		h.order = append(h.order, read{p: r.Partition, ev: ev, okay: err == nil})
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -37,19 +49,17 @@ func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lab.Close()
-	late := map[string]int64{} // request id: its event window's end
-	var last *backend.ReplayProgress
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
 		for u := range lab.Updates() {
 			for _, r := range u.Results {
 				if r.Kind == meter.LateResult {
-					late[r.Record.RequestID] = r.Record.EventWindowEnd
+					h.late[r.Record.RequestID] = r.Record.EventWindowEnd
 				}
 			}
 			if u.Replay != nil && u.Replay.Done {
-				last = u.Replay
+				h.last = u.Replay
 			}
 		}
 	}()
@@ -58,17 +68,20 @@ func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
 	}
 	lab.Close()
 	<-drained
-	if last == nil || last.Reads == nil {
-		t.Fatalf("the replay's last progress reports no reads: %+v", last)
+	if h.last == nil || h.last.Reads == nil {
+		t.Fatalf("the replay's last progress reports no reads: %+v", h.last)
 	}
-	got := *last.Reads
+	return h
+}
 
-	maxTS := map[int32]int64{}
-	records := map[int32]int64{}
+// recompute works out from the order the job read the events what Reads reports: each
+// partition's records and largest timestamp, the largest lead, and the late records
+// whose window their own partition's events had not closed (by request id).
+func (h hourRead) recompute() (records, maxTS map[int32]int64, lead meter.Lead, ahead map[string]bool, judged int) {
+	records, maxTS, ahead = map[int32]int64{}, map[int32]int64{}, map[string]bool{}
 	halves := map[string]int{}
-	var want meter.Lead
-	var events, ahead, judged int64
-	for _, r := range order {
+	var events int64
+	for _, r := range h.order {
 		if !r.okay {
 			continue
 		}
@@ -76,10 +89,10 @@ func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
 		// A request's late record is judged as its second half arrives, before the
 		// job takes that half's timestamp in.
 		if halves[r.ev.RequestID]++; halves[r.ev.RequestID] == 2 {
-			if end, ok := late[r.ev.RequestID]; ok {
+			if end, ok := h.late[r.ev.RequestID]; ok {
 				judged++
 				if end > maxTS[r.p] {
-					ahead++
+					ahead[r.ev.RequestID] = true
 				}
 			}
 		}
@@ -94,23 +107,53 @@ func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
 				top, topP = m, p
 			}
 		}
-		if by := top - maxTS[r.p]; by > want.By {
-			want = meter.Lead{Ahead: topP, Behind: r.p, By: by, Read: events}
+		if by := top - maxTS[r.p]; by > lead.By {
+			lead = meter.Lead{Ahead: topP, Behind: r.p, By: by, Read: events}
 		}
 	}
+	return records, maxTS, lead, ahead, judged
+}
+
+// TestAReplayReportsHowUnevenlyItReadThePartitions replays the recorded hour as fast as
+// the broker serves it and checks what the replay's last progress says of its reading
+// (each partition's records and largest timestamp, the largest lead of one partition over
+// another, and the late records only that lead made late) against a recomputation from
+// the records in the order the job read them.
+func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
+	h := replayHour(t, meter.Watermarks{})
+	got := *h.last.Reads
+	records, maxTS, want, ahead, judged := h.recompute()
 	if got.Max.By != want.By || got.Max.Behind != want.Behind || got.Max.Read != want.Read {
 		t.Errorf("largest lead %+v, recomputed %+v", got.Max, want)
 	}
-	if got.Late != int64(len(late)) || judged != int64(len(late)) || got.AheadLate != ahead {
-		t.Errorf("late %d (%d only because of a lead), recomputed %d judged of %d, %d because of a lead", got.Late, got.AheadLate, judged, len(late), ahead)
+	if got.Late != int64(len(h.late)) || judged != len(h.late) || got.AheadLate != int64(len(ahead)) {
+		t.Errorf("late %d (%d only because of a lead), recomputed %d judged of %d, %d because of a lead", got.Late, got.AheadLate, judged, len(h.late), len(ahead))
 	}
 	for _, pr := range got.Partitions {
 		if pr.Records != records[pr.Partition] || pr.MaxTS != maxTS[pr.Partition] {
 			t.Errorf("partition %d read %+v, recomputed %d records up to %d", pr.Partition, pr, records[pr.Partition], maxTS[pr.Partition])
 		}
 	}
-	t.Logf("read %d events; largest lead %.1f s of partition %d over %d; %d late, %d only because of it",
-		events, float64(got.Max.By)/1000, got.Max.Ahead, got.Max.Behind, got.Late, got.AheadLate)
+	t.Logf("largest lead %.1f s of partition %d over %d; %d late, %d only because of it",
+		float64(got.Max.By)/1000, got.Max.Ahead, got.Max.Behind, got.Late, got.AheadLate)
+}
+
+// TestWithWatermarksAtTheSourceNoRecordALeadMadeLateIsLate is what LateWhy tells the
+// learner: a replay after the parse drops records as late that only another partition's
+// lead made late; the same hour replayed with watermarks per partition on the source
+// drops none of them, and none at all that its own reading judges late by a lead.
+func TestWithWatermarksAtTheSourceNoRecordALeadMadeLateIsLate(t *testing.T) {
+	_, _, _, ahead, _ := replayHour(t, meter.Watermarks{}).recompute()
+	src := replayHour(t, meter.Watermarks{At: meter.SourceWatermarks})
+	for id := range src.late {
+		if ahead[id] {
+			t.Errorf("%s, late after the parse only because of a lead, is late at the source too", id)
+		}
+	}
+	if r := src.last.Reads; r.AheadLate != 0 {
+		t.Errorf("at the source %d records were late because of a lead", r.AheadLate)
+	}
+	t.Logf("after the parse %d records were late only because of a lead; at the source %d were late", len(ahead), len(src.late))
 }
 
 // TestCountLinesCountsTheRecordingsLines counts the recorded hour's lines, as the
