@@ -38,7 +38,8 @@ func (s *Session) PinChoices(ex string) []PinChoice {
 
 // PinNext pins exercise ex to the next kept run after the one that backs it now that can
 // back it, oldest first; after the newest, or when no other run can, the exercise follows
-// the rule's pick again (Unpin). It returns the finding as it then stands (nil when
+// the rule's pick again (Unpin). Evidence saved by an earlier session, or of a run no
+// longer kept, is replaced by the first run that can back ex. It returns the finding as it then stands (nil when
 // none), or an error, saying why, when no kept run can back ex.
 func (s *Session) PinNext(ex string) (*state.Finding, error) {
 	cur := s.ev.evidence.Findings[ex]
@@ -50,6 +51,11 @@ func (s *Session) PinNext(ex string) (*state.Finding, error) {
 	}
 	if len(can) == 0 {
 		return nil, fmt.Errorf("no run kept can back %s yet: labtui counts %s", ex, ruleOf(ex))
+	}
+	if cur != nil {
+		if run := s.Run(cur.Run.ID); run == nil || run.StartedAt != cur.Run.StartedAt {
+			cur = nil // saved from an earlier session, or of a run let go: pin the first
+		}
 	}
 	next := can[0]
 	if cur != nil && cur.Pinned {

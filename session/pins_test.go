@@ -9,6 +9,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
 )
 
 // twoLiveRunsAndAReplay is run 1 with three agreeing minutes, run 2 (after x) with five,
@@ -119,5 +120,20 @@ func TestTheSheetNamesThePinnedRun(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("the sheet lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestPinningOverASavedFindingPinsThisSessionsRun restores a 4.1 finding pinned in an
+// earlier session to its run 1: p pins this session's run 1, it does not let the rule
+// pick (which would replace the saved evidence without the learner choosing a run).
+func TestPinningOverASavedFindingPinsThisSessionsRun(t *testing.T) {
+	saved := state.New()
+	saved.Evidence.Findings = map[string]*state.Finding{"4.1": {Run: state.RunRef{ID: 1, Kind: "start", StartedAt: 1}, Met: true, Pinned: true, Sentence: "saved"}}
+	l := newLabWith(Config{Reenact: hourReference})
+	l.h.Restore(saved)
+	twoLiveRunsAndAReplay(l)
+	f, err := l.h.PinNext("4.1")
+	if err != nil || f.Run.ID != 1 || !f.Pinned || f.Sentence == "saved" {
+		t.Errorf("PinNext over a saved finding = %+v, %v", f, err)
 	}
 }
