@@ -3,6 +3,7 @@ package meter
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/labtui/labtui/gateway"
@@ -174,6 +175,21 @@ const MinWatermark int64 = math.MinInt64
 
 // MaxWatermark is the watermark of a drained or finished job (Long.MAX_VALUE), as the engine's.
 const MaxWatermark int64 = math.MaxInt64
+
+// Name names the strategy as the job's code writes it: for_monotonous_timestamps(), or
+// for_bounded_out_of_orderness(40 s), with " per partition at the source" when the
+// watermarks are generated there.
+func (w Watermarks) Name() string {
+	site := ""
+	if w.At == SourceWatermarks {
+		site = " per partition at the source"
+	}
+	if w.OutOfOrderness <= 0 {
+		return "for_monotonous_timestamps()" + site
+	}
+	s := strconv.FormatFloat(float64(w.OutOfOrderness)/1000, 'f', -1, 64)
+	return "for_bounded_out_of_orderness(" + s + " s)" + site
+}
 
 // Validate reports a strategy Flink would refuse.
 func (w Watermarks) Validate() error {

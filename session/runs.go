@@ -2,7 +2,6 @@ package session
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/internal/ring"
@@ -120,16 +119,7 @@ func (r *Run) Kind() string {
 }
 
 // WatermarkStrategy names the run's watermark strategy as the course does.
-func (r *Run) WatermarkStrategy() string {
-	site := ""
-	if r.Watermarks.At == meter.SourceWatermarks {
-		site = " per partition at the source"
-	}
-	if d := r.Watermarks.OutOfOrderness; d > 0 {
-		return "bounded out-of-orderness of " + (time.Duration(d) * time.Millisecond).String() + site
-	}
-	return "for_monotonous_timestamps()" + site
-}
+func (r *Run) WatermarkStrategy() string { return r.Watermarks.Name() }
 
 // Title names the run for a pane title: "run 2 · replay · started_ts", "run 3 ·
 // TaskManager died · completed_ts".

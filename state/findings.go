@@ -35,7 +35,7 @@ type RunRef struct {
 	Kind      string `json:"kind"`
 	Timestamp string `json:"timestamp"`
 	// Watermarks names the run's watermark strategy: "for_monotonous_timestamps()" or
-	// "bounded out-of-orderness of 5s".
+	// "for_bounded_out_of_orderness(5 s)".
 	Watermarks string `json:"watermarks,omitempty"`
 	// Recording is the file name (never a path) of the recording a replay read.
 	Recording string `json:"recording,omitempty"`

@@ -151,18 +151,8 @@ func pow10(n int) int64 {
 	return p
 }
 
-// Name names a strategy as the job's code writes it: for_monotonous_timestamps(), or
-// for_bounded_out_of_orderness(40 s).
-func Name(w meter.Watermarks) string {
-	site := ""
-	if w.At == meter.SourceWatermarks {
-		site = " per partition at the source"
-	}
-	if w.OutOfOrderness <= 0 {
-		return "for_monotonous_timestamps()" + site
-	}
-	return "for_bounded_out_of_orderness(" + seconds(w.OutOfOrderness) + ")" + site
-}
+// Name names a strategy as the job's code writes it (meter.Watermarks.Name).
+func Name(w meter.Watermarks) string { return w.Name() }
 
 // seconds writes ms as "40 s" or "1.5 s".
 func seconds(ms int64) string {
