@@ -211,7 +211,7 @@ func TestAt80x24TheFocusedLabPanelLeavesThePanesInSight(t *testing.T) {
 	tm.Type("they agree")
 	waitFor(t, tm, "they agree")
 	_, view := finalView(t, tm)
-	for _, want := range []string{"TumblingEventTimeWindows", "minute tenant", "check met:", "4.1a (1 of 1)", "│ they agree"} {
+	for _, want := range []string{"processing time", "event time", "minute tenant", "10:00  acme", "check met:", "4.1a (1 of 1)", "│ they agree"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("at 80x24 with the lab focused the screen lacks %q:\n%s", want, view)
 		}
@@ -234,7 +234,7 @@ func TestAt80x24TheInspectorGivesWayToThePanesWhileTheLabHasTheFocus(t *testing.
 	press(tm, "tab") // to the lab panel
 	waitFor(t, tm, "tab on to the panes")
 	fm, view := finalView(t, tm)
-	if !strings.Contains(view, "TumblingEventTimeWindows") || strings.Contains(view, "record inspector") {
+	if !strings.Contains(view, "10:00  acme") || strings.Contains(view, "record inspector") {
 		t.Errorf("with the lab focused at 80x24 the panes are not in sight, or the inspector is:\n%s", view)
 	}
 	if fm.layout.panesH < minPanes {

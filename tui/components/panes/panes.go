@@ -74,12 +74,21 @@ func (m Model) Bottom() Model {
 
 // titleLines is 1 when both titles fit on one line, else 2.
 func (m Model) titleLines() int {
-	lw, _ := m.split()
-	if lw >= len(ProcessingTitle)+2 {
+	if m.wideTitles() || m.height < shortPanes {
 		return 1
 	}
 	return 2
 }
+
+// wideTitles reports whether the titles with their window classes fit on one line.
+func (m Model) wideTitles() bool {
+	lw, _ := m.split()
+	return lw >= len(ProcessingTitle)+2
+}
+
+// shortPanes is the height under which narrow panes leave their window classes out of the
+// titles, for one more row of minutes (80x24 with the lab panel focused).
+const shortPanes = 12
 
 // split returns the widths of the left and the right pane (a rule sits between).
 func (m Model) split() (int, int) {

@@ -54,8 +54,11 @@ func (m Model) titles(lines []string, lw, rw int) []string {
 	if m.focused {
 		st = m.styles.FocusTitle
 	}
-	if m.titleLines() == 1 {
+	if m.wideTitles() {
 		return append(lines, m.join(st.Render(ProcessingTitle), st.Render(EventTitle), lw, rw))
+	}
+	if m.titleLines() == 1 {
+		return append(lines, m.join(st.Render("processing time"), st.Render("event time"), lw, rw))
 	}
 	return append(lines,
 		m.join(st.Render("processing time"), st.Render("event time"), lw, rw),
