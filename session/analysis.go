@@ -83,7 +83,7 @@ func (s *Session) analyze(u backend.Update) []Task {
 			tasks = append(tasks, s.findMoved()...)
 		}
 	}
-	if len(u.Results) > 0 {
+	if len(u.Results) > 0 || u.Status != nil {
 		for _, run := range s.runs {
 			if c := s.an.diffs[run.ID]; c != nil && !c.pending && c.output != run.output {
 				tasks = append(tasks, s.compare(run)...)

@@ -242,6 +242,11 @@ func (s *Session) record(u backend.Update) {
 	}
 	if u.Status != nil {
 		s.Status = u.Status
+		if cur.ReplayDone && !sameOpen(cur.Open, u.Status.Open) {
+			// The replay's Done can come before the status that lists its last open
+			// windows whole: its output changed, so its comparison is worked out again.
+			cur.output++
+		}
 		cur.Open = u.Status.Open
 		cur.hiccups(u.Status)
 		if u.Status.Reads != nil {
@@ -261,6 +266,19 @@ func (s *Session) record(u backend.Update) {
 			cur.Reads = p.Reads
 		}
 	}
+}
+
+// sameOpen reports whether two lists of open windows hold the same running totals.
+func sameOpen(a, b []meter.Result) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Window != b[i].Window || a[i].Minute != b[i].Minute {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Session) result(run *Run, r *meter.Result) {

@@ -94,3 +94,33 @@ func TestAReplayWithWatermarksAtTheSourceAndNoLateRecordSaysSo(t *testing.T) {
 		t.Errorf("4.3 = %+v\nwant it to end %q", f, want)
 	}
 }
+
+// pendingAt is an open processing-time window of acme in minute m, with its running totals.
+func pendingAt(m int64, usd float64, n int64) meter.Result {
+	r := fired(meter.ProcessingTimeResult, "acme", m, usd, n)
+	r.Window, r.Kind = meter.ProcessingTimeResult, meter.PendingResult
+	return r
+}
+
+// TestAReplaysComparisonFollowsTheStatusThatListsItsLastOpenWindows finishes a replay
+// whose Done comes before the status that lists its processing-time window whole (the
+// status before it had read part of the hour): 4.3's finding is worked out again with the
+// whole window, not left with the part.
+func TestAReplaysComparisonFollowsTheStatusThatListsItsLastOpenWindows(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
+	st := status(t0+2000, t0+1000)
+	st.Open = []meter.Result{pendingAt(90, 5, 1)}
+	l.apply(backend.Update{Results: []meter.Result{fired(meter.EventTimeResult, "acme", 0, 0.2, 2)}, Status: st})
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
+	if f := l.h.Finding("4.3"); f == nil || !strings.Contains(f.Sentence, "$5.0000 and 1 requests") {
+		t.Fatalf("before the last status: %+v", f)
+	}
+	st = status(t0+2300, t0+1000)
+	st.Open = []meter.Result{pendingAt(90, 9.9, 3)}
+	l.apply(backend.Update{Status: st})
+	if f := l.h.Finding("4.3"); f == nil || !strings.Contains(f.Sentence, "$9.9000 and 3 requests") {
+		t.Errorf("after the status with the whole window: %+v", f)
+	}
+}
