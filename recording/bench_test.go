@@ -12,22 +12,29 @@ import (
 
 const recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
 
-// BenchmarkReadRecordedHour reads the recorded hour's 143,400 lines, already
-// decompressed in memory, so what is measured is the line decoding a replay does.
-func BenchmarkReadRecordedHour(b *testing.B) {
+// recordedHourBytes returns the recorded hour's lines, decompressed.
+func recordedHourBytes(tb testing.TB) []byte {
+	tb.Helper()
 	f, err := os.Open(recordedHour)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	data, err := io.ReadAll(zr)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	return data
+}
+
+// BenchmarkReadRecordedHour reads the recorded hour's 143,400 lines, already
+// decompressed in memory, so what is measured is the line decoding a replay does.
+func BenchmarkReadRecordedHour(b *testing.B) {
+	data := recordedHourBytes(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var n int
@@ -47,19 +54,7 @@ func BenchmarkReadRecordedHour(b *testing.B) {
 // bytes already decompressed in memory: the lines, then the envelope and the event in
 // one pass, 512 records a batch, on one goroutine.
 func BenchmarkReadRecordsRecordedHour(b *testing.B) {
-	f, err := os.Open(recordedHour)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := recordedHourBytes(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	p := gateway.Parser{IDBlocks: true}

@@ -3,7 +3,6 @@ package recording
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	stdjson "encoding/json"
 	"fmt"
 	"io"
@@ -102,22 +101,10 @@ func mustJSON(t testing.TB, v any) []byte {
 }
 
 // TestReadRecordsIsRecordsThenParse: on the lab's files, the event contract's table
-// and nearly canonical lines, the one-pass read (ReadLines, then Parse) gives what reading the line and then parsing its value gives, line for line, at every
-// batch size.
+// and nearly canonical lines, the one-pass read (ReadLines, then Parse) gives what
+// reading the line and then parsing its value gives, line for line, at every batch size.
 func TestReadRecordsIsRecordsThenParse(t *testing.T) {
-	hour, err := os.Open(recordedHour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hour.Close()
-	zr, err := gzip.NewReader(hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hourData, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hourData := recordedHourBytes(t)
 	seed, err := os.ReadFile("../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl")
 	if err != nil {
 		t.Fatal(err)
