@@ -76,7 +76,8 @@ type Update struct {
 	// Log is a line for the learner to read: a command run, a state change, a problem.
 	Log string
 	// Replay reports a replay's progress; the one whose Done is set is the replay's
-	// completion, sent once, after the last result the backend saw of it.
+	// completion, sent once, after the last result the backend saw of it, with the
+	// Status as it stands then (the run's open windows whole).
 	Replay *ReplayProgress
 	// Restarted says a run of the job begins (its first start, a replay, a new timestamp
 	// field or watermark strategy, a killed or dead job): results before it belong to

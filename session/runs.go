@@ -242,18 +242,25 @@ func (s *Session) record(u backend.Update) {
 	}
 	if u.Status != nil {
 		s.Status = u.Status
-		if cur.ReplayDone && !sameOpen(cur.Open, u.Status.Open) {
+		run := cur
+		if prev != nil && u.Run != 0 && u.Run == prev.backendRun {
+			// The previous job's last status, sent after the restart was reported: its
+			// open windows are that run's, not the new one's (a replay started right after
+			// a restart on its topic compared the restart's half-read hour).
+			run = prev
+		}
+		if run.ReplayDone && !sameOpen(run.Open, u.Status.Open) {
 			// The replay's Done can come before the status that lists its last open
 			// windows whole: its output changed, so its comparison is worked out again.
-			cur.output++
+			run.output++
 		}
-		cur.Open = u.Status.Open
-		cur.hiccups(u.Status)
+		run.Open = u.Status.Open
+		run.hiccups(u.Status)
 		if u.Status.Reads != nil {
-			cur.Reads = u.Status.Reads
+			run.Reads = u.Status.Reads
 		}
-		if len(s.runs) == 1 && cur.StartedAt == 0 {
-			cur.Timestamp = u.Status.Timestamp
+		if len(s.runs) == 1 && run.StartedAt == 0 {
+			run.Timestamp = u.Status.Timestamp
 		}
 	}
 	if u.Replay != nil {

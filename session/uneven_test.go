@@ -124,3 +124,27 @@ func TestAReplaysComparisonFollowsTheStatusThatListsItsLastOpenWindows(t *testin
 		t.Errorf("after the status with the whole window: %+v", f)
 	}
 }
+
+// TestTheLastStatusOfThePreviousJobIsNotTheNewRuns restarts the job and then sends the
+// previous job's last status, as a backend can: its open windows stay the previous run's,
+// so a replay that finishes next is not compared with them.
+func TestTheLastStatusOfThePreviousJobIsNotTheNewRuns(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	l.apply(backend.Update{Run: 4, Restarted: &backend.Restart{Run: 4, Cause: backend.CauseStrategy, Reason: "strategy", Timestamp: meter.StartedTS,
+		Recording: "hour.jsonl.gz"}})
+	l.apply(backend.Update{Run: 4, Results: []meter.Result{fired(meter.EventTimeResult, "acme", 0, 0.2, 2)}})
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Run: 5, Restarted: &backend.Restart{Run: 5, Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS,
+		Recording: "hour.jsonl.gz"}})
+	stale := status(t0+2000, t0+1000)
+	stale.Open = []meter.Result{pendingAt(90, 5, 1)}
+	l.apply(backend.Update{Run: 4, Status: stale})
+	l.apply(backend.Update{Run: 5, Results: []meter.Result{fired(meter.EventTimeResult, "acme", 0, 0.2, 2)}})
+	l.apply(backend.Update{Run: 5, Replay: &backend.ReplayProgress{Run: 5, Path: "hour.jsonl.gz", Records: 12, Done: true}})
+	if open := l.h.Current().Open; len(open) != 0 {
+		t.Errorf("the new run took the previous job's open windows: %+v", open)
+	}
+	if prev := l.h.Runs()[len(l.h.Runs())-2]; len(prev.Open) != 1 {
+		t.Errorf("the previous run's last open windows: %+v", prev.Open)
+	}
+}

@@ -26,6 +26,10 @@ type hourRead struct {
 	order []read
 	late  map[string]int64
 	last  *backend.ReplayProgress
+	// status came with the last progress; firedRequests adds up the processing-time
+	// windows fired before it.
+	status        *backend.Status
+	firedRequests int64
 }
 
 type read struct {
@@ -57,9 +61,12 @@ func replayHour(t *testing.T, wm meter.Watermarks) hourRead {
 				if r.Kind == meter.LateResult {
 					h.late[r.Record.RequestID] = r.Record.EventWindowEnd
 				}
+				if r.Kind == meter.ProcessingTimeResult && h.last == nil {
+					h.firedRequests += r.Minute.Requests
+				}
 			}
 			if u.Replay != nil && u.Replay.Done {
-				h.last = u.Replay
+				h.last, h.status = u.Replay, u.Status
 			}
 		}
 	}()
@@ -133,6 +140,21 @@ func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
 		if pr.Records != records[pr.Partition] || pr.MaxTS != maxTS[pr.Partition] {
 			t.Errorf("partition %d read %+v, recomputed %d records up to %d", pr.Partition, pr, records[pr.Partition], maxTS[pr.Partition])
 		}
+	}
+	// The Done comes with the status as it stands: the open processing-time windows and
+	// those fired before hold every request the job assembled.
+	if h.status == nil {
+		t.Fatal("the replay's Done came without a status")
+	}
+	open := int64(0)
+	for _, r := range h.status.Open {
+		if r.Window == meter.ProcessingTimeResult {
+			open += r.Minute.Requests
+		}
+	}
+	if open+h.firedRequests != h.status.Job.Records || h.status.Job.Records != 71641 {
+		t.Errorf("with the Done the processing-time windows hold %d+%d requests, the job assembled %d (the hour has 71641)",
+			h.firedRequests, open, h.status.Job.Records)
 	}
 	t.Logf("largest lead %.1f s of partition %d over %d; %d late, %d only because of it",
 		float64(got.Max.By)/1000, got.Max.Ahead, got.Max.Behind, got.Late, got.AheadLate)

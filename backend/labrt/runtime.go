@@ -330,12 +330,18 @@ func (rt *Runtime) Logf(format string, args ...any) {
 }
 
 // Progress queues a replay's progress, never dropped, after every result collected so
-// far: the one with Done set is the replay's completion.
+// far: the one with Done set is the replay's completion, and carries the lab's status as
+// it stands then, so the run's open windows come whole with it.
 func (rt *Runtime) Progress(p backend.ReplayProgress) {
 	rt.mu.Lock()
 	p.Run = rt.run
 	rt.mu.Unlock()
-	rt.out.notice(backend.Update{Replay: &p})
+	u := backend.Update{Replay: &p}
+	if p.Done {
+		st := rt.Status()
+		u.Status = &st
+	}
+	rt.out.notice(u)
 }
 
 // Status is a snapshot of the lab: the fleet's instances and the job's state.
