@@ -12,7 +12,8 @@ import (
 // file, and through recording's inflater the gzip data), parsers goroutines parse the
 // batches in turn, and the job takes the parsed batches in the order they were read.
 const (
-	batchLines = 512
+	batchShift = 9
+	batchLines = 1 << batchShift
 	batchBytes = 256 << 10
 	parsers    = 2
 	// aheadBatches is how many batches each parser may be ahead of the job.

@@ -68,12 +68,20 @@ func (r *records) batches(err error) func() ([]recording.Record, error) {
 // is sorted instead.
 const mergedPartitions = 64
 
-// arrivalOrder returns the records in (arrival, partition, offset) order, equal ones in
-// file order, as a stable sort gives them: the order the job's source reads them in
-// when each is read at its arrival. A recording is in topic order, each partition's
-// records by offset and, as a consumer reads them, by arrival: then the partitions are
-// merged, which costs a comparison or two a record. Otherwise they are sorted.
-func (r *records) arrivalOrder() []*recording.Record {
+// at returns the record of index i: a record's index in a records is its batch's number
+// times batchLines plus its place in the batch (a batch kept holds at most batchLines
+// records), an int32, which the garbage collector does not scan, unlike a pointer.
+func (r *records) at(i int32) *recording.Record {
+	return &r.kept[i>>batchShift][i&(batchLines-1)]
+}
+
+// arrivalOrder returns the indices of the records in (arrival, partition, offset) order,
+// equal ones in file order, as a stable sort gives them: the order the job's source reads
+// them in when each is read at its arrival. A recording is in topic order, each
+// partition's records by offset and, as a consumer reads them, by arrival: then the
+// partitions are merged, which costs a comparison or two a record. Otherwise they are
+// sorted.
+func (r *records) arrivalOrder() []int32 {
 	if r.maxPartition < mergedPartitions {
 		if order, ok := r.merged(); ok {
 			return order
@@ -85,41 +93,48 @@ func (r *records) arrivalOrder() []*recording.Record {
 // merged merges the partitions when each one's records are in (arrival, offset) order
 // in the file; ok is false when one is not. The head of every partition is the least
 // record of it, so the least head by (arrival, partition) is the least record left.
-func (r *records) merged() (order []*recording.Record, ok bool) {
-	parts := make([][]*recording.Record, r.maxPartition+1)
-	for _, b := range r.kept {
-		for i := range b {
-			rec := &b[i]
-			p := parts[rec.Partition]
-			if len(p) > 0 {
-				last := p[len(p)-1]
-				if rec.Arrival < last.Arrival || rec.Arrival == last.Arrival && rec.Offset < last.Offset {
-					return nil, false
-				}
+func (r *records) merged() (order []int32, ok bool) {
+	parts := make([][]int32, r.maxPartition+1)
+	lastArrival := make([]int64, len(parts))
+	lastOffset := make([]int64, len(parts))
+	for b, batch := range r.kept {
+		for i := range batch {
+			rec := &batch[i]
+			p := rec.Partition
+			if len(parts[p]) > 0 && (rec.Arrival < lastArrival[p] || rec.Arrival == lastArrival[p] && rec.Offset < lastOffset[p]) {
+				return nil, false
 			}
-			parts[rec.Partition] = append(p, rec)
+			lastArrival[p], lastOffset[p] = rec.Arrival, rec.Offset
+			parts[p] = append(parts[p], int32(b<<batchShift|i))
 		}
 	}
-	parts = slices.DeleteFunc(parts, func(p []*recording.Record) bool { return len(p) == 0 })
-	order = make([]*recording.Record, 0, r.n)
+	parts = slices.DeleteFunc(parts, func(p []int32) bool { return len(p) == 0 })
+	heads := make([]int64, len(parts)) // the arrival of each part's first record
+	for k, p := range parts {
+		heads[k] = r.at(p[0]).Arrival
+	}
+	order = make([]int32, 0, r.n)
 	for len(parts) > 0 {
 		least := 0
 		for k := 1; k < len(parts); k++ { // the parts stay in partition order: ties go to the lower
-			if parts[k][0].Arrival < parts[least][0].Arrival {
+			if heads[k] < heads[least] {
 				least = k
 			}
 		}
 		p := parts[least]
 		order = append(order, p[0])
-		if parts[least] = p[1:]; len(p) == 1 {
-			parts = slices.Delete(parts, least, least+1)
+		if p = p[1:]; len(p) > 0 {
+			parts[least], heads[least] = p, r.at(p[0]).Arrival
+			continue
 		}
+		parts = slices.Delete(parts, least, least+1)
+		heads = slices.Delete(heads, least, least+1)
 	}
 	return order, true
 }
 
-// arrivalKey is what sorted orders records by, with the record's index in the file last
-// so that equal keys keep file order, as a stable sort does.
+// arrivalKey is what sorted orders records by, with the record's index last so that
+// equal keys keep file order, as a stable sort does.
 type arrivalKey struct {
 	arrival   int64
 	offset    int64
@@ -128,23 +143,21 @@ type arrivalKey struct {
 }
 
 // sorted sorts the records by (arrival, partition, offset), equal ones in file order.
-func (r *records) sorted() []*recording.Record {
-	all := make([]*recording.Record, 0, r.n)
+func (r *records) sorted() []int32 {
 	keys := make([]arrivalKey, 0, r.n)
-	for _, b := range r.kept {
-		for i := range b {
-			rec := &b[i]
-			keys = append(keys, arrivalKey{rec.Arrival, rec.Offset, rec.Partition, int32(len(all))})
-			all = append(all, rec)
+	for b, batch := range r.kept {
+		for i := range batch {
+			rec := &batch[i]
+			keys = append(keys, arrivalKey{rec.Arrival, rec.Offset, rec.Partition, int32(b<<batchShift | i)})
 		}
 	}
 	slices.SortFunc(keys, func(a, b arrivalKey) int {
 		return cmp.Or(cmp.Compare(a.arrival, b.arrival), cmp.Compare(a.partition, b.partition),
 			cmp.Compare(a.offset, b.offset), cmp.Compare(a.index, b.index))
 	})
-	order := make([]*recording.Record, len(keys))
+	order := make([]int32, len(keys))
 	for i, k := range keys {
-		order[i] = all[k.index]
+		order[i] = k.index
 	}
 	return order
 }

@@ -40,9 +40,9 @@ func TestMergingThePartitionsIsTheStableSort(t *testing.T) {
 	inFileOrder := 0
 	for i := range merged {
 		if merged[i] != sorted[i] {
-			t.Fatalf("record %d: merged line %d, sorted line %d", i, merged[i].Line, sorted[i].Line)
+			t.Fatalf("record %d: merged line %d, sorted line %d", i, recs.at(merged[i]).Line, recs.at(sorted[i]).Line)
 		}
-		if merged[i].Line == i+1 {
+		if recs.at(merged[i]).Line == i+1 {
 			inFileOrder++
 		}
 	}
@@ -57,7 +57,7 @@ func TestMergingThePartitionsIsTheStableSort(t *testing.T) {
 	}
 	order := recs.arrivalOrder()
 	for i := 1; i < len(order); i++ {
-		a, c := order[i-1], order[i]
+		a, c := recs.at(order[i-1]), recs.at(order[i])
 		if a.Arrival > c.Arrival || a.Arrival == c.Arrival && (a.Partition > c.Partition || a.Partition == c.Partition && a.Offset > c.Offset) {
 			t.Fatalf("records %d and %d out of order: %+v, %+v", i-1, i, a, c)
 		}

@@ -117,17 +117,18 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 	order := recs.arrivalOrder()
 	start := int64(0)
 	if len(order) > 0 {
-		start = order[0].Arrival
+		start = recs.at(order[0]).Arrival
 	}
 	job, err := gatewaymeter.New(engine.NewRuntime(start), withPartitions(cfg.Job, recs), sink)
 	if err != nil {
 		return err
 	}
 	sum.Started = start
-	for i, rec := range order {
+	for i, k := range order {
 		if i&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
+		rec := recs.at(k)
 		job.Advance(rec.Arrival)
 		if err := job.ProcessParsed(rec.Partition, &rec.Event, rec.Err, rec.Timestamp); err != nil {
 			sum.BadEvents++
