@@ -319,6 +319,22 @@ func (s *Session) ChooseReference(id int) ([]Task, error) {
 	return tasks, nil
 }
 
+// Comparing reports whether a comparison, a re-enactment or the moved-requests list is
+// being worked out: evidence taken now may be replaced in a second (the export waits).
+func (s *Session) Comparing() bool {
+	for _, c := range s.an.diffs {
+		if c.pending {
+			return true
+		}
+	}
+	for _, r := range s.an.refs {
+		if r.pending {
+			return true
+		}
+	}
+	return s.an.moved.pending
+}
+
 // ReferenceChosen is the run the replays are diffed against, 0 for the recorded hour
 // re-enacted.
 func (s *Session) ReferenceChosen() int { return s.an.chosen }

@@ -157,6 +157,12 @@ func (m Model) reconfigure(wm meter.Watermarks) (tea.Model, tea.Cmd) {
 
 // export writes the answers and the evidence.
 func (m Model) export() (tea.Model, tea.Cmd) {
+	if m.sess.Comparing() {
+		// A replay's comparison is under way: the sheet would hand in the one before.
+		m.exportDue = true
+		return m.say(footer.Info, "exporting once the comparison under way is done…"), nil
+	}
+	m.exportDue = false
 	m = m.say(footer.Info, "exporting to %s…", m.cfg.ExportDir)
 	return m, m.exportCmd(m.Snapshot(), m.picture())
 }

@@ -12,7 +12,12 @@ func (m Model) analysisMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		tasks := m.sess.Finish(msg.o)
 		m = m.showAnalysis()
 		m, save := m.progressChanged()
-		return m, tea.Batch(m.sessionCmds(tasks), save), true
+		var exp tea.Cmd
+		if m.exportDue && !m.sess.Comparing() {
+			mm, cmd := m.export()
+			m, exp = mm.(Model), cmd
+		}
+		return m, tea.Batch(m.sessionCmds(tasks), save, exp), true
 	case viewTickMsg:
 		m, cmd := m.onViewTick()
 		return m, cmd, true

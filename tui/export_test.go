@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/labtui/labtui/export"
+	"github.com/labtui/labtui/meter"
 )
 
 func TestExportAfterBothReplaysHasTheDiffTheMovedRequestsAndTheSkewPicture(t *testing.T) {
@@ -69,5 +71,37 @@ func TestExportAfterBothReplaysHasTheDiffTheMovedRequestsAndTheSkewPicture(t *te
 	}
 	if root != "svg" {
 		t.Errorf("the picture's root element is %q", root)
+	}
+}
+
+// TestAnExportDuringAComparisonWaitsForIt presses e while the replay's reference is
+// still being re-enacted: the sheet is written once the comparison is done, with it,
+// not with what stood before.
+func TestAnExportDuringAComparisonWaitsForIt(t *testing.T) {
+	dir := t.TempDir()
+	release := make(chan struct{})
+	slow := func(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
+		<-release
+		return testReenact(ctx, path, job)
+	}
+	fb := replayingBackend(t)
+	tm := start(t, fb, Config{Recording: seedBurst, ExportDir: dir, Reenact: slow}, 120, 40)
+	waitFor(t, tm, "running", "10:01:09.000")
+	press(tm, "r")
+	waitFor(t, tm, "replay done: 12 records with completed_ts")
+	press(tm, "e")
+	waitFor(t, tm, "exporting once the comparison under way is done")
+	if _, err := os.Stat(filepath.Join(dir, export.MarkdownFile)); err == nil {
+		t.Fatal("the sheet was written while the comparison was under way")
+	}
+	close(release)
+	waitFor(t, tm, "exported")
+	finalView(t, tm)
+	md, err := os.ReadFile(filepath.Join(dir, export.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "### 4.3: run 2's diff against the recorded hour seed-burst.jsonl re-enacted") {
+		t.Errorf("the sheet lacks the comparison:\n%s", md)
 	}
 }

@@ -198,6 +198,9 @@ type Model struct {
 	status string
 	level  footer.Level
 
+	// exportDue says e was pressed while a comparison was under way: the export follows
+	// when it is done.
+	exportDue bool
 	// runsAt is the lab's processing time the lab panel's runs line was last worked out.
 	runsAt int64
 	// rev is the autosave revision; labRev the lab panel's revision last seen.
