@@ -96,6 +96,9 @@ type Run struct {
 	// Reads is how unevenly the run read its topic's partitions, as its latest status or
 	// replay progress said; nil when the backend does not say.
 	Reads *meter.Reads
+	// Forgotten counts the requests whose first half the job let go before their other
+	// half came (the RequestAssembler's timer), as the run's latest status said.
+	Forgotten int64
 	// output counts the fired, pending and late results taken in: it changes whenever
 	// the run's billed output does.
 	output uint64
@@ -259,6 +262,7 @@ func (s *Session) record(u backend.Update) {
 		if u.Status.Reads != nil {
 			run.Reads = u.Status.Reads
 		}
+		run.Forgotten = u.Status.Job.Forgotten
 		if len(s.runs) == 1 && run.StartedAt == 0 {
 			run.Timestamp = u.Status.Timestamp
 		}

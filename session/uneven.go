@@ -70,6 +70,11 @@ func LateWhy(run *Run) string {
 		}
 	}
 	why += ". A replay read at another pace leads by another amount, so successive replays of the same hour disagree." + realFlinkReplays
+	if run.Forgotten > 0 && r.Max.By > forgetAfter {
+		why += fmt.Sprintf(" The job also let go of the first half of %s (the RequestAssembler keeps one 10 minutes of event time, "+
+			"by the watermark): a partition more than that behind can lose a request's first half before its second is read, "+
+			"and the request then reaches neither window.", plural(int(run.Forgotten), "request"))
+	}
 	if n > 0 {
 		these := "none of these " + count(n) + " records is late"
 		if n == 1 {
@@ -108,6 +113,9 @@ func LateLead(run *Run) string {
 	}
 	return fmt.Sprintf("%s only because partition %d ran %s ahead of %d", n, r.Max.Ahead, by, r.Max.Behind)
 }
+
+// forgetAfter is the RequestAssembler's default wait for a request's other half.
+const forgetAfter = meter.DefaultForgetAfter
 
 // secs is ms as seconds to a tenth: "41.3 s", "2,285.8 s (38 min)".
 func secs(ms int64) string {

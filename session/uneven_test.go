@@ -150,3 +150,16 @@ func TestTheLastStatusOfThePreviousJobIsNotTheNewRuns(t *testing.T) {
 		t.Errorf("the previous run's last open windows: %+v", prev.Open)
 	}
 }
+
+func TestALeadPastTheAssemblersWaitSaysItsForgottenRequests(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	unevenReplay(l, meter.Watermarks{}, &meter.Reads{Late: 2, AheadLate: 2, Max: meter.Lead{Ahead: 1, Behind: 0, By: 1321300}})
+	st := status(t0+70000, t0+61000)
+	st.Job.Forgotten = 75
+	l.apply(backend.Update{Status: st})
+	want := " The job also let go of the first half of 75 requests (the RequestAssembler keeps one 10 minutes of event time, by the watermark): " +
+		"a partition more than that behind can lose a request's first half before its second is read, and the request then reaches neither window."
+	if got := LateWhy(l.h.Current()); !strings.Contains(got, want) {
+		t.Errorf("LateWhy = %q\nwant it to contain %q", got, want)
+	}
+}

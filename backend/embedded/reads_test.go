@@ -156,8 +156,8 @@ func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
 		t.Errorf("with the Done the processing-time windows hold %d+%d requests, the job assembled %d (the hour has 71641)",
 			h.firedRequests, open, h.status.Job.Records)
 	}
-	t.Logf("largest lead %.1f s of partition %d over %d; %d late, %d only because of it",
-		float64(got.Max.By)/1000, got.Max.Ahead, got.Max.Behind, got.Late, got.AheadLate)
+	t.Logf("largest lead %.1f s of partition %d over %d; %d late, %d only because of it; %d first halves forgotten",
+		float64(got.Max.By)/1000, got.Max.Ahead, got.Max.Behind, got.Late, got.AheadLate, h.status.Job.Forgotten)
 }
 
 // TestWithWatermarksAtTheSourceNoRecordALeadMadeLateIsLate is what LateWhy tells the
