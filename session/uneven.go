@@ -96,8 +96,8 @@ const realFlinkReplays = " Real Kafka and Flink do the same: Flink 2.2.1's Kafka
 	"saw one partition up to 3,600 s ahead (conformance/fairness.sh, 1 Dec 2026)."
 
 // LateLead is LateWhy in a few words, for a title: "16,499 only because partition 1 ran
-// 3,234.1 s ahead of 2 (w, p, enter removes them)"; "" when no record was late only because of
-// a lead, or the backend did not say.
+// 53 min ahead of 2"; "" when no record was late only because of a lead, or the backend
+// did not say.
 func LateLead(run *Run) string {
 	if run == nil || !run.ReadsRecording() || run.Reads == nil || run.Reads.AheadLate == 0 || run.Watermarks.At == meter.SourceWatermarks {
 		return ""
