@@ -100,14 +100,14 @@ func Start(ctx context.Context, cfg Config, sink func(meter.Result)) (*Job, erro
 		kgo.SeedBrokers(cfg.Brokers...),
 		kgo.ConsumeTopics(cfg.Topic),
 		kgo.ConsumeResetOffset(reset),
-		kgo.FetchMaxWait(100*time.Millisecond),
+		kgo.FetchMaxWait(100 * time.Millisecond),
 		// Bounded fetches: the job reads a recorded hour as fast as it can without holding
 		// more than a few megabytes of it at a time. A fetch's limit counts compressed
 		// bytes, about a third of what the records take once decoded; 1 MiB fetches read
 		// as fast as 4 MiB ones and cut the peak memory of a busy hour by 30-60 MB.
-		kgo.FetchMaxBytes(1<<20),
-		kgo.FetchMaxPartitionBytes(1<<20),
-		kgo.MetadataMinAge(250*time.Millisecond),
+		kgo.FetchMaxBytes(1 << 20),
+		kgo.FetchMaxPartitionBytes(1 << 20),
+		kgo.MetadataMinAge(250 * time.Millisecond),
 		kgo.ClientID("labtui-gateway-meter"),
 	}, cfg.ClientOpts...)...)
 	if err != nil {
