@@ -11,7 +11,9 @@ import (
 // hour can differ from its reference and from another replay, with the run's own
 // numbers when its backend reported how it read the partitions (Run.Reads): which
 // partition ran ahead of which and by how much, how many late records only that lead
-// made late, and the option that removes them. It is "" for a run with no late record.
+// made late, and the option that removes them. For a replay with no late record in which
+// a partition ran ahead, it says that none was late only by where the periodic watermarks
+// fell, and what real Flink did; otherwise it is "" for a run with no late record.
 //
 // A record is late only because of the lead when its window was still open by its own
 // partition's events: watermarks per partition at the source never run ahead of that,
@@ -26,6 +28,13 @@ func LateWhy(run *Run) string {
 		if r := run.Reads; r != nil && r.Max.By > 0 && run.Watermarks.At == meter.SourceWatermarks {
 			return fmt.Sprintf("With watermarks per partition on the source no record was late, though partition %d ran up to %s ahead of "+
 				"partition %d as the job read them: the job's watermark is the minimum over the partitions.", r.Max.Ahead, secs(r.Max.By), r.Max.Behind)
+		}
+		if r := run.Reads; r != nil && r.Max.By > 0 && run.Watermarks.Interval.Or(200) > 0 {
+			return fmt.Sprintf("No record was late in run %d, as the course says of a replay, though partition %d ran up to %s ahead of "+
+				"partition %d as the job read them: a watermark generated after the source follows the partition furthest ahead, but it is "+
+				"emitted only every %d ms of the wall clock, and in this run none was emitted where it would have made a record of a slower "+
+				"partition late. Read at another pace the same hour can drop many."+realFlinkReplays,
+				run.ID, r.Max.Ahead, secs(r.Max.By), r.Max.Behind, run.Watermarks.Interval.Or(200))
 		}
 		return ""
 	}

@@ -163,3 +163,30 @@ func TestALeadPastTheAssemblersWaitSaysItsForgottenRequests(t *testing.T) {
 		t.Errorf("LateWhy = %q\nwant it to contain %q", got, want)
 	}
 }
+
+// TestAReplayWithNoLateRecordThoughAPartitionRanAheadSaysItWasLuck replays the hour after
+// the parse, as the course's job does, with one partition read far ahead and no record
+// late: the finding says why none was late and that real Flink drops many; with periodic
+// watermarks off (interval 0) no watermark passes during the replay and it says nothing.
+func TestAReplayWithNoLateRecordThoughAPartitionRanAheadSaysItWasLuck(t *testing.T) {
+	replay := func(wm meter.Watermarks) *Session {
+		l := newLabWith(Config{Reenact: hourReference})
+		l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+		l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS,
+			Recording: "hour.jsonl.gz", Watermarks: wm}})
+		l.minute(0, 9.9, 0.2)
+		l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true,
+			Reads: &meter.Reads{Max: meter.Lead{Ahead: 1, Behind: 0, By: 254000}}}})
+		return l.h
+	}
+	want := "No record was late in run 1, as the course says of a replay, though partition 1 ran up to 254.0 s (4 min) ahead of partition 0 " +
+		"as the job read them: a watermark generated after the source follows the partition furthest ahead, but it is emitted only every " +
+		"200 ms of the wall clock, and in this run none was emitted where it would have made a record of a slower partition late. " +
+		"Read at another pace the same hour can drop many." + realFlinkReplays
+	if got := LateWhy(replay(meter.Watermarks{}).Current()); got != want {
+		t.Errorf("LateWhy = %q\nwant      %q", got, want)
+	}
+	if got := LateWhy(replay(meter.Watermarks{Interval: meter.Ms(0)}).Current()); got != "" {
+		t.Errorf("with periodic watermarks off LateWhy = %q, want nothing", got)
+	}
+}
