@@ -30,10 +30,11 @@ import (
 // record; the job then stands as an unbounded Kafka job would, with the last event-time
 // windows open. Progress arrives on Updates ten times a second.
 func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
-	entries, lines, err := l.recordingEntries(ctx, path)
+	entries, lines, unread, err := l.recordingEntries(ctx, path)
 	if err != nil {
 		return err
 	}
+	defer unread()
 	return l.replay(ctx, path, field, entries, lines)
 }
 
@@ -122,15 +123,32 @@ func (l *Lab) replayProgress(path string, total int64, start time.Time) backend.
 // next replay, as labtui once did, held a second copy, about 40 MB for the recorded hour,
 // to save some 0.15 s of reading when the same file was replayed again.) lines says how
 // many lines the recording has (see backend.ReplayProgress.Lines), as a goroutine counts
-// them beside the producer.
-func (l *Lab) recordingEntries(ctx context.Context, path string) (entries func(func(recording.Entry, error) bool), lines func() int64, err error) {
+// them beside the producer. The file is opened at once, so a recording that cannot be
+// read is an error before the job restarts; unread closes it if entries was never
+// iterated (the replay failed before producing), and does nothing once it was: the
+// iteration closes it, and its goroutines have ended when it does.
+func (l *Lab) recordingEntries(ctx context.Context, path string) (entries func(func(recording.Entry, error) bool), lines func() int64, unread func(), err error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read recording: %w", err)
+		return nil, nil, nil, fmt.Errorf("cannot read recording: %w", err)
 	}
 	src, err := recording.Open(ctx, path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	var taken atomic.Bool // by the iteration or by unread, whichever comes first
+	unread = func() {
+		if !taken.Swap(true) {
+			src.Close()
+		}
+	}
+	ahead := readAhead(src, path, l.Logf)
+	entries = func(yield func(recording.Entry, error) bool) {
+		if taken.Swap(true) {
+			yield(recording.Entry{}, fmt.Errorf("recording %s was closed before it was read", path))
+			return
+		}
+		ahead(yield)
 	}
 	var counted atomic.Int64
 	if info.Mode().IsRegular() { // a pipe is read once, by the producer
@@ -140,7 +158,7 @@ func (l *Lab) recordingEntries(ctx context.Context, path string) (entries func(f
 			}
 		}()
 	}
-	return readAhead(src, path, l.Logf), counted.Load, nil
+	return entries, counted.Load, unread, nil
 }
 
 // countLines counts the lines of the file at path that are not blank (white space

@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -99,5 +100,52 @@ func TestAReplayDeletesTheTopicOfTheReplayBefore(t *testing.T) {
 	live := lab.broker.Topic()
 	if got, want := topics(), []string{live, live + "-replay-2"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("topics %q, want %q", got, want)
+	}
+}
+
+// TestARecordingTheReplayNeverReadIsClosed opens the recorded hour (a .gz: its inflating
+// runs on a goroutine of its own) as a replay does, and lets it go unread, as a replay
+// whose restart failed does: unread closes it and nothing is left running. Once read,
+// unread does nothing, and entries after unread says the recording was closed.
+func TestARecordingTheReplayNeverReadIsClosed(t *testing.T) {
+	testkit.CheckGoroutines(t)
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // the line count beside it stops with the replay's context
+	entries, _, unread, err := lab.recordingEntries(ctx, recordedHour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unread()
+	unread()
+	var errs int
+	for _, err := range entries {
+		if err == nil || !strings.Contains(err.Error(), "was closed before it was read") {
+			t.Fatalf("entries after unread yielded %v", err)
+		}
+		errs++
+	}
+	if errs != 1 {
+		t.Fatalf("entries after unread yielded %d errors, want 1", errs)
+	}
+
+	entries, _, unread, err = lab.recordingEntries(ctx, recordedHour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range entries {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	unread()
+	if n != 143400 {
+		t.Fatalf("read %d entries of the hour, want 143400", n)
 	}
 }
