@@ -177,8 +177,10 @@ func (s *Session) compare(run *Run) []Task {
 	if !run.Results.Complete() {
 		title += fmt.Sprintf(" · only the latest %d results of the replay are kept", run.Results.Len())
 	}
+	dropped, letGo, forgotten := run.Dropped, run.Results.Dropped(), run.Forgotten
 	return []Task{{What: fmt.Sprintf("compare run %d with %s", id, names.A), run: func(context.Context) Outcome {
 		d := compareWith(refs, out, names)
+		d.explainNever(dropped, letGo, forgotten)
 		ev := d.Evidence(reference)
 		ev.Against = against
 		d = d.light()

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -36,6 +37,12 @@ type ReplayDiff struct {
 	EventLines, ProcessingLines []string
 	// Names are what the reports call the reference (A) and the replay (B).
 	Names diff.Names
+	// Never counts the records the reference counted that never reached the replay's
+	// windows on either sink (the replay has no trace of them); NeverWhy accounts for
+	// them with the replay run's own counts (see explainNever), and is the first of
+	// EventLines and ProcessingLines when there are any.
+	Never    int
+	NeverWhy string
 }
 
 // ReportRecords is how many records a ReplayDiff's report lines list under each
@@ -56,7 +63,70 @@ func compareWith(ref, replay []meter.Result, names diff.Names) ReplayDiff {
 	}
 	c.EventLines = ReportLines(c.Event, names, ReportRecords)
 	c.ProcessingLines = ReportLines(c.Processing, names, ReportRecords)
+	c.Never = neverReached(c.Event, c.Processing)
 	return c
+}
+
+// neverReached counts the records the reports say never reached B's windows, once each
+// over both sinks.
+func neverReached(reports ...*diff.Report) int {
+	ids := make(map[string]struct{})
+	for _, r := range reports {
+		for i := range r.Rows {
+			if r.Rows[i].Why == nil {
+				continue
+			}
+			for _, g := range r.Rows[i].Why.Groups {
+				if g.Missed != diff.B || g.Cause != diff.Missing {
+					continue
+				}
+				for _, rec := range g.Records {
+					ids[rec.RequestID] = struct{}{}
+				}
+			}
+		}
+	}
+	return len(ids)
+}
+
+// explainNever says where the records that never reached the replay's windows went,
+// from what the replay's run counted: results its backend dropped because the reader
+// fell behind (dropped), results the session let go to bound memory (letGo), and request
+// halves its job's RequestAssembler let go waiting for their other half (forgotten).
+// With nothing dropped or let go, every such record is a request the job never
+// assembled, so its halves were let go; with none let go either they are unaccounted
+// for, and it says so.
+func (c *ReplayDiff) explainNever(dropped, letGo int, forgotten int64) {
+	if c.Never == 0 {
+		return
+	}
+	b := c.Names.B
+	s := fmt.Sprintf("%s the reference counted never reached %s's windows: ", plural(c.Never, "record"), b)
+	forgot := fmt.Sprintf("its job let go of %s waiting for the other half of their request (the RequestAssembler keeps one "+
+		"10 minutes of event time, by the watermark: a partition read more than that behind the one furthest ahead loses a "+
+		"request's first half before its second is read, then the second, left waiting alone)", halves(forgotten))
+	switch {
+	case dropped == 0 && letGo == 0 && forgotten > 0:
+		s += "none of its output was dropped or let go, so each is a request its job never assembled: " + forgot + "."
+	case dropped == 0 && letGo == 0:
+		s += "UNACCOUNTED: its job let go of no request half, and none of its output was dropped or let go."
+	default:
+		var parts []string
+		if dropped > 0 {
+			parts = append(parts, fmt.Sprintf("the lab dropped %s of its results because the screen fell behind "+
+				"(their records may well have reached the windows: the diff cannot see them)", count(int64(dropped))))
+		}
+		if letGo > 0 {
+			parts = append(parts, fmt.Sprintf("labtui let go of %s of its results to bound memory", count(int64(letGo))))
+		}
+		if forgotten > 0 {
+			parts = append(parts, forgot)
+		}
+		s += strings.Join(parts, "; ") + "."
+	}
+	c.NeverWhy = s
+	c.EventLines = append([]string{s}, c.EventLines...)
+	c.ProcessingLines = append([]string{s}, c.ProcessingLines...)
 }
 
 // light returns the comparison as the session keeps it while the diff view may show it:

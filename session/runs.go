@@ -96,9 +96,14 @@ type Run struct {
 	// Reads is how unevenly the run read its topic's partitions, as its latest status or
 	// replay progress said; nil when the backend does not say.
 	Reads *meter.Reads
-	// Forgotten counts the requests whose first half the job let go before their other
-	// half came (the RequestAssembler's timer), as the run's latest status said.
+	// Forgotten counts the request halves the job let go, waiting for their other half
+	// (the RequestAssembler's timer), as the run's latest status said: a request lost so
+	// usually counts twice, its first half let go before its second was read, then its
+	// second, left waiting alone.
 	Forgotten int64
+	// Dropped counts the run's results the backend discarded because the reader fell
+	// behind (backend.Update.Dropped): the diff cannot see what they said.
+	Dropped int
 	// output counts the fired, pending and late results taken in: it changes whenever
 	// the run's billed output does.
 	output uint64
@@ -232,6 +237,15 @@ func (s *Session) record(u backend.Update) {
 	s.Dropped += u.Dropped
 	cur := s.Current()
 	prev := s.previous()
+	if u.Dropped > 0 {
+		// What was dropped changes what the run's comparison can say.
+		run := cur
+		if prev != nil && u.Run != 0 && u.Run == prev.backendRun {
+			run = prev
+		}
+		run.Dropped += u.Dropped
+		run.output++
+	}
 	for i := range u.Results {
 		r := &u.Results[i]
 		if prev != nil && (u.Run != 0 && u.Run == prev.backendRun || u.Run == 0 && cur.Replay && r.At > 0 && r.At < cur.StartedAt) {

@@ -80,9 +80,10 @@ func LateWhy(run *Run) string {
 	}
 	why += ". A replay read at another pace leads by another amount, so successive replays of the same hour disagree." + realFlinkReplays
 	if run.Forgotten > 0 && r.Max.By > forgetAfter {
-		why += fmt.Sprintf(" The job also let go of the first half of %s (the RequestAssembler keeps one 10 minutes of event time, "+
-			"by the watermark): a partition more than that behind can lose a request's first half before its second is read, "+
-			"and the request then reaches neither window.", plural(int(run.Forgotten), "request"))
+		why += fmt.Sprintf(" The job also let go of %s waiting for the other half of their request (the RequestAssembler keeps one "+
+			"10 minutes of event time, by the watermark): a partition more than that behind can lose a request's first half before "+
+			"its second is read, the second then waits alone and is let go in turn, and the request reaches neither window.",
+			halves(run.Forgotten))
 	}
 	if n > 0 {
 		these := "none of these " + count(n) + " records is late"
@@ -121,6 +122,14 @@ func LateLead(run *Run) string {
 		by = strconv.FormatInt(r.Max.By/60000, 10) + " min"
 	}
 	return fmt.Sprintf("%s only because partition %d ran %s ahead of %d", n, r.Max.Ahead, by, r.Max.Behind)
+}
+
+// halves is n request halves in words: "1 request half", "150 request halves".
+func halves(n int64) string {
+	if n == 1 {
+		return "1 request half"
+	}
+	return count(n) + " request halves"
 }
 
 // forgetAfter is the RequestAssembler's default wait for a request's other half.

@@ -157,8 +157,9 @@ func TestALeadPastTheAssemblersWaitSaysItsForgottenRequests(t *testing.T) {
 	st := status(t0+70000, t0+61000)
 	st.Job.Forgotten = 75
 	l.apply(backend.Update{Status: st})
-	want := " The job also let go of the first half of 75 requests (the RequestAssembler keeps one 10 minutes of event time, by the watermark): " +
-		"a partition more than that behind can lose a request's first half before its second is read, and the request then reaches neither window."
+	want := " The job also let go of 75 request halves waiting for the other half of their request (the RequestAssembler keeps one " +
+		"10 minutes of event time, by the watermark): a partition more than that behind can lose a request's first half before its " +
+		"second is read, the second then waits alone and is let go in turn, and the request reaches neither window."
 	if got := LateWhy(l.h.Current()); !strings.Contains(got, want) {
 		t.Errorf("LateWhy = %q\nwant it to contain %q", got, want)
 	}
