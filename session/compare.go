@@ -187,9 +187,14 @@ func ReportLines(r *diff.Report, names diff.Names, records int) []string {
 }
 
 // Evidence is what the export keeps of the comparison: both summaries, the reports cut
-// to state.MaxReportLines between rows, and the replay's processing-time minutes.
+// to state.MaxReportLines between rows (after NeverWhy, when there is one), and the
+// replay's processing-time minutes.
 func (c ReplayDiff) Evidence(reference string) state.Comparison {
 	ev := state.Comparison{Reference: reference, EventTime: report(c.Event, c.Names), ProcessingTime: report(c.Processing, c.Names)}
+	if c.NeverWhy != "" {
+		ev.EventTime.Lines = append([]string{c.NeverWhy}, ev.EventTime.Lines...)
+		ev.ProcessingTime.Lines = append([]string{c.NeverWhy}, ev.ProcessingTime.Lines...)
+	}
 	for _, r := range c.Minutes {
 		ev.ProcessingUSD += r.Minute.USD
 		ev.ProcessingRequests += r.Minute.Requests

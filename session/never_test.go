@@ -65,6 +65,9 @@ func TestARecordThatNeverReachedTheReplaysWindowsIsAccountedFor(t *testing.T) {
 		if len(st.Diff.EventLines) == 0 || st.Diff.EventLines[0] != c.want || st.Diff.ProcessingLines[0] != c.want {
 			t.Errorf("the report lines do not begin with it: %q", st.Diff.EventLines)
 		}
+		if ev := st.Diff.Evidence("the hour"); len(ev.EventTime.Lines) == 0 || ev.EventTime.Lines[0] != c.want || ev.ProcessingTime.Lines[0] != c.want {
+			t.Errorf("the evidence's report lines do not begin with it: %q", ev.EventTime.Lines)
+		}
 		if run := l.h.Current(); run.Dropped != c.dropped {
 			t.Errorf("the replay's run counts %d dropped results, the backend said %d", run.Dropped, c.dropped)
 		}
