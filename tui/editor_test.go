@@ -73,7 +73,7 @@ func TestBurstsOfKeyNamesAreSavedVerbatim(t *testing.T) {
 
 // TestATabInABurstIsText: a paste without bracketed paste that holds a tab arrives as
 // runes, a tab key, then more runes; the tab must not leave the editor, or the rest of the
-// answer would run as commands (its "q" quits). Esc leaves the editor. The answer keeps
+// answer would run as commands (its "q" quits), and the footer says so. Esc leaves the editor. The answer keeps
 // the tab as four spaces: bubbles' textarea cannot hold a tab character.
 func TestATabInABurstIsText(t *testing.T) {
 	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
@@ -81,6 +81,8 @@ func TestATabInABurstIsText(t *testing.T) {
 	waitFor(t, tm, "running")
 	press(tm, "tab")
 	press(tm, "enter")
+	// The footer says what tab does while writing, not that it moves the focus.
+	waitFor(t, tm, "tab indents (esc first to move on)")
 	burst(tm, "col1")
 	press(tm, "tab")
 	burst(tm, "col2 q")

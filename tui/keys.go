@@ -125,7 +125,10 @@ type editHelp struct{ k KeyMap }
 
 func (h editHelp) ShortHelp() []key.Binding {
 	quit := key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
-	return []key.Binding{h.k.Lab.Done, h.k.Focus, quit}
+	// A tab while writing is text (see editKey), so the footer says so rather than
+	// offering tab as the way on.
+	tab := key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "indents (esc first to move on)"))
+	return []key.Binding{h.k.Lab.Done, tab, quit}
 }
 
 func (h editHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
