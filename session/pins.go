@@ -96,7 +96,7 @@ func (s *Session) whyNot(ex string, run *Run) string {
 		if run.Replay {
 			return "a replay: 4.1 needs the live generator"
 		}
-		return "no whole minute yet where both windows agree with events arriving promptly (no hiccup, restart or late record; the minute the run began in does not count)"
+		return "no whole minute yet where both windows agree with prompt events (the run's first minute does not count; no hiccup, restart or late record)"
 	case "4.2":
 		switch {
 		case run.Replay:
