@@ -141,7 +141,11 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 			parts = append(parts, fmt.Sprintf("%s %d ($%.4f)", w, counts[w], usd[w]))
 		}
 	}
-	sum := fmt.Sprintf("%s %s: %d records differ", minute(row.WindowStart), row.Tenant, len(moved))
+	noun := "records differ"
+	if len(moved) == 1 {
+		noun = "record differs"
+	}
+	sum := fmt.Sprintf("%s %s: %d %s", minute(row.WindowStart), row.Tenant, len(moved), noun)
 	if len(parts) > 0 {
 		sum += " · " + strings.Join(parts, " · ")
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/tui/theme"
 )
@@ -20,5 +21,18 @@ func TestTheDrillSaysHowManyResultsTheRunLetGoAndFromWhen(t *testing.T) {
 	}
 	if v := m.View(nil, LetGo{Traces: 5}); !strings.Contains(v, "5 oldest results") || !strings.Contains(v, "none of its records") {
 		t.Errorf("with no trace kept:\n%s", v)
+	}
+}
+
+func TestTheDrillCountsOneRecordInTheSingular(t *testing.T) {
+	const at = 1795946400000 + 33*60000 // 10:33:00.000
+	m := New(theme.New()).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "initech"}})
+	one := []Moved{{Record: meter.RecordTrace{RequestID: "r-1", USD: 0.1}, Where: "event time only"}}
+	if v := m.View(one, LetGo{}); !strings.Contains(v, "10:33 initech: 1 record differs") {
+		t.Errorf("one record is not counted as one:\n%s", v)
+	}
+	two := append(one, Moved{Record: meter.RecordTrace{RequestID: "r-2", USD: 0.1}, Where: "event time only"})
+	if v := m.View(two, LetGo{}); !strings.Contains(v, "10:33 initech: 2 records differ") {
+		t.Errorf("two records:\n%s", v)
 	}
 }
