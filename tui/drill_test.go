@@ -68,3 +68,22 @@ func TestTheDiffExplainsAReplaysLateRecords(t *testing.T) {
 	}
 	_ = fm
 }
+
+// TestEnterWithNoDifferingRowLeavesNoStaleLine: the walk pressed enter in a quiet minute,
+// then esc, and four minutes later a ≠ row stood above "no row of run 1 differs between
+// the two windows yet". The drill says it while it is open; nothing says it after.
+func TestEnterWithNoDifferingRowLeavesNoStaleLine(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Results: both("acme", 0, 0.2, 2), Status: status(at("01:10"), at("01:09"))})
+	tm := start(t, fb, Config{}, 160, 48)
+	waitFor(t, tm, "10:01:09.000")
+	press(tm, "enter")
+	waitFor(t, tm, "no row of this run differs between the two windows")
+	press(tm, "esc")
+	fb.Send(backend.Update{Results: []meter.Result{
+		fired(meter.ProcessingTimeResult, "acme", 1, 0.3, 3), fired(meter.EventTimeResult, "acme", 1, 0.1, 1),
+	}, Status: status(at("02:10"), at("02:09"))})
+	waitFor(t, tm, "10:02:09.000")
+	if _, view := finalView(t, tm); strings.Contains(view, "differs between the two windows") {
+		t.Errorf("a line says no row differs beside a ≠ row:\n%s", view)
+	}
+}

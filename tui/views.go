@@ -5,7 +5,6 @@ import (
 
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/tui/components/drill"
-	"github.com/labtui/labtui/tui/components/footer"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -120,9 +119,8 @@ func (m Model) openDrill() Model {
 	}
 	m.drill = m.drill.SetRows(rows)
 	m.view = viewDrill
-	if len(rows) == 0 {
-		m = m.say(footer.Info, "no row of run %d differs between the two windows yet", run.ID)
-	}
+	// With no ≠ row the drill itself says so; a footer line would stay after esc and
+	// contradict the first ≠ row to appear.
 	return m.relayout()
 }
 
