@@ -96,7 +96,7 @@ func (s *Session) whyNot(ex string, run *Run) string {
 		if run.Replay {
 			return "a replay: 4.1 needs the live generator"
 		}
-		return "no whole minute yet where both windows agree with prompt events (the run's first minute does not count; no hiccup, restart or late record)"
+		return "no whole minute yet where both windows agree with prompt events (the run's first minute does not count)"
 	case "4.2":
 		switch {
 		case run.Replay:
