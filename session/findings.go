@@ -300,8 +300,13 @@ func (t *tracker) keepHiccup(run *Run, h Hiccup, f *state.Finding, late []meter.
 	ev := &state.Hiccup{Instance: h.Instance, DurationMS: h.To - h.From, At: h.From,
 		Table: state.Table{Run: run.ID, Reason: run.why(), Timestamp: run.Timestamp.String(), TakenAt: f.TakenAt, Rows: f.Rows}}
 	ev.LateCount = len(late)
+	ev.LateByTenant = map[string]state.Tally{}
 	for _, r := range late {
 		ev.LateUSD += r.USD
+		t := ev.LateByTenant[r.TenantID]
+		t.Records++
+		t.USD += r.USD
+		ev.LateByTenant[r.TenantID] = t
 	}
 	for _, r := range late[:min(len(late), state.MaxLate)] {
 		ev.Late = append(ev.Late, state.Late{RequestID: r.RequestID, Tenant: r.TenantID, Gateway: r.Gateway,

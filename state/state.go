@@ -175,6 +175,15 @@ type Hiccup struct {
 	// finding, of which Late keeps the first MaxLate (zero in state saved before them).
 	LateCount int     `json:"late_count,omitempty"`
 	LateUSD   float64 `json:"late_usd,omitempty"`
+	// LateByTenant tallies all those late records by tenant, so what a tenant's column
+	// lacks is exact when Late keeps only the first MaxLate (nil in state saved before it).
+	LateByTenant map[string]Tally `json:"late_by_tenant,omitempty"`
+}
+
+// Tally is a count of records and their dollars.
+type Tally struct {
+	Records int     `json:"records"`
+	USD     float64 `json:"usd"`
 }
 
 // MaxLate is how many late records the Hiccup evidence keeps.

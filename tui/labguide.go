@@ -154,13 +154,7 @@ func hiccupTable(h *state.Hiccup) (labpanel.Table, bool) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	n, usd := 0, 0.0
-	for _, l := range h.Late {
-		if l.Tenant == tenant {
-			n++
-			usd += l.USD
-		}
-	}
+	n, usd := lateOf(h, tenant)
 	if n > 0 {
 		t.Note = fmt.Sprintf("Your event-time column lacks %s ($%.4f): the watermark had passed their minute when "+
 			"they arrived, so for_monotonous_timestamps() dropped them as late, where the course's column bills them to "+
@@ -170,6 +164,24 @@ func hiccupTable(h *state.Hiccup) (labpanel.Table, bool) {
 		t.Note = "No record of " + tenant + " was late: the event-time column bills every held record to the minute it completed in, as the course's does."
 	}
 	return t, true
+}
+
+// lateOf is how many of the hiccup's late records are tenant's, and their dollars: from
+// the tally of all of them, or from the kept list in state saved before the tally (exact
+// there only when the list holds every late record, as it then did up to MaxLate).
+func lateOf(h *state.Hiccup, tenant string) (int, float64) {
+	if h.LateByTenant != nil {
+		t := h.LateByTenant[tenant]
+		return t.Records, t.USD
+	}
+	n, usd := 0, 0.0
+	for _, l := range h.Late {
+		if l.Tenant == tenant {
+			n++
+			usd += l.USD
+		}
+	}
+	return n, usd
 }
 
 // usdCell is a cell's USD, or — when the window wrote nothing.
