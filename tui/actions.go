@@ -117,6 +117,17 @@ func (m Model) mark() Model {
 	at := m.now()
 	text := "mark " + seconds(at)
 	if inst, hat, d, ok := m.sess.LastHiccup(); ok && at-hat <= d.Milliseconds()+2*60000 {
+		// The run's own start of the hold, from the status that first showed it, when
+		// it has one: the injection is noted at the status before, up to an interval
+		// earlier, and a mark at 13:36:39 beside "held 13:36:40–13:37:15" reads as a
+		// different hold.
+		hs := m.sess.Current().Hiccups
+		for i := len(hs) - 1; i >= 0; i-- {
+			if hs[i].Instance == inst && hs[i].From >= hat && hs[i].From-hat <= 2000 {
+				hat = hs[i].From
+				break
+			}
+		}
 		at, text = hat, "hiccup "+inst+" "+seconds(hat)
 	}
 	m.sess.Mark(at, text)

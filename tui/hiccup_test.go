@@ -122,3 +122,23 @@ func TestAPlannedHiccupLessThanTenSecondsAwayWaitsForTheNextMinute(t *testing.T)
 		t.Errorf("quitting started the planned hiccup: %+v", c)
 	}
 }
+
+// TestTheMarkNamesTheHoldsOwnStart: the injection is noted at the status before the
+// hold began (10:00:39.900 here), the run's hiccup at the first status that shows it
+// (10:00:40.100); the walk's mark said 13:36:39 beside "held 13:36:40–13:37:15". The mark
+// names the run's start of the hold.
+func TestTheMarkNamesTheHoldsOwnStart(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:39.9"), at("00:39.8"))})
+	tm := start(t, fb, Config{Hiccup: 35 * time.Second}, 160, 48)
+	waitFor(t, tm, "10:00:39.800")
+	press(tm, "i")
+	waitFor(t, tm, "hiccup of 35s on")
+	press(tm, "down")
+	waitFor(t, tm, "[now]")
+	press(tm, "enter")
+	waitFor(t, tm, "hiccup on gw-1 for 35s")
+	fb.Send(backend.Update{Status: held(status(at("00:40.1"), at("00:40")))})
+	waitFor(t, tm, "10:00:40.000")
+	press(tm, "m")
+	waitFor(t, tm, `marked "hiccup gw-1 10:00:40"`)
+}
