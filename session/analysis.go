@@ -155,6 +155,12 @@ func (s *Session) compare(run *Run) []Task {
 	against := "the recorded hour re-enacted at its recorded times"
 	reference := fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s (what its live run billed)",
 		filepath.Base(path), run.Timestamp)
+	if run.Timestamp != meter.CompletedTS {
+		// The hour's live run read completed_ts: a started_ts re-enactment is what a live
+		// run reading started_ts would have billed, not what it billed.
+		reference = fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s (what a live run reading %s would have billed)",
+			filepath.Base(path), run.Timestamp, run.Timestamp)
+	}
 	if chosen := s.Run(s.an.chosen); chosen != nil && chosen != run {
 		refs, names = chosen.Output(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
 		against = runName(s.runRef(chosen))

@@ -117,6 +117,14 @@ func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
 	if r.Timestamp != "started_ts" || r.Diff == nil || r.Diff.Different != 1 || !strings.Contains(r.Diff.Against, "replay, completed_ts") {
 		t.Errorf("replay 2 = %+v diff %+v", r, r.Diff)
 	}
+	// The hour's live run read completed_ts: only that re-enactment is what it billed.
+	if c := st.Evidence.Replays[0].Compare; c == nil || !strings.Contains(c.Reference, "with completed_ts (what its live run billed)") {
+		t.Errorf("replay 1's reference = %+v", c)
+	}
+	if c := r.Compare; c == nil || strings.Contains(c.Reference, "what its live run billed") ||
+		!strings.Contains(c.Reference, "with started_ts (what a live run reading started_ts would have billed)") {
+		t.Errorf("replay 2's reference = %+v", c)
+	}
 }
 
 func TestAFailedReplayIsRecordedButNotTicked(t *testing.T) {
