@@ -32,3 +32,11 @@ func TestTheStartsWarningStaysUntilAKey(t *testing.T) {
 		t.Fatalf("after a key the log line did not show: %q", mm.status)
 	}
 }
+
+// TestTheHeaderKeepsTheLateDollarsWholeAt80Columns: the walk's 80x24 header read
+// "late dropped 148 ($4.304…"; the wall clock's words give way before the count does.
+func TestTheHeaderKeepsTheLateDollarsWholeAt80Columns(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: withJob(status(at("03:21.563"), at("03:21.463")), 148, 4.3043)})
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "late dropped 148 ($4.3043)", "10:03:21.463 · 0.1 s behind")
+}

@@ -137,11 +137,18 @@ func (m Model) clocks(st *backend.Status, replay bool) string {
 	}
 	behind := float64(st.Now-st.Watermark) / 1000
 	wm := fmt.Sprintf("watermark %s · %.1f s behind the wall clock", meter.Clock(st.Watermark), behind)
+	short := fmt.Sprintf("watermark %s · %.1f s behind", meter.Clock(st.Watermark), behind)
 	if behind < 0 {
 		wm = fmt.Sprintf("watermark %s · %.1f s ahead of the wall clock", meter.Clock(st.Watermark), -behind)
+		short = fmt.Sprintf("watermark %s · %.1f s ahead", meter.Clock(st.Watermark), -behind)
 	}
 	if long := wm + " (" + meter.Clock(st.Now) + ") · " + late; ansi.StringWidth(long) <= m.width {
 		return long
 	}
-	return wm + " · " + late
+	if mid := wm + " · " + late; ansi.StringWidth(mid) <= m.width {
+		return mid
+	}
+	// At 80 columns with a late count the line above would be cut inside the late
+	// dollars ("$4.304…"): the wall clock's words go first.
+	return short + " · " + late
 }
