@@ -152,7 +152,7 @@ func (m Model) lineCount(t Tab) int {
 	case t == MovedTab && m.moved != nil:
 		return len(m.moved.Moves.Moves)
 	case t != MovedTab:
-		return len(m.wrapped[t])
+		return len(m.scrolling(t))
 	}
 	return 0
 }

@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,5 +84,44 @@ func TestScrollingStaysWithinTheLines(t *testing.T) {
 	}
 	if m.NextTab(false).Tab() != MovedTab || m.NextTab(true).Tab() != ProcessingTab {
 		t.Error("tabs do not go round")
+	}
+}
+
+// TestALongNoteScrollsWithTheReport: at 80x24 the walk's replay note took ten of the
+// diff's eleven lines and page down showed none of the report. A note longer than a
+// third of the view scrolls with it: the first screen shows the report's first line
+// below the note's start, and scrolling reaches every line of both.
+func TestALongNoteScrollsWithTheReport(t *testing.T) {
+	c, _ := content(t)
+	note := strings.Repeat("No record was late in run 2, though partition 0 ran up to 379.7 s ahead of partition 1. ", 8)
+	m := New(theme.New()).SetSize(80, 12).SetContent(c).SetNote(EventTab, note)
+	if !m.noteScrolls(EventTab) {
+		t.Fatal("a ten-line note in twelve lines does not scroll")
+	}
+	first := m.wrapped[EventTab][0].text
+	all := m.lineCount(EventTab)
+	if want := len(m.noteLines(EventTab)) + len(m.wrapped[EventTab]); all != want {
+		t.Fatalf("%d scrolling lines, want %d", all, want)
+	}
+	end := m.Scroll(1 << 20).View()
+	if !strings.Contains(end, "lines ") || !strings.Contains(end, "of "+strconv.Itoa(all)) {
+		t.Errorf("the status does not count the note's lines:\n%s", end)
+	}
+	var seen bool
+	for top := m.Scroll(-(1 << 20)); ; top = top.Scroll(1) {
+		if strings.Contains(top.View(), strings.TrimSpace(first)[:20]) {
+			seen = true
+			break
+		}
+		if top.top[EventTab] >= all-top.bodyHeight(EventTab) {
+			break
+		}
+	}
+	if !seen {
+		t.Errorf("scrolling never shows the report's first line %q", first)
+	}
+	// A short note stays above the report.
+	if m.SetNote(EventTab, "comparing…").noteScrolls(EventTab) {
+		t.Error("a one-line note scrolls")
 	}
 }

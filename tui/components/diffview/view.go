@@ -80,8 +80,8 @@ func (m Model) head(t Tab) []string {
 	if title != "" {
 		out = append(out, m.styles.Dim.Render(title))
 	}
-	if n := m.notes[t]; n != "" {
-		for _, l := range strings.Split(textutil.Wrap(n, m.width), "\n") {
+	if !m.noteScrolls(t) {
+		for _, l := range m.noteLines(t) {
 			out = append(out, m.styles.Warn.Render(l))
 		}
 	}
@@ -113,11 +113,40 @@ func (m Model) tabLines() (head, body []string, total int) {
 		}
 		return head, body, len(mv.Moves)
 	}
-	w := m.wrapped[m.tab]
+	w := m.scrolling(m.tab)
 	for i := top; i < min(len(w), top+n); i++ {
 		body = append(body, m.styled(w[i]))
 	}
 	return head, body, len(w)
+}
+
+// noteLines is tab t's note wrapped to the width.
+func (m Model) noteLines(t Tab) []string {
+	if m.notes[t] == "" {
+		return nil
+	}
+	return strings.Split(textutil.Wrap(m.notes[t], m.width), "\n")
+}
+
+// noteScrolls reports whether tab t's note scrolls with the report instead of staying
+// above it: when it would take more than a third of the view (at 80x24 a replay's
+// note of ten lines left one line for the diff, and page down showed none of it).
+func (m Model) noteScrolls(t Tab) bool {
+	return t != MovedTab && len(m.noteLines(t)) > (m.height-2)/3
+}
+
+// scrolling is the event or processing tab's scrolling lines: its note first when the
+// note scrolls, then the report.
+func (m Model) scrolling(t Tab) []line {
+	if !m.noteScrolls(t) {
+		return m.wrapped[t]
+	}
+	notes := m.noteLines(t)
+	out := make([]line, 0, len(notes)+len(m.wrapped[t]))
+	for _, l := range notes {
+		out = append(out, line{l, explained})
+	}
+	return append(out, m.wrapped[t]...)
 }
 
 // styled draws a report line in the style of its kind.
