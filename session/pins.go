@@ -93,14 +93,19 @@ func (s *Session) PinNext(ex string) (*state.Finding, error) {
 func (s *Session) whyNot(ex string, run *Run) string {
 	switch ex {
 	case "4.1":
-		if run.Replay {
+		switch {
+		case run.Replay:
 			return "a replay: 4.1 needs the live generator"
+		case run.ReadsRecording():
+			return "a restart on the replay's topic: 4.1 needs the live generator"
 		}
 		return "no whole minute yet where both windows agree with prompt events (the run's first minute does not count)"
 	case "4.2":
 		switch {
 		case run.Replay:
 			return "a replay: 4.2 needs a hiccup of the live run"
+		case run.ReadsRecording():
+			return "a restart on the replay's topic: 4.2 needs a hiccup of the live run"
 		case len(run.Hiccups) == 0:
 			return "no hiccup yet"
 		case run.Watermarks.OutOfOrderness != 0:
@@ -121,7 +126,15 @@ func (s *Session) whyNot(ex string, run *Run) string {
 		if ex == "4.4" {
 			field = meter.StartedTS
 		}
+		key := "r"
+		if ex == "4.4" {
+			key = "t"
+		}
 		switch {
+		case !run.Replay && run.ReadsRecording():
+			// A w or x restart on the replay's topic reads the recorded hour, but from where
+			// the replay's job left it, not as a replay written and read from the start.
+			return "a restart on the replay's topic, not a replay: " + key + " replays with this strategy"
 		case !run.Replay:
 			return "not a replay"
 		case run.Timestamp != field:

@@ -137,3 +137,30 @@ func TestPinningOverASavedFindingPinsThisSessionsRun(t *testing.T) {
 		t.Errorf("PinNext over a saved finding = %+v, %v", f, err)
 	}
 }
+
+// TestARestartOnTheReplaysTopicIsNotCalledNotAReplay: a w restart after a replay reads
+// the replay's topic (ReadsRecording), so its pin choice says it is a restart on that
+// topic and which key replays with its strategy, rather than "not a replay".
+func TestARestartOnTheReplaysTopicIsNotCalledNotAReplay(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	twoLiveRunsAndAReplay(l)
+	l.apply(backend.Update{Run: 4, Restarted: &backend.Restart{Run: 4, Cause: backend.CauseStrategy, Reason: "strategy",
+		Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz", Watermarks: meter.Watermarks{At: meter.SourceWatermarks}}})
+	run := l.h.Current()
+	if run.Replay || !run.ReadsRecording() {
+		t.Fatalf("run %d: Replay %v, ReadsRecording %v", run.ID, run.Replay, run.ReadsRecording())
+	}
+	want := map[string]string{
+		"4.1": "a restart on the replay's topic: 4.1 needs the live generator",
+		"4.2": "a restart on the replay's topic: 4.2 needs a hiccup of the live run",
+		"4.3": "a restart on the replay's topic, not a replay: r replays with this strategy",
+		"4.4": "a restart on the replay's topic, not a replay: t replays with this strategy",
+	}
+	for ex, why := range want {
+		for _, c := range l.h.PinChoices(ex) {
+			if c.Run.ID == run.ID && c.Why != why {
+				t.Errorf("%s: run %d's reason %q, want %q", ex, run.ID, c.Why, why)
+			}
+		}
+	}
+}
