@@ -42,6 +42,10 @@ type Config struct {
 	// Saved is the progress saved before, whose steps and evidence the Session starts
 	// from; nil starts afresh.
 	Saved *state.State
+	// RunsBefore is the number of the last run of an earlier session whose progress may
+	// be restored (state.State.RunsBefore): this session numbers its runs on from it, so
+	// a run's number names one run across sessions. Saved's count is used when larger.
+	RunsBefore int
 }
 
 // Session is one lab session: see the package comment.
@@ -70,7 +74,8 @@ func New(cfg Config) *Session {
 	if cfg.Saved != nil {
 		saved = *cfg.Saved
 	}
-	s := &Session{cfg: cfg, limits: l, Traces: ring.New[meter.RecordTrace](l.Traces), ev: newTracker(saved), an: newAnalysis()}
+	s := &Session{cfg: cfg, limits: l, Traces: ring.New[meter.RecordTrace](l.Traces), ev: newTracker(saved), an: newAnalysis(),
+		nextID: max(cfg.RunsBefore, saved.RunsBefore())}
 	s.begin("start", meter.CompletedTS, false, 0)
 	s.Current().Watermarks = cfg.Job.Watermarks
 	return s
@@ -118,6 +123,7 @@ func (s *Session) Snapshot(answers map[string]string, rev uint64) state.State {
 		st.Answers[k] = v
 	}
 	s.ev.fill(&st)
+	st.LastRun = s.nextID
 	return st
 }
 

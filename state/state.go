@@ -25,6 +25,33 @@ type State struct {
 	// Steps maps an exercise ID ("4.1") to whether its evidence exists.
 	Steps    map[string]Step `json:"steps"`
 	Evidence Evidence        `json:"evidence"`
+	// LastRun is the number of the last run of the session that saved the file: the
+	// next session numbers its runs on from it, so "run 3" names one run across
+	// sessions (0 in files saved before it: see RunsBefore).
+	LastRun int `json:"last_run,omitempty"`
+}
+
+// RunsBefore is the number a session continuing from s numbers its runs on from: the
+// last run saved, or in a file saved before LastRun existed, the largest run number its
+// evidence names.
+func (s State) RunsBefore() int {
+	n := s.LastRun
+	e := s.Evidence
+	for _, f := range e.Findings {
+		if f != nil {
+			n = max(n, f.Run.ID)
+		}
+	}
+	if e.Agreement != nil {
+		n = max(n, e.Agreement.Run)
+	}
+	if e.Hiccup != nil {
+		n = max(n, e.Hiccup.Table.Run)
+	}
+	for _, r := range e.Replays {
+		n = max(n, r.Table.Run)
+	}
+	return n
 }
 
 // New returns an empty State of the current Version.

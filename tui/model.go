@@ -216,6 +216,16 @@ type Model struct {
 	saveOK bool
 }
 
+// runsBefore is the number the session numbers its runs on from: the saved progress's
+// last run, whether or not the learner continues with it, so no run shown or saved
+// shares a number with one of an earlier session.
+func runsBefore(saved *state.State) int {
+	if saved == nil {
+		return 0
+	}
+	return saved.RunsBefore()
+}
+
 // New returns the root model driving b. Start it with tea.NewProgram, or use Run.
 func New(b backend.Backend, cfg Config) Model {
 	cfg = cfg.withDefaults()
@@ -229,7 +239,7 @@ func New(b backend.Backend, cfg Config) Model {
 		cfg: cfg, b: b, ctx: ctx, cancel: cancel, tasks: newTasks(), keys: keys, styles: styles,
 		screen: screenMain,
 		sess: session.New(session.Config{Limits: cfg.Limits, Recording: cfg.Recording, Job: cfg.Job,
-			Reenact: cfg.Reenact}),
+			Reenact: cfg.Reenact, RunsBefore: runsBefore(cfg.Saved)}),
 		header:    header.New(styles),
 		panes:     panes.New(styles),
 		late:      records.New(styles, records.Late),
