@@ -56,6 +56,9 @@ type Evidence struct {
 	Hiccup    *state.Hiccup  `json:"hiccup,omitempty"`
 	Replays   []state.Replay `json:"replays,omitempty"`
 	Moved     []state.Moved  `json:"moved,omitempty"`
+	// Replayed is every replay of a recording the learner ran, a line each, oldest first
+	// (4.3's evidence: the replays answer it together).
+	Replayed []state.ReplayRun `json:"replayed,omitempty"`
 	// MovedSummary totals the moved requests when the two runs were compared whole.
 	MovedSummary *state.MovedSummary `json:"moved_summary,omitempty"`
 	// Picture is the skew picture written beside the answers, when it is this
@@ -91,11 +94,12 @@ func evidenceFor(id string, ev state.Evidence) *Evidence {
 		e.Hiccup = ev.Hiccup
 	case "4.3":
 		e.Replays = replaysWith(ev.Replays, "completed_ts")
+		e.Replayed = ev.Replayed
 	case "4.4":
 		e.Replays = replaysWith(ev.Replays, "started_ts")
 		e.Moved, e.MovedSummary = ev.Moved, ev.MovedSummary
 	}
-	if e.Agreement == nil && e.Hiccup == nil && len(e.Replays) == 0 && len(e.Moved) == 0 && e.MovedSummary == nil {
+	if e.Agreement == nil && e.Hiccup == nil && len(e.Replays) == 0 && len(e.Moved) == 0 && e.MovedSummary == nil && len(e.Replayed) == 0 {
 		return nil
 	}
 	return &e

@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
@@ -66,6 +67,9 @@ func Markdown(doc Document) string {
 		}
 		b.line("")
 		writeFinding(&b, e)
+		if e.ID == "4.3" && e.Evidence != nil {
+			writeReplayed(&b, e.Evidence.Replayed, doc)
+		}
 	}
 	writeAppendix(&b, doc)
 	return b.String()
@@ -91,7 +95,18 @@ func runLabel(r state.RunRef) string {
 	if r.Recording != "" {
 		what += " of " + r.Recording
 	}
-	return fmt.Sprintf("run %d: %s, %s, %s", r.ID, what, r.Timestamp, r.Watermarks)
+	return fmt.Sprintf("%s: %s, %s, %s", runName(r), what, r.Timestamp, r.Watermarks)
+}
+
+// runName is "run 4 of 1 Dec 13:39", the run and when it began: the start tells apart
+// two runs of one number in a file saved over several sessions before runs were
+// numbered on across them.
+func runName(r state.RunRef) string {
+	name := fmt.Sprintf("run %d", r.ID)
+	if r.StartedAt != 0 {
+		name += " of " + time.UnixMilli(r.StartedAt).UTC().Format("2 Jan 15:04")
+	}
+	return name
 }
 
 // writeFinding writes an exercise's evidence: the sentence and its table, or, for a

@@ -40,6 +40,9 @@ func withoutPaths(st state.State) state.State {
 			c.EventTime.Summary, c.ProcessingTime.Summary = scrub(c.EventTime.Summary), scrub(c.ProcessingTime.Summary)
 		}
 	}
+	for i := range ev.Replayed {
+		ev.Replayed[i].Error = scrub(ev.Replayed[i].Error)
+	}
 	if s := ev.MovedSummary; s != nil {
 		s.Compared = scrub(s.Compared)
 	}

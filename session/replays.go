@@ -27,9 +27,12 @@ func (t *tracker) replayFinished(s *Session, p backend.ReplayProgress) {
 	t.pendingReplay = nil
 	at := s.Now()
 	ev := state.Replay{Path: p.Path, Timestamp: field.String(), Records: p.Records, Done: p.Done && p.Err == nil, At: at}
+	line := state.ReplayRun{Run: s.runRef(run), Records: p.Records, Error: ev.Error}
 	if p.Err != nil {
 		ev.Error = p.Err.Error()
+		line.Error = ev.Error
 		t.addReplay(ev)
+		t.addReplayed(line, run)
 		t.changed = true
 		return
 	}
@@ -39,7 +42,9 @@ func (t *tracker) replayFinished(s *Session, p backend.ReplayProgress) {
 	}
 	_ = step
 	t.addReplay(ev)
+	t.addReplayed(line, run)
 	t.watch(s, run, at+2*60000, func() {
+		t.addReplayed(line, run)
 		r := t.findReplay(at, ev.Timestamp)
 		if r == nil {
 			return
@@ -66,6 +71,31 @@ func (t *tracker) addReplay(r state.Replay) {
 		rs = append([]state.Replay(nil), rs[len(rs)-state.MaxReplays:]...)
 	}
 	t.evidence.Replays = rs
+}
+
+// addReplayed notes replay run's line, with its late records and partition lead as
+// they stand, replacing the line it noted before; it keeps the latest
+// state.MaxReplayed.
+func (t *tracker) addReplayed(line state.ReplayRun, run *Run) {
+	line.LateCount, line.LateUSD = run.LateCount, run.LateUSD
+	if r := run.Reads; r != nil && r.Max.By > 0 {
+		line.Lead = &state.Lead{Ahead: r.Max.Ahead, Behind: r.Max.Behind, ByMS: r.Max.By}
+	}
+	for i, old := range t.evidence.Replayed {
+		if old.Run.ID == line.Run.ID && old.Run.StartedAt == line.Run.StartedAt {
+			t.evidence.Replayed[i] = line
+			return
+		}
+	}
+	t.evidence.Replayed = lastOf(append(t.evidence.Replayed, line), state.MaxReplayed)
+}
+
+// lastOf is the latest n of rs, in a slice of their own when any were let go.
+func lastOf(rs []state.ReplayRun, n int) []state.ReplayRun {
+	if len(rs) <= n {
+		return rs
+	}
+	return append([]state.ReplayRun(nil), rs[len(rs)-n:]...)
 }
 
 // findReplay returns the replay evidence that finished at at with field, or nil when it

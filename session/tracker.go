@@ -215,5 +215,22 @@ func (t *tracker) restore(saved state.State) {
 		rs = rs[len(rs)-state.MaxReplays:]
 	}
 	e.Replays = rs
+	var lines []state.ReplayRun
+	for _, r := range s.Evidence.Replayed {
+		if !replayedIn(e.Replayed, r.Run) {
+			lines = append(lines, r)
+		}
+	}
+	e.Replayed = lastOf(append(lines, e.Replayed...), state.MaxReplayed)
 	t.changed = true
+}
+
+// replayedIn reports whether lines has a line for run.
+func replayedIn(lines []state.ReplayRun, run state.RunRef) bool {
+	for _, l := range lines {
+		if l.Run.ID == run.ID && l.Run.StartedAt == run.StartedAt {
+			return true
+		}
+	}
+	return false
 }

@@ -51,6 +51,9 @@ func (s State) RunsBefore() int {
 	for _, r := range e.Replays {
 		n = max(n, r.Table.Run)
 	}
+	for _, r := range e.Replayed {
+		n = max(n, r.Run.ID)
+	}
 	return n
 }
 
@@ -118,6 +121,9 @@ type Evidence struct {
 	Hiccup *Hiccup `json:"hiccup,omitempty"`
 	// Replays are 4.3 and 4.4, oldest first, at most MaxReplays.
 	Replays []Replay `json:"replays,omitempty"`
+	// Replayed is every replay of the session and those saved before it, a line each,
+	// oldest first, at most MaxReplayed (none in files saved before it).
+	Replayed []ReplayRun `json:"replayed,omitempty"`
 	// Moved are 4.4: requests whose cost moved minutes when event time was read from
 	// started_ts instead of completed_ts.
 	Moved []Moved `json:"moved,omitempty"`
@@ -156,6 +162,13 @@ func (e Evidence) clone() Evidence {
 		c.Replays = append(c.Replays, r)
 	}
 	c.Moved = append([]Moved(nil), e.Moved...)
+	for _, r := range e.Replayed {
+		if r.Lead != nil {
+			l := *r.Lead
+			r.Lead = &l
+		}
+		c.Replayed = append(c.Replayed, r)
+	}
 	if e.Findings != nil {
 		c.Findings = make(map[string]*Finding, len(e.Findings))
 		for k, f := range e.Findings {
@@ -282,3 +295,32 @@ type Moved struct {
 	// no event-time minute there.
 	LateStarted bool `json:"late_started,omitempty"`
 }
+
+// ReplayRun is one replay of a recording, in a line: enough to tell the replays of a
+// session apart on the answer sheet, where a learner's answer quotes one that no longer
+// backs the step. Replays keeps the latest replays' tables; Replayed keeps every replay's
+// line, up to MaxReplayed.
+type ReplayRun struct {
+	// Run is the replay's run, its watermark strategy and recording with it.
+	Run RunRef `json:"run"`
+	// Records is how many records the replay read; Error says why it stopped, if it did.
+	Records int64  `json:"records"`
+	Error   string `json:"error,omitempty"`
+	// LateCount and LateUSD are all the run's late records.
+	LateCount int     `json:"late_count"`
+	LateUSD   float64 `json:"late_usd"`
+	// Lead is the largest lead of one partition over another as the job read them; nil
+	// when the backend did not say.
+	Lead *Lead `json:"lead,omitempty"`
+}
+
+// Lead is how far partition Ahead's largest event timestamp ran ahead of partition
+// Behind's, in ms, as the job read them.
+type Lead struct {
+	Ahead  int32 `json:"ahead"`
+	Behind int32 `json:"behind"`
+	ByMS   int64 `json:"by_ms"`
+}
+
+// MaxReplayed is how many replays' lines Evidence keeps.
+const MaxReplayed = 16

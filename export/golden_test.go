@@ -1,0 +1,61 @@
+package export
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/state"
+)
+
+var update = flag.Bool("update", false, "rewrite the export's golden files")
+
+// twoSessions is a state continued once: 4.1 and run 2's replay were found in the session
+// of 29 Nov 10:00 (runs 1 to 3), the next began with run 4, replayed twice (after the
+// parse, then per partition at the source) and pinned run 6 to 4.3.
+func twoSessions() state.State {
+	st := sample()
+	st.LastRun = 6
+	day := int64(86400)
+	ref := func(id int, kind, wm string, at int64) state.RunRef {
+		r := state.RunRef{ID: id, Kind: kind, Timestamp: "completed_ts", Watermarks: wm, StartedAt: ms(at)}
+		if kind == "replay" {
+			r.Recording = "recorded-hour.jsonl.gz"
+		}
+		return r
+	}
+	mono, source := "for_monotonous_timestamps()", "for_monotonous_timestamps() per partition at the source"
+	st.Evidence.Findings = map[string]*state.Finding{
+		"4.1": {Run: ref(1, "start", mono, -5), Met: true, Sentence: "In run 1 (start, completed_ts), the 5 minutes agree."},
+		"4.3": {Run: ref(6, "replay", source, day+600), Met: true, Pinned: true, Sentence: "Run 6 dropped no record as late."},
+	}
+	st.Evidence.Replayed = []state.ReplayRun{
+		{Run: ref(2, "replay", mono, 900), Records: 143400, LateCount: 832, LateUSD: 24.1234, Lead: &state.Lead{Ahead: 2, ByMS: 240000}},
+		{Run: ref(5, "replay", mono, day+300), Records: 143400, LateCount: 499, LateUSD: 14.5, Lead: &state.Lead{Ahead: 1, Behind: 2, ByMS: 61300}},
+		{Run: ref(6, "replay", source, day+600), Records: 143400, Lead: &state.Lead{Ahead: 2, Behind: 1, ByMS: 3500}},
+		{Run: ref(7, "replay", mono, day+900), Records: 5120, Error: "the broker closed the connection"},
+	}
+	return st
+}
+
+func TestTheSheetOfTwoSessionsNamesEachRunOnceAndEveryReplay(t *testing.T) {
+	got := Markdown(Build(twoSessions(), time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)))
+	const file = "testdata/two-sessions.golden"
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the sheet differs from %s (go test ./export -run TwoSessions -update rewrites it):\n%s", file, got)
+	}
+	if n := strings.Count(got, "\n"); n > MaxLines {
+		t.Errorf("%d lines, more than %d", n, MaxLines)
+	}
+}
