@@ -42,6 +42,18 @@ func (r *Results) push(x meter.Result) {
 	r.items = append(r.items, x)
 }
 
+// reserve makes room for n results (at most the limit) and a little more for the open
+// windows an Output puts past them, when there is less; it is for an empty run, which
+// knows how many results to expect.
+func (r *Results) reserve(n int) {
+	n = min(n, r.limit)
+	if n <= 0 || cap(r.items) >= n {
+		return
+	}
+	r.items = append(make([]meter.Result, 0, n+n/64+16), r.items...)
+	r.lent = 0
+}
+
 // letGo lets go of the oldest half of the traces, keeping every other result in order;
 // when traces are less than half of what is kept, of the oldest half of everything.
 func (r *Results) letGo() {

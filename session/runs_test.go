@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -144,5 +145,35 @@ func TestAFullRunLetsGoOfItsOldestTracesAndKeepsEveryWindow(t *testing.T) {
 	}
 	if _, ok := r.OldestTrace(); !ok {
 		t.Error("no oldest trace")
+	}
+}
+
+func TestAReplayReservesRoomForAsManyResultsAsTheLastReplayOfItsRecording(t *testing.T) {
+	h := New(Config{})
+	replay := func(path string, n int) *Run {
+		h.ReplayAsked(path, meter.CompletedTS)
+		h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, Recording: path}})
+		run := h.Current()
+		before := cap(run.Results.items)
+		rs := make([]meter.Result, n)
+		for i := range rs {
+			rs[i] = traceResult(fmt.Sprint(i))
+		}
+		h.Apply(backend.Update{Results: rs})
+		h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: path, Done: true}})
+		if path == "hour.jsonl.gz" && run.ID > 2 && (before < 300 || cap(run.Results.items) != before) {
+			t.Errorf("run %d had room for %d results at its start and %d after 300", run.ID, before, cap(run.Results.items))
+		}
+		if path != "hour.jsonl.gz" && before != 0 {
+			t.Errorf("a replay of another recording reserved %d", before)
+		}
+		return run
+	}
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("live")}})
+	replay("hour.jsonl.gz", 300)
+	replay("hour.jsonl.gz", 300)
+	replay("other.jsonl.gz", 10)
+	if r := replay("hour.jsonl.gz", 300); r.Results.Len() != 300 || !r.Results.Complete() {
+		t.Errorf("the replay kept %d results", r.Results.Len())
 	}
 }

@@ -65,6 +65,9 @@ type Session struct {
 
 	ev *tracker
 	an analysis
+	// replayed is how many results the newest replay of each (recording, timestamp field)
+	// that finished whole kept: the room the next one reserves (expectedResults).
+	replayed map[refKey]int
 }
 
 // New returns a Session with one run, "start", reading completed_ts.
@@ -75,7 +78,7 @@ func New(cfg Config) *Session {
 		saved = *cfg.Saved
 	}
 	s := &Session{cfg: cfg, limits: l, Traces: ring.New[meter.RecordTrace](l.Traces), ev: newTracker(saved), an: newAnalysis(),
-		nextID: max(cfg.RunsBefore, saved.RunsBefore())}
+		replayed: map[refKey]int{}, nextID: max(cfg.RunsBefore, saved.RunsBefore())}
 	s.begin("start", meter.CompletedTS, false, 0)
 	s.Current().Watermarks = cfg.Job.Watermarks
 	return s

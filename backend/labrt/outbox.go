@@ -12,6 +12,9 @@ import (
 // runtime drops (or, lossless, holds back) the next ones.
 const DefaultMaxResults = 50_000
 
+// reuseBatch is the most results a new batch makes room for at its start (1.4 MB).
+const reuseBatch = 8192
+
 // outbox is the one way updates leave the runtime. Notices (restarts, replay progress,
 // log lines) wait in a queue and are never dropped; results wait in a batch of the run
 // they belong to, bounded: once max results wait for the reader (in the batch, in the
@@ -160,8 +163,11 @@ func (o *outbox) flush(st *backend.Status) {
 		return
 	}
 	// The batch leaves the outbox while it is sent, so that what is collected meanwhile
-	// starts a new one, and comes back in front of it if the send fails.
-	o.batch, o.dropped = nil, 0
+	// starts a new one, and comes back in front of it if the send fails. The new one
+	// starts with the room the last one took (up to reuseBatch results): a replay
+	// collects a batch of thousands between two sends, and growing each from nothing
+	// left as much garbage again as its results.
+	o.batch, o.dropped = make([]meter.Result, 0, min(len(u.Results), reuseBatch)), 0
 	o.waiting += len(u.Results)
 	if o.send(u) {
 		o.sent(len(u.Results))
