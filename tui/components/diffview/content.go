@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
 )
@@ -17,6 +18,9 @@ type Content struct {
 	Title string
 	// Event and Processing are the two tabs.
 	Event, Processing Section
+	// Names are what the report lines call the reference (A) and the replay (B): a
+	// record's line is laid out on more lines at these labels when it is too wide.
+	Names diff.Names
 }
 
 // Section is one tab's comparison: a summary that stays on top, and the lines under it.
@@ -43,6 +47,7 @@ func Build(title string, c session.ReplayDiff) *Content {
 	pt = append(pt, "", "against the re-enactment's processing-time windows (the recorded hour at its recorded times):")
 	return &Content{
 		Title:      title,
+		Names:      c.Names,
 		Event:      Section{Summary: c.Event.Summary(c.Names), Lines: c.EventLines},
 		Processing: Section{Summary: c.Processing.Summary(c.Names), Lines: append(pt, c.ProcessingLines...)},
 	}
@@ -105,9 +110,14 @@ func (m Model) rewrap() Model {
 				indent += 2
 			}
 			indent = min(indent, m.width/2)
-			if k == detail || ansi.StringWidth(s) <= m.width {
-				// A record is one line, cut at the edge: its columns line up.
+			if ansi.StringWidth(s) <= m.width {
 				out = append(out, line{s, k})
+				continue
+			}
+			if k == detail {
+				for _, r := range recordLines(s, m.content.Names, m.width) {
+					out = append(out, line{r, k})
+				}
 				continue
 			}
 			body := ansi.Wrap(strings.TrimLeft(s, " "), m.width-indent, "")
@@ -122,4 +132,30 @@ func (m Model) rewrap() Model {
 		m.wrapped[i] = out
 	}
 	return m
+}
+
+// recordLines lays out a record's report line that is wider than width, so that what
+// each side met (its watermark, LATE) stays on screen: the reference's side on the
+// request's line and the replay's under it, aligned; or, where that is too wide (80
+// columns), the request alone and each side under it on a row of its own, labelled
+// without "the ". A line without both labels is cut at the edge.
+func recordLines(s string, names diff.Names, width int) []string {
+	a, b := "  "+names.A+": ", "  "+names.B+": "
+	ia := strings.Index(s, a)
+	ib := strings.Index(s, b)
+	if names.A == "" || names.B == "" || ia < 0 || ib < ia {
+		return []string{s}
+	}
+	head, sideA, sideB := s[:ia], s[ia+2:ib], s[ib+2:]
+	pad := strings.Repeat(" ", ansi.StringWidth(head)+2)
+	if ansi.StringWidth(head)+2+ansi.StringWidth(sideA) <= width && ansi.StringWidth(pad+sideB) <= width {
+		return []string{head + "  " + sideA, pad + sideB}
+	}
+	indent := strings.Repeat(" ", len(head)-len(strings.TrimLeft(head, " ")))
+	la, lb := strings.TrimPrefix(names.A, "the "), strings.TrimPrefix(names.B, "the ")
+	lw := max(ansi.StringWidth(la), ansi.StringWidth(lb))
+	row := func(label, name, side string) string {
+		return indent + label + strings.Repeat(" ", lw-ansi.StringWidth(label)+1) + strings.TrimPrefix(side, name+": ")
+	}
+	return []string{head, row(la, names.A, sideA), row(lb, names.B, sideB)}
 }

@@ -125,3 +125,41 @@ func TestALongNoteScrollsWithTheReport(t *testing.T) {
 		t.Error("a one-line note scrolls")
 	}
 }
+
+// TestEachRecordShowsTheWatermarkEachSideMet: a record's line wider than the view is
+// laid out on two lines at 160 columns and on three at 80, so the watermark the replay
+// met (the walk's "…arrived 13:39:35.505 me…" was cut at 160) is on screen at both.
+func TestEachRecordShowsTheWatermarkEachSideMet(t *testing.T) {
+	rec := "        r-tpdc3n-6625 $0.012345  the re-enactment: ts 10:20:40.281 arrived 10:20:40.300 met 10:20:39.999" +
+		"  the replay: ts 10:20:40.281 arrived 13:39:35.505 met 13:39:36.120 LATE"
+	c := &Content{Title: "run 2 · replay", Names: session.Names, Event: Section{Summary: "1 row differs",
+		Lines: []string{"~ 10:20 acme  $1.00 ×10  $0.99 ×9", "      1 record late in the replay", rec}}}
+	for _, tc := range []struct {
+		width int
+		want  []string
+	}{
+		{160, []string{
+			"        r-tpdc3n-6625 $0.012345  the re-enactment: ts 10:20:40.281 arrived 10:20:40.300 met 10:20:39.999",
+			"                                 the replay: ts 10:20:40.281 arrived 13:39:35.505 met 13:39:36.120 LATE",
+		}},
+		{80, []string{
+			"        r-tpdc3n-6625 $0.012345",
+			"        re-enactment ts 10:20:40.281 arrived 10:20:40.300 met 10:20:39.999",
+			"        replay       ts 10:20:40.281 arrived 13:39:35.505 met 13:39:36.120 LATE",
+		}},
+	} {
+		view := ansi.Strip(New(theme.New()).SetSize(tc.width, 20).SetContent(c).View())
+		lines := strings.Split(view, "\n")
+		for _, w := range tc.want {
+			found := false
+			for _, l := range lines {
+				if strings.TrimRight(l, " ") == w {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("at %d columns no line %q in\n%s", tc.width, w, view)
+			}
+		}
+	}
+}
