@@ -81,20 +81,36 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// mainHelp is the help of the main screen; it satisfies help.KeyMap.
-type mainHelp struct{ k KeyMap }
+// mainHelp is the help of the main screen; it satisfies help.KeyMap. uses are the keys
+// the lab panel's selected exercise tells the learner to press (labpanel.Guide.Uses).
+type mainHelp struct {
+	k    KeyMap
+	uses []string
+}
 
 // ShortHelp is the footer's line, most used keys first: the footer shows as many as
-// fit and always the last two, the key for every key and quit.
+// fit and always the last two, the key for every key and quit. The selected exercise's
+// keys come first, then the whole guide and the focus, then the rest.
 func (h mainHelp) ShortHelp() []key.Binding {
 	k := h.k
-	return []key.Binding{
+	rest := []key.Binding{
+		short(k.Lab.Guide, "guide"), short(k.Focus, "focus"),
 		short(k.Generator, "generator"), short(k.Inject, "hiccup"), short(k.Replay, "replay"),
-		short(k.Timestamp, "ts field"), short(k.Strategy, "watermarks"), short(k.Focus, "focus"), short(k.Export, "export"),
-		short(k.Diff, "diff"), short(k.Skew, "skew"), short(k.Mark, "mark"), short(k.Filter, "filter"),
-		short(k.Late, "late"), short(k.Inspector, "records"),
-		short(k.Help, "all keys"), short(k.Quit, "quit"),
+		short(k.Timestamp, "ts field"), short(k.Strategy, "watermarks"), short(k.Export, "export"),
+		short(k.Diff, "diff"), short(k.Mark, "mark"), short(k.Late, "late"), short(k.Skew, "skew"),
+		short(k.Kill, "kill job"), short(k.Filter, "filter"), short(k.Inspector, "records"),
 	}
+	out := make([]key.Binding, 0, len(rest)+2)
+	for _, u := range h.uses {
+		for i, b := range rest {
+			if b.Help().Key == u {
+				out = append(out, b)
+				rest = append(rest[:i:i], rest[i+1:]...)
+				break
+			}
+		}
+	}
+	return append(append(out, rest...), short(k.Help, "all keys"), short(k.Quit, "quit"))
 }
 
 // short is b with a shorter description.
@@ -113,7 +129,7 @@ func (h mainHelp) FullHelp() [][]key.Binding {
 		{k.Generator, k.Inject, k.Strategy, k.Replay, k.Timestamp, k.Mark, k.Kill},
 		{k.Diff, tabs, k.Skew, k.Open, k.Back, focus, k.Late, k.Inspector, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Lab.Pin, k.Lab.Unpin, k.Export, k.Quit},
+		{k.Lab.Guide, k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Lab.Pin, k.Lab.Unpin, k.Export, k.Quit},
 	}
 }
 

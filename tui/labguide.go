@@ -31,10 +31,10 @@ func (m Model) labChanged() Model {
 	return m.labRuns()
 }
 
-// labRuns shows, while the lab panel has the focus, the runs the selected exercise can
+// labRuns shows, while the lab panel has the focus or its whole guide is open, the runs the selected exercise can
 // be pinned to (working them out takes a look at every kept run, so only then).
 func (m Model) labRuns() Model {
-	if m.focus != areaLab {
+	if m.focus != areaLab && m.screen != screenGuide {
 		return m
 	}
 	ex := m.lab.SelectedExercise()

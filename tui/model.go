@@ -119,6 +119,8 @@ const (
 	screenMain
 	// screenHelp lists every key.
 	screenHelp
+	// screenGuide is the selected exercise's whole guide, scrolled by guideTop.
+	screenGuide
 	// screenPick asks which instance a hiccup holds.
 	screenPick
 	// screenFilter edits the records filter.
@@ -156,11 +158,13 @@ type Model struct {
 	styles     theme.Styles
 
 	screen screen
-	view   view
-	focus  area
-	width  int
-	height int
-	layout layout
+	// guideTop is the first line of the whole guide shown (screenGuide).
+	guideTop int
+	view     view
+	focus    area
+	width    int
+	height   int
+	layout   layout
 
 	// sess is the lab session: runs, evidence, comparisons.
 	sess *session.Session

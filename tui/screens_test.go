@@ -35,7 +35,7 @@ func TestHelpFooterAndInspectorFitAt80x24(t *testing.T) {
 	press(tm, "?")
 	waitFor(t, tm, "all keys · ? or esc to go back")
 	fm, view := finalView(t, tm)
-	for _, g := range (mainHelp{fm.keys}).FullHelp() {
+	for _, g := range (mainHelp{k: fm.keys}).FullHelp() {
 		for _, b := range g {
 			if b.Enabled() && !strings.Contains(view, b.Help().Desc) {
 				t.Errorf("the help screen at 80x24 lacks %q:\n%s", b.Help().Desc, view)

@@ -69,6 +69,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.screen = screenMain
 		}
 		return m, nil
+	case screenGuide:
+		return m.guideKey(k)
 	case screenPick:
 		m.picker, _ = m.picker.Update(k)
 		switch m.picker.Result() {
@@ -133,6 +135,8 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Help):
 		m.screen = screenHelp
 		return m, nil
+	case key.Matches(k, km.Lab.Guide):
+		return m.openGuide(), nil
 	case key.Matches(k, km.Focus):
 		return m.cycleFocus(true), nil
 	case key.Matches(k, km.FocusBack):
@@ -278,6 +282,14 @@ func (m Model) scroll(a area, delta int) Model {
 
 // mouse scrolls the part under the wheel.
 func (m Model) mouse(msg tea.MouseMsg) Model {
+	if m.screen == screenGuide {
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			return m.scrollGuide(-3)
+		case tea.MouseButtonWheelDown:
+			return m.scrollGuide(3)
+		}
+	}
 	if m.screen != screenMain || m.tooSmall() {
 		return m
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/header"
+	"github.com/labtui/labtui/tui/components/labpanel"
 	"github.com/labtui/labtui/tui/components/strategy"
 	"github.com/labtui/labtui/tui/textutil"
 )
@@ -27,9 +28,12 @@ func (m Model) View() string {
 	planned, plannedAt := m.plannedInfo()
 	parts = append(parts, m.header.View(m.sess, header.Info{Backend: m.b.Name(), Err: m.startErr,
 		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks), Replay: m.sess.Current().ReadsRecording()}))
-	if m.screen == screenHelp {
+	switch m.screen {
+	case screenHelp:
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
-	} else {
+	case screenGuide:
+		parts = append(parts, m.guideView())
+	default:
 		parts = append(parts, m.bodyViews()...)
 	}
 	parts = append(parts, m.footerView())
@@ -84,7 +88,7 @@ func (m Model) bodyViews() []string {
 
 // footerView draws the status line, or the prompt of the screen that asks something.
 func (m Model) footerView() string {
-	var keys help.KeyMap = mainHelp{m.keys}
+	var keys help.KeyMap = mainHelp{m.keys, labpanel.GuideOf(m.lab.Current()).Uses}
 	prompt := ""
 	switch m.screen {
 	case screenResume:
@@ -97,6 +101,8 @@ func (m Model) footerView() string {
 		prompt = m.strategy.View(m.width)
 	case screenHelp:
 		prompt = "all keys · ? or esc to go back"
+	case screenGuide:
+		prompt = m.guidePrompt()
 	}
 	if m.lab.Editing() {
 		keys = editHelp{m.keys}
@@ -122,7 +128,7 @@ func (m Model) helpView(h int) string {
 	title := m.styles.Title.Render("labtui keys")
 	intro := "labtui runs Lab 4 (event time and processing time). The left pane is the processing-time window, the right " +
 		"the event-time window; " + "a row marked ≠ differs between them."
-	keys := m.footer.FullHelp(mainHelp{m.keys}, helpGroupTitles, m.width)
+	keys := m.footer.FullHelp(mainHelp{k: m.keys}, helpGroupTitles, m.width)
 	body := title + "\n\n" + textutil.Wrap(intro, m.width) + "\n\n" + keys
 	if strings.Count(body, "\n")+1 > h {
 		// Short of room (80x24), the keys alone: the footer says what the screen is.

@@ -6,6 +6,9 @@ type Guide struct {
 	Title string
 	// Keys is the one-line reminder the collapsed panel shows.
 	Keys string
+	// Uses are the main screen's keys the exercise's text tells the learner to press,
+	// most needed first: the footer lists them first, so an 80-column footer has them.
+	Uses []string
 	Do   string
 	Look string
 }
@@ -13,6 +16,7 @@ type Guide struct {
 // guides are the four exercises of Lab 4 as done in labtui.
 var guides = map[string]Guide{
 	"4.1": {
+		Uses:  []string{"g"},
 		Title: "both windows agree while events arrive promptly",
 		Keys:  "g on, 5 minutes",
 		Do: "Nothing to press: the generator starts with labtui (g stops and starts it). Leave it five minutes " +
@@ -22,6 +26,7 @@ var guides = map[string]Guide{
 			"last milliseconds of a minute and reached the job in the next (enter on the row shows it).",
 	},
 	"4.2": {
+		Uses:  []string{"i", "m", "l", "w"},
 		Title: "a hiccup bills the burst to the wrong minute",
 		Keys:  "i enter, m, l, w",
 		Do: "Press i, then enter: the picker's default holds gw-1 for 35 s from the next second :40, so the hold " +
@@ -34,6 +39,7 @@ var guides = map[string]Guide{
 			"which is the operator's event time when r-103 arrived (4.2b).",
 	},
 	"4.3": {
+		Uses:  []string{"r", "d", "l", "w"},
 		Title: "replay the recorded hour",
 		Keys:  "r, then d and ←/→",
 		Do: "Press r: the recorded hour is written into a fresh topic and the job restarts on it from the " +
@@ -49,6 +55,7 @@ var guides = map[string]Guide{
 			"hour billed to the wall-clock minutes the replay ran in.",
 	},
 	"4.4": {
+		Uses:  []string{"t", "d"},
 		Title: "started_ts moves a request's cost",
 		Keys:  "t, then d and →",
 		Do: "Press t: the job restarts with started_ts as its event time and replays the recorded hour. Then d " +

@@ -22,6 +22,8 @@ type KeyMap struct {
 	Done  key.Binding
 	Pin   key.Binding
 	Unpin key.Binding
+	// Guide opens the selected exercise's whole guide in a view that scrolls.
+	Guide key.Binding
 }
 
 // DefaultKeyMap returns the lab panel's keys.
@@ -33,6 +35,7 @@ func DefaultKeyMap() KeyMap {
 		Done:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop writing")),
 		Pin:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin the step to the next run")),
 		Unpin: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "let the rule pick the run")),
+		Guide: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "the exercise's whole guide")),
 	}
 }
 
@@ -57,6 +60,9 @@ type Model struct {
 	tables   map[string]Table
 	runs     map[string][]RunChoice
 	selected int
+	// chosen says the learner has moved the selection: until then the exercise the
+	// footer and the whole guide follow is the first whose check is not met.
+	chosen   bool
 	editing  bool
 	focused  bool
 	width    int
@@ -194,10 +200,45 @@ func (m Model) Selected() string { return m.questions[m.selected].ID }
 func (m Model) Select(id string) Model {
 	for i, q := range m.questions {
 		if q.ID == id {
-			m.selected = i
+			m.selected, m.chosen = i, true
 		}
 	}
 	return m
+}
+
+// Current is the exercise the learner is on: the selected question's once they have
+// moved the selection, else the first whose check is not met (the last when all are).
+func (m Model) Current() string {
+	if m.chosen {
+		return m.SelectedExercise()
+	}
+	for _, e := range m.exercises {
+		if !m.done(e.ID) {
+			return e.ID
+		}
+	}
+	return m.exercises[len(m.exercises)-1].ID
+}
+
+// SelectExercise selects the first question of exercise id, if there is one.
+func (m Model) SelectExercise(id string) Model {
+	for i := range m.questions {
+		if m.exercises[m.stepOf[i]].ID == id {
+			m.selected, m.chosen = i, true
+			return m
+		}
+	}
+	return m
+}
+
+// StepExercise selects the first question of the exercise d places on (d is -1 or 1),
+// within the four.
+func (m Model) StepExercise(d int) Model {
+	ex := m.stepOf[m.selected] + d
+	if ex < 0 || ex >= len(m.exercises) {
+		return m
+	}
+	return m.SelectExercise(m.exercises[ex].ID)
 }
 
 // Edit starts editing the selected answer.
@@ -242,9 +283,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case isKey && !m.editing:
 		switch {
 		case key.Matches(k, m.keys.Prev):
-			m.selected = max(0, m.selected-1)
+			m.selected, m.chosen = max(0, m.selected-1), true
 		case key.Matches(k, m.keys.Next):
-			m.selected = min(len(m.questions)-1, m.selected+1)
+			m.selected, m.chosen = min(len(m.questions)-1, m.selected+1), true
 		case key.Matches(k, m.keys.Edit):
 			return m.Edit()
 		}

@@ -33,7 +33,7 @@ func (m Model) View() string {
 		}
 		tabs = append(tabs, t)
 	}
-	lines = append(lines, textutil.Fit(strings.Join(tabs, "   ")+m.styles.Dim.Render("   ↑/↓ question · enter write · p pin"), m.width))
+	lines = append(lines, textutil.Fit(strings.Join(tabs, "   ")+m.styles.Dim.Render("   ↑/↓ question · enter write · p pin · o whole guide"), m.width))
 	lines = append(lines, m.detail(m.height-len(lines))...)
 	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
 }
@@ -76,79 +76,158 @@ func (m Model) title() string {
 	return textutil.Fit(st.Render(t), m.width)
 }
 
-// detail is the selected exercise in h lines: what to do, the check, the question and
-// the answer first; what to look for, the table and the course's text as room allows.
-func (m Model) detail(h int) []string {
+// Part names, in reading order: what to do, what to look for, the check, the runs, the
+// table, the course's text.
+const (
+	doPart = iota
+	lookPart
+	checkPart
+	runsPart
+	tablePart
+	coursePart
+	numParts
+)
+
+// partNames say what a part is in the line that offers the whole guide.
+var partNames = [numParts]string{doPart: "do", lookPart: "look", checkPart: "check", runsPart: "runs",
+	tablePart: "the course's table", coursePart: "course text"}
+
+// Panel caps: a check or a runs line longer than this shows its first lines, cut, in a
+// full-size panel, so what to do and to look for keep their room (4.3's met check is
+// eleven lines at 160 columns); the whole guide (o) has them whole.
+const (
+	maxCheckLines = 4
+	maxRunsLines  = 3
+)
+
+// parts are the selected exercise's parts wrapped to the panel's width, in part order.
+func (m Model) parts() [numParts][]string {
 	e := m.exercises[m.stepOf[m.selected]]
-	q := m.questions[m.selected]
 	g := GuideOf(e.ID)
 	wrap := func(label, text string) []string {
 		return strings.Split(textutil.Wrap(m.styles.Title.Render(label)+text, m.width), "\n")
 	}
-	do := wrap("do    ", g.Do)
-	check := wrap("check ", m.checkText(e.ID, e.Evidence))
-	runs := m.runLines(e.ID)
-	look := wrap("look  ", g.Look)
-	table := m.tableLines(e.ID)
-	course := strings.Split(textutil.Wrap(m.styles.Dim.Render("course "+e.ID+": "+e.Instruction), m.width), "\n")
+	return [numParts][]string{
+		doPart:     wrap("do    ", g.Do),
+		lookPart:   wrap("look  ", g.Look),
+		checkPart:  wrap("check ", m.checkText(e.ID, e.Evidence)),
+		runsPart:   m.runLines(e.ID),
+		tablePart:  m.tableLines(e.ID),
+		coursePart: strings.Split(textutil.Wrap(m.styles.Dim.Render("course "+e.ID+": "+e.Instruction), m.width), "\n"),
+	}
+}
+
+// questionLine is question i's heading: its ID, its place in its exercise, its prompt.
+func (m Model) questionLine(i int) []string {
+	q := m.questions[i]
 	n, of := 0, 0
-	for i := range m.questions {
-		if m.stepOf[i] == m.stepOf[m.selected] {
+	for j := range m.questions {
+		if m.stepOf[j] == m.stepOf[i] {
 			of++
-			if i <= m.selected {
+			if j <= i {
 				n = of
 			}
 		}
 	}
-	question := strings.Split(textutil.Wrap(m.styles.Title.Render(fmt.Sprintf("%s (%d of %d) %s", q.ID, n, of, q.Prompt)), m.width), "\n")
+	return strings.Split(textutil.Wrap(m.styles.Title.Render(fmt.Sprintf("%s (%d of %d) %s", q.ID, n, of, q.Prompt)), m.width), "\n")
+}
 
-	// The answer keeps at least 3 lines; then, in order of need: the check, the table
-	// (there once the step has its evidence), what to do, what to look for, the
-	// course's text. They are shown in reading
-	// order: do, look, check, table, course.
+// detail is the selected exercise in h lines: what to do, the check, the question and
+// the answer first; what to look for, the table and the course's text as room allows,
+// and a line naming what is left out, which o shows whole.
+func (m Model) detail(h int) []string {
+	question := m.questionLine(m.selected)
+
+	// The answer keeps at least 3 lines; then, in order of need: the check, the runs,
+	// what to do, what to look for, the table (there once the step has its evidence),
+	// the course's text. They are shown in reading order: do, look, check, table, course.
 	minArea := 3
 	compact := m.height <= CompactHeight+2
 	if compact {
 		minArea = 2 // a compact panel: the answer scrolls in two lines
 	}
-	const (
-		doPart = iota
-		lookPart
-		checkPart
-		runsPart
-		tablePart
-		coursePart
-	)
-	parts := [...][]string{doPart: do, lookPart: look, checkPart: check, runsPart: runs, tablePart: table, coursePart: course}
-	order := []int{checkPart, runsPart, tablePart, doPart, lookPart, coursePart}
+	parts := m.parts()
+	var cut [numParts]bool
+	capAt := func(i, n int) {
+		if p := parts[i]; len(p) > n {
+			parts[i] = append(append([]string(nil), p[:n-1]...), cutLine(p[n-1], m.width))
+			cut[i] = true
+		}
+	}
+	order := []int{checkPart, runsPart, doPart, lookPart, tablePart, coursePart}
 	if compact {
 		// A compact panel (80x24): the first two lines of the check (whether it is met,
 		// by which run), of the runs and of what to do, cut, before anything whole.
 		for _, i := range []int{checkPart, runsPart, doPart} {
-			if p := parts[i]; len(p) > 2 {
-				parts[i] = []string{p[0], cutLine(p[1], m.width)}
-			}
+			capAt(i, 2)
 		}
 		order = []int{checkPart, runsPart, doPart, tablePart, lookPart, coursePart}
+	} else {
+		capAt(checkPart, maxCheckLines)
+		capAt(runsPart, maxRunsLines)
 	}
-	room := h - len(question) - minArea
-	var shown [len(parts)]bool
+	room := h - len(question) - minArea - 1 // a line for what is left out
+	var shown [numParts]bool
 	for _, i := range order {
 		if n := len(parts[i]); n > 0 && n <= room {
 			shown[i] = true
 			room -= n
 		}
 	}
-	var out []string
+	var out, left []string
 	for i, p := range parts {
 		if shown[i] {
 			out = append(out, p...)
 		}
+		switch {
+		case len(p) > 0 && !shown[i]:
+			left = append(left, partNames[i])
+		case shown[i] && cut[i]:
+			left = append(left, partNames[i]+" (cut)")
+		}
+	}
+	if len(left) > 0 {
+		out = append(out, textutil.Fit(m.styles.Dim.Render("o shows the whole guide: "+strings.Join(left, ", ")), m.width))
 	}
 	out = append(out, question...)
 	ta := m.areas[m.selected]
 	ta.SetHeight(max(minArea, h-len(out)))
 	return append(out, strings.Split(ta.View(), "\n")...)
+}
+
+// Whole is the selected exercise's whole guide in width cells, for a view of its own
+// that scrolls: its title, what to do and to look for, the live check and the runs
+// whole, the course's table beside the learner's (a line per row where its columns do
+// not fit), the course's text, and each question with the answer written so far.
+func (m Model) Whole(width int) []string {
+	m.width = max(20, width)
+	e := m.exercises[m.stepOf[m.selected]]
+	g := GuideOf(e.ID)
+	out := []string{textutil.Fit(m.styles.Title.Render(m.box(e.ID)+" "+e.ID+" "+g.Title), m.width)}
+	parts := m.parts()
+	if len(parts[tablePart]) == 0 {
+		parts[tablePart] = m.tableRows(e.ID)
+	}
+	for _, i := range []int{doPart, lookPart, checkPart, runsPart, tablePart, coursePart} {
+		if len(parts[i]) > 0 {
+			out = append(append(out, ""), parts[i]...)
+		}
+	}
+	for i := range m.questions {
+		if m.stepOf[i] != m.stepOf[m.selected] {
+			continue
+		}
+		out = append(append(out, ""), m.questionLine(i)...)
+		answer := m.areas[i].Value()
+		if answer == "" {
+			out = append(out, m.styles.Dim.Render("  no answer yet: enter in the panel writes it"))
+			continue
+		}
+		for _, l := range strings.Split(textutil.Wrap(answer, m.width-2), "\n") {
+			out = append(out, "│ "+l)
+		}
+	}
+	return out
 }
 
 // cutLine ends line with "…" within width: the line goes on beyond it.
@@ -204,6 +283,30 @@ func (m Model) checkText(id, rule string) string {
 		return m.styles.Good.Render("met: " + text)
 	}
 	return "not yet: " + text
+}
+
+// tableRows is the exercise's table a row per wrapped line, each cell named by its
+// column, for a width its columns do not fit.
+func (m Model) tableRows(id string) []string {
+	t, ok := m.tables[id]
+	if !ok {
+		return nil
+	}
+	lines := strings.Split(textutil.Wrap(m.styles.Title.Render(t.Title), m.width), "\n")
+	for _, r := range t.Rows {
+		cells := make([]string, 0, len(r))
+		for i, c := range r {
+			if i < len(t.Header) {
+				c = t.Header[i] + " " + c
+			}
+			cells = append(cells, c)
+		}
+		lines = append(lines, strings.Split(textutil.Wrap(strings.Join(cells, " · "), m.width), "\n")...)
+	}
+	if t.Note != "" {
+		lines = append(lines, strings.Split(textutil.Wrap(t.Note, m.width), "\n")...)
+	}
+	return lines
 }
 
 // tableLines draws the exercise's table: its title, the header, the rows, the note;

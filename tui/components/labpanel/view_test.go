@@ -1,0 +1,46 @@
+package labpanel
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// TestALongCheckLeavesDoAndLookInTheFullPanel: at 160x48, once 4.3 is met, its check is
+// eleven lines and crowded out "do", "look" and the course's text (the walk). The check
+// shows its first four lines, cut, and the line under them says o has it whole.
+func TestALongCheckLeavesDoAndLookInTheFullPanel(t *testing.T) {
+	long := strings.Repeat("the replay's minutes agree with the reference's, and every late record is explained; ", 18)
+	table := Table{Title: "the course against yours: run 4", Header: []string{"window", "the course", "yours"}}
+	for range 6 {
+		table.Rows = append(table.Rows, []string{"10:20", "$1.00", "$1.00"})
+	}
+	var runs []RunChoice
+	for range 8 {
+		runs = append(runs, RunChoice{Name: "run 3 strategy", Why: "a restart on the replay's topic, not a replay: r replays with this strategy"})
+	}
+	// The height of the panel at 160x48 with the replay bar.
+	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(160, 25).SetFocused(true).SelectExercise("4.3").
+		SetChecks(map[string]Check{"4.3": {Done: true, Sentence: long, Run: "run 4 (replay, completed_ts)"}}).
+		SetTables(map[string]Table{"4.3": table}).SetRuns(map[string][]RunChoice{"4.3": append(runs, RunChoice{Name: "run 4 replay", Backs: true})})
+	view := ansi.Strip(m.View())
+	lines := strings.Split(view, "\n")
+	var do, look, check, cut, offer bool
+	for _, l := range lines {
+		do = do || strings.HasPrefix(l, "do    Press r")
+		look = look || strings.HasPrefix(l, "look  Event time")
+		check = check || strings.HasPrefix(l, "check met: ")
+		cut = cut || strings.HasSuffix(strings.TrimRight(l, " "), "…")
+		offer = offer || strings.HasPrefix(l, "o shows the whole guide: check (cut)")
+	}
+	if !do || !look || !check || !cut || !offer {
+		t.Errorf("do %v, look %v, check %v, cut %v, o offered %v:\n%s", do, look, check, cut, offer, view)
+	}
+	whole := ansi.Strip(strings.Join(m.Whole(160), "\n"))
+	if !strings.Contains(strings.Join(strings.Fields(whole), " "), strings.TrimSpace(long)) {
+		t.Errorf("the whole guide lacks the whole check:\n%s", whole)
+	}
+}

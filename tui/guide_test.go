@@ -1,0 +1,79 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/labtui/labtui/tui/components/labpanel"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+// TestTheWholeGuideOpensWithOAt80x24: at 80x24 the panel has room for the first lines of
+// the check, the runs and what to do only (the walk found no way to read "look", the
+// course's text or 4.2's course table at that size). The panel says what it leaves out
+// and that o shows it; o opens the exercise the learner is on (4.3: 4.1 and 4.2 are met),
+// ←/→ moves to another, and the guide scrolls to its end with the course's text.
+func TestTheWholeGuideOpensWithOAt80x24(t *testing.T) {
+	fb := fakebackend.New(labScript()...)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "replay done")
+	press(tm, "tab")
+	waitFor(t, tm, "o shows the whole guide: ")
+	press(tm, "o")
+	waitFor(t, tm, "guide of 4.3 · lines 1–")
+	tm.Send(tea.KeyMsg{Type: tea.KeyLeft})
+	waitFor(t, tm, "guide of 4.2 · lines 1–")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnd})
+	fm, view := finalView(t, tm)
+	teatest.RequireEqualOutput(t, []byte(view))
+	if fm.screen != screenGuide {
+		t.Fatalf("screen %d, want the whole guide", fm.screen)
+	}
+	whole := ansi.Strip(strings.Join(fm.lab.Whole(80), "\n"))
+	flat := strings.Join(strings.Fields(whole), " ")
+	g := labpanel.GuideOf("4.2")
+	for _, want := range []string{g.Do, g.Look, "course 4.2:", "the course: acme, $0.10 a request", "4.2a (1 of 2)", "4.2b (2 of 2)",
+		"p pins the next, P lets the rule pick"} {
+		if !strings.Contains(flat, strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("the whole guide of 4.2 at 80 columns lacks %q:\n%s", want, whole)
+		}
+	}
+	for i, l := range strings.Split(view, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("line %d is %d cells wide", i, ansi.StringWidth(l))
+		}
+	}
+}
+
+// TestEscLeavesTheWholeGuideAndTheFooterFollowsTheExercise: esc goes back to the panel,
+// and the 80-column footer lists the keys the exercise's text names (the walk's footer
+// had only g i r t w ? q, while 4.2 says m and l and 4.3 says d and l).
+func TestEscLeavesTheWholeGuideAndTheFooterFollowsTheExercise(t *testing.T) {
+	fb := fakebackend.New(labScript()...)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "replay done")
+	press(tm, "o")
+	waitFor(t, tm, "guide of 4.3 · lines")
+	press(tm, "esc")
+	press(tm, "tab")
+	press(tm, "up") // 4.2b: the learner's own choice now
+	waitFor(t, tm, "[x] 4.1   [x] 4.2   [ ] 4.3")
+	fm, view := finalView(t, tm)
+	if fm.screen != screenMain || fm.lab.Current() != "4.2" {
+		t.Fatalf("screen %d, exercise %s", fm.screen, fm.lab.Current())
+	}
+	lines := strings.Split(ansi.Strip(view), "\n")
+	footer := lines[len(lines)-1]
+	for _, want := range []string{"i hiccup", "m mark", "l late", "o guide", "? all keys", "q quit"} {
+		if !strings.Contains(footer, want) {
+			t.Errorf("the 80-column footer on 4.2 lacks %q: %q", want, footer)
+		}
+	}
+	if h := (mainHelp{k: fm.keys, uses: labpanel.GuideOf("4.3").Uses}).ShortHelp(); h[0].Help().Key != "r" || h[1].Help().Key != "d" || h[2].Help().Key != "l" {
+		t.Errorf("4.3's footer starts %q %q %q, want r d l", h[0].Help().Key, h[1].Help().Key, h[2].Help().Key)
+	}
+}
