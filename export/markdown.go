@@ -25,7 +25,7 @@ const (
 // the sentence that proves the evidence with the run that backs it, and a small table;
 // then an appendix with what the rules count and the diffs, cut to MaxLines in all.
 func Markdown(doc Document) string {
-	var b sheet
+	b := sheet{twice: numberedTwice(doc)}
 	b.line("# Lab 4: event time and processing time — answer sheet")
 	b.line("")
 	b.line(fmt.Sprintf("Exported by labtui at %s UTC; every time below is UTC. Each exercise has your answers, then the evidence "+
@@ -41,7 +41,7 @@ func Markdown(doc Document) string {
 			// The finding's run is the evidence handed in: a step ticked by another
 			// run, then pinned to one that shows less, is not complete on the sheet.
 			done = f.Met
-			from = runLabel(f.Run)
+			from = b.runLabel(f.Run)
 			if f.Pinned {
 				from += " (pinned)"
 			}
@@ -76,7 +76,11 @@ func Markdown(doc Document) string {
 }
 
 // sheet is the sheet's lines; an appendix is added only while it fits.
-type sheet struct{ lines []string }
+type sheet struct {
+	lines []string
+	// twice are the run numbers the sheet names for two different runs.
+	twice map[int]bool
+}
 
 func (s *sheet) line(l string) { s.lines = append(s.lines, l) }
 
@@ -90,23 +94,46 @@ func yesNo(done bool) string {
 }
 
 // runLabel names a run in a table cell.
-func runLabel(r state.RunRef) string {
+func (s *sheet) runLabel(r state.RunRef) string {
 	what := r.Kind
 	if r.Recording != "" {
 		what += " of " + r.Recording
 	}
-	return fmt.Sprintf("%s: %s, %s, %s", runName(r), what, r.Timestamp, r.Watermarks)
+	return fmt.Sprintf("%s: %s, %s, %s", s.runName(r), what, r.Timestamp, r.Watermarks)
 }
 
-// runName is "run 4 of 1 Dec 13:39", the run and when it began: the start tells apart
-// two runs of one number in a file saved over several sessions before runs were
-// numbered on across them.
-func runName(r state.RunRef) string {
+// runName is "run 4", or "run 1 of 1 Dec 13:20", with when it began, where the sheet
+// names two runs of that number: a file saved over several sessions before runs were
+// numbered on across them has a run 1 of each.
+func (s *sheet) runName(r state.RunRef) string {
 	name := fmt.Sprintf("run %d", r.ID)
-	if r.StartedAt != 0 {
+	if s.twice[r.ID] && r.StartedAt != 0 {
 		name += " of " + time.UnixMilli(r.StartedAt).UTC().Format("2 Jan 15:04")
 	}
 	return name
+}
+
+// numberedTwice is the run numbers doc names for two runs that began at different times.
+func numberedTwice(doc Document) map[int]bool {
+	began := map[int]int64{}
+	twice := map[int]bool{}
+	see := func(r state.RunRef) {
+		if at, ok := began[r.ID]; ok && at != r.StartedAt {
+			twice[r.ID] = true
+		}
+		began[r.ID] = r.StartedAt
+	}
+	for _, e := range doc.Exercises {
+		if e.Finding != nil {
+			see(e.Finding.Run)
+		}
+		if e.Evidence != nil {
+			for _, l := range e.Evidence.Replayed {
+				see(l.Run)
+			}
+		}
+	}
+	return twice
 }
 
 // writeFinding writes an exercise's evidence: the sentence and its table, or, for a
@@ -124,7 +151,7 @@ func writeFinding(b *sheet, e Exercise) {
 	if !f.Met {
 		status = "not complete yet"
 	}
-	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, runLabel(f.Run), f.Sentence))
+	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, b.runLabel(f.Run), f.Sentence))
 	switch e.ID {
 	case "4.3":
 		if len(f.Rows) > 0 {

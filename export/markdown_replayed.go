@@ -29,7 +29,7 @@ func writeReplayed(b *sheet, lines []state.ReplayRun, doc Document) {
 		if l.Error != "" {
 			records += " (stopped: " + l.Error + ")"
 		}
-		b.line(fmt.Sprintf("| %s: %s, %s | %s | %s | %d | $%.4f | %s | %s |", runName(r), what, r.Timestamp, r.Watermarks, records,
+		b.line(fmt.Sprintf("| %s: %s, %s | %s | %s | %d | $%.4f | %s | %s |", b.runName(r), what, r.Timestamp, r.Watermarks, records,
 			l.LateCount, l.LateUSD, leadOf(l.Lead), backs(r, doc)))
 	}
 }
