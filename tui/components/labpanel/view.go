@@ -33,7 +33,12 @@ func (m Model) View() string {
 		}
 		tabs = append(tabs, t)
 	}
-	lines = append(lines, textutil.Fit(strings.Join(tabs, "   ")+m.styles.Dim.Render("   ↑/↓ question · enter write · p pin · o whole guide"), m.width))
+	row := strings.Join(tabs, "   ")
+	hint := "   ↑/↓ question · enter write · p pin · o whole guide"
+	if ansi.StringWidth(row+hint) > m.width {
+		hint = "   ↑/↓ · enter write · p pin · o guide" // 80 columns
+	}
+	lines = append(lines, textutil.Fit(row+m.styles.Dim.Render(hint), m.width))
 	lines = append(lines, m.detail(m.height-len(lines))...)
 	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
 }
