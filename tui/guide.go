@@ -40,10 +40,13 @@ func (m Model) guidePrompt() string {
 		m.lab.SelectedExercise(), top+1, min(n, top+m.guideHeight()), n)
 }
 
-// openGuide opens the whole guide of the exercise the learner is on, selecting it in
-// the panel too.
+// openGuide opens the whole guide of the exercise the learner is on, showing it in the
+// panel too (without making it the learner's choice: the footer goes on following the
+// first unmet exercise until ←/→ or ↑/↓ picks one).
 func (m Model) openGuide() Model {
-	m.lab = m.lab.SelectExercise(m.lab.Current())
+	if cur := m.lab.Current(); cur != m.lab.SelectedExercise() {
+		m.lab = m.lab.ShowExercise(cur)
+	}
 	m.screen, m.guideTop = screenGuide, 0
 	return m.labRuns()
 }

@@ -220,11 +220,20 @@ func (m Model) Current() string {
 	return m.exercises[len(m.exercises)-1].ID
 }
 
-// SelectExercise selects the first question of exercise id, if there is one.
+// SelectExercise selects the first question of exercise id, if there is one, as the
+// learner's choice.
 func (m Model) SelectExercise(id string) Model {
+	m = m.ShowExercise(id)
+	m.chosen = true
+	return m
+}
+
+// ShowExercise selects the first question of exercise id, if there is one, without
+// making it the learner's choice: Current goes on following the first unmet exercise.
+func (m Model) ShowExercise(id string) Model {
 	for i := range m.questions {
 		if m.exercises[m.stepOf[i]].ID == id {
-			m.selected, m.chosen = i, true
+			m.selected = i
 			return m
 		}
 	}

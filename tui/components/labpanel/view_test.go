@@ -44,3 +44,21 @@ func TestALongCheckLeavesDoAndLookInTheFullPanel(t *testing.T) {
 		t.Errorf("the whole guide lacks the whole check:\n%s", whole)
 	}
 }
+
+// TestCurrentFollowsTheFirstUnmetExerciseUntilTheLearnerChooses: the footer and o follow
+// Current. Showing an exercise (o opens its guide) is not a choice: once 4.2 is met too,
+// Current moves on to 4.3; moving the selection is, and it stays.
+func TestCurrentFollowsTheFirstUnmetExerciseUntilTheLearnerChooses(t *testing.T) {
+	m := New(theme.New(), DefaultKeyMap(), nil).SetChecks(map[string]Check{"4.1": {Done: true}})
+	if got := m.Current(); got != "4.2" {
+		t.Fatalf("Current %s, want 4.2", got)
+	}
+	m = m.ShowExercise("4.2").SetChecks(map[string]Check{"4.1": {Done: true}, "4.2": {Done: true}})
+	if got := m.Current(); got != "4.3" {
+		t.Errorf("after showing 4.2 and its check met: Current %s, want 4.3", got)
+	}
+	m = m.SelectExercise("4.2")
+	if got := m.Current(); got != "4.2" {
+		t.Errorf("after choosing 4.2: Current %s, want 4.2", got)
+	}
+}
