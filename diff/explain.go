@@ -225,6 +225,21 @@ func compareRecords(row *Row, sink meter.Kind, xa, xb *runIndex) differing {
 	return differing{}
 }
 
+// needs is how many ids need adds to each run's set, at most (an id may be there already).
+func (d *differing) needs() (a, b int) {
+	for _, l := range []struct {
+		n    int
+		side Side
+	}{{len(d.onlyA), d.sideOfA}, {len(d.onlyB), d.sideOfB}} {
+		if l.side == B {
+			a += l.n
+		} else {
+			b += l.n
+		}
+	}
+	return a, b
+}
+
 // need adds, to the sets of ids each run must look up, the records whose view d lacks.
 func (d *differing) need(idsA, idsB map[string]struct{}) {
 	for _, l := range []struct {

@@ -72,12 +72,20 @@ func Compare(a, b []meter.Result, opts Options) *Report {
 	// other did not, then look those records up in both runs, and explain.
 	xa, xb := indexRun(a, sink, r.WindowSize, need), indexRun(b, sink, r.WindowSize, need)
 	diffs := make([]differing, len(rows))
-	idsA, idsB := make(map[string]struct{}), make(map[string]struct{})
+	nA, nB := 0, 0
 	for i := range rows {
 		if rows[i].Status != Identical {
 			diffs[i] = compareRecords(&rows[i], sink, xa, xb)
-			diffs[i].need(idsA, idsB)
+			a, b := diffs[i].needs()
+			nA, nB = nA+a, nB+b
 		}
+	}
+	// The sets are made their size at once: the processing-time report of the recorded
+	// hour names nearly every record, and a set grown from nothing left that much again
+	// as garbage.
+	idsA, idsB := make(map[string]struct{}, nA), make(map[string]struct{}, nB)
+	for i := range diffs {
+		diffs[i].need(idsA, idsB)
 	}
 	xa.lookUp(a, idsA)
 	xb.lookUp(b, idsB)
