@@ -114,10 +114,10 @@ func (c *ReplayDiff) explainNever(dropped, letGo int, forgotten int64) {
 		var parts []string
 		if dropped > 0 {
 			parts = append(parts, fmt.Sprintf("the lab dropped %s of its results because the screen fell behind "+
-				"(their records may well have reached the windows: the diff cannot see them)", count(int64(dropped))))
+				"(their records may well have reached the windows: the diff cannot see them)", Count(int64(dropped))))
 		}
 		if letGo > 0 {
-			parts = append(parts, fmt.Sprintf("labtui let go of %s of its results to bound memory", count(int64(letGo))))
+			parts = append(parts, fmt.Sprintf("labtui let go of %s of its results to bound memory", Count(int64(letGo))))
 		}
 		if forgotten > 0 {
 			parts = append(parts, forgot)

@@ -38,7 +38,7 @@ func LateWhy(run *Run) string {
 		}
 		return ""
 	}
-	why := fmt.Sprintf("Run %d dropped %s records ($%.2f) as late.", run.ID, count(int64(run.LateCount)), run.LateUSD)
+	why := fmt.Sprintf("Run %d dropped %s records ($%.2f) as late.", run.ID, Count(int64(run.LateCount)), run.LateUSD)
 	source := run.Watermarks.At == meter.SourceWatermarks
 	r := run.Reads
 	if r == nil {
@@ -61,7 +61,7 @@ func LateWhy(run *Run) string {
 		return why
 	}
 	n := r.AheadLate
-	some := count(n)
+	some := Count(n)
 	if run.Timestamp == meter.StartedTS {
 		some = "at least " + some
 	}
@@ -73,7 +73,7 @@ func LateWhy(run *Run) string {
 		"follows the partition furthest ahead, as in Flink: %s of them %s late only because of that (their own partition's events "+
 		"had not yet passed the end of their minute)", lead, some, were)
 	if rest := r.Late - n; rest > 0 {
-		why += fmt.Sprintf(", the other %s by their own partition's events too", count(rest))
+		why += fmt.Sprintf(", the other %s by their own partition's events too", Count(rest))
 		if run.Timestamp == meter.StartedTS {
 			why += " or by started_ts's own disorder (a request starts its duration before it completes)"
 		}
@@ -86,7 +86,7 @@ func LateWhy(run *Run) string {
 			halves(run.Forgotten))
 	}
 	if n > 0 {
-		these := "none of these " + count(n) + " records is late"
+		these := "none of these " + Count(n) + " records is late"
 		if n == 1 {
 			these = "this record is not late"
 		}
@@ -113,7 +113,7 @@ func LateLead(run *Run) string {
 		return ""
 	}
 	r := run.Reads
-	n := count(r.AheadLate)
+	n := Count(r.AheadLate)
 	if run.Timestamp == meter.StartedTS {
 		n = "≥" + n
 	}
@@ -129,7 +129,7 @@ func halves(n int64) string {
 	if n == 1 {
 		return "1 request half"
 	}
-	return count(n) + " request halves"
+	return Count(n) + " request halves"
 }
 
 // forgetAfter is the RequestAssembler's default wait for a request's other half.
@@ -137,15 +137,15 @@ const forgetAfter = meter.DefaultForgetAfter
 
 // secs is ms as seconds to a tenth: "41.3 s", "2,285.8 s (38 min)".
 func secs(ms int64) string {
-	s := count(ms/1000) + "." + strconv.FormatInt(ms%1000/100, 10) + " s"
+	s := Count(ms/1000) + "." + strconv.FormatInt(ms%1000/100, 10) + " s"
 	if ms >= 120000 {
 		s += " (" + strconv.FormatInt(ms/60000, 10) + " min)"
 	}
 	return s
 }
 
-// count writes n with thousands separated by commas: 16,499.
-func count(n int64) string {
+// Count writes n with thousands separated by commas: 16,499.
+func Count(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	out := make([]byte, 0, len(s)+len(s)/3)
 	for i := range len(s) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/textutil"
 	"github.com/labtui/labtui/tui/theme"
 )
@@ -138,20 +139,5 @@ func left(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// Count writes n with thousands separated by commas: 143,400.
-func Count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// Count writes n with thousands separated by commas: 143,400 (session.Count).
+func Count(n int64) string { return session.Count(n) }
