@@ -1,10 +1,10 @@
 package session
 
 import (
-	"hash/maphash"
 	"strconv"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/keyhash"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
@@ -218,24 +218,24 @@ func (t *tracker) trace(run *Run, r meter.RecordTrace) {
 	t.changed = true
 }
 
-// movedIndex maps request IDs, by a 64-bit hash (two of the recorded hour's 71,700 ids
-// share one with a chance of about one in 10^10), to event-window ends, forgetting the
-// oldest past its limit. Hashes, not the ids, are kept: a string key would hold every
-// id's bytes, and the trace it came from, for as long as the index remembers it.
+// movedIndex maps request IDs, by their 64-bit hash (keyhash.String, the one the parser
+// and the key tables share; two of the recorded hour's 71,700 ids share one with a chance
+// of about one in 10^10), to event-window ends, forgetting the oldest past its limit.
+// Hashes, not the ids, are kept: a string key would hold every id's bytes, and the trace
+// it came from, for as long as the index remembers it.
 type movedIndex struct {
 	limit int
-	seed  maphash.Seed
 	ends  map[uint64]int64
 	order []uint64
 	next  int
 }
 
 func newMovedIndex(limit int) *movedIndex {
-	return &movedIndex{limit: limit, seed: maphash.MakeSeed(), ends: make(map[uint64]int64), order: make([]uint64, 0, min(limit, 1024))}
+	return &movedIndex{limit: limit, ends: make(map[uint64]int64), order: make([]uint64, 0, min(limit, 1024))}
 }
 
 func (m *movedIndex) put(id string, end int64) {
-	h := maphash.String(m.seed, id)
+	h := keyhash.String(id)
 	if _, ok := m.ends[h]; !ok {
 		if len(m.order) < m.limit {
 			m.order = append(m.order, h)
@@ -249,7 +249,7 @@ func (m *movedIndex) put(id string, end int64) {
 }
 
 func (m *movedIndex) get(id string) (int64, bool) {
-	e, ok := m.ends[maphash.String(m.seed, id)]
+	e, ok := m.ends[keyhash.String(id)]
 	return e, ok
 }
 
