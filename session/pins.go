@@ -58,25 +58,17 @@ func (s *Session) PinNext(ex string) (*state.Finding, error) {
 		}
 	}
 	next := can[0]
-	if cur != nil && cur.Pinned {
-		next = 0 // after the newest: follow the rule again
+	if cur != nil {
+		if cur.Pinned {
+			next = 0 // after the newest: follow the rule again
+		}
+		// The run after the one that backs ex now; unpinned and with none after it, the
+		// first press pins the first that can.
 		for _, id := range can {
 			if id > cur.Run.ID {
 				next = id
 				break
 			}
-		}
-	} else if cur != nil {
-		// Not pinned: the first press pins the run after the rule's pick, or the pick
-		// itself when it is the only one.
-		for _, id := range can {
-			if id > cur.Run.ID {
-				next = id
-				break
-			}
-		}
-		if len(can) == 1 {
-			next = can[0]
 		}
 	}
 	if next == 0 {
