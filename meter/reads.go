@@ -43,7 +43,6 @@ type Reads struct {
 	read    int64
 	top     int64 // the largest timestamp of any partition
 	topPart int32
-	seen    []bool
 }
 
 // Read takes in one well-formed event of partition p with event timestamp ts, as the
@@ -54,13 +53,12 @@ func (r *Reads) Read(p int32, ts int64) {
 	}
 	for int(p) >= len(r.Partitions) {
 		r.Partitions = append(r.Partitions, PartitionRead{Partition: int32(len(r.Partitions))})
-		r.seen = append(r.seen, false)
 	}
 	r.read++
 	pr := &r.Partitions[p]
 	pr.Records++
-	if !r.seen[p] || ts > pr.MaxTS {
-		pr.MaxTS, r.seen[p] = ts, true
+	if pr.Records == 1 || ts > pr.MaxTS {
+		pr.MaxTS = ts
 	}
 	if r.read == 1 || pr.MaxTS > r.top {
 		r.top, r.topPart = pr.MaxTS, p
@@ -74,7 +72,7 @@ func (r *Reads) Read(p int32, ts int64) {
 // whose window ends at windowEnd, judged after the event Read last took in.
 func (r *Reads) LateRecord(p int32, windowEnd int64) {
 	r.Late++
-	if p < 0 || int(p) >= len(r.Partitions) || !r.seen[p] {
+	if p < 0 || int(p) >= len(r.Partitions) || r.Partitions[p].Records == 0 {
 		return
 	}
 	// By its own partition's watermark, maxTS-Bound-1, the window [.., windowEnd) was
@@ -88,7 +86,6 @@ func (r *Reads) LateRecord(p int32, windowEnd int64) {
 func (r *Reads) Copy() Reads {
 	c := *r
 	c.Partitions = append([]PartitionRead(nil), r.Partitions...)
-	c.seen = nil
 	return c
 }
 
