@@ -35,7 +35,6 @@ const chunkSize = 4096
 type chunks struct {
 	full [][]meter.Result
 	cur  []meter.Result
-	n    int
 }
 
 func (c *chunks) add(r meter.Result) {
@@ -45,15 +44,16 @@ func (c *chunks) add(r meter.Result) {
 		}
 		c.cur = make([]meter.Result, 0, chunkSize)
 	}
-	c.cur, c.n = append(c.cur, r), c.n+1
+	c.cur = append(c.cur, r)
 }
 
 // all returns every result added, in order, in an array of exactly their number.
 func (c *chunks) all() []meter.Result {
-	if c.n == 0 {
+	n := len(c.full)*chunkSize + len(c.cur) // every full chunk holds chunkSize
+	if n == 0 {
 		return nil
 	}
-	out := make([]meter.Result, 0, c.n)
+	out := make([]meter.Result, 0, n)
 	for i, ch := range c.full {
 		out = append(out, ch...)
 		c.full[i] = nil
