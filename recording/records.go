@@ -79,25 +79,19 @@ func (l *Lines) Parse(p *gateway.Parser, dst []Record) []Record {
 	start := 0
 	for i, end := range l.ends {
 		dst = append(dst, Record{Line: l.nums[i]})
-		parseLineInto(l.text[start:end], l.bad[i], p, &dst[len(dst)-1])
+		if bad := l.bad[i]; bad != nil { // the reader's error for a line too long to hold
+			dst[len(dst)-1].Skipped, dst[len(dst)-1].Err = true, bad
+		} else {
+			parseRecord(l.text[start:end], p, &dst[len(dst)-1])
+		}
 		start = end
 	}
 	return dst
 }
 
-// parseLineInto reads line b into rec, whose Line is set: a skipped line when bad (the
-// line's error from the reader) is set or the line is not a record.
-func parseLineInto(b []byte, bad error, p *gateway.Parser, rec *Record) {
-	if bad != nil {
-		rec.Skipped, rec.Err = true, bad
-		return
-	}
-	parseRecord(b, p, rec)
-}
-
-// parseRecord reads line b into rec, all of it but the line number.
+// parseRecord reads line b into rec, all of it but the line number: a skipped line when
+// it is not a record.
 func parseRecord(b []byte, p *gateway.Parser, rec *Record) {
-	rec.Skipped = false
 	if value, ok := canonicalEnvelope(b, rec); ok {
 		var canonical bool
 		if rec.Event, canonical, rec.Err = p.ParseCanonical(value); canonical {
