@@ -97,8 +97,7 @@ type WindowOperator[IN, ACC, OUT, R any] struct {
 
 type windowKey[ACC any] struct {
 	key  string
-	no   uint32 // the byNo slot it is cached in, or 0
-	gone bool   // removed from keys: every cache of it is stale
+	no   uint32 // the byNo slot it was cached in, or 0: the only slot that can hold it, cleared by removeKey
 	open []openWindow[ACC]
 }
 
@@ -207,7 +206,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) keyState(rec *Record[IN]) (string, *w
 	if op.numberOf != nil {
 		key, no = op.numberOf(&rec.Value)
 		if no < uint32(len(op.byNo)) {
-			if k := op.byNo[no]; k != nil && !k.gone && sameString(k.key, key) {
+			if k := op.byNo[no]; k != nil && sameString(k.key, key) {
 				return key, k
 			}
 		}
@@ -241,7 +240,6 @@ func (op *WindowOperator[IN, ACC, OUT, R]) keyState(rec *Record[IN]) (string, *w
 func (op *WindowOperator[IN, ACC, OUT, R]) removeKey(key string, k *windowKey[ACC]) {
 	op.keys.remove(key, op.keys.hashOf(key))
 	op.recent.forget(k)
-	k.gone = true
 	if k.no != 0 && op.byNo[k.no] == k {
 		op.byNo[k.no] = nil
 	}
