@@ -23,18 +23,17 @@ func (m Model) guideHeight() int { return max(1, m.height-header.Height-footer.H
 // changes as the run goes on.
 func (m Model) guideLines() []string { return m.lab.Whole(m.width) }
 
-// guideView draws the whole guide from guideTop.
-func (m Model) guideView() string {
-	lines := m.guideLines()
+// guideView draws the whole guide's lines from guideTop.
+func (m Model) guideView(lines []string) string {
 	top := min(m.guideTop, max(0, len(lines)-m.guideHeight()))
 	end := min(len(lines), top+m.guideHeight())
 	return textutil.Block(strings.Join(lines[top:end], "\n"), m.width, m.guideHeight())
 }
 
 // guidePrompt is the footer's line while the whole guide is open: where it is, and how
-// to move and leave.
-func (m Model) guidePrompt() string {
-	n := len(m.guideLines())
+// to move and leave; lines are the whole guide's.
+func (m Model) guidePrompt(lines []string) string {
+	n := len(lines)
 	top := min(m.guideTop, max(0, n-m.guideHeight()))
 	return fmt.Sprintf("guide of %s · lines %d–%d of %d · ↑/↓ pgdn scroll · ←/→ exercise · esc back",
 		m.lab.SelectedExercise(), top+1, min(n, top+m.guideHeight()), n)

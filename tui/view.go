@@ -25,6 +25,7 @@ func (m Model) View() string {
 		return m.smallView()
 	}
 	parts := make([]string, 0, 8)
+	var guide []string // the whole guide's lines, wrapped once a frame for its body and its prompt
 	planned, plannedAt := m.plannedInfo()
 	parts = append(parts, m.header.View(m.sess, header.Info{Backend: m.b.Name(), Err: m.startErr,
 		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks), Replay: m.sess.Current().ReadsRecording()}))
@@ -32,11 +33,12 @@ func (m Model) View() string {
 	case screenHelp:
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
 	case screenGuide:
-		parts = append(parts, m.guideView())
+		guide = m.guideLines()
+		parts = append(parts, m.guideView(guide))
 	default:
 		parts = append(parts, m.bodyViews()...)
 	}
-	parts = append(parts, m.footerView())
+	parts = append(parts, m.footerView(guide))
 	return strings.Join(parts, "\n")
 }
 
@@ -86,8 +88,9 @@ func (m Model) bodyViews() []string {
 	return out
 }
 
-// footerView draws the status line, or the prompt of the screen that asks something.
-func (m Model) footerView() string {
+// footerView draws the status line, or the prompt of the screen that asks something;
+// guide is the whole guide's lines while it is open.
+func (m Model) footerView(guide []string) string {
 	var keys help.KeyMap = mainHelp{m.keys, labpanel.GuideOf(m.lab.Current()).Uses}
 	prompt := ""
 	switch m.screen {
@@ -102,7 +105,7 @@ func (m Model) footerView() string {
 	case screenHelp:
 		prompt = "all keys · ? or esc to go back"
 	case screenGuide:
-		prompt = m.guidePrompt()
+		prompt = m.guidePrompt(guide)
 	}
 	if m.lab.Editing() {
 		keys = editHelp{m.keys}
