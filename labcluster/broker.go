@@ -105,11 +105,18 @@ group.initial.rebalance.delay.ms=0
 `, hostPort(b.Port), hostPort(b.ControllerPort), filepath.Join(b.dir, "data"))
 }
 
-// clusterID is a new random KRaft cluster id (16 bytes, URL-safe base64, no padding).
+// clusterID is a new random KRaft cluster id (16 bytes, URL-safe base64, no padding). As
+// Kafka's own Uuid.randomUuid does, it draws again when the text would begin with '-': one id
+// in 64 does, and kafka-storage's argument parser reads "--cluster-id -x…" as an option with
+// no value, so the broker's storage is never formatted.
 func clusterID() string {
 	var id [16]byte
-	rand.Read(id[:])
-	return base64.RawURLEncoding.EncodeToString(id[:])
+	for {
+		rand.Read(id[:])
+		if s := base64.RawURLEncoding.EncodeToString(id[:]); s[0] != '-' {
+			return s
+		}
+	}
 }
 
 // Addr is the bootstrap address, Host:Port.

@@ -87,7 +87,14 @@ start() {
   read -r port cport < <(free_ports "$LABTUI_KAFKA_PORT")
   write_properties "$port" "$cport"
   local cluster_id
-  cluster_id=$(python3 -c 'import base64,uuid; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+  # Drawn again when it begins with '-' (one id in 64, as Kafka's Uuid.randomUuid does):
+  # kafka-storage reads "--cluster-id -x..." as an option with no value.
+  cluster_id=$(python3 -c '
+import base64, uuid
+while True:
+    s = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not s.startswith("-"):
+        print(s); break')
   kjava kafka.tools.StorageTool format --cluster-id "$cluster_id" \
     --config "$BROKER_DIR/server.properties" >"$BROKER_DIR/format.log" 2>&1 \
     || { cat "$BROKER_DIR/format.log" >&2; die "formatting the storage failed"; }
