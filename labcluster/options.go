@@ -13,7 +13,8 @@ type Options struct {
 	// Layout is the install (see Install).
 	Layout Layout
 	// RunDir is the folder of this run: configuration, data, logs. Default: a new
-	// folder under Layout.Cache/runs.
+	// folder under Layout.Cache/runs, locked while this process lives; making one removes
+	// the folders of finished runs beyond the newest five.
 	RunDir string
 	// JavaHome is the JDK the JVMs run on; default $JAVA_HOME, else the one the java on
 	// PATH belongs to.
@@ -39,13 +40,9 @@ func (o Options) withDefaults() (Options, error) {
 		o.JavaHome = home
 	}
 	if o.RunDir == "" {
-		base := filepath.Join(o.Layout.Cache, "runs")
-		if err := os.MkdirAll(base, 0o755); err != nil {
-			return o, fmt.Errorf("create the run folder: %w", err)
-		}
-		dir, err := os.MkdirTemp(base, "run-")
+		dir, err := newRunDir(filepath.Join(o.Layout.Cache, "runs"), o.Logf)
 		if err != nil {
-			return o, fmt.Errorf("create the run folder: %w", err)
+			return o, err
 		}
 		o.RunDir = dir
 	}
