@@ -1,0 +1,104 @@
+"""Runs `labtui replay` and the reference model on one recording with one set of options and
+says where they differ: every sink's lines, in order, numbers compared as float64 exactly, and
+the replay's counts (records, skipped lines, assembled, late, pending)."""
+
+import json
+import re
+import subprocess
+
+import model
+
+SUMMARY = re.compile(r"replayed (\d+) records \((\d+) skipped\) at recorded pace in [^:]*: "
+                     r"(\d+) requests assembled, (\d+) late, (\d+) windows? pending")
+SKIPPED = re.compile(r":(\d+): skipped: ")
+
+
+def labtui_args(opts: dict) -> list:
+    """The replay flags for opts (durations in milliseconds)."""
+    a = ["--pace", "recorded", "--format", "jsonl", "--trace",
+         "--out-of-orderness", f"{opts['out_of_orderness']}ms",
+         "--watermark-interval", f"{opts['watermark_interval']}ms",
+         "--forget-after", f"{opts['forget_after']}ms",
+         "--timestamp", opts["timestamp"], "--watermarks", opts["watermarks"]]
+    if opts["watermarks"] == "source":
+        a += ["--idleness", f"{opts['idleness']}ms"]
+    if opts["drain"]:
+        a.append("--drain")
+    return a
+
+
+def run_labtui(binary: str, path: str, opts: dict) -> dict:
+    p = subprocess.run([binary, "replay", path] + labtui_args(opts), capture_output=True,
+                       text=True, timeout=600, env={"HOME": "/tmp", "PATH": "/usr/bin:/bin",
+                                                    "XDG_CONFIG_HOME": "/nonexistent",
+                                                    "XDG_STATE_HOME": "/tmp/oracle-state"})
+    out = []
+    for line in p.stdout.splitlines():
+        if not line.strip():
+            continue
+        d = json.loads(line)
+        out.append((d.pop("sink"), d))
+    res = {"out": out, "rc": p.returncode, "stderr": p.stderr}
+    m = SUMMARY.search(p.stderr)
+    if m:
+        res.update(records=int(m[1]), nskipped=int(m[2]), assembled=int(m[3]),
+                   late=int(m[4]), pending=int(m[5]))
+    skipped = [int(x) for x in SKIPPED.findall(p.stderr)]
+    res["skipped"] = skipped
+    return res
+
+
+def _same(a, b) -> bool:
+    """JSON values equal, numbers as float64 exactly (1 and 1.0 are one number)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if isinstance(a, int) and isinstance(b, int):
+            return a == b
+        return float(a) == float(b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _canon(lines, sink):
+    """A sink's lines; the windows fired by one watermark or timer are in no order Flink
+    defines across keys (a heap of timers of one timestamp), so those sort by window then
+    tenant; trace, late and pending keep their order."""
+    got = [d for s, d in lines if s == sink]
+    if sink in ("event-time", "processing-time", "pending"):
+        got.sort(key=lambda d: (d["window_start"], d["tenant_id"]))
+    return got
+
+
+SINKS = ("trace", "late", "processing-time", "event-time", "pending")
+
+
+def compare(binary: str, path: str, opts: dict):
+    """Returns (differences, labtui result, model result); no differences means they agree."""
+    lt = run_labtui(binary, path, opts)
+    md = model.run(path, opts)
+    diffs = []
+    if lt["rc"] != 0:
+        diffs.append(f"labtui exit {lt['rc']}: {lt['stderr'][-400:]}")
+    for sink in SINKS:
+        a, b = _canon(lt["out"], sink), _canon(md["out"], sink)
+        if len(a) != len(b):
+            diffs.append(f"{sink}: labtui {len(a)} lines, model {len(b)}")
+        for i, (x, y) in enumerate(zip(a, b)):
+            if not _same(x, y):
+                diffs.append(f"{sink}[{i}]: labtui {json.dumps(x)}\n      model  {json.dumps(y)}")
+                break
+    for k, mk in (("records", "records"), ("nskipped", None), ("assembled", "assembled"),
+                  ("late", "late"), ("pending", "pending")):
+        want = len(md["skipped"]) if mk is None else md[mk]
+        if lt.get(k) != want:
+            diffs.append(f"count {k}: labtui {lt.get(k)}, model {want}")
+    # each skipped line is reported once, in line order (tombstones as one count)
+    reported = lt["skipped"]
+    if len(reported) < 100:
+        tomb = set(md.get("tombstones", []))
+        want = [n for n in md["skipped"] if n not in tomb]
+        if reported != want:
+            diffs.append(f"skipped lines: labtui {reported[:20]}, model {want[:20]}")
+    return diffs, lt, md

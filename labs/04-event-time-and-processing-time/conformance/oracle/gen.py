@@ -1,0 +1,168 @@
+"""Adversarial recordings in labtui's recording format (docs/RECORDING.md), from a seed.
+
+Every recording mixes, at random, the cases a re-enactment gets wrong most easily: event times
+on window boundaries (hh:mm:59.999, hh:mm:00.000), ties in timestamps and in arrivals,
+arrivals on watermark ticks and window ends, out of order within and across partitions, a
+partition that goes quiet or never sends, halves more than --forget-after apart, duplicate
+request ids and halves, a RequestCompleted before its RequestStarted, started_ts far from
+completed_ts, tenants nobody configured, unpriced models, malformed values and lines,
+tombstones, times near zero and negative, gaps of days, several hours, Kafka timestamps that
+are not the event's ts.
+"""
+
+import gzip
+import json
+import os
+import random
+
+MINUTE = 60_000
+CONTRACT = os.path.join(os.path.dirname(__file__), "..", "..", "job", "event-contract.jsonl")
+MODELS = ["flat-10c", "nova-large", "nova-small", "orca-70b"]
+TENANTS = ["acme", "globex", "initech", "umbrella", "hooli", "zz-unknown", "Acme", "ünï"]
+
+
+def _contract_values():
+    vals = []
+    with open(CONTRACT, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                d = json.loads(line)
+                if isinstance(d.get("value"), str):
+                    vals.append(d["value"])
+    return vals
+
+
+def _base(rng) -> int:
+    kind = rng.choice(["lab", "lab", "lab", "zero", "negative", "far"])
+    if kind == "zero":
+        return rng.choice([0, 1, -1, 59_999, 60_000, 200]) + rng.randrange(-3, 3) * MINUTE
+    if kind == "negative":
+        return -rng.randrange(1, 10**12)
+    if kind == "far":
+        return rng.randrange(10**13, 2 * 10**14)
+    return 1795946400000 + rng.randrange(0, 3) * MINUTE  # 2026-11-29T10:00Z and after
+
+
+def _snap(rng, t: int, interval: int) -> int:
+    """Sometimes move t onto a boundary: a window's last ms, its first, a tick."""
+    r = rng.random()
+    if r < 0.15:
+        return t - t % MINUTE + MINUTE - 1
+    if r < 0.30:
+        return t - t % MINUTE
+    if r < 0.40:
+        return t - t % interval
+    return t
+
+
+def recording(seed: int, swaps: bool = True):
+    """The lines of recording `seed`: a list of strings (no newline). swaps: some neighbours
+    of one partition change places, so its arrivals are not in offset order."""
+    rng = random.Random(seed)
+    base = _base(rng)
+    parts = rng.choice([1, 2, 3, 3, 4])
+    quiet = rng.random() < 0.3          # the last partition stops early
+    never = rng.random() < 0.2          # a partition that never sends (a higher one does)
+    n = rng.choice([3, 10, 30, 60, 120])
+    span = rng.choice([5_000, 60_000, 180_000, 900_000, 3 * 3600_000])
+    tenants = rng.sample(TENANTS, rng.randint(1, 4))
+    tick = rng.choice([200, 1000, 333])
+    contract = _contract_values()
+    msgs = []  # (partition, arrival, kafka ts, key, value) before offsets
+    t = base
+    for i in range(n):
+        t += rng.choice([0, 0, 1, rng.randrange(0, max(1, 2 * span // n))])
+        if rng.random() < 0.03:
+            t += rng.choice([86_400_000, 7 * 86_400_000, 600_001])  # a very large gap
+        rid = f"r-{seed}-{i}" if rng.random() > 0.08 else f"r-{seed}-{rng.randrange(max(1, i))}"
+        tenant = rng.choice(tenants)
+        model = rng.choice(MODELS) if rng.random() > 0.04 else "gpt-unknown"
+        gw = f"gw-{rng.randrange(3)}"
+        started = _snap(rng, t, tick)
+        dur = rng.choice([0, 1, 250, 1500, 12_000, 59_999, 60_000])
+        if rng.random() < 0.05:
+            dur = rng.choice([600_001, 3600_000, -5_000])  # far apart, or completed first
+        completed = _snap(rng, started + dur, tick)
+        p_tok = rng.choice([0, 1, 1000, 1234, 99_999, 2**53 + 1])
+        c_tok = rng.choice([0, 7, 1000, 4321, 10**9])
+        s = {"type": "RequestStarted", "request_id": rid, "tenant_id": tenant, "model": model,
+             "gateway": gw, "ts": started, "prompt_tokens": p_tok}
+        c = {"type": "RequestCompleted", "request_id": rid, "tenant_id": tenant, "model": model,
+             "gateway": gw, "ts": completed, "completion_tokens": c_tok}
+        part = hash_part(rid, parts)
+        halves = [(s, started), (c, completed)]
+        if rng.random() < 0.1:
+            halves.reverse()  # the Completed reaches the topic first
+        if rng.random() < 0.04:
+            halves = halves[:1]  # the other half never comes
+        if rng.random() < 0.05:
+            halves.append(rng.choice(halves))  # a duplicate half
+        for ev, ts in halves:
+            p = part if rng.random() > 0.1 else rng.randrange(parts)
+            delay = rng.choice([0, 0, 0, 1, 5, 200, 999])
+            if rng.random() < 0.08:
+                delay = rng.choice([35_000, 61_000, 700_000])  # a retry buffer's hold
+            arrival = _snap(rng, ts + delay, tick) if rng.random() < 0.3 else ts + delay
+            arrival = max(arrival, ts - 1000) if rng.random() < 0.9 else arrival
+            kts = ts if rng.random() > 0.05 else ts + rng.randrange(-90_000, 90_000)
+            value = json.dumps(ev, separators=(",", ":"))
+            r = rng.random()
+            if r < 0.02:
+                value = rng.choice(contract)
+            elif r < 0.03:
+                value = None  # a tombstone
+            msgs.append([p, arrival, kts, rid, value])
+    if quiet and parts > 1:
+        cut = sorted(m[1] for m in msgs)[len(msgs) // 3]
+        msgs = [m for m in msgs if not (m[0] == parts - 1 and m[1] > cut)]
+    if never and parts > 1:
+        gone = rng.randrange(parts - 1)
+        for m in msgs:
+            if m[0] == gone:
+                m[0] = parts - 1
+    # topic order: per partition in arrival order (mostly), offsets given in that order
+    msgs.sort(key=lambda m: (m[1], m[0]))
+    if rng.random() < 0.1 and swaps:  # arrivals out of offset order within a partition
+        for _ in range(3):
+            if len(msgs) > 2:
+                k = rng.randrange(len(msgs) - 1)
+                msgs[k], msgs[k + 1] = msgs[k + 1], msgs[k]
+    offsets = {}
+    lines = []
+    for p, arrival, kts, key, value in msgs:
+        off = offsets.get(p, 0)
+        offsets[p] = off + 1
+        rec = {"partition": p, "offset": off, "timestamp": kts, "arrival": arrival,
+               "key": key, "value": value}
+        if value is not None and rng.random() < 0.5 and value.startswith("{"):
+            try:
+                rec["value"] = json.loads(value)  # the value as an object, not a string
+                if not isinstance(rec["value"], dict):
+                    rec["value"] = value
+            except ValueError:
+                pass
+        lines.append(json.dumps(rec, separators=(",", ":"), ensure_ascii=rng.random() < 0.5))
+    for _ in range(rng.choice([0, 0, 1, 3])):  # lines that are not records
+        bad = rng.choice(["garbage", "{", "[]", '{"partition":-1,"offset":0,"timestamp":1}',
+                          '{"partition":0,"offset":-3,"timestamp":1}', '"just a string"',
+                          '{"partition":0,"offset":1.5,"timestamp":1}', "   "])
+        lines.insert(rng.randrange(len(lines) + 1), bad)
+    return lines
+
+
+def hash_part(key: str, parts: int) -> int:
+    h = 0
+    for ch in key.encode():
+        h = (h * 31 + ch) & 0xFFFFFFFF
+    return h % parts
+
+
+def write(seed: int, path: str):
+    lines = recording(seed)
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    if path.endswith(".gz"):
+        with gzip.open(path, "wb") as f:
+            f.write(data)
+    else:
+        with open(path, "wb") as f:
+            f.write(data)
