@@ -166,3 +166,49 @@ def write(seed: int, path: str):
     else:
         with open(path, "wb") as f:
             f.write(data)
+
+
+def _rec(p, o, ts, arr, rid, typ, tok=1000, tenant="acme", kts=None):
+    v = {"type": typ, "request_id": rid, "tenant_id": tenant, "model": "flat-10c",
+         "gateway": "gw-0", "ts": ts}
+    v["prompt_tokens" if typ == "RequestStarted" else "completion_tokens"] = tok
+    return json.dumps({"partition": p, "offset": o, "timestamp": ts if kts is None else kts,
+                       "arrival": arr, "key": rid, "value": v}, separators=(",", ":"))
+
+
+def corners():
+    """Hand-made recordings, each aimed at one rule: {name: lines}."""
+    T = 1795946400000
+    S, C = "RequestStarted", "RequestCompleted"
+    return {
+        # the course's burst: one partition's records held 35 s across a minute
+        "idle-after-the-end": [  # p1 goes idle after the last record, before p0 does
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(1, 0, T + 2000, T + 2000, "a", C),
+            _rec(1, 1, T + 30000, T + 65900, "b", S), _rec(0, 1, T + 66100, T + 66100, "b", C)],
+        "idle-before-the-end": [
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(1, 0, T + 2000, T + 2000, "a", C),
+            _rec(0, 1, T + 65000, T + 65000, "b", S), _rec(0, 2, T + 66000, T + 66000, "b", C)],
+        "boundaries": [  # :59.999 and :00.000, arrivals on ticks and window ends
+            _rec(0, 0, T + 59999, T + 59999, "a", S), _rec(0, 1, T + 59999, T + 60000, "a", C),
+            _rec(1, 0, T + 60000, T + 60000, "b", S), _rec(1, 1, T + 60000, T + 60200, "b", C),
+            _rec(2, 0, T + 59998, T + 60200, "c", S), _rec(2, 1, T + 59999, T + 60400, "c", C),
+            _rec(0, 2, T + 119999, T + 119999, "d", S), _rec(0, 3, T + 119999, T + 119999, "d", C),
+            _rec(1, 2, T + 60001, T + 120000, "e", S), _rec(1, 3, T + 119998, T + 120000, "e", C)],
+        "big-tokens": [  # a count above 2**53: int / 1000 is not float(int) / 1000
+            _rec(0, 0, T + 1000, T + 1000, "a", S, 36028797018963980),
+            _rec(0, 1, T + 2000, T + 2000, "a", C, 9223372036854775807)],
+        "completed-first": [
+            _rec(0, 0, T + 59000, T + 59000, "a", C), _rec(1, 0, T + 1000, T + 61000, "a", S),
+            _rec(0, 1, T + 70000, T + 70000, "b", S), _rec(0, 2, T + 69000, T + 71000, "b", C)],
+        "rejoin-after-join": [  # a third half after a join starts a new request
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(0, 1, T + 2000, T + 2000, "a", C),
+            _rec(0, 2, T + 3000, T + 3000, "a", C), _rec(0, 3, T + 4000, T + 4000, "a", S),
+            _rec(0, 4, T + 5000, T + 5000, "a", S)],
+        "forgotten": [  # halves 10 min apart and a bit
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(0, 1, T + 601000, T + 601000, "x", S),
+            _rec(0, 2, T + 601001, T + 601500, "y", S), _rec(0, 3, T + 601002, T + 601600, "a", C),
+            _rec(0, 4, T + 601003, T + 601700, "y", C)],
+        "arrivals-out-of-offset-order": [  # a consumer reads a partition in offset order
+            _rec(0, 0, T + 1000, T + 9000, "a", S), _rec(0, 1, T + 2000, T + 2000, "b", S),
+            _rec(1, 0, T + 3000, T + 10000, "a", C), _rec(1, 1, T + 4000, T + 10000, "b", C)],
+    }

@@ -43,7 +43,11 @@ def all_combos():
 
 
 def combos_for(seed: int, k: int):
+    """The default, the default drained and k option sets drawn by the seed (a corner case,
+    seed < 0, gets three times as many)."""
     rng = random.Random(seed * 7919 + 1)
+    if seed < 0:
+        k *= 3
     every = list(all_combos())
     picked = [dict(DEFAULT), dict(DEFAULT, drain=True)] + rng.sample(every, k)
     return picked
@@ -104,6 +108,12 @@ def main(argv=None):
     cases = []
     for s in ("seed-burst.jsonl", "end-of-input.jsonl"):
         cases.append((os.path.join(LAB, "scenarios", s), None, 0))
+    for k, (cname, lines) in enumerate(gen.corners().items()):
+        if a.no_swaps and cname == "arrivals-out-of-offset-order":
+            continue
+        path = os.path.join(tmp, f"corner-{cname}.jsonl")
+        gen_write(path, lines)
+        cases.append((path, lines, -1 - k))
     for seed in range(a.first_seed, a.first_seed + a.seeds):
         ext = ".jsonl.gz" if seed % 5 == 0 else ".jsonl"
         path = os.path.join(tmp, f"seed-{seed}{ext}")
@@ -125,7 +135,7 @@ def main(argv=None):
                 findings.append((seed, o, small))
                 if a.findings:
                     os.makedirs(a.findings, exist_ok=True)
-                    out = os.path.join(a.findings, f"seed-{seed}.jsonl")
+                    out = os.path.join(a.findings, f"seed-{seed}-{len(findings)}.jsonl")
                     gen_write(out, small)
                     with open(out + ".flags", "w") as f:
                         f.write(" ".join(compare.labtui_args(o)) + "\n")
