@@ -156,32 +156,75 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Dropped() int64 { return op.dropped }
 
 // Collect assigns rec to its window and adds it, or sends it to the late output.
 func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
-	w := op.WindowFor(rec.Timestamp)
-	lateness := op.assigner.AllowedLateness
-	if op.assigner.Domain == EventTime && w.MaxTimestamp()+lateness <= op.wm {
-		if rec.Timestamp+lateness <= op.wm {
-			if op.late != nil {
-				op.late(rec, op.wm)
-			} else {
-				op.dropped++
-			}
-		}
+	t := rec.Timestamp
+	eventTime := op.assigner.Domain == EventTime
+	if !eventTime {
+		t = op.rt.now
+	}
+	w := op.last
+	if t < w.Start || t >= w.End { // most elements fall in the last one's window
+		w = op.windowAt(t)
+	}
+	if eventTime && w.End-1+op.assigner.AllowedLateness <= op.wm {
+		op.lateElement(rec)
 		return
 	}
-	key, k := op.keyState(rec)
+	// Most elements carry the number of a key whose state is cached under it.
+	var key string
+	var k *windowKey[ACC]
+	if op.numberOf != nil {
+		var no uint32
+		key, no = op.numberOf(&rec.Value)
+		if no < uint32(len(op.byNo)) {
+			k = op.byNo[no]
+		}
+		if k == nil || !sameString(k.key, key) {
+			k = op.keyState(key, no)
+		}
+	} else {
+		key = op.keyOf(&rec.Value)
+		k = op.keyState(key, 0)
+	}
 	i := len(k.open) - 1
 	if i < 0 || k.open[i].w != w { // most elements go to the key's newest window
-		i = k.find(w)
+		i = op.openWindow(key, k, w)
 	}
-	if i < 0 {
-		k.open = append(k.open, openWindow[ACC]{w: w, acc: op.agg.CreateAccumulator()})
-		i = len(k.open) - 1
-		op.registerTimers(key, w)
-	}
-	k.open[i].acc = op.agg.Add(&rec.Value, k.open[i].acc)
-	if op.assigner.Domain == EventTime && w.MaxTimestamp() <= op.wm {
+	acc := &k.open[i].acc
+	*acc = op.agg.Add(&rec.Value, *acc)
+	if eventTime && w.End-1 <= op.wm {
 		op.fire(key, k.open[i]) // EventTimeTrigger.onElement: the watermark is already past
 	}
+}
+
+// windowAt returns the window holding t, and remembers it as the last one found.
+func (op *WindowOperator[IN, ACC, OUT, R]) windowAt(t int64) TimeWindow {
+	op.last = TumblingWindow(t, op.assigner.Offset, op.assigner.Size)
+	return op.last
+}
+
+// lateElement is Collect for an event-time element whose window the watermark has
+// passed, allowed lateness included: it goes to the late output if its own timestamp is
+// late too (WindowOperator.isElementLate), and is dropped otherwise.
+func (op *WindowOperator[IN, ACC, OUT, R]) lateElement(rec *Record[IN]) {
+	if rec.Timestamp+op.assigner.AllowedLateness > op.wm {
+		return
+	}
+	if op.late != nil {
+		op.late(rec, op.wm)
+	} else {
+		op.dropped++
+	}
+}
+
+// openWindow returns the index of window w among k's open windows, opening it (with its
+// timers) if k has none yet.
+func (op *WindowOperator[IN, ACC, OUT, R]) openWindow(key string, k *windowKey[ACC], w TimeWindow) int {
+	if i := k.find(w); i >= 0 {
+		return i
+	}
+	k.open = append(k.open, openWindow[ACC]{w: w, acc: op.agg.CreateAccumulator()})
+	op.registerTimers(key, w)
+	return len(k.open) - 1
 }
 
 // NumberedBy makes the operator read each element's key with numberOf, which returns
@@ -199,20 +242,9 @@ func (op *WindowOperator[IN, ACC, OUT, R]) NumberedBy(numberOf func(*IN) (string
 // maxKeyNumber bounds the numbers byNo holds, so that a huge number costs no memory.
 const maxKeyNumber = 1 << 16
 
-// keyState returns rec's key and the key's state, creating it for a new key.
-func (op *WindowOperator[IN, ACC, OUT, R]) keyState(rec *Record[IN]) (string, *windowKey[ACC]) {
-	var key string
-	var no uint32
-	if op.numberOf != nil {
-		key, no = op.numberOf(&rec.Value)
-		if no < uint32(len(op.byNo)) {
-			if k := op.byNo[no]; k != nil && sameString(k.key, key) {
-				return key, k
-			}
-		}
-	} else {
-		key = op.keyOf(&rec.Value)
-	}
+// keyState returns the state of key, whose number is no (or zero), creating it for a
+// new key, and caches it under no: Collect's lookup when byNo does not hold it.
+func (op *WindowOperator[IN, ACC, OUT, R]) keyState(key string, no uint32) *windowKey[ACC] {
 	k, ok := op.recent.get(key)
 	if !ok {
 		hash := op.keys.hashOf(key)
@@ -232,7 +264,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) keyState(rec *Record[IN]) (string, *w
 		op.byNo[no], k.no = k, no
 		k.key = key // equal to the key it holds: this string is the one numbered elements carry
 	}
-	return key, k
+	return k
 }
 
 // removeKey drops a key whose windows are all gone, and every cache of it. It finds the
