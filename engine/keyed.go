@@ -194,10 +194,12 @@ func (op *KeyedProcess[S, IN, OUT]) entry(slot int, existed bool) *keyedEntry[S]
 	return &keyedEntry[S]{}
 }
 
-// recycle empties an entry no key holds any more and keeps it for the next new key; its
-// generation moves on, so the timers queued for it are known to be gone.
+// recycle keeps an entry no key holds any more (empty: no value, no timer) for the next
+// new key; its generation moves on, so the timers queued for it are known to be gone. Its
+// value needs no zeroing: a value is only written by Update and Set, which mark it held,
+// and Clear zeroes it.
 func (op *KeyedProcess[S, IN, OUT]) recycle(e *keyedEntry[S]) {
-	*e = keyedEntry[S]{extra: e.extra[:0], gen: e.gen + 1}
+	e.key, e.hash, e.gen = "", 0, e.gen+1
 	op.free = append(op.free, e)
 }
 
@@ -224,16 +226,21 @@ func (c *KeyedContext[S, OUT]) Timestamp() int64 { return c.timestamp }
 func (c *KeyedContext[S, OUT]) CurrentWatermark() int64 { return *c.wm }
 
 // Value returns the key's state, by reference as Flink's heap state backend returns it,
-// and false if it holds none. What it points to changes with Update and Clear: read what
-// you need from it first.
-func (c *KeyedContext[S, OUT]) Value() (*S, bool) { return &c.entry.value, c.entry.has }
+// and true; or nil and false if it holds none (ValueState.value() returns null). What it
+// points to changes with Update and Clear: read what you need from it first.
+func (c *KeyedContext[S, OUT]) Value() (*S, bool) {
+	if !c.entry.has {
+		return nil, false
+	}
+	return &c.entry.value, true
+}
 
 // Update sets the key's state.
 func (c *KeyedContext[S, OUT]) Update(v S) { c.entry.value, c.entry.has = v, true }
 
 // Set marks the key's state as set and returns it by reference, to be filled in place:
 // Update without building the value elsewhere and copying it in. What it points to holds
-// the key's previous state, or the zero value.
+// the key's previous state, or the zero value if it held none.
 func (c *KeyedContext[S, OUT]) Set() *S {
 	c.entry.has = true
 	return &c.entry.value

@@ -24,10 +24,13 @@ func (f timeoutFn) ProcessElement(ctx *KeyedContext[timeoutState, string], v *kv
 
 func (f timeoutFn) OnTimer(ctx *KeyedContext[timeoutState, string], ts int64) {
 	s, ok := ctx.Value()
-	last := s.last
-	ctx.Clear()
-	if s.last != 0 {
-		panic("Clear left the state's value behind")
+	var last int64
+	if ok {
+		last = s.last
+		ctx.Clear()
+		if s.last != 0 {
+			panic("Clear left the state's value behind")
+		}
 	}
 	ctx.Collect(fmt.Sprintf("timeout %s last=%d had=%v wm=%d", ctx.Key(), last, ok, ctx.CurrentWatermark()))
 }
@@ -83,5 +86,42 @@ func TestKeyedProcessSetAndEmitFillInPlace(t *testing.T) {
 		"{a 2}@10", "{b 5}@20", "{a 5}@30")
 	if op.Keys() != 2 {
 		t.Fatalf("keys = %d, want 2", op.Keys())
+	}
+}
+
+// setOnceFn sets its state with Set on a key's first element, checking that Set shows a
+// key without state the zero value, and clears it on the second: every key leaves, and
+// its entry is reused for the next.
+type setOnceFn struct{ t *testing.T }
+
+func (f setOnceFn) ProcessElement(ctx *KeyedContext[timeoutState, string], v *kv) {
+	if s, ok := ctx.Value(); ok {
+		if s.last != v.v-1 {
+			f.t.Errorf("key %s holds %d, want %d", ctx.Key(), s.last, v.v-1)
+		}
+		ctx.Clear()
+		if s, ok := ctx.Value(); ok || s != nil {
+			f.t.Errorf("key %s: Value after Clear = %v, %v; want nil, false", ctx.Key(), s, ok)
+		}
+		return
+	}
+	s := ctx.Set()
+	if *s != (timeoutState{}) {
+		f.t.Errorf("key %s: Set on a key without state shows %+v, want the zero value", ctx.Key(), *s)
+	}
+	s.last, s.timer = v.v, 1
+}
+
+func (setOnceFn) OnTimer(*KeyedContext[timeoutState, string], int64) {}
+
+func TestKeyedProcessReusedEntriesStartEmpty(t *testing.T) {
+	op := NewKeyedProcess(keyOfKV, KeyedProcessFunction[timeoutState, kv, string](setOnceFn{t}), Output[string](&collector[string]{}))
+	for i := range 100 {
+		key := fmt.Sprint("k", i)
+		op.Collect(&Record[kv]{kv{key, int64(2*i + 1)}, int64(i)})
+		op.Collect(&Record[kv]{kv{key, int64(2*i + 2)}, int64(i)})
+	}
+	if n := op.Keys(); n != 0 {
+		t.Fatalf("%d keys left, want 0", n)
 	}
 }
