@@ -134,7 +134,7 @@ func (op *KeyedProcess[S, IN, OUT]) Collect(rec *Record[IN]) {
 	if !existed {
 		e.key, e.hash = key, hash
 	}
-	op.ctx.key, op.ctx.entry, op.ctx.timestamp = key, e, rec.Timestamp
+	op.ctx.entry, op.ctx.timestamp = e, rec.Timestamp
 	op.fn.ProcessElement(&op.ctx, &rec.Value)
 	switch {
 	case existed && e.empty():
@@ -160,7 +160,7 @@ func (op *KeyedProcess[S, IN, OUT]) EmitWatermark(wm int64) {
 		if ref.e.gen != ref.gen || !ref.e.hasTimer(t.at) {
 			continue // deleted since it was registered
 		}
-		op.ctx.key, op.ctx.entry, op.ctx.timestamp = ref.e.key, ref.e, t.at
+		op.ctx.entry, op.ctx.timestamp = ref.e, t.at
 		ref.e.removeTimer(t.at)
 		op.fn.OnTimer(&op.ctx, t.at)
 		if ref.e.empty() {
@@ -210,14 +210,13 @@ type KeyedContext[S, OUT any] struct {
 	timers    *timerQueue[timerRef[S]]
 	compactAt *int
 	wm        *int64
-	key       string
-	entry     *keyedEntry[S]
+	entry     *keyedEntry[S] // the current key's: it holds the key
 	timestamp int64
 	emitted   Record[OUT] // the record Collect lends to out
 }
 
 // Key returns the current key.
-func (c *KeyedContext[S, OUT]) Key() string { return c.key }
+func (c *KeyedContext[S, OUT]) Key() string { return c.entry.key }
 
 // Timestamp returns the current element's timestamp, or the firing timer's time.
 func (c *KeyedContext[S, OUT]) Timestamp() int64 { return c.timestamp }
