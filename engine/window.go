@@ -185,14 +185,16 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 		key = op.keyOf(&rec.Value)
 		k = op.keyState(key, 0)
 	}
-	i := len(k.open) - 1
-	if i < 0 || k.open[i].w != w { // most elements go to the key's newest window
-		i = op.openWindow(key, k, w)
+	// The assigner's windows all have its size, so a window's start tells it apart.
+	var ow *openWindow[ACC]
+	if n := len(k.open); n > 0 && k.open[n-1].w.Start == w.Start { // most elements go to the key's newest window
+		ow = &k.open[n-1]
+	} else {
+		ow = &k.open[op.openWindow(key, k, w)]
 	}
-	acc := &k.open[i].acc
-	*acc = op.agg.Add(&rec.Value, *acc)
+	ow.acc = op.agg.Add(&rec.Value, ow.acc)
 	if eventTime && w.End-1 <= op.wm {
-		op.fire(key, k.open[i]) // EventTimeTrigger.onElement: the watermark is already past
+		op.fire(key, *ow) // EventTimeTrigger.onElement: the watermark is already past
 	}
 }
 
