@@ -90,6 +90,8 @@ type Reader struct {
 	// offset is where in the file as stored reading stands, for a ReadError.
 	offset func() int64
 	line   int
+	// file is the regular file Open opened, nil for any other source (see Reopen).
+	file os.FileInfo
 }
 
 // Open opens a recording file, decompressing it when its name ends in .gz. An error
@@ -107,6 +109,9 @@ func Open(ctx context.Context, path string) (*Reader, error) {
 	closer := closeFunc(func() error { stop(); return f.Close() })
 	cr := &countingReader{r: f}
 	r := &Reader{ctx: ctx, name: path, closer: closer, offset: func() int64 { return cr.n }}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		r.file = fi
+	}
 	var src io.Reader = cr
 	if strings.HasSuffix(path, ".gz") {
 		br := bufio.NewReaderSize(cr, 64<<10)
@@ -124,6 +129,28 @@ func Open(ctx context.Context, path string) (*Reader, error) {
 	}
 	r.lines = newLineReader(src)
 	return r, nil
+}
+
+// Reopenable says whether Reopen can read r's recording again: whether r reads a regular
+// file that Open opened (a FIFO or a pipe can be read once only).
+func (r *Reader) Reopenable() bool { return r.file != nil }
+
+// Reopen opens the recording r reads again, as Open does, for a Reader of its own that
+// reads it from its first line; the caller closes it. It fails when r is not Reopenable or
+// when r's path no longer names the file r reads (it was replaced or removed).
+func (r *Reader) Reopen() (*Reader, error) {
+	if r.file == nil {
+		return nil, fmt.Errorf("cannot read recording %s again: it is not a regular file", r.name)
+	}
+	again, err := Open(r.ctx, r.name)
+	if err != nil {
+		return nil, err
+	}
+	if again.file == nil || !os.SameFile(r.file, again.file) {
+		again.Close()
+		return nil, fmt.Errorf("cannot read recording %s again: it is no longer the file that was being read", r.name)
+	}
+	return again, nil
 }
 
 // openFile opens path for reading on a goroutine of its own, so that an open that blocks

@@ -31,6 +31,7 @@ type reader struct {
 	free      [parsers]chan []recording.Record
 	freeLines chan *recording.Lines
 	quit      chan struct{}
+	stopOnce  sync.Once
 	wg        sync.WaitGroup
 	// next is the number of the next batch the job takes; last the batch handed out
 	// last, given back to its parser's pool at the next call.
@@ -141,17 +142,27 @@ func (r *reader) batch() ([]recording.Record, error) {
 	return b.recs, b.err
 }
 
-// keep is batch for a caller that keeps every batch: none is given back for reuse, and
-// the parsers make new ones.
-func (r *reader) keep() ([]recording.Record, error) {
-	recs, err := r.batch()
+// keep is batch for a caller that keeps the batch: it is not given back for reuse
+// unless the caller gives it back (give) with from, the parser it came from; else the
+// parsers make new ones.
+func (r *reader) keep() (recs []recording.Record, from int, err error) {
+	recs, err = r.batch()
 	r.last = nil
-	return recs, err
+	return recs, (r.next - 1) % parsers, err
+}
+
+// give hands a batch keep returned back to parser from for reuse, once nothing refers
+// to its records any more.
+func (r *reader) give(from int, recs []recording.Record) {
+	select {
+	case r.free[from] <- recs[:0]:
+	default: // the parser's pool is full: the batch is garbage
+	}
 }
 
 // stop ends the reading and waits for its goroutines to return: after it, nothing reads
-// the source any more.
+// the source any more. It may be called more than once.
 func (r *reader) stop() {
-	close(r.quit)
+	r.stopOnce.Do(func() { close(r.quit) })
 	r.wg.Wait()
 }

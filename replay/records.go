@@ -24,20 +24,8 @@ func readAll(src Source, sum *Summary, skip func(int, error)) (*records, error) 
 	ahead := readAhead(src)
 	defer ahead.stop()
 	for {
-		batch, err := ahead.keep()
-		kept := batch[:0]
-		for _, rec := range batch {
-			if rec.Skipped {
-				skip(rec.Line, rec.Err)
-				continue
-			}
-			recs.maxPartition = max(recs.maxPartition, rec.Partition)
-			kept = append(kept, rec)
-		}
-		if len(kept) > 0 {
-			recs.kept = append(recs.kept, kept)
-			recs.n += len(kept)
-		}
+		batch, _, err := ahead.keep()
+		recs.add(batch, skip)
 		if err != nil {
 			sum.Entries = int64(recs.n)
 			if err == io.EOF {
@@ -46,6 +34,27 @@ func readAll(src Source, sum *Summary, skip func(int, error)) (*records, error) 
 			return recs, err
 		}
 	}
+}
+
+// add keeps the records of a batch the read ahead made, handing the lines it skips to
+// skip, and returns the number of the batch they are kept as, or -1 when the batch held
+// none.
+func (r *records) add(batch []recording.Record, skip func(int, error)) int {
+	kept := batch[:0]
+	for _, rec := range batch {
+		if rec.Skipped {
+			skip(rec.Line, rec.Err)
+			continue
+		}
+		r.maxPartition = max(r.maxPartition, rec.Partition)
+		kept = append(kept, rec)
+	}
+	if len(kept) == 0 {
+		return -1
+	}
+	r.kept = append(r.kept, kept)
+	r.n += len(kept)
+	return len(r.kept) - 1
 }
 
 // batches returns a function that hands out the records a batch at a time, in file

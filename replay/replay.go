@@ -72,6 +72,8 @@ type Summary struct {
 	// Started and Ended are the processing times of the first record and of the end.
 	Started, Ended int64
 	Elapsed        time.Duration
+	// ordered says how a recorded replay found its order (for tests).
+	ordered ordering
 }
 
 // Source is what a replay reads: a recording's lines that are not blank, in batches, in
@@ -107,44 +109,6 @@ func Run(ctx context.Context, src Source, cfg Config, sink func(meter.Result), b
 	}
 	sum.Elapsed = time.Since(begin)
 	return sum, err
-}
-
-func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
-	recs, readErr := readAll(src, sum, skip)
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	order := recs.arrivalOrder()
-	start := int64(0)
-	if len(order) > 0 {
-		start = recs.at(order[0]).Arrival
-	}
-	job, err := gatewaymeter.New(engine.NewRuntime(start), withPartitions(cfg.Job, recs), sink)
-	if err != nil {
-		return err
-	}
-	sum.Started = start
-	for i, k := range order {
-		if i&1023 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		rec := recs.at(k)
-		job.Advance(rec.Arrival)
-		if err := job.ProcessParsed(rec.Partition, &rec.Event, rec.Err, rec.Timestamp); err != nil {
-			sum.BadEvents++
-			bad(rec.Line, err)
-		}
-	}
-	// The source never ends, so the clock runs on after the last record, with no more
-	// input, until nothing is scheduled: every processing-time window fires at its end,
-	// and the periodic emit due within one interval of the last record emits the
-	// watermark it brings (TimestampsAndWatermarksOperator.onProcessingTime re-arms
-	// whether or not records come). That is where the clock stops: from then on a Flink
-	// job would only repeat the same watermark, which its emitter suppresses, so what is
-	// still open here stays open in Flink for as long as no record comes.
-	job.Runtime().RunUntilIdle()
-	finish(job, cfg, sum, sink)
-	return readErr
 }
 
 func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {

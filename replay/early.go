@@ -1,0 +1,214 @@
+package replay
+
+import (
+	"context"
+	"slices"
+
+	"github.com/labtui/labtui/engine"
+	"github.com/labtui/labtui/gatewaymeter"
+	"github.com/labtui/labtui/meter"
+)
+
+// heldResults is how many results a job run early holds back before it waits for the
+// end of the file (32,768: 5.8 MB): a replay without traces holds a few per minute of
+// the recording; one with traces holds one a request, and would otherwise hold them all.
+const heldResults = 1 << 15
+
+// early runs a recorded replay's job while the file is still being read, so that the
+// reading, the parsing and the job overlap as they do at fast pace.
+//
+// Nothing in a file's first lines says where its later lines go in the (arrival,
+// partition, offset) order: any line may arrive before every other. So no record's
+// place is certain before the end of the file, and early bets on what labtui's
+// recordings are: each partition's records in (arrival, offset) order (a consumer reads
+// a partition in offset order, and `labtui record` stamps arrival as it reads;
+// `--simulate` writes in arrival order). On that bet a partition's least record left is
+// the first of it read, and the least of those firsts, taken while every partition
+// read so far has one, is the least record left of all; early hands that to the job.
+// It holds back everything the job writes, and ends the bet (ok false) at the first
+// record that loses it: one before its partition's last, or before the one handed over
+// last, or, with watermarks at the source, of a partition the job was not made with. At
+// the end of the file every record was handed over in order or came after the last one
+// handed over, which is the stable sort's order, and release lets the job's output out.
+type early struct {
+	recs *records
+	cfg  Config
+	// ahead is the read ahead the batches come from. With recycle, a batch whose every
+	// record is handed over is given back to it for reuse (from says to which parser),
+	// and so dropped from recs: a lost bet then reads the file again.
+	ahead   *reader
+	recycle bool
+	from    []uint8
+	// left counts each kept batch's records not yet handed over.
+	left []int32
+	// queues holds each partition's records read and not yet handed over (indices into
+	// recs, in file order); tail is the arrival and offset of each one's last record read.
+	queues      [mergedPartitions][]int32
+	tailArrival [mergedPartitions]int64
+	tailOffset  [mergedPartitions]int64
+	// live lists the partitions read so far, lowest first; waiting counts those of them
+	// with an empty queue.
+	live    []int32
+	waiting int
+	// last is the record handed over last; job is nil until the first.
+	last       *recordKey
+	lastKey    recordKey
+	job        *gatewaymeter.Job
+	start      int64
+	partitions int
+	// held is what the job wrote before release, heldBad its malformed events, each
+	// with the number of results written before it. After release, sink and bad take
+	// them as they come.
+	held    []meter.Result
+	heldBad []heldBad
+	sink    func(meter.Result)
+	bad     func(int, error)
+	sum     *Summary
+}
+
+// recordKey is a record's place in the order: (arrival, partition, offset).
+type recordKey struct {
+	arrival   int64
+	offset    int64
+	partition int32
+}
+
+// heldBad is a malformed event the job met before release, after `at` results.
+type heldBad struct {
+	at   int
+	line int
+	err  error
+}
+
+func newEarly(recs *records, cfg Config, ahead *reader, recycle bool) *early {
+	return &early{recs: recs, cfg: cfg, ahead: ahead, recycle: recycle}
+}
+
+// read takes in kept batch b, just read from parser from; ok false ends the bet.
+func (e *early) read(b, from int) (ok bool) {
+	batch := e.recs.kept[b]
+	e.from = append(e.from, uint8(from))
+	e.left = append(e.left, int32(len(batch)))
+	for i := range batch {
+		rec := &batch[i]
+		p := rec.Partition
+		if p >= mergedPartitions {
+			return false
+		}
+		q := e.queues[p]
+		switch {
+		case q == nil: // the partition's first record
+			if e.job != nil && e.cfg.Job.Watermarks.At == meter.SourceWatermarks && int(p) >= e.partitions {
+				return false
+			}
+			e.live = append(e.live, p)
+			slices.Sort(e.live)
+			q = make([]int32, 0, batchLines)
+		case rec.Arrival < e.tailArrival[p] || rec.Arrival == e.tailArrival[p] && rec.Offset < e.tailOffset[p]:
+			return false
+		case len(q) == 0:
+			e.waiting--
+		}
+		if e.last != nil && (rec.Arrival < e.last.arrival || rec.Arrival == e.last.arrival &&
+			(p < e.last.partition || p == e.last.partition && rec.Offset < e.last.offset)) {
+			return false
+		}
+		e.tailArrival[p], e.tailOffset[p] = rec.Arrival, rec.Offset
+		e.queues[p] = append(q, int32(b<<batchShift|i))
+	}
+	return true
+}
+
+// handOver hands the job the records whose turn has come: while every partition read
+// so far has one waiting and the job holds fewer than heldResults, or, at the end of
+// the file (all), every record left. It returns early when ctx is done, and ok false
+// when the job cannot be made.
+func (e *early) handOver(ctx context.Context, all bool) (ok bool) {
+	for n := 0; all || e.waiting == 0 && len(e.held) < heldResults; n++ {
+		if n&1023 == 1023 && ctx.Err() != nil {
+			return true
+		}
+		least := int32(-1)
+		var head int64
+		for _, p := range e.live {
+			if q := e.queues[p]; len(q) > 0 {
+				if a := e.recs.at(q[0]).Arrival; least < 0 || a < head {
+					least, head = p, a
+				}
+			}
+		}
+		if least < 0 {
+			return true
+		}
+		k := e.queues[least][0]
+		if e.queues[least] = e.queues[least][1:]; len(e.queues[least]) == 0 {
+			e.waiting++
+		}
+		rec := e.recs.at(k)
+		if e.job == nil && !e.startJob(rec.Arrival) {
+			return false
+		}
+		e.lastKey, e.last = recordKey{rec.Arrival, rec.Offset, rec.Partition}, &e.lastKey
+		e.job.Advance(rec.Arrival)
+		if err := e.job.ProcessParsed(rec.Partition, &rec.Event, rec.Err, rec.Timestamp); err != nil {
+			if e.bad != nil {
+				e.sum.BadEvents++
+				e.bad(rec.Line, err)
+			} else {
+				e.heldBad = append(e.heldBad, heldBad{len(e.held), rec.Line, err})
+			}
+		}
+		e.done(k)
+	}
+	return true
+}
+
+// done counts record k handed over; with recycle, its batch goes back to the read ahead
+// once its last record is.
+func (e *early) done(k int32) {
+	b := k >> batchShift
+	if e.left[b]--; e.left[b] == 0 && e.recycle {
+		e.ahead.give(int(e.from[b]), e.recs.kept[b])
+		e.recs.kept[b] = nil
+	}
+}
+
+// startJob makes the job, its clock starting at the first record's arrival.
+func (e *early) startJob(start int64) bool {
+	opts := withPartitions(e.cfg.Job, e.recs)
+	job, err := gatewaymeter.New(engine.NewRuntime(start), opts, e.collect)
+	if err != nil {
+		return false
+	}
+	e.job, e.start, e.partitions = job, start, opts.Watermarks.Partitions
+	return true
+}
+
+// collect is the job's sink: held back until release.
+func (e *early) collect(r meter.Result) {
+	if e.sink != nil {
+		e.sink(r)
+		return
+	}
+	e.held = append(e.held, r)
+}
+
+// release hands what the job held back to sink and bad, in the order the job wrote
+// it, and from then on lets it through.
+func (e *early) release(sink func(meter.Result), bad func(int, error), sum *Summary) {
+	sum.Started = e.start
+	next := 0
+	for i := range e.held {
+		for ; next < len(e.heldBad) && e.heldBad[next].at == i; next++ {
+			sum.BadEvents++
+			bad(e.heldBad[next].line, e.heldBad[next].err)
+		}
+		sink(e.held[i])
+	}
+	for ; next < len(e.heldBad); next++ {
+		sum.BadEvents++
+		bad(e.heldBad[next].line, e.heldBad[next].err)
+	}
+	e.held, e.heldBad = nil, nil
+	e.sink, e.bad, e.sum = sink, bad, sum
+}
