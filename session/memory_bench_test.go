@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -30,11 +31,19 @@ const recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-ho
 // of events in seconds. It reports the peak live heap (after a GC, at the end of the hour
 // and after each replay), the heap after the hour and after the tenth replay, and the
 // process's peak RSS (run it alone: -run '^$' -bench HourAndTenReplays -benchtime 1x).
+// A sampler reads the runtime's figures every 10 ms throughout, so the peaks during a
+// replay show too: the live heap any collection found (peak-gc-live-MB), the heap's
+// objects live or not yet swept (peak-heap-objects-MB), and the memory the runtime
+// held from the system (peak-mapped-MB); gc-limited-cycles counts the collections
+// the sampler saw the runtime's GC CPU limiter on in, at least (the limiter lets the
+// heap pass a soft memory limit).
 func BenchmarkHourAndTenReplays(b *testing.B) {
 	replays := 10
 	if n, err := strconv.Atoi(os.Getenv("LABTUI_REPLAYS")); err == nil {
 		replays = n
 	}
+	peaks := sampleMemory()
+	defer peaks.stop()
 	for i := 0; i < b.N; i++ {
 		d := newDriver(b)
 		d.liveHour(b)
@@ -68,6 +77,80 @@ func BenchmarkHourAndTenReplays(b *testing.B) {
 		d.close(b)
 	}
 	b.ReportMetric(procStatusMB("VmHWM:"), "peak-RSS-MB")
+	p := peaks.stop()
+	b.ReportMetric(p.live, "peak-gc-live-MB")
+	b.ReportMetric(p.objects, "peak-heap-objects-MB")
+	b.ReportMetric(p.mapped, "peak-mapped-MB")
+	b.ReportMetric(float64(p.limited), "gc-limited-cycles")
+}
+
+// memoryPeaks are the highest of the runtime's memory figures a sampler saw, in MB, and
+// how many collections ran with the GC CPU limiter on.
+type memoryPeaks struct {
+	live, objects, mapped float64
+	limited               int
+}
+
+// sampler reads the runtime's memory figures every 10 ms until stopped.
+type sampler struct {
+	quit chan struct{}
+	done chan memoryPeaks
+	last *memoryPeaks
+}
+
+func sampleMemory() *sampler {
+	s := &sampler{quit: make(chan struct{}), done: make(chan memoryPeaks, 1)}
+	go func() {
+		names := []string{"/gc/heap/live:bytes", "/memory/classes/heap/objects:bytes", "/memory/classes/total:bytes",
+			"/memory/classes/heap/released:bytes", "/gc/limiter/last-enabled:gc-cycle", "/gc/cycles/total:gc-cycles"}
+		ms := make([]metrics.Sample, len(names))
+		for i := range ms {
+			ms[i].Name = names[i]
+		}
+		var p memoryPeaks
+		limitedAt, cycle, profiles := uint64(0), uint64(0), 0
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(ms)
+			mb := func(i int) float64 { return float64(ms[i].Value.Uint64()) / (1 << 20) }
+			if c := ms[5].Value.Uint64(); c != cycle {
+				// A heap profile is as of a collection or two ago: the two after a new
+				// peak show what it held.
+				cycle = c
+				if mb(0) > p.live+1 {
+					profiles = 3
+				}
+				if profiles > 0 {
+					profiles--
+					peakProfile(2 - profiles)
+				}
+			}
+			p.live, p.objects = max(p.live, mb(0)), max(p.objects, mb(1))
+			p.mapped = max(p.mapped, mb(2)-mb(3))
+			if c := ms[4].Value.Uint64(); c != 0 && c != limitedAt {
+				limitedAt = c
+				p.limited++
+			}
+			select {
+			case <-s.quit:
+				s.done <- p
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return s
+}
+
+// stop ends the sampling (once) and returns its peaks.
+func (s *sampler) stop() memoryPeaks {
+	if s.last == nil {
+		close(s.quit)
+		p := <-s.done
+		s.last = &p
+	}
+	return *s.last
 }
 
 // driver is the TUI's loop without a terminal: it applies every update of the lab to the
@@ -222,6 +305,21 @@ func heapProfile(b *testing.B, name string) {
 	if err := pprof.WriteHeapProfile(f); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// peakProfile writes a heap profile to $LABTUI_HEAPPROFILE-peak-N.pb.gz when that is
+// set: the sampler calls it at the collections that follow a new peak of the live heap.
+func peakProfile(n int) {
+	prefix := os.Getenv("LABTUI_HEAPPROFILE")
+	if prefix == "" {
+		return
+	}
+	f, err := os.Create(prefix + "-peak-" + strconv.Itoa(n) + ".pb.gz")
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	pprof.WriteHeapProfile(f)
 }
 
 // liveHeapMB is the heap in use after a collection, in MB.

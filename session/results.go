@@ -21,6 +21,8 @@ type Results struct {
 	limit    int
 	dropped  int
 	released bool
+	// reserved says reserve made room once: a run reserves at most once.
+	reserved bool
 }
 
 func newResults(limit int) *Results { return &Results{limit: limit} }
@@ -43,13 +45,14 @@ func (r *Results) push(x meter.Result) {
 }
 
 // reserve makes room for n results (at most the limit) and a little more for the open
-// windows an Output puts past them, when there is less; it is for an empty run, which
-// knows how many results to expect.
+// windows an Output puts past them, when there is less and it did not reserve before;
+// it is for a run that has just begun and knows how many results to expect.
 func (r *Results) reserve(n int) {
 	n = min(n, r.limit)
-	if n <= 0 || cap(r.items) >= n {
+	if n <= 0 || r.reserved || cap(r.items) >= n {
 		return
 	}
+	r.reserved = true
 	r.items = append(make([]meter.Result, 0, n+n/64+16), r.items...)
 	r.lent = 0
 }

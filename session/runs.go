@@ -300,6 +300,13 @@ func (s *Session) record(u backend.Update) {
 		if p.Reads != nil {
 			cur.Reads = p.Reads
 		}
+		if cur.Replay && !cur.ReplayDone && p.Lines > 0 {
+			// The first replay of a recording has no count to go by at its start: the
+			// recording's lines, once counted, are two a request (a trace each), and the
+			// windows and late records come beside them (a few hundred in a replay of the
+			// recorded hour; one that drops thousands as late grows past the room).
+			cur.Results.reserve(int(p.Lines/2 + p.Lines/64))
+		}
 	}
 }
 

@@ -177,3 +177,35 @@ func TestAReplayReservesRoomForAsManyResultsAsTheLastReplayOfItsRecording(t *tes
 		t.Errorf("the replay kept %d results", r.Results.Len())
 	}
 }
+
+func TestTheFirstReplayOfARecordingReservesRoomOnceItsLinesAreCounted(t *testing.T) {
+	h := New(Config{})
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("live")}})
+	start := func() *Run {
+		h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+		h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
+		return h.Current()
+	}
+	run := start()
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("a")}})
+	h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Lines: 640}})
+	if c := cap(run.Results.items); c < 330 {
+		t.Fatalf("a replay of a recording of 640 lines has room for %d results", c)
+	}
+	if snap := run.Results.Snapshot(); len(snap) != 1 || snap[0].Record.RequestID != "a" {
+		t.Fatalf("the results are %+v after the room was made", snap)
+	}
+	rs := make([]meter.Result, 319)
+	for i := range rs {
+		rs[i] = traceResult(fmt.Sprint(i))
+	}
+	h.Apply(backend.Update{Results: rs})
+	h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Lines: 640, Done: true}})
+	// The next replay reserves what this one kept, and the count of lines changes nothing.
+	next := start()
+	kept := cap(next.Results.items)
+	h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Lines: 64000}})
+	if kept < 320 || cap(next.Results.items) != kept {
+		t.Errorf("the next replay had room for %d results at its start and %d once the lines were counted", kept, cap(next.Results.items))
+	}
+}
