@@ -50,7 +50,7 @@ func (j *engineJob) Start(ctx context.Context, spec labrt.Spec, collect func(met
 			l.Logf("%v", err)
 		} else if gone > 0 {
 			owed = gone
-			l.Logf("the job reads the live topic from the oldest record the broker keeps: the %d older records were deleted to bound its memory (it keeps the newest %d KiB of each partition)",
+			l.Logf("the job reads the live topic from the oldest record the broker keeps: the %d older records were deleted to bound its memory (it keeps the newest %d KiB of each partition, and none of what came before a replay)",
 				gone, broker.RetentionBytes>>10)
 		}
 	}

@@ -5,10 +5,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
@@ -147,5 +149,61 @@ func TestARecordingTheReplayNeverReadIsClosed(t *testing.T) {
 	unread()
 	if n != 143400 {
 		t.Fatalf("read %d entries of the hour, want 143400", n)
+	}
+}
+
+// TestAReplayDeletesTheLiveTopicsRecords runs the generator, then replays: once the
+// replay's job has started, every record of the live topic is deleted (the broker held
+// them in memory beside the recording), and the live topic's start offsets count them
+// all, as a job restarted from its earliest offset reports them.
+func TestAReplayDeletesTheLiveTopicsRecords(t *testing.T) {
+	gen := generator.Defaults()
+	gen.Rate = 300
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Generator: gen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	go func() {
+		for range lab.Updates() {
+		}
+	}()
+	if err := lab.SetGenerator(true); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	const scenario = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+	if err := lab.Replay(context.Background(), scenario, meter.CompletedTS); err != nil {
+		t.Fatal(err)
+	}
+	produced := lab.Totals().Acked
+	if produced == 0 {
+		t.Fatal("the generator produced nothing in a second")
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(lab.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	starts, err := adm.ListStartOffsets(context.Background(), lab.broker.Topic())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends, err := adm.ListEndOffsets(context.Background(), lab.broker.Topic())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gone, end int64
+	starts.Each(func(o kadm.ListedOffset) { gone += o.Offset })
+	ends.Each(func(o kadm.ListedOffset) { end += o.Offset })
+	if gone != end || gone != produced {
+		t.Errorf("the live topic starts at %d records of its %d after the replay; the generator produced %d", gone, end, produced)
+	}
+	if n, err := lab.deletedFromLive(context.Background()); err != nil || n != produced {
+		t.Errorf("deletedFromLive says %d (%v), want %d", n, err, produced)
 	}
 }
