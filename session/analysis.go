@@ -149,6 +149,13 @@ func (s *Session) compare(run *Run) []Task {
 	if c != nil && c.pending {
 		return nil
 	}
+	if !s.comparing() {
+		// No comparison holds an Output now: the room the last ones were lent is free.
+		run.Results.reclaim()
+		if chosen := s.Run(s.an.chosen); chosen != nil {
+			chosen.Results.reclaim()
+		}
+	}
 	path := s.RecordingOf(run)
 	var refs []meter.Result
 	names := Names
@@ -325,6 +332,16 @@ func (s *Session) ChooseReference(id int) ([]Task, error) {
 		}
 	}
 	return tasks, nil
+}
+
+// comparing reports whether a comparison is under way: it holds the Outputs it compares.
+func (s *Session) comparing() bool {
+	for _, c := range s.an.diffs {
+		if c.pending {
+			return true
+		}
+	}
+	return false
 }
 
 // Comparing reports whether a comparison, a re-enactment or the moved-requests list is

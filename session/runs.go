@@ -147,7 +147,8 @@ func (r *Run) why() string {
 // still has open, as the latest status listed them, less those that have fired since
 // (the status and the results arrive apart). The slice is read-only, and nothing the
 // run takes in later writes to it: it shares the results' array where it can (see
-// Results.output).
+// Results.output). Only a comparison holds an Output, for as long as it is worked out:
+// once none is under way, the session takes the room back (Results.reclaim) for the next.
 func (r *Run) Output() []meter.Result { return r.Results.output(r.StillOpen()) }
 
 // StillOpen is the windows the latest status listed open, less those that have fired

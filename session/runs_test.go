@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -207,5 +208,55 @@ func TestTheFirstReplayOfARecordingReservesRoomOnceItsLinesAreCounted(t *testing
 	h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Lines: 64000}})
 	if kept < 320 || cap(next.Results.items) != kept {
 		t.Errorf("the next replay had room for %d results at its start and %d once the lines were counted", kept, cap(next.Results.items))
+	}
+}
+
+// TestAReplayComparedAgainSharesItsResultsOnceTheFirstComparisonIsDone compares a replay
+// twice (the status after its Done lists other open windows): the second comparison's
+// output puts its open windows into the room past the results again, as the first did,
+// instead of copying every result, because nothing holds the first output any more; while
+// a comparison is under way, an output the room is lent to stays as it was.
+func TestAReplayComparedAgainSharesItsResultsOnceTheFirstComparisonIsDone(t *testing.T) {
+	l := newLabWith(Config{Reenact: twoRequests})
+	l.apply(backend.Update{Results: []meter.Result{traceOf("live")}})
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
+	run := l.h.Current()
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Lines: 4}}) // room for the results and windows
+	open := func(tenants ...string) *backend.Status {
+		st := status(t0+70000, t0+61000)
+		for _, tn := range tenants {
+			st.Open = append(st.Open, meter.Result{Kind: meter.PendingResult, Window: meter.EventTimeResult,
+				Minute: gateway.TenantCostMinute{TenantID: tn, WindowStart: t0 + 60000, WindowEnd: t0 + 120000}})
+		}
+		return st
+	}
+	l.apply(backend.Update{Results: []meter.Result{traceOf("r-1"), traceOf("r-2"), fired(meter.EventTimeResult, "acme", 0, 0.2, 2)}, Status: open("acme")})
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 4, Done: true}})
+	n := run.Results.Len()
+	if run.Results.lent != n+1 {
+		t.Fatalf("the first comparison's output lent %d of %d results and 1 open window", run.Results.lent, n)
+	}
+	// The next status lists two open windows: the run's output changed, it is compared
+	// again, and the task that does it holds an output sharing the results' array.
+	tasks := l.h.Apply(backend.Update{Status: open("acme", "globex")})
+	if len(tasks) == 0 {
+		t.Fatal("a changed output was not compared again")
+	}
+	if run.Results.lent != n+2 {
+		t.Fatalf("the second comparison's output was a copy (lent %d, want %d)", run.Results.lent, n+2)
+	}
+	lent := run.Results.items[:n+2]
+	if lent[n].Minute.TenantID != "acme" || lent[n+1].Minute.TenantID != "globex" {
+		t.Fatalf("the room past the results holds %+v", lent[n:])
+	}
+	// Under way, it keeps its output: another output is a copy and writes nothing there.
+	again := run.Output()
+	if &again[0] == &run.Results.items[0] || lent[n+1].Minute.TenantID != "globex" {
+		t.Error("an output while a comparison is under way wrote into the room lent to it")
+	}
+	l.h.RunTasks(context.Background(), tasks)
+	if d := l.h.DiffState(false).Diff; d == nil {
+		t.Error("the second comparison did not finish")
 	}
 }
