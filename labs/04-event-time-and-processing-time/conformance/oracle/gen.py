@@ -141,13 +141,33 @@ def recording(seed: int, swaps: bool = True):
                     rec["value"] = value
             except ValueError:
                 pass
-        lines.append(json.dumps(rec, separators=(",", ":"), ensure_ascii=rng.random() < 0.5))
+        line = json.dumps(rec, separators=(",", ":"), ensure_ascii=rng.random() < 0.5)
+        if isinstance(value, str) and _is_object(value) and rng.random() < 0.5:
+            # the value's own text as the line's value object, duplicate keys and all
+            head = dict(rec, value=0)
+            line = json.dumps(head, separators=(",", ":"))[:-2] + value.strip() + "}"
+        elif value is not None and arrival == kts and rng.random() < 0.05:
+            # kcat -J's envelope (it has no arrival: the Kafka timestamp stands for it)
+            line = json.dumps({"topic": "gateway-events", "partition": p, "offset": off,
+                               "tstype": "create", "ts": kts, "broker": 1, "key": key,
+                               "payload": value}, separators=(",", ":"))
+        lines.append(line)
     for _ in range(rng.choice([0, 0, 1, 3])):  # lines that are not records
         bad = rng.choice(["garbage", "{", "[]", '{"partition":-1,"offset":0,"timestamp":1}',
                           '{"partition":0,"offset":-3,"timestamp":1}', '"just a string"',
                           '{"partition":0,"offset":1.5,"timestamp":1}', "   "])
         lines.insert(rng.randrange(len(lines) + 1), bad)
     return lines
+
+
+def _is_object(text: str) -> bool:
+    """Whether text is one JSON object by Python's parser with NaN refused."""
+    def no(name):
+        raise ValueError(name)
+    try:
+        return isinstance(json.loads(text, parse_constant=no), dict)
+    except ValueError:
+        return False
 
 
 def hash_part(key: str, parts: int) -> int:
