@@ -215,7 +215,7 @@ func (p *Parser) name(r *recentNames, f flatjson.Field) (string, NameNo, error) 
 // SimpleStringSchema) turns the record's bytes into a String before the job parses it.
 func text(f flatjson.Field) (string, error) {
 	if f.Kind == flatjson.String && !utf8.Valid(f.Raw) {
-		f.Raw = replaceInvalidUTF8(f.Raw)
+		f.Raw = ReplaceInvalidUTF8(f.Raw)
 	}
 	return f.Str()
 }

@@ -2,12 +2,12 @@ package gateway
 
 import "unicode/utf8"
 
-// replaceInvalidUTF8 returns b with each maximal ill-formed subsequence replaced by
+// ReplaceInvalidUTF8 returns b with each maximal ill-formed subsequence replaced by
 // U+FFFD: a lead byte and as many of the continuation bytes it allows as follow it count
 // as one, as Java's UTF-8 decoder (and Python's) replace them. Go's own conversions
 // replace each invalid byte apart, which would read "\xe2\x82" as two characters where
 // the lab's job reads one.
-func replaceInvalidUTF8(b []byte) []byte {
+func ReplaceInvalidUTF8(b []byte) []byte {
 	out := make([]byte, 0, len(b)+8)
 	for i := 0; i < len(b); {
 		if b[i] < utf8.RuneSelf {

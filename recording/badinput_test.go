@@ -260,3 +260,34 @@ func TestReadingAStalledFIFOStopsWhenCancelled(t *testing.T) {
 }
 
 func jsonValid(s string) bool { return stdjson.Valid([]byte(s)) }
+
+// TestAStringValueWithEscapesReadsIllFormedBytesAsJavaDoes: a value written as a JSON
+// string with escapes and bytes that are not UTF-8 reaches the event parser as the same
+// text the value written as an object does: "\xe2\x82" before "x" is one U+FFFD, as
+// Java's UTF-8 decoder (Flink's SimpleStringSchema) and Python's read it. encoding/json's
+// unquoting replaced each byte apart and gave two (found by conformance/oracle).
+func TestAStringValueWithEscapesReadsIllFormedBytesAsJavaDoes(t *testing.T) {
+	for _, bad := range []string{"\xe2\x82", "\xf0\x9f", "\xe2\x82\xe2\x82\xac", "\xed\xa0\x80", "\xff"} {
+		obj := `{"type":"RequestStarted","request_id":"u","tenant_id":"t` + bad + `x","model":"flat-10c","gateway":"gw-0","ts":1,"prompt_tokens":1}`
+		str := strings.ReplaceAll(obj, `"`, `\"`)
+		in := `{"partition":0,"offset":0,"timestamp":1,"key":"u","value":` + obj + "}\n" +
+			`{"partition":0,"offset":1,"timestamp":1,"key":"u","value":"` + str + "\"}\n"
+		want := "t" + javaDecoded(bad) + "x"
+		for _, recs := range [][]Record{twoPasses(t, []byte(in)), linesPass(t, []byte(in), 16)} {
+			if len(recs) != 2 {
+				t.Fatalf("%q: %d records", bad, len(recs))
+			}
+			for _, r := range recs {
+				if r.Err != nil || r.Event.TenantID != want {
+					t.Errorf("%q, line %d: tenant %q, err %v; want %q", bad, r.Line, r.Event.TenantID, r.Err, want)
+				}
+			}
+		}
+	}
+}
+
+// javaDecoded is what Java's UTF-8 decoder makes of the test's ill-formed sequences.
+func javaDecoded(bad string) string {
+	return map[string]string{"\xe2\x82": "\ufffd", "\xf0\x9f": "\ufffd", "\xe2\x82\xe2\x82\xac": "\ufffd€",
+		"\xed\xa0\x80": "\ufffd\ufffd\ufffd", "\xff": "\ufffd"}[bad]
+}

@@ -12,10 +12,12 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/flate"
 	gzip "github.com/klauspost/compress/gzip"
 
+	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/internal/flatjson"
 )
 
@@ -319,6 +321,13 @@ func parseLine(b []byte) (Entry, error) {
 			case flatjson.Object:
 				value = f.Raw
 			case flatjson.String: // a value written as a JSON string holds the event's text
+				if f.Escaped && !utf8.Valid(f.Raw) {
+					// Unquoting replaces each byte that is not UTF-8 apart; Java's decoder,
+					// which Flink's SimpleStringSchema uses, one maximal ill-formed sequence
+					// at a time. No escape joins or splits one, so replacing them first
+					// gives the text the job reads.
+					f.Raw = gateway.ReplaceInvalidUTF8(f.Raw)
+				}
 				value, err = f.Bytes()
 			case flatjson.Literal:
 				tombstone = string(f.Raw) == "null"

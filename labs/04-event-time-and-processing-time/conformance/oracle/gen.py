@@ -179,7 +179,7 @@ def hash_part(key: str, parts: int) -> int:
 
 def write(seed: int, path: str):
     lines = recording(seed)
-    data = ("\n".join(lines) + "\n").encode("utf-8")
+    data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
     if path.endswith(".gz"):
         with gzip.open(path, "wb") as f:
             f.write(data)
@@ -228,7 +228,31 @@ def corners():
             _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(0, 1, T + 601000, T + 601000, "x", S),
             _rec(0, 2, T + 601001, T + 601500, "y", S), _rec(0, 3, T + 601002, T + 601600, "a", C),
             _rec(0, 4, T + 601003, T + 601700, "y", C)],
+        "ill-formed-utf8": _ill_formed(T),
         "arrivals-out-of-offset-order": [  # a consumer reads a partition in offset order
             _rec(0, 0, T + 1000, T + 9000, "a", S), _rec(0, 1, T + 2000, T + 2000, "b", S),
             _rec(1, 0, T + 3000, T + 10000, "a", C), _rec(1, 1, T + 4000, T + 10000, "b", C)],
     }
+
+
+def _ill_formed(T: int):
+    """Values with bytes that are not UTF-8, as objects and as JSON strings with escapes;
+    the lines are str with the bytes as surrogate escapes (write encodes them back)."""
+    seqs = [b"\xff", b"\xe2\x82", b"\xed\xa0\x80", b"\xf0\x9f", b"\xc0\xaf", b"\xf4\x90\x80\x80",
+            b"\xe2\x82\xe2\x82\xac", b"\x80\x80"]
+    out = []
+    for i, s in enumerate(seqs):
+        rid = f"u{i}".encode()
+        ts = T + i * 1000
+        started = (b'{"type":"RequestStarted","request_id":"' + rid + b'","tenant_id":"t' + s +
+                   b'x","model":"flat-10c","gateway":"gw-0","ts":%d,"prompt_tokens":1000}' % ts)
+        done = (b'{"type":"RequestCompleted","request_id":"' + rid + b'","tenant_id":"t",'
+                b'"model":"flat-10c","gateway":"gw-0","ts":%d,"completion_tokens":1000}' % (ts + 10))
+        if i % 2:
+            v = b'"' + started.replace(b'"', b'\\"') + b'"'
+        else:
+            v = started
+        head = b'{"partition":0,"offset":%d,"timestamp":%d,"arrival":%d,"key":"k","value":'
+        out.append(head % (2 * i, ts, ts) + v + b"}")
+        out.append(head % (2 * i + 1, ts + 10, ts + 10) + done + b"}")
+    return [b.decode("utf-8", "surrogateescape") for b in out]

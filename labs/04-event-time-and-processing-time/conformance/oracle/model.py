@@ -390,9 +390,19 @@ class Job:
             acc[1] += 1
 
 
-def deliveries(records):
-    """Records in the order they reach the job and when: within a partition in offset order,
-    no earlier than the one before; across partitions by (time, partition, offset)."""
+def deliveries(records, order: str = "arrival"):
+    """Records in the order they reach the job and when.
+
+    "arrival" (labtui's documented order, and what a topic written by `labtui feed` at the
+    arrival times holds): by (arrival, partition, offset), equal ones in file order, each at
+    its own arrival. "offset" (the file's offsets taken as Kafka's): within a partition in
+    offset order, each no earlier than the one before; across partitions by (time,
+    partition, offset). The two differ only when a partition's arrivals are not in offset
+    order, which no consumer can record."""
+    if order == "arrival":
+        timed = sorted(records, key=lambda r: (r["arrival"], r["partition"], r["offset"],
+                                               r["line"]))
+        return [(r["arrival"], r) for r in timed]
     by_part = {}
     for r in records:
         by_part.setdefault(r["partition"], []).append(r)
@@ -428,7 +438,7 @@ def run(path: str, opts: dict) -> dict:
     if opts["watermarks"] == "source" and records:
         for p in range(max(r["partition"] for r in records) + 1):
             job.splits[p] = Split(job.bound, opts["idleness"])
-    order = deliveries(records)
+    order = deliveries(records, opts.get("partition_order", "arrival"))
     interval = opts["watermark_interval"]
     state = {"tick": None}
     if order and interval > 0:

@@ -80,7 +80,7 @@ def shrink(binary, lines, opts, tmp, ext):
 
 def gen_write(path, lines):
     import gzip
-    data = ("\n".join(lines) + "\n").encode("utf-8")
+    data = ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
     if path.endswith(".gz"):
         with gzip.open(path, "wb") as f:
             f.write(data)
