@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
@@ -213,7 +214,7 @@ func writeProcessingMinutes(b *sheet, rows []minutes.Row) {
 		if p.Open {
 			open = "still open"
 		}
-		b.line(fmt.Sprintf("| %s | %s | $%.4f | %d | %s |", minute(r.WindowStart), r.Tenant, p.USD, p.Requests, open))
+		b.line(fmt.Sprintf("| %s | %s | $%.4f | %s | %s |", minute(r.WindowStart), r.Tenant, p.USD, thousands.Format(p.Requests), open))
 	}
 }
 
@@ -228,7 +229,7 @@ func writeLate(b *sheet, h *state.Hiccup) {
 	b.line("|---|---|---|---|---|---|---|")
 	for i, l := range late {
 		if i == sheetLate {
-			b.line(fmt.Sprintf("| … | %d more of the %d in the JSON | | | | | |", len(late)-i, len(late)))
+			b.line(fmt.Sprintf("| … | %s more of the %s in the JSON | | | | | |", thousands.Format(int64(len(late)-i)), thousands.Format(int64(len(late)))))
 			break
 		}
 		arrived := ""
@@ -240,7 +241,7 @@ func writeLate(b *sheet, h *state.Hiccup) {
 	}
 	if h.LateCount > len(late) {
 		b.line("")
-		b.line(fmt.Sprintf("The run had %d late records ($%.4f) in all; the JSON keeps the first %d.", h.LateCount, h.LateUSD, len(late)))
+		b.line(fmt.Sprintf("The run had %s late records ($%.4f) in all; the JSON keeps the first %d.", thousands.Format(int64(h.LateCount)), h.LateUSD, len(late)))
 	}
 }
 
@@ -299,7 +300,7 @@ func writeLegacy(b *sheet, e *Evidence) {
 	}
 	for _, r := range e.Replays {
 		b.line("")
-		b.line(fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %d records.", r.Path, r.Timestamp, r.Records))
+		b.line(fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %s records.", r.Path, r.Timestamp, thousands.Format(r.Records)))
 		if c := r.Compare; c != nil && len(c.ProcessingMinutes) > 0 {
 			b.line("")
 			writeProcessingMinutes(b, c.ProcessingMinutes)
@@ -329,7 +330,7 @@ func cell(c *minutes.Cell) string {
 	if c == nil {
 		return "—"
 	}
-	s := fmt.Sprintf("$%.4f (%d)", c.USD, c.Requests)
+	s := fmt.Sprintf("$%.4f (%s)", c.USD, thousands.Format(c.Requests))
 	if c.Open {
 		s += " never fired"
 	}

@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/state"
 )
 
@@ -20,8 +21,8 @@ func writeAppendix(b *sheet, doc Document) {
 			p := e.Evidence.Picture
 			parts = append(parts, []string{"", fmt.Sprintf("### %s: event time against processing time", e.ID), "",
 				fmt.Sprintf("![%s](%s)", p.Title, p.File), "",
-				fmt.Sprintf("%s: %d records, %d dropped as late. Event time runs across, processing time up; the dashed diagonal is where "+
-					"they are equal, the red steps are the watermark.", p.Title, p.Records, p.Late)})
+				fmt.Sprintf("%s: %s records, %s dropped as late. Event time runs across, processing time up; the dashed diagonal is where "+
+					"they are equal, the red steps are the watermark.", p.Title, thousands.Format(int64(p.Records)), thousands.Format(int64(p.Late)))})
 		}
 	}
 	for _, e := range doc.Exercises {

@@ -3,6 +3,8 @@ package export
 import (
 	"fmt"
 
+	"github.com/labtui/labtui/internal/thousands"
+
 	"github.com/labtui/labtui/state"
 )
 
@@ -25,12 +27,12 @@ func writeReplayed(b *sheet, lines []state.ReplayRun, doc Document) {
 		if r.Recording != "" {
 			what += " of " + r.Recording
 		}
-		records := fmt.Sprintf("%d", l.Records)
+		records := thousands.Format(l.Records)
 		if l.Error != "" {
 			records += " (stopped: " + l.Error + ")"
 		}
-		b.line(fmt.Sprintf("| %s: %s, %s | %s | %s | %d | $%.4f | %s | %s |", b.runName(r), what, r.Timestamp, r.Watermarks, records,
-			l.LateCount, l.LateUSD, leadOf(l.Lead), backs(r, doc)))
+		b.line(fmt.Sprintf("| %s: %s, %s | %s | %s | %s | $%.4f | %s | %s |", b.runName(r), what, r.Timestamp, r.Watermarks, records,
+			thousands.Format(int64(l.LateCount)), l.LateUSD, leadOf(l.Lead), backs(r, doc)))
 	}
 }
 

@@ -43,6 +43,9 @@ type ReplayDiff struct {
 	// EventLines and ProcessingLines when there are any.
 	Never    int
 	NeverWhy string
+	// NeverFrom and NeverTo are the first and the last minute (window start) the
+	// reference billed those records in, by their event time; 0 when Never is.
+	NeverFrom, NeverTo int64
 }
 
 // ReportRecords is how many records a ReplayDiff's report lines list under each
@@ -63,30 +66,49 @@ func compareWith(ref, replay []meter.Result, names diff.Names) ReplayDiff {
 	}
 	c.EventLines = ReportLines(c.Event, names, ReportRecords)
 	c.ProcessingLines = ReportLines(c.Processing, names, ReportRecords)
-	c.Never = neverReached(c.Event, c.Processing)
+	c.Never, c.NeverFrom, c.NeverTo = neverReached(c.Event, c.Processing)
 	return c
 }
 
 // neverReached counts the records the reports say never reached B's windows, once each
-// over both sinks.
-func neverReached(reports ...*diff.Report) int {
+// over both sinks, and the first and last minute of their event time as A's trace has
+// it (the event-time row's minute where A has no trace of one).
+func neverReached(event, processing *diff.Report) (n int, from, to int64) {
 	ids := make(map[string]struct{})
-	for _, r := range reports {
+	seen := false
+	see := func(ms int64) {
+		ms -= ms % 60000
+		if !seen || ms < from {
+			from = ms
+		}
+		to, seen = max(to, ms), true
+	}
+	for _, r := range []*diff.Report{event, processing} {
 		for i := range r.Rows {
-			if r.Rows[i].Why == nil {
+			row := &r.Rows[i]
+			if row.Why == nil {
 				continue
 			}
-			for _, g := range r.Rows[i].Why.Groups {
+			for _, g := range row.Why.Groups {
 				if g.Missed != diff.B || g.Cause != diff.Missing {
 					continue
 				}
 				for _, rec := range g.Records {
+					if _, ok := ids[rec.RequestID]; ok {
+						continue
+					}
 					ids[rec.RequestID] = struct{}{}
+					switch {
+					case rec.A != nil:
+						see(rec.A.Timestamp)
+					case r == event:
+						see(row.WindowStart)
+					}
 				}
 			}
 		}
 	}
-	return len(ids)
+	return len(ids), from, to
 }
 
 // explainNever says where the records that never reached the replay's windows went,
@@ -102,12 +124,22 @@ func (c *ReplayDiff) explainNever(dropped, letGo int, forgotten int64) {
 	}
 	b := c.Names.B
 	s := fmt.Sprintf("%s the reference counted never reached %s's windows: ", plural(c.Never, "record"), b)
-	forgot := fmt.Sprintf("its job let go of %s waiting for the other half of their request (the RequestAssembler keeps one "+
+	when := ""
+	switch {
+	case c.NeverTo == 0:
+	case c.NeverFrom == c.NeverTo:
+		when = fmt.Sprintf(" They are requests of the minute %s by event time; when the job let their halves go is not known: "+
+			"it counts the halves it lets go, not which or when.", hhmm(c.NeverFrom))
+	default:
+		when = fmt.Sprintf(" They are requests of the minutes %s–%s by event time; when the job let their halves go is not known: "+
+			"it counts the halves it lets go, not which or when.", hhmm(c.NeverFrom), hhmm(c.NeverTo))
+	}
+	forgot := fmt.Sprintf("its job let go of %s waiting for the other half of their request (the RequestAssembler keeps a half "+
 		"10 minutes of event time, by the watermark: a partition read more than that behind the one furthest ahead loses a "+
 		"request's first half before its second is read, then the second, left waiting alone)", halves(forgotten))
 	switch {
 	case dropped == 0 && letGo == 0 && forgotten > 0:
-		s += "none of its output was dropped or let go, so each is a request its job never assembled: " + forgot + "."
+		s += "none of its output was dropped or let go, so each is a request its job never assembled: " + forgot + "." + when
 	case dropped == 0 && letGo == 0:
 		s += "UNACCOUNTED: its job let go of no request half, and none of its output was dropped or let go."
 	default:
@@ -123,6 +155,9 @@ func (c *ReplayDiff) explainNever(dropped, letGo int, forgotten int64) {
 			parts = append(parts, forgot)
 		}
 		s += strings.Join(parts, "; ") + "."
+		if forgotten > 0 {
+			s += when
+		}
 	}
 	c.NeverWhy = s
 	c.EventLines = append([]string{s}, c.EventLines...)

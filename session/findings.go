@@ -161,8 +161,8 @@ func (s *Session) replayFinding(run *Run) *state.Finding {
 		}
 	}
 	if len(c.ProcessingStarts) > 0 {
-		f.Sentence += fmt.Sprintf("; its processing-time windows put the whole recording, $%.4f and %d requests, into %s of the wall clock the replay ran at",
-			c.ProcessingUSD, c.ProcessingRequests, minuteSpan(c.ProcessingStarts))
+		f.Sentence += fmt.Sprintf("; its processing-time windows put the whole recording, $%.4f and %s requests, into %s of the wall clock the replay ran at",
+			c.ProcessingUSD, Count(c.ProcessingRequests), minuteSpan(c.ProcessingStarts))
 	}
 	f.Sentence += "."
 	if why := LateWhy(run); why != "" {
@@ -211,7 +211,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return fmt.Sprintf("%s %ss", Count(int64(n)), word)
 }
 
 // updateFindings works out each unpinned exercise's finding from the rule's pick, and

@@ -46,8 +46,10 @@ func TestARecordThatNeverReachedTheReplaysWindowsIsAccountedFor(t *testing.T) {
 	}{
 		{2, 0, "1 record the reference counted never reached the replay's windows: none of its output was dropped or let go, " +
 			"so each is a request its job never assembled: its job let go of 2 request halves waiting for the other half of their " +
-			"request (the RequestAssembler keeps one 10 minutes of event time, by the watermark: a partition read more than that " +
-			"behind the one furthest ahead loses a request's first half before its second is read, then the second, left waiting alone)."},
+			"request (the RequestAssembler keeps a half 10 minutes of event time, by the watermark: a partition read more than that " +
+			"behind the one furthest ahead loses a request's first half before its second is read, then the second, left waiting alone). " +
+			"They are requests of the minute 10:00 by event time; when the job let their halves go is not known: it counts the halves it " +
+			"lets go, not which or when."},
 		{0, 3, "1 record the reference counted never reached the replay's windows: the lab dropped 3 of its results because the " +
 			"screen fell behind (their records may well have reached the windows: the diff cannot see them)."},
 		{0, 0, "1 record the reference counted never reached the replay's windows: UNACCOUNTED: its job let go of no request half, " +

@@ -124,8 +124,9 @@ func (s *Session) whyNot(ex string, run *Run) string {
 		}
 		switch {
 		case !run.Replay && run.ReadsRecording():
-			// A w or x restart on the replay's topic reads the recorded hour, but from where
-			// the replay's job left it, not as a replay written and read from the start.
+			// A w or x restart on the replay's topic reads the recorded hour again from the
+			// earliest offset, but reports no replay progress and has no comparison: see
+			// RestartNote.
 			return "a restart on the replay's topic, not a replay: " + key + " replays with this strategy"
 		case !run.Replay:
 			return "not a replay"

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/labtui/labtui/export"
@@ -161,6 +162,19 @@ func TestARestartOnTheReplaysTopicIsNotCalledNotAReplay(t *testing.T) {
 			if c.Run.ID == run.ID && c.Why != why {
 				t.Errorf("%s: run %d's reason %q, want %q", ex, run.ID, c.Why, why)
 			}
+		}
+	}
+	// The status line says what the run is when it begins: it reads the hour again but
+	// shows no replay progress, and no exercise counts it.
+	note := fmt.Sprintf("run %d is not a replay (r replays with this strategy, t with the other field): the job restarted on the "+
+		"replay's topic and reads the recorded hour again from the earliest offset, with no progress bar and no diff, and no "+
+		"exercise counts it", run.ID)
+	if got := RestartNote(run); got != note {
+		t.Errorf("RestartNote = %q\nwant         %q", got, note)
+	}
+	for _, r := range l.h.Runs()[:len(l.h.Runs())-1] {
+		if got := RestartNote(r); got != "" {
+			t.Errorf("run %d (%s): RestartNote = %q, want none", r.ID, r.Kind(), got)
 		}
 	}
 }

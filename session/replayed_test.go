@@ -32,7 +32,7 @@ func TestTheSheetListsEveryReplayWithItsStrategyLateRecordsAndLead(t *testing.T)
 	want := "Every replay you ran, oldest first (3; labtui keeps the latest 16), and the exercise each backs:\n\n" +
 		"| run | watermarks | records | late records | late USD | largest partition lead | backs |\n" +
 		"|---|---|---|---|---|---|---|\n" +
-		"| run 2: replay of hour.jsonl.gz, completed_ts | for_monotonous_timestamps() | 143400 | 832 | $24.5000 | " +
+		"| run 2: replay of hour.jsonl.gz, completed_ts | for_monotonous_timestamps() | 143,400 | 832 | $24.5000 | " +
 		"partition 2, 240.0 s ahead of partition 0 | — |\n" +
 		"| run 5: replay of hour.jsonl.gz, completed_ts | for_monotonous_timestamps() | 12 | 2 | $0.2000 | partition 2, 41.3 s ahead of partition 0 | — |\n" +
 		"| run 6: replay of hour.jsonl.gz, completed_ts | for_monotonous_timestamps() per partition at the source | 12 | 2 | $0.2000 | " +

@@ -97,8 +97,8 @@ func (s *Session) agreement(run *Run) *state.Finding {
 	if len(mins) == 1 {
 		verb, them = "agrees", "it"
 	}
-	f.Sentence = fmt.Sprintf("In %s, %s %s tenant by tenant in both windows (%d rows, $%.4f and %d requests in each), "+
-		"with no hiccup, restart or late record in %s", runName(f.Run), minuteSpan(mins), verb, rows, usd, reqs, them)
+	f.Sentence = fmt.Sprintf("In %s, %s %s tenant by tenant in both windows (%d rows, $%.4f and %s requests in each), "+
+		"with no hiccup, restart or late record in %s", runName(f.Run), minuteSpan(mins), verb, rows, usd, Count(reqs), them)
 	if !f.Met {
 		f.Sentence += fmt.Sprintf("; %d of the %d minutes 4.1 asks for so far", len(mins), AgreeingMinutes)
 	}
@@ -172,9 +172,9 @@ func (s *Session) hiccupFinding(run *Run, h Hiccup) (*state.Finding, []meter.Rec
 	if seconds(first) != seconds(lastAt) {
 		arrived = seconds(first) + "–" + seconds(lastAt)
 	}
-	f.Sentence = fmt.Sprintf("In %s, %s was held %s–%s, across the %s boundary: %d of its records ($%.4f) arrived %s behind the watermark "+
+	f.Sentence = fmt.Sprintf("In %s, %s was held %s–%s, across the %s boundary: %s of its records ($%.4f) arrived %s behind the watermark "+
 		"and the event-time window dropped them as late (%s, timestamp %s, met a watermark of %s); processing time billed them in the minute they arrived.",
-		runName(f.Run), h.Instance, seconds(h.From), seconds(h.To), hhmm(startOf(h.To)), len(late), usd, arrived,
+		runName(f.Run), h.Instance, seconds(h.From), seconds(h.To), hhmm(startOf(h.To)), Count(int64(len(late))), usd, arrived,
 		x.RequestID, meter.Clock(x.Timestamp), meter.Clock(x.Watermark))
 	return f, late
 }

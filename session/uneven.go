@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -33,7 +34,7 @@ func LateWhy(run *Run) string {
 			return fmt.Sprintf("No record was late in run %d, as the course says of a replay, though partition %d ran up to %s ahead of "+
 				"partition %d as the job read them: a watermark generated after the source follows the partition furthest ahead, but it is "+
 				"emitted only every %d ms of the wall clock, and in this run none was emitted where it would have made a record of a slower "+
-				"partition late. Read at another pace the same hour can drop many."+realFlinkReplays,
+				"partition late. Read at another pace the same hour can drop many, as it did on real Kafka and Flink: "+realFlinkFigures,
 				run.ID, r.Max.Ahead, secs(r.Max.By), r.Max.Behind, run.Watermarks.Interval.Or(200))
 		}
 		return ""
@@ -80,9 +81,11 @@ func LateWhy(run *Run) string {
 	}
 	why += ". A replay read at another pace leads by another amount, so successive replays of the same hour disagree." + realFlinkReplays
 	if run.Forgotten > 0 && r.Max.By > forgetAfter {
-		why += fmt.Sprintf(" The job also let go of %s waiting for the other half of their request (the RequestAssembler keeps one "+
+		why += fmt.Sprintf(" The job also let go of %s waiting for the other half of their request (the RequestAssembler keeps a half "+
 			"10 minutes of event time, by the watermark): a partition more than that behind can lose a request's first half before "+
-			"its second is read, the second then waits alone and is let go in turn, and the request reaches neither window.",
+			"its second is read, the second then waits alone and is let go in turn, and the request reaches neither window. "+
+			"When it let them go is not known: the job counts the halves it lets go, not which or when; the diff (d) names the "+
+			"minutes of the requests that never reached the windows.",
 			halves(run.Forgotten))
 	}
 	if n > 0 {
@@ -101,7 +104,10 @@ func LateWhy(run *Run) string {
 // 2026: Kafka 4.1.1, the anchor's KafkaSource on Flink 2.2.1 with the Kafka consumer's
 // defaults, for_monotonous_timestamps after the source; the same run measured the
 // embedded lab's consumer on that broker and on kfake, docs/CONFORMANCE.md).
-const realFlinkReplays = " Real Kafka and Flink do the same: Flink 2.2.1's KafkaSource, reading the lab's recorded hour from Kafka 4.1.1 " +
+const realFlinkReplays = " Real Kafka and Flink do the same: " + realFlinkFigures
+
+// realFlinkFigures are realFlinkReplays' figures, for a sentence of its own.
+const realFlinkFigures = "Flink 2.2.1's KafkaSource, reading the lab's recorded hour from Kafka 4.1.1 " +
 	"as fast as it could, dropped 43,801 to 46,390 of its 71,641 requests as late in four replays, and this lab's consumer on that broker " +
 	"saw one partition up to 3,600 s ahead (conformance/fairness.sh, 1 Dec 2026)."
 
@@ -145,14 +151,4 @@ func secs(ms int64) string {
 }
 
 // Count writes n with thousands separated by commas: 16,499.
-func Count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
-}
+func Count(n int64) string { return thousands.Format(n) }

@@ -71,6 +71,9 @@ func (s *Store) Load() (State, bool, error) {
 	if st.Steps == nil {
 		st.Steps = map[string]Step{}
 	}
+	// A file saved over several sessions before runs were numbered on names a run 1 of
+	// each: every run gets its own number before anything reads them.
+	st.Renumber()
 	s.mu.Lock()
 	if st.Revision > s.last {
 		s.last = st.Revision

@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/strategy"
 )
@@ -109,6 +110,9 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 			m = m.say(footer.Info, "run %d: the job redeployed with %s, empty state, reading the topic again from its starting offsets",
 				m.sess.Current().ID, strategy.Name(r.Watermarks))
 		}
+		if note := session.RestartNote(m.sess.Current()); note != "" {
+			m = m.say(footer.Warn, "%s", note)
+		}
 	}
 	if p := u.Replay; p != nil {
 		m.replayBar = m.replayBar.Observe(*p)
@@ -134,9 +138,9 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 func (m Model) replayStatus(p *backend.ReplayProgress) Model {
 	switch {
 	case p.Err != nil:
-		return m.say(footer.Error, "replay failed after %d records: %v", p.Records, p.Err)
+		return m.say(footer.Error, "replay failed after %s records: %v", session.Count(p.Records), p.Err)
 	case p.Done:
-		return m.say(footer.Info, "replay done: %d records with %s from %s", p.Records, m.sess.Current().Timestamp, filepath.Base(p.Path))
+		return m.say(footer.Info, "replay done: %s records with %s from %s", session.Count(p.Records), m.sess.Current().Timestamp, filepath.Base(p.Path))
 	}
 	return m
 }

@@ -37,7 +37,7 @@ func TestTheWholeGuideOpensWithOAt80x24(t *testing.T) {
 	flat := strings.Join(strings.Fields(whole), " ")
 	g := labpanel.GuideOf("4.2")
 	for _, want := range []string{g.Do, g.Look, "course 4.2:", "the course: acme, $0.10 a request", "4.2a (1 of 2)", "4.2b (2 of 2)",
-		"p pins the next, P lets the rule pick"} {
+		"p pins the next"} {
 		if !strings.Contains(flat, strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("the whole guide of 4.2 at 80 columns lacks %q:\n%s", want, whole)
 		}
@@ -73,7 +73,34 @@ func TestEscLeavesTheWholeGuideAndTheFooterFollowsTheExercise(t *testing.T) {
 			t.Errorf("the 80-column footer on 4.2 lacks %q: %q", want, footer)
 		}
 	}
-	if h := (mainHelp{k: fm.keys, uses: labpanel.GuideOf("4.3").Uses}).ShortHelp(); h[0].Help().Key != "r" || h[1].Help().Key != "d" || h[2].Help().Key != "l" {
+	if h := (mainHelp{k: fm.keys, uses: labpanel.GuideOf("4.3").Uses, diff: true}).ShortHelp(); h[0].Help().Key != "r" || h[1].Help().Key != "d" || h[2].Help().Key != "l" {
 		t.Errorf("4.3's footer starts %q %q %q, want r d l", h[0].Help().Key, h[1].Help().Key, h[2].Help().Key)
+	}
+}
+
+// TestTheFooterOffersOnlyKeysThatActNow: d is offered once a replay has begun (before,
+// it opens a view that only says to press r), and r, t and w not while a replay runs
+// (each then only says to wait for it).
+func TestTheFooterOffersOnlyKeysThatActNow(t *testing.T) {
+	keys := func(h mainHelp) string {
+		var out []string
+		for _, b := range h.ShortHelp() {
+			out = append(out, b.Help().Key)
+		}
+		return strings.Join(out, " ")
+	}
+	k := DefaultKeyMap()
+	uses := labpanel.GuideOf("4.3").Uses
+	for _, c := range []struct {
+		h    mainHelp
+		want string
+	}{
+		{mainHelp{k: k, uses: uses}, "r l w o tab g i t e m s x / v ? q"},
+		{mainHelp{k: k, uses: uses, replaying: true, diff: true}, "d l o tab g i e m s x / v ? q"},
+		{mainHelp{k: k, uses: uses, diff: true}, "r d l w o tab g i t e m s x / v ? q"},
+	} {
+		if got := keys(c.h); got != c.want {
+			t.Errorf("replaying %v, diff %v: the footer offers %q, want %q", c.h.replaying, c.h.diff, got, c.want)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/labtui/labtui/tui/components/labpanel"
@@ -86,6 +88,9 @@ func DefaultKeyMap() KeyMap {
 type mainHelp struct {
 	k    KeyMap
 	uses []string
+	// replaying hides the keys that only say "wait for the replay" while one runs (r, t,
+	// w); diff offers d once there is a replay to diff (one under way says so in it).
+	replaying, diff bool
 }
 
 // ShortHelp is the footer's line, most used keys first: the footer shows as many as
@@ -100,6 +105,16 @@ func (h mainHelp) ShortHelp() []key.Binding {
 		short(k.Diff, "diff"), short(k.Mark, "mark"), short(k.Late, "late"), short(k.Skew, "skew"),
 		short(k.Kill, "kill job"), short(k.Filter, "filter"), short(k.Inspector, "records"),
 	}
+	// Only the keys that act now: d once a replay has begun, r, t and w not while one runs.
+	rest = slices.DeleteFunc(rest, func(b key.Binding) bool {
+		switch b.Help().Key {
+		case k.Diff.Help().Key:
+			return !h.diff
+		case k.Replay.Help().Key, k.Timestamp.Help().Key, k.Strategy.Help().Key:
+			return h.replaying
+		}
+		return false
+	})
 	out := make([]key.Binding, 0, len(rest)+2)
 	for _, u := range h.uses {
 		for i, b := range rest {

@@ -59,7 +59,7 @@ func heldIn(results []meter.Result) string { return skew.HeldGateway(results, sk
 
 // skewTitle names the run a picture is of.
 func skewTitle(run *session.Run, m *skew.Model) string {
-	s := fmt.Sprintf("%s · %d records", run.Title(), len(m.Points))
+	s := fmt.Sprintf("%s · %s records", run.Title(), session.Count(int64(len(m.Points))))
 	if m.Held != "" {
 		s += " · " + m.Held + " held apart"
 	}

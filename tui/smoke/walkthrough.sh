@@ -205,7 +205,7 @@ if f["run"].get("watermarks") != "for_monotonous_timestamps() per partition at t
     bad.append("4.3's run has watermarks " + repr(f["run"].get("watermarks")))
 s = f["sentence"]
 # The whole recorded hour, read to the end, lands in the replay's processing-time windows.
-if "$2055.6723 and 71641 requests" not in s:
+if "$2055.6723 and 71,641 requests" not in s:
     bad.append("4.3's replay does not bill the whole hour in processing time: " + s)
 if "dropped" in s and "ran up to" not in s:
     bad.append("4.3's replay dropped records as late without saying which partition ran ahead: " + s)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/tui/textutil"
@@ -121,8 +122,8 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	for i := first; i < first+listH; i++ {
 		r := m.rows[i]
 		p, e := r.Cells[minutes.Processing], r.Cells[minutes.Event]
-		l := fmt.Sprintf("  %s %s  processing $%.4f ×%d  event $%.4f ×%d", minute(r.WindowStart), textutil.Fit(r.Tenant, 10),
-			p.USD, p.Requests, e.USD, e.Requests)
+		l := fmt.Sprintf("  %s %s  processing $%.4f ×%s  event $%.4f ×%s", minute(r.WindowStart), textutil.Fit(r.Tenant, 10),
+			p.USD, thousands.Format(p.Requests), e.USD, thousands.Format(e.Requests))
 		if i == m.selected {
 			l = s.Selected.Render("> " + l[2:])
 		}
@@ -138,14 +139,14 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	var parts []string
 	for _, w := range []string{"processing time only", "event time only", "late"} {
 		if counts[w] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d ($%.4f)", w, counts[w], usd[w]))
+			parts = append(parts, fmt.Sprintf("%s %s ($%.4f)", w, thousands.Format(int64(counts[w])), usd[w]))
 		}
 	}
 	noun := "records differ"
 	if len(moved) == 1 {
 		noun = "record differs"
 	}
-	sum := fmt.Sprintf("%s %s: %d %s", minute(row.WindowStart), row.Tenant, len(moved), noun)
+	sum := fmt.Sprintf("%s %s: %s %s", minute(row.WindowStart), row.Tenant, thousands.Format(int64(len(moved))), noun)
 	if len(parts) > 0 {
 		sum += " · " + strings.Join(parts, " · ")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/textutil"
@@ -66,7 +67,7 @@ func (m Model) View(h *session.Session, info Info) string {
 		l2 = m.instances(st.Instances, info)
 		l3 = m.clocks(st, info.Replay)
 		if h.Dropped > 0 {
-			l3 += m.styles.Warn.Render(fmt.Sprintf(" · %d results dropped (the screen fell behind)", h.Dropped))
+			l3 += m.styles.Warn.Render(fmt.Sprintf(" · %s results dropped (the screen fell behind)", thousands.Format(int64(h.Dropped))))
 		}
 	}
 	return strings.Join([]string{textutil.Fit(l1, m.width), textutil.Fit(l2, m.width), textutil.Fit(l3, m.width)}, "\n")
@@ -107,7 +108,7 @@ func (m Model) instances(ins []backend.Instance, info Info) string {
 		p := fmt.Sprintf("%s %.1f req/s", in.Name, in.Rate)
 		if in.Hiccup {
 			left := (in.HiccupLeft + time.Second - 1) / time.Second
-			p += m.styles.Warn.Render(fmt.Sprintf(" HICCUP %ds left, %d held", left, in.Held))
+			p += m.styles.Warn.Render(fmt.Sprintf(" HICCUP %ds left, %s held", left, thousands.Format(int64(in.Held))))
 		} else if in.Name == info.Planned {
 			p += m.styles.Warn.Render(" hiccup at " + info.PlannedAt)
 		}
@@ -119,7 +120,7 @@ func (m Model) instances(ins []backend.Instance, info Info) string {
 // clocks is the watermark against the wall clock and the late records; the wall
 // clock's own reading is left out when the line would not fit.
 func (m Model) clocks(st *backend.Status, replay bool) string {
-	late := fmt.Sprintf("late dropped %d ($%.4f)", st.Job.Late, st.Job.LateUSD)
+	late := fmt.Sprintf("late dropped %s ($%.4f)", thousands.Format(int64(st.Job.Late)), st.Job.LateUSD)
 	if st.Job.Late > 0 {
 		late = m.styles.Warn.Render(late)
 	}

@@ -10,7 +10,10 @@ type Guide struct {
 	// most needed first: the footer lists them first, so an 80-column footer has them.
 	Uses []string
 	Do   string
-	Look string
+	// Short is Do in two lines of an 80-column panel: what a compact panel (80x24) shows
+	// so the exercise in progress says what to do without o.
+	Short string
+	Look  string
 }
 
 // guides are the four exercises of Lab 4 as done in labtui.
@@ -19,6 +22,7 @@ var guides = map[string]Guide{
 		Uses:  []string{"g"},
 		Title: "both windows agree while events arrive promptly",
 		Keys:  "g on, 5 minutes",
+		Short: "Nothing to press: leave the generator on five whole minutes, with no hiccup, restart or replay, and watch each minute close in both panes.",
 		Do: "Nothing to press: the generator starts with labtui (g stops and starts it). Leave it five minutes " +
 			"without a hiccup (i), a restart (x, w) or a replay, and watch each minute close in both panes.",
 		Look: "Rows without ≠: the processing-time and the event-time window bill the same USD and requests, " +
@@ -29,6 +33,7 @@ var guides = map[string]Guide{
 		Uses:  []string{"i", "m", "l", "w"},
 		Title: "a hiccup bills the burst to the wrong minute",
 		Keys:  "i enter, m, l, w",
+		Short: "Press i, then enter: gw-1 is held 35 s from the next second :40, across a minute. m marks it; l lists the late records once both minutes close.",
 		Do: "Press i, then enter: the picker's default holds gw-1 for 35 s from the next second :40, so the hold " +
 			"crosses a minute boundary as the course's 10:00:40-10:01:15 does. m marks it in both panes; l opens the " +
 			"late records. Later, w switches to for_bounded_out_of_orderness with a bound above the hold (40 s), and a " +
@@ -42,6 +47,7 @@ var guides = map[string]Guide{
 		Uses:  []string{"r", "d", "l", "w"},
 		Title: "replay the recorded hour",
 		Keys:  "r, then d and ←/→",
+		Short: "Press r to replay the recorded hour; when it is done, d diffs it against the reference (←/→ tabs). w, p, enter, then r: the second result.",
 		Do: "Press r: the recorded hour is written into a fresh topic and the job restarts on it from the " +
 			"earliest offset, as fast as it can read. When it is done, d diffs the replay against the reference " +
 			"(the same hour re-enacted at its recorded times); ←/→ switches between the event-time and the " +
@@ -58,6 +64,7 @@ var guides = map[string]Guide{
 		Uses:  []string{"t", "d"},
 		Title: "started_ts moves a request's cost",
 		Keys:  "t, then d and →",
+		Short: "Press t: the job replays the recorded hour reading started_ts. Then d and → to the moved requests: find one whose cost moved minutes.",
 		Do: "Press t: the job restarts with started_ts as its event time and replays the recorded hour. Then d " +
 			"and → to the moved requests tab: the requests whose minute changed between the completed_ts replay " +
 			"and this one.",

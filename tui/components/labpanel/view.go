@@ -34,13 +34,31 @@ func (m Model) View() string {
 		tabs = append(tabs, t)
 	}
 	row := strings.Join(tabs, "   ")
-	hint := "   ↑/↓ question · enter write · p pin · o whole guide"
+	pin := m.pinHint()
+	hint := "   ↑/↓ question · enter write" + pin + " · o whole guide"
 	if ansi.StringWidth(row+hint) > m.width {
-		hint = "   ↑/↓ · enter write · p pin · o guide" // 80 columns
+		hint = "   ↑/↓ · enter write" + pin + " · o guide" // 80 columns
 	}
 	lines = append(lines, textutil.Fit(row+m.styles.Dim.Render(hint), m.width))
 	lines = append(lines, m.detail(m.height-len(lines))...)
 	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
+}
+
+// pinHint offers p and P where they act on the selected exercise: p while a kept run can
+// back it, P while it is pinned.
+func (m Model) pinHint() string {
+	can, pinned := false, false
+	for _, r := range m.runs[m.SelectedExercise()] {
+		can = can || r.Why == ""
+		pinned = pinned || r.Backs && r.Pinned
+	}
+	switch {
+	case can && pinned:
+		return " · p/P pin"
+	case can:
+		return " · p pin"
+	}
+	return ""
 }
 
 func (m Model) box(id string) string {
@@ -95,7 +113,7 @@ const (
 
 // partNames say what a part is in the line that offers the whole guide.
 var partNames = [numParts]string{doPart: "do", lookPart: "look", checkPart: "check", runsPart: "runs",
-	tablePart: "the course's table", coursePart: "course text"}
+	tablePart: "table", coursePart: "course text"}
 
 // Panel caps: a check or a runs line longer than this shows its first lines, cut, in a
 // full-size panel, so what to do and to look for keep their room (4.3's met check is
@@ -153,6 +171,7 @@ func (m Model) detail(h int) []string {
 	}
 	parts := m.parts()
 	var cut [numParts]bool
+	short := false // what to do is the guide's short form
 	capAt := func(i, n int) {
 		if p := parts[i]; len(p) > n {
 			parts[i] = append(append([]string(nil), p[:n-1]...), cutLine(p[n-1], m.width))
@@ -161,12 +180,22 @@ func (m Model) detail(h int) []string {
 	}
 	order := []int{checkPart, runsPart, doPart, lookPart, tablePart, coursePart}
 	if compact {
-		// A compact panel (80x24): the first two lines of the check (whether it is met,
-		// by which run), of the runs and of what to do, cut, before anything whole.
-		for _, i := range []int{checkPart, runsPart, doPart} {
+		// A compact panel (80x24): what to do in two lines (the guide's short form),
+		// then the first two lines of the check (whether it is met, by which run) and
+		// of the runs, cut, before anything whole.
+		id := m.SelectedExercise()
+		if g := GuideOf(id); g.Short != "" && g.Short != g.Do {
+			parts[doPart] = strings.Split(textutil.Wrap(m.styles.Title.Render("do    ")+g.Short, m.width), "\n")
+			short = true
+		}
+		for _, i := range []int{doPart, checkPart, runsPart} {
 			capAt(i, 2)
 		}
-		order = []int{checkPart, runsPart, doPart, tablePart, lookPart, coursePart}
+		// An exercise in progress says what to do first; a met one, its check.
+		order = []int{doPart, checkPart, runsPart, tablePart, lookPart, coursePart}
+		if m.done(id) {
+			order = []int{checkPart, doPart, runsPart, tablePart, lookPart, coursePart}
+		}
 	} else {
 		capAt(checkPart, maxCheckLines)
 		capAt(runsPart, maxRunsLines)
@@ -174,6 +203,13 @@ func (m Model) detail(h int) []string {
 	room := h - len(question) - minArea - 1 // a line for what is left out
 	var shown [numParts]bool
 	for _, i := range order {
+		if compact && i == runsPart && !shown[checkPart] && room > 0 && len(parts[checkPart]) > 1 {
+			// Short of two lines for the check (the replay bar took one): its first
+			// line, whether it is met and by which run, before the runs.
+			capAt(checkPart, 1)
+			shown[checkPart] = true
+			room--
+		}
 		if n := len(parts[i]); n > 0 && n <= room {
 			shown[i] = true
 			room -= n
@@ -189,6 +225,8 @@ func (m Model) detail(h int) []string {
 			left = append(left, partNames[i])
 		case shown[i] && cut[i]:
 			left = append(left, partNames[i]+" (cut)")
+		case shown[i] && i == doPart && short:
+			left = append(left, "do in full")
 		}
 	}
 	if len(left) > 0 {
@@ -265,8 +303,11 @@ func (m Model) runLines(id string) []string {
 		}
 	}
 	text := strings.Join(append(can, cannot...), " · ")
-	if len(can) > 0 {
+	switch m.pinHint() {
+	case " · p/P pin":
 		text += m.styles.Dim.Render(" · p pins the next, P lets the rule pick")
+	case " · p pin":
+		text += m.styles.Dim.Render(" · p pins the next")
 	}
 	return strings.Split(textutil.Wrap(m.styles.Title.Render("runs  ")+text, m.width), "\n")
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/labtui/labtui/tui/textutil"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -60,5 +61,33 @@ func TestCurrentFollowsTheFirstUnmetExerciseUntilTheLearnerChooses(t *testing.T)
 	m = m.SelectExercise("4.2")
 	if got := m.Current(); got != "4.2" {
 		t.Errorf("after choosing 4.2: Current %s, want 4.2", got)
+	}
+}
+
+// TestTheCompactPanelSaysWhatToDoForTheExerciseInProgress: at 80x24 the focused panel
+// has ten lines. 4.1 in progress shows what to do, whole, in the guide's short form,
+// before its check; once met, the check comes first. Each of the four short forms fits
+// two lines of an 80-column panel.
+func TestTheCompactPanelSaysWhatToDoForTheExerciseInProgress(t *testing.T) {
+	check := Check{Sentence: "In run 1 (start, completed_ts), the minute 15:10 agrees tenant by tenant in both windows (5 rows, $32.4761 " +
+		"and 1,179 requests in each), with no hiccup, restart or late record in it; 1 of the 5 minutes 4.1 asks for so far."}
+	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(80, CompactHeight).SetFocused(true).SelectExercise("4.1").
+		SetChecks(map[string]Check{"4.1": check}).
+		SetRuns(map[string][]RunChoice{"4.1": {{Name: "run 1 start", Backs: true}}})
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	if !strings.HasPrefix(lines[2], "do    Nothing to press: leave the generator on five whole minutes") ||
+		!strings.HasPrefix(lines[4], "check not yet: In run 1") {
+		t.Errorf("4.1 in progress at 80x24:\n%s", strings.Join(lines, "\n"))
+	}
+	check.Done = true
+	lines = strings.Split(ansi.Strip(m.SetChecks(map[string]Check{"4.1": check}).View()), "\n")
+	if !strings.HasPrefix(lines[2], "check met: In run 1") {
+		t.Errorf("4.1 met at 80x24:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, id := range []string{"4.1", "4.2", "4.3", "4.4"} {
+		g := GuideOf(id)
+		if n := len(strings.Split(textutil.Wrap("do    "+g.Short, 80), "\n")); g.Short == "" || n > 2 {
+			t.Errorf("%s's short form is %d lines at 80 columns: %q", id, n, g.Short)
+		}
 	}
 }

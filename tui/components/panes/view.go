@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/session"
@@ -105,7 +106,7 @@ func cellLine(mark string, r *minutes.Row, side minutes.Side, c minutes.Clocks, 
 	case cell.Open:
 		usd, req = fmt.Sprintf("$%.4f", cell.USD), "open"
 	case cell.Fired > 0:
-		usd, req = fmt.Sprintf("$%.4f", cell.USD), fmt.Sprint(cell.Requests)
+		usd, req = fmt.Sprintf("$%.4f", cell.USD), thousands.Format(cell.Requests)
 	case c.Closed(side, r):
 		// A missing cell is "—" everywhere (here, the diff, the export); the count
 		// column says whether the window closed without it or is still open.
@@ -177,7 +178,7 @@ func alignOpen(open []meter.Result) []openRow {
 
 func openLine(r openRow, o *meter.Result, w int) string {
 	return "  " + minute(r.start) + "  " + textutil.Fit(r.tenant, tenantWidth(w)) +
-		textutil.Right(fmt.Sprintf("$%.4f", o.Minute.USD), 10) + textutil.Right(fmt.Sprint(o.Minute.Requests), 7)
+		textutil.Right(fmt.Sprintf("$%.4f", o.Minute.USD), 10) + textutil.Right(thousands.Format(o.Minute.Requests), 7)
 }
 
 // status is the panes' last line: the run, where the view is, and what was dropped.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/internal/ring"
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/textutil"
 )
@@ -22,7 +23,7 @@ func (m Model) View(r *ring.Ring[meter.RecordTrace], title string) string {
 		title += " · filter " + fmt.Sprintf("%q", m.filter)
 	}
 	if d := r.Dropped(); d > 0 {
-		title += fmt.Sprintf(" · %d older dropped", d)
+		title += fmt.Sprintf(" · %s older dropped", thousands.Format(int64(d)))
 	}
 	if !m.follow {
 		title += " · scrolled (end to follow)"
