@@ -26,19 +26,7 @@ func startOf(ms int64) int64 { return ms - ms%minute }
 // minute it came back), no hiccup held records of it or flushed into it, and no record
 // of it was dropped as late.
 func promptMinutes(run *Run, c minutes.Clocks) []int64 {
-	disturbed := map[int64]bool{}
-	for _, h := range run.Hiccups {
-		to := h.To
-		if to == 0 {
-			to = 1<<62 - 1
-		}
-		for m := startOf(h.From); m <= startOf(to) && m-startOf(h.From) < 24*60*minute; m += minute {
-			disturbed[m] = true
-		}
-	}
-	for i := range run.Late.Len() {
-		disturbed[startOf(run.Late.At(i).Timestamp)] = true
-	}
+	disturbed := disturbedMinutes(run)
 	if run.LateCount > run.Late.Len() {
 		return nil // late records were let go: which minutes they disturbed is not known
 	}
@@ -63,6 +51,25 @@ func promptMinutes(run *Run, c minutes.Clocks) []int64 {
 		}
 	}
 	return out
+}
+
+// disturbedMinutes are the starts of run's minutes a hiccup held records of or flushed
+// into, or of which a record was dropped as late.
+func disturbedMinutes(run *Run) map[int64]bool {
+	disturbed := map[int64]bool{}
+	for _, h := range run.Hiccups {
+		to := h.To
+		if to == 0 {
+			to = 1<<62 - 1
+		}
+		for m := startOf(h.From); m <= startOf(to) && m-startOf(h.From) < 24*60*minute; m += minute {
+			disturbed[m] = true
+		}
+	}
+	for i := range run.Late.Len() {
+		disturbed[startOf(run.Late.At(i).Timestamp)] = true
+	}
+	return disturbed
 }
 
 // agreement works out 4.1's finding from run: its latest AgreeingMinutes prompt
@@ -101,9 +108,54 @@ func (s *Session) agreement(run *Run) *state.Finding {
 		"with no hiccup, restart or late record in %s", runName(f.Run), minuteSpan(mins), verb, rows, usd, Count(reqs), them)
 	if !f.Met {
 		f.Sentence += fmt.Sprintf("; %d of the %d minutes 4.1 asks for so far", len(mins), AgreeingMinutes)
+		if d := differingMinutes(run, c); len(d) > 0 {
+			verb, earlier := "are", ""
+			if len(d) == 1 {
+				verb = "is"
+			}
+			if n := len(d) - maxNamed; n > 0 {
+				d, earlier = d[n:], fmt.Sprintf(", and %s before them,", plural(n, "minute"))
+			}
+			f.Sentence += fmt.Sprintf(" (%s%s %s left out for a ≠ row: a request that completed in the minute's last moments and "+
+				"reached the job in the next; enter on the row shows it)", minuteList(d), earlier, verb)
+		}
 	}
 	f.Sentence += "."
 	return f
+}
+
+// maxNamed is how many left-out minutes 4.1's sentence names; it counts the others.
+const maxNamed = 5
+
+// differingMinutes lists the starts of run's minutes that both clocks have
+// closed and in which a row differs between the windows, no hiccup or late record
+// disturbed: the minutes 4.1 leaves out for a ≠ row alone.
+func differingMinutes(run *Run, c minutes.Clocks) []int64 {
+	tb := run.Table
+	disturbed := disturbedMinutes(run)
+	var out []int64
+	for i := range tb.Len() {
+		r := tb.Row(i)
+		if r.IsMark() || disturbed[r.WindowStart] || len(out) > 0 && out[len(out)-1] == r.WindowStart {
+			continue
+		}
+		if r.Verdict(c) == minutes.Differs && c.Closed(minutes.Processing, r) && c.Closed(minutes.Event, r) {
+			out = append(out, r.WindowStart)
+		}
+	}
+	return out
+}
+
+// minuteList names minutes: "15:14", "15:14 and 15:16", "15:14, 15:15 and 15:16".
+func minuteList(starts []int64) string {
+	names := make([]string, len(starts))
+	for i, m := range starts {
+		names[i] = hhmm(m)
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // minuteSpan names minutes: "the minute 10:01", "the 3 minutes 10:01, 10:02 and 10:04".

@@ -73,6 +73,11 @@ func TestAMinuteThatDiffersOrThatARestartBeganDoesNotCountFor41(t *testing.T) {
 	if l.t.done("4.1") || f == nil || !strings.Contains(f.Sentence, "the 4 minutes 10:01, 10:02, 10:04 and 10:05") {
 		t.Errorf("done %v, finding %+v", l.t.done("4.1"), f)
 	}
+	// The sentence says why 10:03 does not count.
+	if want := "; 4 of the 5 minutes 4.1 asks for so far (10:03 is left out for a ≠ row: a request that completed in the minute's " +
+		"last moments and reached the job in the next; enter on the row shows it)."; !strings.HasSuffix(f.Sentence, want) {
+		t.Errorf("sentence = %q\nwant it to end %q", f.Sentence, want)
+	}
 }
 
 // courseHiccup runs the course's table: gw-1 held 10:00:40–10:01:15, its records of

@@ -26,8 +26,9 @@ var guides = map[string]Guide{
 		Do: "Nothing to press: the generator starts with labtui (g stops and starts it). Leave it five minutes " +
 			"without a hiccup (i), a restart (x, w) or a replay, and watch each minute close in both panes.",
 		Look: "Rows without ≠: the processing-time and the event-time window bill the same USD and requests, " +
-			"minute by minute, tenant by tenant. A rare ≠ row in a quiet live run is a request that completed in the " +
-			"last milliseconds of a minute and reached the job in the next (enter on the row shows it).",
+			"minute by minute, tenant by tenant. A ≠ row in a quiet live run is a request that completed in the " +
+			"last moments of a minute and reached the job in the next (enter on the row shows it). labtui counts only " +
+			"minutes without one, so on a busy machine, where they are more common, the five take longer.",
 	},
 	"4.2": {
 		Uses:  []string{"i", "m", "l", "w"},
