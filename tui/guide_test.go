@@ -104,3 +104,18 @@ func TestTheFooterOffersOnlyKeysThatActNow(t *testing.T) {
 		}
 	}
 }
+
+// TestTheGuidesFooterListsTheGuidesKeys: in the whole guide the main screen's keys (i, m,
+// l, w) do nothing, so the footer lists the guide's own.
+func TestTheGuidesFooterListsTheGuidesKeys(t *testing.T) {
+	fb := fakebackend.New(labScript()...)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "replay done")
+	press(tm, "o")
+	waitFor(t, tm, "guide of 4.3 · lines")
+	_, view := finalView(t, tm)
+	lines := strings.Split(ansi.Strip(view), "\n")
+	if foot := strings.TrimSpace(lines[len(lines)-1]); foot != "↑/k scroll  pgdn page  ←/→ another exercise  esc back  q quit" {
+		t.Errorf("the guide's footer is %q", foot)
+	}
+}

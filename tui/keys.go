@@ -3,6 +3,7 @@ package tui
 import (
 	"slices"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/labtui/labtui/tui/components/labpanel"
@@ -163,3 +164,34 @@ func (h editHelp) ShortHelp() []key.Binding {
 }
 
 func (h editHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
+
+// screenKeys is the footer's key line on a screen that asks something or shows one thing
+// (the whole guide, the help, a picker): that screen's own keys, not the main screen's,
+// which do nothing there.
+type screenKeys []key.Binding
+
+func (s screenKeys) ShortHelp() []key.Binding  { return s }
+func (s screenKeys) FullHelp() [][]key.Binding { return [][]key.Binding{s} }
+
+// keysOf is the key line of screen sc: nil for the main screen.
+func (h mainHelp) keysOf(sc screen) help.KeyMap {
+	k := h.k
+	bind := func(keys, desc string) key.Binding { return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc)) }
+	ctrlC := bind("ctrl+c", "quit")
+	switch sc {
+	case screenGuide:
+		return screenKeys{short(k.Up, "scroll"), short(k.PageDown, "page"), bind("←/→", "another exercise"),
+			short(k.Back, "back"), short(k.Quit, "quit")}
+	case screenHelp:
+		return screenKeys{key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "back")), short(k.Quit, "quit")}
+	case screenPick:
+		return screenKeys{bind("enter", "inject"), bind("esc", "cancel"), ctrlC}
+	case screenStrategy:
+		return screenKeys{bind("enter", "restart the job with it"), bind("esc", "cancel"), ctrlC}
+	case screenFilter:
+		return screenKeys{bind("enter", "keep the filter"), bind("esc", "clear it"), ctrlC}
+	case screenResume:
+		return screenKeys{bind("y", "continue"), bind("n", "start afresh"), short(k.Quit, "quit")}
+	}
+	return nil
+}

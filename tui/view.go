@@ -91,8 +91,12 @@ func (m Model) bodyViews() []string {
 // footerView draws the status line, or the prompt of the screen that asks something;
 // guide is the whole guide's lines while it is open.
 func (m Model) footerView(guide []string) string {
-	var keys help.KeyMap = mainHelp{k: m.keys, uses: labpanel.GuideOf(m.lab.Current()).Uses,
+	main := mainHelp{k: m.keys, uses: labpanel.GuideOf(m.lab.Current()).Uses,
 		replaying: m.replaying, diff: m.replaying || m.sess.DiffRun() != nil}
+	var keys help.KeyMap = main
+	if own := main.keysOf(m.screen); own != nil {
+		keys = own
+	}
 	prompt := ""
 	switch m.screen {
 	case screenResume:

@@ -193,12 +193,26 @@ func (m Model) View(width int) string {
 		second = "bound ↑/↓ or type seconds · not above the " + hold + " hold: some held records can still be late"
 	}
 	if ansi.StringWidth(second+" · "+site) <= width {
-		second += " · " + site
-	} else if short := strings.Replace(second, "bound ↑/↓ or type seconds · ", "↑/↓ or digits · ", 1); ansi.StringWidth(short+" · "+site) <= width {
-		second = short + " · " + site
-	} else {
-		first = m.choices("monotonous", "bounded, "+seconds(m.bound.Milliseconds())) + " ←/→ · p site · enter restart · esc"
-		second = short
+		return first + "\n" + second + " · " + site
 	}
-	return first + "\n" + second
+	if short := strings.Replace(second, "bound ↑/↓ or type seconds · ", "↑/↓ or digits · ", 1); ansi.StringWidth(short+" · "+site) <= width &&
+		ansi.StringWidth(first) <= width {
+		return first + "\n" + short + " · " + site
+	}
+	// 80 columns: where the watermarks are generated goes up beside the strategies, and
+	// the keys after what the strategy does to held records, each in a few words.
+	narrowSite := "p: after the parse"
+	if m.source {
+		narrowSite = "p: per partition at the source"
+	}
+	first = m.choices("monotonous", "bounded, "+seconds(m.bound.Milliseconds())) + " · " + narrowSite
+	switch {
+	case !m.bounded:
+		second = "held records arrive behind the watermark, late: dropped"
+	case m.bound > m.hold:
+		second = "↑/↓ or digits · above the " + hold + " hold: held records on time"
+	default:
+		second = "↑/↓ or digits · not above the " + hold + " hold: some can be late"
+	}
+	return first + "\n" + second + " · enter restarts · esc"
 }

@@ -1,10 +1,12 @@
 package strategy
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/theme"
@@ -70,5 +72,33 @@ func TestPPutsTheWatermarksOnTheSourcePerPartition(t *testing.T) {
 	}
 	if back := New(theme.New(), w, 35*time.Second); keys(back, runes("p")).Watermarks().At != meter.StreamWatermarks {
 		t.Error("p again does not put them back after the parse")
+	}
+}
+
+// TestAt80ColumnsThePickerSaysWhereTheWatermarksAreMadeAndNothingIsCut: 4.3 asks for w,
+// p, enter; at 80 columns the picker named p "site" and never showed which site was
+// chosen, and its line on held records was cut.
+func TestAt80ColumnsThePickerSaysWhereTheWatermarksAreMadeAndNothingIsCut(t *testing.T) {
+	m := New(theme.New(), meter.Watermarks{}, 35*time.Second)
+	for _, c := range []struct {
+		m    Model
+		want []string
+	}{
+		{m, []string{"[monotonous]", "p: after the parse", "held records arrive behind the watermark, late: dropped", "enter restarts"}},
+		{keys(m, runes("p")), []string{"p: per partition at the source"}},
+		{keys(m, tea.KeyMsg{Type: tea.KeyRight}), []string{"[bounded, 40 s]", "above the 35 s hold: held records on time"}},
+		{keys(m, runes("20")), []string{"[bounded, 20 s]", "not above the 35 s hold: some can be late"}},
+	} {
+		v := ansi.Strip(c.m.View(80))
+		for _, l := range strings.Split(v, "\n") {
+			if ansi.StringWidth(l) > 80 || strings.Contains(l, "…") {
+				t.Errorf("a line is cut or wider than 80: %q", l)
+			}
+		}
+		for _, w := range c.want {
+			if !strings.Contains(v, w) {
+				t.Errorf("the picker lacks %q:\n%s", w, v)
+			}
+		}
 	}
 }
