@@ -176,7 +176,9 @@ func (s screenKeys) FullHelp() [][]key.Binding { return [][]key.Binding{s} }
 // keysOf is the key line of screen sc: nil for the main screen.
 func (h mainHelp) keysOf(sc screen) help.KeyMap {
 	k := h.k
-	bind := func(keys, desc string) key.Binding { return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc)) }
+	bind := func(keys, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+	}
 	ctrlC := bind("ctrl+c", "quit")
 	switch sc {
 	case screenGuide:
