@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 )
@@ -22,6 +23,9 @@ import (
 // in (a partition is always read in its own order). With started_ts the count is a
 // lower bound: it is worked out on the events' timestamps, which run ahead of started_ts.
 func LateWhy(run *Run) string {
+	if backlogRestart(run) {
+		return restartLateWhy(run)
+	}
 	if run == nil || !run.ReadsRecording() {
 		return ""
 	}
@@ -115,7 +119,8 @@ const realFlinkFigures = "Flink 2.2.1's KafkaSource, reading the lab's recorded 
 // 53 min ahead of 2"; "" when no record was late only because of a lead, or the backend
 // did not say.
 func LateLead(run *Run) string {
-	if run == nil || !run.ReadsRecording() || run.Reads == nil || run.Reads.AheadLate == 0 || run.Watermarks.At == meter.SourceWatermarks {
+	if run == nil || !run.ReadsRecording() && !backlogRestart(run) || run.Reads == nil || run.Reads.AheadLate == 0 ||
+		run.Watermarks.At == meter.SourceWatermarks {
 		return ""
 	}
 	r := run.Reads
@@ -152,3 +157,55 @@ func secs(ms int64) string {
 
 // Count writes n with thousands separated by commas: 16,499.
 func Count(n int64) string { return thousands.Format(n) }
+
+// backlogRestart reports whether run is the live job started again (w, t, x, a failure)
+// that dropped records as late only because one partition ran ahead of another while it
+// read the topic's backlog again from the oldest record kept, at full speed, with its
+// watermarks generated after the source: the replay's effect, on the live topic.
+func backlogRestart(run *Run) bool {
+	if run == nil || run.ReadsRecording() || run.Reads == nil || run.Reads.AheadLate == 0 || run.Watermarks.At == meter.SourceWatermarks {
+		return false
+	}
+	switch run.Cause {
+	case backend.CauseKill, backend.CauseStrategy, backend.CauseTimestamp, backend.CauseFailure:
+		return true
+	}
+	return false
+}
+
+// restartLateWhy is LateWhy for a backlogRestart run.
+func restartLateWhy(run *Run) string {
+	r := run.Reads
+	n := r.AheadLate
+	were := "were"
+	if n == 1 {
+		were = "was"
+	}
+	why := fmt.Sprintf("Run %d dropped %s records ($%.2f) as late. It began with empty state and read the live topic again "+
+		"from the oldest record the broker keeps, as fast as the broker serves it: partition %d ran up to %s ahead of partition %d "+
+		"(its largest event timestamp against theirs, as partition %d was read), and a watermark generated after the source, as in "+
+		"the course's job, follows the partition furthest ahead, as in Flink: %s of them %s late only because of that (their own "+
+		"partition's events had not yet passed the end of their minute)", run.ID, Count(int64(run.LateCount)), run.LateUSD,
+		r.Max.Ahead, secs(r.Max.By), r.Max.Behind, r.Max.Behind, Count(n), were)
+	if rest := r.Late - n; rest > 0 {
+		why += fmt.Sprintf(", the other %s by their own partition's events too", Count(rest))
+	}
+	these := "none of these " + Count(n) + " records is late"
+	if n == 1 {
+		these = "this record is not late"
+	}
+	return why + ". Once it has caught up it reads at the generator's pace, and what is late again is what a bound or a " +
+		"hiccup makes late. Watermarks per partition on the source (w, p, enter) take the minimum over the partitions: with " +
+		"them " + these + "."
+}
+
+// CatchUpNote says in a line, for the status line, that a restart of the live job dropped
+// records as late while it re-read the topic (see backlogRestart); "" for any other run.
+func CatchUpNote(run *Run) string {
+	if !backlogRestart(run) {
+		return ""
+	}
+	return fmt.Sprintf("run %d re-reads the topic at full speed after the restart, one partition ahead of another, and its "+
+		"watermark, generated after the source, follows the one furthest ahead: records are late only because of that (l counts "+
+		"them; w, p, enter puts watermarks per partition on the source)", run.ID)
+}

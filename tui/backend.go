@@ -121,6 +121,12 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	if r := u.Restarted; r != nil && m.replaying {
 		m.replayField = r.Timestamp
 	}
+	if cur := m.sess.Current(); cur.ID != m.catchUpSaid {
+		if note := session.CatchUpNote(cur); note != "" {
+			m.catchUpSaid = cur.ID
+			m = m.say(footer.Warn, "%s", note)
+		}
+	}
 	m = m.relayoutIfNeeded()
 	m = m.showAnalysis()
 	if u.Status != nil && (u.Restarted != nil || m.sess.Now()-m.runsAt >= 1000) {

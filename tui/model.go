@@ -207,6 +207,8 @@ type Model struct {
 	exportDue bool
 	// runsAt is the lab's processing time the lab panel's runs line was last worked out.
 	runsAt int64
+	// catchUpSaid is the run whose catch-up lateness the status line has said (session.CatchUpNote).
+	catchUpSaid int
 	// rev is the autosave revision; labRev the lab panel's revision last seen.
 	rev    uint64
 	labRev uint64

@@ -74,7 +74,12 @@ func (m Model) bodyViews() []string {
 		run := m.sess.Current()
 		title := fmt.Sprintf("late records dropped by the event-time window · run %d · %d ($%.4f)", run.ID, run.LateCount, run.LateUSD)
 		if lead := session.LateLead(run); lead != "" {
-			title += ": " + lead + ", d explains"
+			title += ": " + lead
+			if run.ReadsRecording() {
+				title += ", d explains"
+			} else {
+				title += ", as it re-read the topic after the restart"
+			}
 		}
 		title += " · l to hide"
 		out = append(out, m.late.View(run.Late, title))
