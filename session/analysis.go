@@ -316,7 +316,7 @@ func (s *Session) ChooseReference(id int) ([]Task, error) {
 		if run == nil || !run.Results.Complete() || run.Results.Len() == 0 {
 			why := "only a run kept whole can"
 			if run != nil && run.Results.Dropped() > 0 {
-				why = fmt.Sprintf("it let go of %d of its results to bound memory (labtui keeps every result of the current run, the one before it, the reference chosen and the runs behind an exercise's evidence), and only a run kept whole can", run.Results.Dropped())
+				why = fmt.Sprintf("it let go of %d of its results to bound memory (labtui keeps every result of the current run, the one before it, the reference chosen, the runs behind 4.2's to 4.4's evidence and the run the export's picture is drawn from), and only a run kept whole can", run.Results.Dropped())
 			}
 			return nil, fmt.Errorf("run %d cannot be the reference: %s (runs with all their results: %s)", id, why, refList(s.ReferenceCandidates()))
 		}

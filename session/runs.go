@@ -25,9 +25,10 @@ type Limits struct {
 	// ResultRuns is how many of the newest runs keep their results; default 2: the
 	// current run and the one before it, which the learner may choose as the reference to
 	// diff a replay against. An older run keeps its results only while the learner can
-	// still look at them: while it is the reference chosen, or backs an exercise's
-	// evidence (whose picture the export draws); else it keeps only its table, and its
-	// results are let go and counted.
+	// still look at them: while it is the reference chosen, backs 4.2's, 4.3's or 4.4's
+	// evidence, or backs 4.1's and is the run the export draws its picture from (see
+	// lookedAt); else it keeps only its table and late records, and its results are let
+	// go and counted.
 	ResultRuns int
 }
 
@@ -379,13 +380,25 @@ func (s *Session) releaseResults() {
 }
 
 // lookedAt reports whether the learner can still look at run r's results: it is the
-// reference the replays are diffed against, or it backs an exercise's evidence.
+// reference the replays are diffed against, it backs 4.2's, 4.3's or 4.4's evidence, or
+// it backs 4.1's and the export draws its picture. 4.1's finding is the run's table
+// (agreeing minutes), which a run keeps whatever happens to its results; its traces
+// serve only the picture, which is drawn from the run behind 4.2, 4.3 or 4.4 before
+// 4.1's (PictureRun). So the live run behind 4.1 lets go of its results (its table and
+// late records stay) once a replay behind 4.3 has the picture, rather than holding them
+// (15 MB after an hour of the generator) through the next replays.
 func (s *Session) lookedAt(r *Run) bool {
 	if r.ID == s.an.chosen {
 		return true
 	}
-	for _, f := range s.ev.evidence.Findings {
-		if f != nil && f.Run.ID == r.ID && f.Run.StartedAt == r.StartedAt {
+	for ex, f := range s.ev.evidence.Findings {
+		if f == nil || f.Run.ID != r.ID || f.Run.StartedAt != r.StartedAt {
+			continue
+		}
+		if ex != "4.1" {
+			return true
+		}
+		if pic, _ := s.PictureRun(); pic == r {
 			return true
 		}
 	}

@@ -260,3 +260,47 @@ func TestAReplayComparedAgainSharesItsResultsOnceTheFirstComparisonIsDone(t *tes
 		t.Error("the second comparison did not finish")
 	}
 }
+
+// TestTheLiveRunBehind41LetsItsResultsGoOnceAReplayBehind43HasThePicture: the live run
+// backs 4.1 (agreeing minutes, from its table); while the export draws its picture from
+// it, it keeps its results, also once older than the run before the current one. When a
+// finished replay backs 4.3, the picture is that replay's, and the next replay lets go of
+// the live run's results, counted; its table, late records and 4.1's finding stay.
+func TestTheLiveRunBehind41LetsItsResultsGoOnceAReplayBehind43HasThePicture(t *testing.T) {
+	for _, replayFinishes := range []bool{false, true} {
+		l := newLabWith(Config{Reenact: hourReference})
+		for m := int64(0); m < 5; m++ {
+			l.apply(backend.Update{Results: []meter.Result{traceOf(fmt.Sprint("live-", m))}})
+			l.minute(m, 0.2, 0.2)
+		}
+		live := l.h.Current()
+		if f := l.h.Finding("4.1"); f == nil || f.Run.ID != live.ID {
+			t.Fatalf("4.1's finding is %+v", f)
+		}
+		kept, rows := live.Results.Len(), live.Table.Len()
+		l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+		l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+		l.apply(backend.Update{Results: []meter.Result{traceOf("r-1")}})
+		l.minute(0, 0.2, 0.2)
+		if replayFinishes {
+			l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
+			if f := l.h.Finding("4.3"); f == nil || f.Run.ID != live.ID+1 {
+				t.Fatalf("4.3's finding is %+v", f)
+			}
+		}
+		// A third run: the live run is older than the one before the current one.
+		l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseKill, Reason: "TaskManager died", Timestamp: meter.CompletedTS}})
+		l.apply(backend.Update{Results: []meter.Result{traceOf("r-2")}})
+		pic, ex := l.h.PictureRun()
+		switch {
+		case !replayFinishes && (live.Results.Len() != kept || pic != live || ex != "4.1"):
+			t.Errorf("with no replay behind 4.3, the live run keeps %d of %d results and the picture is run %v's (%s)", live.Results.Len(), kept, pic, ex)
+		case replayFinishes && (live.Results.Len() != 0 || live.Results.Dropped() != kept || pic == nil || pic.ID != live.ID+1 || ex != "4.3"):
+			t.Errorf("with a replay behind 4.3, the live run keeps %d results, let go of %d of %d, and the picture is run %v's (%s)",
+				live.Results.Len(), live.Results.Dropped(), kept, pic, ex)
+		}
+		if f := l.h.Finding("4.1"); f == nil || f.Run.ID != live.ID || live.Table.Len() != rows {
+			t.Errorf("4.1's finding is %+v and the live run's table %d rows of %d", f, live.Table.Len(), rows)
+		}
+	}
+}
