@@ -152,9 +152,16 @@ func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
 			open += r.Minute.Requests
 		}
 	}
-	if open+h.firedRequests != h.status.Job.Records || h.status.Job.Records != 71641 {
-		t.Errorf("with the Done the processing-time windows hold %d+%d requests, the job assembled %d (the hour has 71641)",
+	if open+h.firedRequests != h.status.Job.Records {
+		t.Errorf("with the Done the processing-time windows hold %d+%d requests, the job assembled %d",
 			h.firedRequests, open, h.status.Job.Records)
+	}
+	// Every request of the hour is assembled, except those a half of which the assembler
+	// forgot: a lead of more than its 10 minutes, which a loaded machine sometimes reads.
+	// Each such request lost at least one half, so at most Forgotten requests are missing.
+	const hour = 71641
+	if job := h.status.Job; job.Records > hour || job.Records < hour-job.Forgotten || job.Forgotten == 0 && job.Records != hour {
+		t.Errorf("the job assembled %d of the hour's %d requests and forgot %d halves", job.Records, hour, job.Forgotten)
 	}
 	t.Logf("largest lead %.1f s of partition %d over %d; %d late, %d only because of it; %d first halves forgotten",
 		float64(got.Max.By)/1000, got.Max.Ahead, got.Max.Behind, got.Late, got.AheadLate, h.status.Job.Forgotten)
