@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/livejob"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
@@ -82,7 +84,8 @@ func (l *Lab) replay(ctx context.Context, path string, field meter.TimestampFiel
 		if !producing && p.Records >= p.Total {
 			p.Done = true
 			l.Progress(p)
-			l.Logf("replayed %d records of %s in %s (%.0f records/s)", p.Total, path, time.Since(start).Round(time.Millisecond), p.Rate)
+			l.Logf("replayed %s records of %s in %s (%s records/s)", thousands.Format(p.Total), filepath.Base(path),
+				time.Since(start).Round(time.Millisecond), thousands.Format(int64(p.Rate)))
 			return nil
 		}
 		l.Progress(p)

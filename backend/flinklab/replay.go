@@ -3,6 +3,7 @@ package flinklab
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -11,6 +12,7 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 )
@@ -94,7 +96,7 @@ func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, src 
 			if err != nil {
 				return err
 			}
-			l.logf("replayed %d records of %s into %s in %s", p.Records, path, topic, time.Since(start).Round(time.Millisecond))
+			l.logf("replayed %s records of %s into %s in %s", thousands.Format(p.Records), filepath.Base(path), topic, time.Since(start).Round(time.Millisecond))
 			return nil
 		case <-tick.C:
 			p := replayProgress(path, &n, start)
