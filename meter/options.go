@@ -208,8 +208,16 @@ func (w Watermarks) Validate() error {
 	if w.Partitions < 0 {
 		return fmt.Errorf("partitions must not be negative, got %d", w.Partitions)
 	}
+	if w.Partitions > MaxPartitions {
+		return fmt.Errorf("with watermarks at the source (--watermarks source) the job keeps a watermark generator for every partition up to the highest, and %d partitions are more than the %d it keeps: a recording naming partition %d needs them all", w.Partitions, MaxPartitions, w.Partitions-1)
+	}
 	return nil
 }
+
+// MaxPartitions is the most partitions a job watermarks at the source: a split each, so
+// a recording naming partition 2147483647 would otherwise ask for 2^31 of them (measured:
+// 18 GB and minutes, before the kernel killed the replay). Kafka topics have far fewer.
+const MaxPartitions = 1 << 16
 
 // WithDefaults returns the options with every unset field set to the course's default.
 func (o Options) WithDefaults() Options {

@@ -1,10 +1,14 @@
 package replay
 
 import (
+	"context"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
 )
 
 // onPartition moves l to partition p, for tenant globex.
@@ -59,4 +63,25 @@ func TestIdlenessUnfreezesAStalledPartition(t *testing.T) {
 	expectLines(t, got, want...)
 	got, _ = replayLines(t, Config{Pace: Recorded}, stalled()...)
 	expectLines(t, got, want...)
+}
+
+// TestAPartitionTooHighForASplitEachIsOneErrorAtOnce: with watermarks at the source a
+// replay keeps a split for every partition up to the highest its recording names, so one
+// record of partition 2147483647 asked for 2^31 splits: 18 GB and 200 s before the kernel
+// killed labtui replay (found by conformance/oracle). It is one plain error instead, before
+// anything is replayed; after the parse the partition number costs nothing.
+func TestAPartitionTooHighForASplitEachIsOneErrorAtOnce(t *testing.T) {
+	high := []line{startedAt("r-1", clock(0, 10, 0)), onPartition(math.MaxInt32, completedAt("r-1", clock(0, 11, 0)))}
+	var b strings.Builder
+	for i, l := range high {
+		fmt.Fprintf(&b, `{"partition":%d,"offset":%d,"timestamp":%d,"arrival":%d,"key":"k","value":%s}`+"\n", l.partition, i, l.arrival, l.arrival, l.value)
+	}
+	results := 0
+	_, err := Run(context.Background(), recording.NewReader(strings.NewReader(b.String()), nil), atSource(0),
+		func(meter.Result) { results++ }, func(int, error) {})
+	if err == nil || !strings.Contains(err.Error(), "partition 2147483647") || results != 0 {
+		t.Fatalf("err %v after %d results; want the partition named, before any result", err, results)
+	}
+	got, _ := replayLines(t, Config{Pace: Recorded}, high...)
+	expectLines(t, got, minute("processing-time", 0, "0.1", 1), pendingMinute("event-time", 0, "0.1", 1))
 }

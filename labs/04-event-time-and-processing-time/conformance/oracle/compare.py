@@ -79,6 +79,10 @@ def compare(binary: str, path: str, opts: dict):
     lt = run_labtui(binary, path, opts)
     md = model.run(path, opts)
     diffs = []
+    if md.get("refused"):
+        if lt["rc"] == 0 or "partitions are more than" not in lt["stderr"]:
+            diffs.append(f"labtui exit {lt['rc']} without refusing the partitions: {lt['stderr'][-300:]}")
+        return diffs, lt, md
     if lt["rc"] != 0:
         diffs.append(f"labtui exit {lt['rc']}: {lt['stderr'][-400:]}")
     for sink in SINKS:

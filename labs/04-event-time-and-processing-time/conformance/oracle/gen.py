@@ -229,6 +229,11 @@ def corners():
             _rec(0, 2, T + 601001, T + 601500, "y", S), _rec(0, 3, T + 601002, T + 601600, "a", C),
             _rec(0, 4, T + 601003, T + 601700, "y", C)],
         "ill-formed-utf8": _ill_formed(T),
+        "partition-2147483647": [  # a split each up to it would be 2^31 of them
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(2147483647, 0, T + 2000, T + 2000, "a", C)],
+        "partition-40": [
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(40, 0, T + 2000, T + 2000, "a", C),
+            _rec(0, 1, T + 70000, T + 70000, "b", S), _rec(0, 2, T + 71000, T + 71000, "b", C)],
         "arrivals-out-of-offset-order": [  # a consumer reads a partition in offset order
             _rec(0, 0, T + 1000, T + 9000, "a", S), _rec(0, 1, T + 2000, T + 2000, "b", S),
             _rec(1, 0, T + 3000, T + 10000, "a", C), _rec(1, 1, T + 4000, T + 10000, "b", C)],

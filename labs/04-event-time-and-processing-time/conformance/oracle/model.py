@@ -44,6 +44,7 @@ import json
 
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 MINUTE = 60_000
+MAX_SPLITS = 1 << 16  # labtui's meter.MaxPartitions
 YEAR1_MS, YEAR9999_MS = -62135596800000, 253402300799999
 
 PRICE_PER_1K = {
@@ -436,7 +437,12 @@ def run(path: str, opts: dict) -> dict:
                 skipped.append(r["line"])
         events[id(r)] = ev
     if opts["watermarks"] == "source" and records:
-        for p in range(max(r["partition"] for r in records) + 1):
+        top = max(r["partition"] for r in records)
+        if top + 1 > MAX_SPLITS:
+            # labtui refuses at once what would be 2^31 splits of a few dozen bytes each (a
+            # real topic has far fewer partitions; Flink would try to assign them all)
+            return {"refused": True}
+        for p in range(top + 1):
             job.splits[p] = Split(job.bound, opts["idleness"])
     order = deliveries(records, opts.get("partition_order", "arrival"))
     interval = opts["watermark_interval"]
