@@ -35,9 +35,11 @@ type early struct {
 	cfg  Config
 	// ahead is the read ahead the batches come from. With recycle, a batch whose every
 	// record is handed over is given back to it for reuse (from says to which parser),
-	// and so dropped from recs: a lost bet then reads the file again.
+	// and so dropped from recs (dropped says one was): a bet lost after that reads the
+	// file again.
 	ahead   *reader
 	recycle bool
+	dropped bool
 	from    []uint8
 	// left counts each kept batch's records not yet handed over.
 	left []int32
@@ -169,7 +171,7 @@ func (e *early) done(k int32) {
 	b := k >> batchShift
 	if e.left[b]--; e.left[b] == 0 && e.recycle {
 		e.ahead.give(int(e.from[b]), e.recs.kept[b])
-		e.recs.kept[b] = nil
+		e.recs.kept[b], e.dropped = nil, true
 	}
 }
 

@@ -30,9 +30,11 @@ func TestAnInterruptedReplayLeavesNothingReading(t *testing.T) {
 		n := 0
 		bad := func(int, error) {}
 		cfg := Config{Pace: pace, Job: meter.Options{Trace: true}}
-		src := recording.NewReader(strings.NewReader(b.String()), nil)
+		var src Source = recording.NewReader(strings.NewReader(b.String()), nil)
 		if pace == Recorded {
-			cancel() // a recorded replay reads the whole file first: cancel before it starts
+			// A recorded replay holds its output back until the end of the file: cancel
+			// while it reads, after its job has started.
+			src = &cancelAfter{src, 50, cancel}
 		}
 		_, err := Run(ctx, src, cfg, func(meter.Result) {
 			if n++; n == 10 {
@@ -50,4 +52,18 @@ func TestAnInterruptedReplayLeavesNothingReading(t *testing.T) {
 		}
 		cancel()
 	}
+}
+
+// cancelAfter is a source that calls cancel once it has been read n times.
+type cancelAfter struct {
+	Source
+	n      int
+	cancel func()
+}
+
+func (c *cancelAfter) ReadLines(l *recording.Lines, maxLines, maxBytes int) error {
+	if c.n--; c.n == 0 {
+		c.cancel()
+	}
+	return c.Source.ReadLines(l, maxLines, maxBytes)
 }

@@ -21,8 +21,8 @@ type rereadable interface {
 type ordering uint8
 
 const (
-	// sortedWhole: the file read whole, then sorted (early lost its bet on a file that
-	// cannot be read again, or handed nothing over before the end).
+	// sortedWhole: the file read whole, then sorted (early lost its bet before any record
+	// was dropped, or handed nothing over before the end).
 	sortedWhole ordering = iota + 1
 	// handedEarly: early's bet held, and its job's output was released at the end.
 	handedEarly
@@ -35,8 +35,7 @@ const (
 // gives, and nothing else. The job runs while the file is still being read (see early),
 // its output held back until the end of the file shows that order was the sort's. When
 // the file shows it was not, that job is dropped, and the file, read whole (again, when
-// it can be: what early handed over of it is gone), is sorted and replayed as it is
-// without early.
+// records handed over were dropped), is sorted and replayed as it is without early.
 func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
 	recs := &records{maxPartition: -1}
 	ahead := readAhead(src)
@@ -57,11 +56,12 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 			return ctx.Err()
 		}
 		if e != nil && (b >= 0 && !e.read(b, from) || err == nil && !e.handOver(ctx, false)) {
-			if e = nil; recycle {
+			if e.dropped {
 				ahead.stop()
 				sum.ordered = readAgain
 				return rereadSorted(ctx, again, lastLine, cfg, sink, skip, bad, sum)
 			}
+			e = nil // recs still holds every record read: read on, and sort them
 		}
 	}
 	sum.Entries = int64(recs.n)
