@@ -79,7 +79,7 @@ func (rt *Runtime) SetGenerator(on bool) error {
 		g.Stop(context.Background())
 		return ErrClosed
 	}
-	rt.Logf("generator started: %d instances, %.0f requests/s, producing to %s topic %s", cfg.Instances, cfg.Rate, brokers[0], live)
+	rt.Logf("generator on: %d instances, %.0f requests/s, to %s at %s", cfg.Instances, cfg.Rate, live, brokers[0])
 	return nil
 }
 
