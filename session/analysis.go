@@ -183,7 +183,7 @@ func (s *Session) compare(run *Run) []Task {
 		return nil
 	}
 	if !s.comparing() {
-		// No comparison holds an Output now: the room the last ones were lent is free.
+		// No comparison holds an output now: the room the last ones were lent is free.
 		run.Results.reclaim()
 		if chosen := s.Run(s.an.chosen); chosen != nil {
 			chosen.Results.reclaim()
@@ -202,7 +202,7 @@ func (s *Session) compare(run *Run) []Task {
 			filepath.Base(path), run.Timestamp, run.Timestamp)
 	}
 	if chosen := s.Run(s.an.chosen); chosen != nil && chosen != run {
-		refs, names = chosen.Output(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
+		refs, names = chosen.lendOutput(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
 		against = runName(s.runRef(chosen))
 		reference = against + ", the reference you chose"
 	} else {
@@ -218,7 +218,7 @@ func (s *Session) compare(run *Run) []Task {
 	}
 	c.pending, c.output = true, run.output
 	s.an.version++
-	id, out := run.ID, run.Output()
+	id, out := run.ID, run.lendOutput()
 	title := fmt.Sprintf("run %d · replay of %s with %s · against %s", id, filepath.Base(path), run.Timestamp, against)
 	if !run.Results.Complete() {
 		title += fmt.Sprintf(" · only the latest %d results of the replay are kept", run.Results.Len())
@@ -367,7 +367,7 @@ func (s *Session) ChooseReference(id int) ([]Task, error) {
 	return tasks, nil
 }
 
-// comparing reports whether a comparison is under way: it holds the Outputs it compares.
+// comparing reports whether a comparison is under way: it holds the outputs it was lent.
 func (s *Session) comparing() bool {
 	for _, c := range s.an.diffs {
 		if c.pending {

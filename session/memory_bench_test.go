@@ -56,6 +56,7 @@ func BenchmarkHourAndTenReplays(b *testing.B) {
 		for r := 0; r < replays; r++ {
 			d.replay(b)
 			peak = max(peak, liveHeapMB())
+
 		}
 		heapProfile(b, "end")
 		kept := make(chan [2]int)

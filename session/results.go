@@ -38,7 +38,14 @@ func (r *Results) push(x meter.Result) {
 		r.letGo()
 	}
 	if r.lent > len(r.items) {
-		r.items = append(make([]meter.Result, 0, len(r.items)+len(r.items)/4+1), r.items...)
+		// The room is lent to a comparison under way: the results move to an array of
+		// their own, as large as the one they had when it had room to spare (a replay's
+		// reserved one), a quarter larger when it had none.
+		size := cap(r.items)
+		if len(r.items) == size {
+			size += size/4 + 1
+		}
+		r.items = append(make([]meter.Result, 0, size), r.items...)
 		r.lent = 0
 	}
 	r.items = append(r.items, x)
@@ -113,8 +120,8 @@ func (r *Results) output(open []meter.Result) []meter.Result {
 	return out[:len(out):len(out)]
 }
 
-// reclaim takes back the room an Output lent, once nothing holds an Output of the run
-// any more (see Run.Output): the next Output puts its open windows there again instead
+// reclaim takes back the room an output lent, once nothing holds an output of the run
+// any more (see Run.lendOutput): the next output puts its open windows there again instead
 // of copying every result (13 MB for the recorded hour, at a replay's peak).
 func (r *Results) reclaim() { r.lent = 0 }
 

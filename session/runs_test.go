@@ -93,7 +93,7 @@ func TestAWindowThatFiredAfterTheStatusListedItOpenIsNotOpenInTheOutput(t *testi
 	fired := open
 	fired.Kind, fired.Window, fired.Minute.USD, fired.Minute.Requests = meter.ProcessingTimeResult, 0, 2, 2
 	s.Apply(backend.Update{Results: []meter.Result{fired}})
-	out := s.Current().Output()
+	out := s.Current().lendOutput()
 	if len(out) != 1 || out[0].Kind != meter.ProcessingTimeResult || out[0].Minute.USD != 2 {
 		t.Errorf("output = %+v", out)
 	}
@@ -107,14 +107,15 @@ func TestARunsOutputSharesItsResultsAndNoLaterResultWritesOverIt(t *testing.T) {
 	open := meter.Result{Kind: meter.PendingResult, Window: meter.EventTimeResult, Minute: gateway.TenantCostMinute{TenantID: "acme", WindowStart: 0, WindowEnd: 60000}}
 	h.Apply(backend.Update{Status: &backend.Status{Open: []meter.Result{open}}})
 	run := h.Current()
-	out := run.Output()
+	h.an.diffs[run.ID] = &comparison{pending: true} // as a comparison under way holds the output
+	out := run.lendOutput()
 	if len(out) != 4 || out[3].Kind != meter.PendingResult || out[0].Record.RequestID != "a" {
 		t.Fatalf("output %+v", out)
 	}
 	if cap(run.Results.items) >= 4 && &out[0] != &run.Results.items[0] {
 		t.Error("the output is a copy of the results, not the results themselves")
 	}
-	again := run.Output() // the room past the results is lent: a copy
+	again := run.lendOutput() // the room past the results is lent: a copy
 	h.Apply(backend.Update{Results: []meter.Result{traceResult("d")}})
 	if out[3].Kind != meter.PendingResult || again[3].Kind != meter.PendingResult {
 		t.Errorf("a later result wrote over an output: %+v, %+v", out[3], again[3])
@@ -251,13 +252,20 @@ func TestAReplayComparedAgainSharesItsResultsOnceTheFirstComparisonIsDone(t *tes
 		t.Fatalf("the room past the results holds %+v", lent[n:])
 	}
 	// Under way, it keeps its output: another output is a copy and writes nothing there.
-	again := run.Output()
+	again := run.lendOutput()
 	if &again[0] == &run.Results.items[0] || lent[n+1].Minute.TenantID != "globex" {
 		t.Error("an output while a comparison is under way wrote into the room lent to it")
 	}
 	l.h.RunTasks(context.Background(), tasks)
 	if d := l.h.DiffState(false).Diff; d == nil {
 		t.Error("the second comparison did not finish")
+	}
+	// Done, it holds nothing: a result arriving now goes into the room, and the results
+	// stay in their array rather than moving to one a quarter larger.
+	before := &run.Results.items[0]
+	l.apply(backend.Update{Results: []meter.Result{traceOf("late-1")}})
+	if &run.Results.items[0] != before || run.Results.Len() != n+1 || run.Results.items[n].Record.RequestID != "late-1" {
+		t.Errorf("a result after the comparisons moved the results (%v) or landed elsewhere: %d results", &run.Results.items[0] != before, run.Results.Len())
 	}
 }
 
