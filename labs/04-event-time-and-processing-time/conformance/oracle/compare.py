@@ -27,6 +27,28 @@ def labtui_args(opts: dict) -> list:
     return a
 
 
+def text_differs(binary: str, path: str, opts: dict, jsonl: list) -> list:
+    """The text format's lines are `sink> {json}  # comment`, the jsonl lines' JSON without
+    "sink": the differences, if any."""
+    args = [a if a != "jsonl" else "text" for a in labtui_args(opts)]
+    p = subprocess.run([binary, "replay", path] + args, capture_output=True, timeout=600,
+                       env={"HOME": "/tmp", "PATH": "/usr/bin:/bin"})
+    got = []
+    for raw in p.stdout.split(b"\n"):
+        if not raw.strip():
+            continue
+        line = raw.decode("utf-8", "surrogateescape")
+        sink, _, rest = line.partition("> ")
+        body = rest.split("  # ", 1)[0]
+        got.append((sink, json.loads(body)))
+    if len(got) != len(jsonl):
+        return [f"text format: {len(got)} lines, jsonl {len(jsonl)}"]
+    for (s, d), (t, e) in zip(got, jsonl):
+        if s != t or not _same(d, e):
+            return [f"text format: {s}> {json.dumps(d)} is jsonl {t} {json.dumps(e)}"]
+    return []
+
+
 def run_labtui(binary: str, path: str, opts: dict) -> dict:
     p = subprocess.run([binary, "replay", path] + labtui_args(opts), capture_output=True,
                        text=True, timeout=600, env={"HOME": "/tmp", "PATH": "/usr/bin:/bin",
@@ -74,8 +96,9 @@ def _canon(lines, sink):
 SINKS = ("trace", "late", "processing-time", "event-time", "pending")
 
 
-def compare(binary: str, path: str, opts: dict):
-    """Returns (differences, labtui result, model result); no differences means they agree."""
+def compare(binary: str, path: str, opts: dict, text: bool = False):
+    """Returns (differences, labtui result, model result); no differences means they agree.
+    text: also check that --format text prints the same lines."""
     lt = run_labtui(binary, path, opts)
     md = model.run(path, opts)
     diffs = []
@@ -98,6 +121,8 @@ def compare(binary: str, path: str, opts: dict):
         want = len(md["skipped"]) if mk is None else md[mk]
         if lt.get(k) != want:
             diffs.append(f"count {k}: labtui {lt.get(k)}, model {want}")
+    if text and lt["rc"] == 0:
+        diffs += text_differs(binary, path, opts, lt["out"])
     # each skipped line is reported once, in line order (tombstones as one count)
     reported = lt["skipped"]
     if len(reported) < 100:

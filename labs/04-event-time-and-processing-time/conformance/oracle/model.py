@@ -183,9 +183,32 @@ def read_recording(path: str):
     return lines, records, bad
 
 
+def wrap(x: int) -> int:
+    """x as a Java long: two's complement, 64 bits (Flink's window and timer arithmetic
+    overflows so within a minute of the ends of the long range)."""
+    return (x + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
 def window_start(ts: int) -> int:
-    """TimeWindow.getWindowStartWithOffset with offset 0 and a minute (floor, as Java's)."""
-    return ts - ts % MINUTE  # Python's % floors: the same start as Flink's formula
+    """TimeWindow.getWindowStartWithOffset with offset 0 and a minute: r = ts % size
+    (Java's truncating %), start = r < 0 ? ts - (r + size) : ts - r, in long arithmetic."""
+    r = abs(ts) % MINUTE * (1 if ts >= 0 else -1)
+    return wrap(ts - (r + MINUTE)) if r < 0 else ts - r
+
+
+def window_end(start: int) -> int:
+    return wrap(start + MINUTE)
+
+
+def max_timestamp(start: int) -> int:
+    """TimeWindow.maxTimestamp(): end - 1."""
+    return wrap(window_end(start) - 1)
+
+
+def window_late(start: int, wm: int) -> bool:
+    """WindowOperator.isWindowLate with allowed lateness 0: cleanupTime(window), which is
+    maxTimestamp + 0 (no overflow to guard), at or below the watermark."""
+    return max_timestamp(start) <= wm
 
 
 class Generator:
@@ -275,12 +298,12 @@ class Job:
         if wm <= self.window_wm:
             return
         self.window_wm = wm
-        due = sorted((k for k in self.ev_windows if k[1] + MINUTE - 1 <= wm),
-                     key=lambda k: (k[1], k[0]))
+        due = sorted((k for k in self.ev_windows if max_timestamp(k[1]) <= wm),
+                     key=lambda k: (max_timestamp(k[1]), k[0]))
         for k in due:
             usd, n = self.ev_windows.pop(k)
             self.out.append(("event-time", {"tenant_id": k[0], "window_start": k[1],
-                                            "window_end": k[1] + MINUTE, "usd": usd,
+                                            "window_end": window_end(k[1]), "usd": usd,
                                             "requests": n}))
 
     def _upstream_watermark(self, wm: int):
@@ -329,7 +352,7 @@ class Job:
         for k in due:
             usd, n = self.pt_windows.pop(k)
             self.out.append(("processing-time", {"tenant_id": k[0], "window_start": k[1],
-                                                 "window_end": k[1] + MINUTE, "usd": usd,
+                                                 "window_end": window_end(k[1]), "usd": usd,
                                                  "requests": n}))
 
     # -- records ------------------------------------------------------------------------
@@ -346,7 +369,7 @@ class Job:
         rid = event["request_id"]
         held = self.pending.get(rid)
         if held is None:
-            self.pending[rid] = (event, ts + self.o["forget_after"])
+            self.pending[rid] = (event, wrap(ts + self.o["forget_after"]))
             return
         first, _ = held
         if first["type"] == event["type"]:
@@ -374,18 +397,22 @@ class Job:
         acc[1] += 1
         estart = window_start(rts)
         wm = self.window_wm
-        late = estart + MINUTE - 1 <= wm
+        # a late window is skipped; the record goes to the late output only when its own
+        # timestamp is at or below the watermark too (isElementLate): within a minute of
+        # Long.MAX_VALUE a window's end overflows, and Flink drops such a record silently
+        skipped = window_late(estart, wm)
+        late = skipped and rts <= wm
         self.out.append(("trace", {"request_id": r["request_id"], "tenant_id": tenant,
                                    "gateway": r["gateway"], "arrival": now,
                                    "kafka_timestamp": rec["timestamp"], "timestamp": rts,
-                                   "watermark": wm, "event_window_end": estart + MINUTE,
+                                   "watermark": wm, "event_window_end": window_end(estart),
                                    "processing_window_end": pstart + MINUTE, "late": late,
                                    "usd": usd}))
         if late:
             self.late += 1
             self.out.append(("late", {"request_id": r["request_id"], "tenant_id": tenant,
                                       "timestamp": rts, "watermark": wm, "usd": usd}))
-        else:
+        elif not skipped:
             acc = self.ev_windows.setdefault((tenant, estart), [0.0, 0])
             acc[0] += usd
             acc[1] += 1
@@ -480,7 +507,7 @@ def run(path: str, opts: dict) -> dict:
         pending = []
     for (tenant, start), (usd, n) in pending:
         job.out.append(("pending", {"window": "event-time", "tenant_id": tenant,
-                                    "window_start": start, "window_end": start + MINUTE,
+                                    "window_start": start, "window_end": window_end(start),
                                     "usd": usd, "requests": n}))
     skipped.sort()
     return {"out": job.out, "lines": lines, "skipped": skipped, "tombstones": tombstones,
