@@ -156,14 +156,27 @@ func hiccupTable(h *state.Hiccup) (labpanel.Table, bool) {
 	}
 	n, usd := lateOf(h, tenant)
 	if n > 0 {
-		t.Note = fmt.Sprintf("Your event-time column lacks %s ($%.4f): the watermark had passed their minute when "+
-			"they arrived, so for_monotonous_timestamps() dropped them as late, where the course's column bills them to "+
-			"the first minute. w with a bound above the hold, then another hiccup, gives the course's column.",
+		t.Note = fmt.Sprintf("Over the two minutes your event-time column lacks %s ($%.4f): the watermark had passed their "+
+			"minute when they arrived, so for_monotonous_timestamps() dropped them as late, where the course's column bills "+
+			"them to the first minute. w with a bound above the hold, then another hiccup, gives the course's column.",
 			plural(n, "held record"), usd)
+		if gap, ok := columnsGap(byTenant[tenant]); ok && math.Abs(gap-usd) >= 0.00005 {
+			t.Note += fmt.Sprintf(" The columns differ by $%.4f in the second minute, not $%.4f: the rest is requests that "+
+				"completed in a minute's last moments and reached the job in the next, as in a quiet minute's ≠ row.", gap, usd)
+		}
 	} else {
 		t.Note = "No record of " + tenant + " was late: the event-time column bills every held record to the minute it completed in, as the course's does."
 	}
 	return t, true
+}
+
+// columnsGap is the processing-time column less the event-time column in the second of
+// a tenant's two minutes, where processing time bills the held records.
+func columnsGap(pair [2]*minutes.Row) (float64, bool) {
+	if pair[1] == nil {
+		return 0, false
+	}
+	return pair[1].Cells[minutes.Processing].USD - pair[1].Cells[minutes.Event].USD, true
 }
 
 // lateOf is how many of the hiccup's late records are tenant's, and their dollars: from
