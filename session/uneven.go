@@ -205,7 +205,6 @@ func CatchUpNote(run *Run) string {
 	if !backlogRestart(run) {
 		return ""
 	}
-	return fmt.Sprintf("run %d re-reads the topic at full speed after the restart, one partition ahead of another, and its "+
-		"watermark, generated after the source, follows the one furthest ahead: records are late only because of that (l counts "+
-		"them; w, p, enter puts watermarks per partition on the source)", run.ID)
+	return fmt.Sprintf("run %d re-reads the topic at full speed: one partition runs ahead, the watermark follows it, and "+
+		"records go late whatever the bound (l; per partition on the source: w, p, enter)", run.ID)
 }

@@ -72,13 +72,13 @@ func (m Model) bodyViews() []string {
 	}
 	if l.lateH > 0 {
 		run := m.sess.Current()
-		title := fmt.Sprintf("late records dropped by the event-time window · run %d · %d ($%.4f)", run.ID, run.LateCount, run.LateUSD)
+		title := fmt.Sprintf("late records dropped by the event-time window · run %d · %s ($%.4f)", run.ID, session.Count(int64(run.LateCount)), run.LateUSD)
 		if lead := session.LateLead(run); lead != "" {
 			title += ": " + lead
 			if run.ReadsRecording() {
 				title += ", d explains"
 			} else {
-				title += ", as it re-read the topic after the restart"
+				title += " in the restart's catch-up"
 			}
 		}
 		title += " · l to hide"
