@@ -206,5 +206,5 @@ func CatchUpNote(run *Run) string {
 		return ""
 	}
 	return fmt.Sprintf("run %d re-reads the topic at full speed: one partition runs ahead, the watermark follows it, and "+
-		"records go late whatever the bound (l; per partition on the source: w, p, enter)", run.ID)
+		"the records behind it go late (l; per partition on the source: w, p, enter)", run.ID)
 }
