@@ -233,8 +233,8 @@ func TestARestartThatReReadsTheLiveTopicSaysWhyItsRecordsWereLate(t *testing.T) 
 	if got := LateLead(run); got != "2 only because partition 1 ran 6 min ahead of 0" {
 		t.Errorf("LateLead = %q", got)
 	}
-	if got := CatchUpNote(run); got != "run 2 re-reads the topic at full speed: one partition runs ahead, the watermark follows it, and records go late "+
-		"whatever the bound (l; per partition on the source: w, p, enter)" {
+	if got := CatchUpNote(run); got != "run 2 re-reads the topic at full speed: one partition runs ahead, the watermark follows it, and the records "+
+		"behind it go late (l; per partition on the source: w, p, enter)" {
 		t.Errorf("CatchUpNote = %q", got)
 	}
 }
