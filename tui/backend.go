@@ -105,7 +105,11 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	if r := u.Restarted; r != nil {
 		m.panes = m.panes.Bottom()
 		m.watermarks = r.Watermarks
-		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", r.Reason, r.Timestamp, m.sess.Current().ID)
+		why := r.Reason
+		if r.Cause == backend.CauseReplay && r.Recording != "" {
+			why = "replay of " + filepath.Base(r.Recording) // the name, not the learner's cache path
+		}
+		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", why, r.Timestamp, m.sess.Current().ID)
 		if r.Cause == backend.CauseStrategy {
 			m = m.say(footer.Info, "run %d: the job redeployed with %s, empty state, reading the topic again from its starting offsets",
 				m.sess.Current().ID, strategy.Name(r.Watermarks))
