@@ -163,3 +163,16 @@ func TestEachRecordShowsTheWatermarkEachSideMet(t *testing.T) {
 		}
 	}
 }
+
+// TestAt80ColumnsTheTabBarNamesEveryTabWhole: it read "… processing time     moved
+// reque…" at 80x24, the tab → leads to cut.
+func TestAt80ColumnsTheTabBarNamesEveryTabWhole(t *testing.T) {
+	c, _ := content(t)
+	for _, w := range []int{80, 160} {
+		bar := strings.Split(ansi.Strip(New(theme.New()).SetSize(w, 20).SetContent(c).View()), "\n")[0]
+		if !strings.Contains(bar, "[ event time ]") || !strings.Contains(bar, "processing time") || !strings.Contains(bar, "moved requests") ||
+			strings.Contains(bar, "…") {
+			t.Errorf("at %d columns the tab bar reads %q", w, bar)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
@@ -53,7 +55,12 @@ func (m Model) tabBar() string {
 			parts = append(parts, m.styles.Dim.Render("  "+t.String()+"  "))
 		}
 	}
-	return st.Render("diff against the re-enactment") + "  " + strings.Join(parts, " ")
+	bar := st.Render("diff against the re-enactment") + "  " + strings.Join(parts, " ")
+	if ansi.StringWidth(bar) > m.width {
+		// 80 columns: every tab's name whole, the title shorter.
+		bar = st.Render("diff") + " " + strings.Join(parts, "")
+	}
+	return bar
 }
 
 // headHeight is how many lines stay above tab t's scrolling lines: title, note, summary
