@@ -35,7 +35,7 @@ type Section struct {
 func Build(title string, c session.ReplayDiff) *Content {
 	pt := []string{"the replay's processing-time windows, where the whole recording landed:"}
 	for _, r := range c.Minutes {
-		state := fmt.Sprint(r.Minute.Requests, " requests")
+		state := session.Count(r.Minute.Requests) + " requests"
 		if r.Kind == meter.PendingResult {
 			state += ", still open"
 		}
