@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -123,11 +124,12 @@ func (m *Moves) USD() float64 {
 	return s
 }
 
-// Summary says in one sentence what moved: "71641 requests in both runs; 1207 changed
+// Summary says in one sentence what moved: "71,641 requests in both runs; 1,207 changed
 // minute ($61.23); 840 of them ($40.10) dropped as late in B".
 func (m *Moves) Summary(names Names) string {
 	names = names.orDefault()
-	s := fmt.Sprintf("%d requests in both runs; %d changed %s (%s)", m.Both, len(m.Moves), m.word(), usd(m.USD()))
+	s := fmt.Sprintf("%s requests in both runs; %s changed %s (%s)", thousands.Format(int64(m.Both)), thousands.Format(int64(len(m.Moves))),
+		m.word(), usd(m.USD()))
 	for _, side := range []Side{A, B} {
 		if n, u := m.Late(side); n > 0 {
 			s += fmt.Sprintf("; %d of them (%s) dropped as late in %s", n, usd(u), names.of(side))
