@@ -61,3 +61,21 @@ func TestWithoutAReconfigurerTheStrategyKeyIsOff(t *testing.T) {
 		t.Errorf("w opened the picker on a backend that cannot restart the job")
 	}
 }
+
+// TestAt80ColumnsTheHeaderNamesWatermarksPerPartitionWhole: w, p, enter (4.3's second
+// result) names a strategy 55 characters long; at 80 columns the header cut it to
+// "for_monotonous_timestamps() per parti…".
+func TestAt80ColumnsTheHeaderNamesWatermarksPerPartitionWhole(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Results: both("acme", 0, 0.1, 1), Status: status(at("01:10"), at("01:09"))})
+	tm := teatestStart(t, fakebackend.NewReconfigurable(fb, 2), fb, Config{}, 80, 24)
+	waitFor(t, tm, "for_monotonous_timestamps()")
+	press(tm, "w")
+	press(tm, "p")
+	waitFor(t, tm, "p: per partition at the source")
+	press(tm, "enter")
+	waitFor(t, tm, "for_monotonous_timestamps() per partition at the source")
+	_, view := finalView(t, tm)
+	if first := strings.Split(view, "\n")[0]; strings.Contains(first, "…") {
+		t.Errorf("the header is cut: %q", first)
+	}
+}

@@ -96,7 +96,15 @@ func (m Model) summary(st *backend.Status, info Info) string {
 			return l
 		}
 	}
-	return m.styles.Title.Render(name) + " · " + gen + " · " + st.Timestamp.String() + strategy
+	if l := m.styles.Title.Render(name) + " · " + gen + " · " + st.Timestamp.String() + strategy; ansi.StringWidth(l) <= m.width {
+		return l
+	}
+	// 80 columns with watermarks per partition: the strategy keeps its whole name (the
+	// instances' rates below say whether the generator runs).
+	if l := gen + " · " + st.Timestamp.String() + strategy; ansi.StringWidth(l) <= m.width {
+		return l
+	}
+	return st.Timestamp.String() + strategy
 }
 
 func (m Model) instances(ins []backend.Instance, info Info) string {
