@@ -45,7 +45,7 @@ type early struct {
 	left []int32
 	// queues holds each partition's records read and not yet handed over (indices into
 	// recs, in file order); tail is the arrival and offset of each one's last record read.
-	queues      [mergedPartitions][]int32
+	queues      [mergedPartitions]queue
 	tailArrival [mergedPartitions]int64
 	tailOffset  [mergedPartitions]int64
 	// live lists the partitions read so far, lowest first; waiting counts those of them
@@ -97,18 +97,18 @@ func (e *early) read(b, from int) (ok bool) {
 		if p >= mergedPartitions {
 			return false
 		}
-		q := e.queues[p]
+		q := &e.queues[p]
 		switch {
-		case q == nil: // the partition's first record
+		case q.buf == nil: // the partition's first record
 			if e.job != nil && e.cfg.Job.Watermarks.At == meter.SourceWatermarks && int(p) >= e.partitions {
 				return false
 			}
 			e.live = append(e.live, p)
 			slices.Sort(e.live)
-			q = make([]int32, 0, batchLines)
+			q.buf = make([]int32, 0, batchLines)
 		case rec.Arrival < e.tailArrival[p] || rec.Arrival == e.tailArrival[p] && rec.Offset < e.tailOffset[p]:
 			return false
-		case len(q) == 0:
+		case q.len() == 0:
 			e.waiting--
 		}
 		if e.last != nil && (rec.Arrival < e.last.arrival || rec.Arrival == e.last.arrival &&
@@ -116,7 +116,7 @@ func (e *early) read(b, from int) (ok bool) {
 			return false
 		}
 		e.tailArrival[p], e.tailOffset[p] = rec.Arrival, rec.Offset
-		e.queues[p] = append(q, int32(b<<batchShift|i))
+		q.push(int32(b<<batchShift | i))
 	}
 	return true
 }
@@ -133,8 +133,8 @@ func (e *early) handOver(ctx context.Context, all bool) (ok bool) {
 		least := int32(-1)
 		var head int64
 		for _, p := range e.live {
-			if q := e.queues[p]; len(q) > 0 {
-				if a := e.recs.at(q[0]).Arrival; least < 0 || a < head {
+			if q := &e.queues[p]; q.len() > 0 {
+				if a := e.recs.at(q.buf[q.head]).Arrival; least < 0 || a < head {
 					least, head = p, a
 				}
 			}
@@ -142,8 +142,10 @@ func (e *early) handOver(ctx context.Context, all bool) (ok bool) {
 		if least < 0 {
 			return true
 		}
-		k := e.queues[least][0]
-		if e.queues[least] = e.queues[least][1:]; len(e.queues[least]) == 0 {
+		q := &e.queues[least]
+		k := q.buf[q.head]
+		if q.head++; q.len() == 0 {
+			q.buf, q.head = q.buf[:0], 0
 			e.waiting++
 		}
 		rec := e.recs.at(k)
@@ -213,4 +215,22 @@ func (e *early) release(sink func(meter.Result), bad func(int, error), sum *Summ
 	}
 	e.held, e.heldBad = nil, nil
 	e.sink, e.bad, e.sum = sink, bad, sum
+}
+
+// queue is a partition's records read and not yet handed over, in file order: buf[head:].
+// Appending reuses the room taking from the front leaves once it is half the buffer, so a
+// queue that stays short allocates nothing after it has grown.
+type queue struct {
+	buf  []int32
+	head int
+}
+
+func (q *queue) len() int { return len(q.buf) - q.head }
+
+func (q *queue) push(k int32) {
+	if len(q.buf) == cap(q.buf) && q.head >= len(q.buf)/2 {
+		n := copy(q.buf, q.buf[q.head:])
+		q.buf, q.head = q.buf[:n], 0
+	}
+	q.buf = append(q.buf, k)
 }
