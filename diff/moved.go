@@ -132,7 +132,7 @@ func (m *Moves) Summary(names Names) string {
 		m.word(), usd(m.USD()))
 	for _, side := range []Side{A, B} {
 		if n, u := m.Late(side); n > 0 {
-			s += fmt.Sprintf("; %d of them (%s) dropped as late in %s", n, usd(u), names.of(side))
+			s += fmt.Sprintf("; %s of them (%s) dropped as late in %s", thousands.Format(int64(n)), usd(u), names.of(side))
 		}
 	}
 	if m.OnlyA > 0 || m.OnlyB > 0 {
@@ -160,7 +160,7 @@ func (m *Moves) WriteText(w io.Writer, names Names, limit int) error {
 	}
 	for i := range m.Moves {
 		if limit >= 0 && i == limit {
-			fmt.Fprintf(bw, "… %d more\n", len(m.Moves)-limit)
+			fmt.Fprintf(bw, "… %s more\n", thousands.Format(int64(len(m.Moves)-limit)))
 			break
 		}
 		mv := &m.Moves[i]

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 )
@@ -156,7 +157,12 @@ func (r *Report) RowLine(row *Row, names Names) string {
 	s := fmt.Sprintf("%s %s %-10s %s %-22s %s %-22s", mark, r.label(row.WindowStart), row.TenantID,
 		names.A, cellText(row.A), names.B, cellText(row.B))
 	if row.Status != Identical && row.Status != PendingOnly {
-		s += fmt.Sprintf(" Δ %s %+d", signedUSD(row.DeltaUSD()), row.DeltaRequests())
+		d := row.DeltaRequests()
+		sign := "+"
+		if d < 0 {
+			sign = "" // thousands.Format writes the minus
+		}
+		s += fmt.Sprintf(" Δ %s %s%s", signedUSD(row.DeltaUSD()), sign, thousands.Format(int64(d)))
 	}
 	return strings.TrimRight(s, " ")
 }
@@ -182,7 +188,7 @@ func cellText(c minutes.Cell) string {
 	if !c.Present() {
 		return "—"
 	}
-	s := fmt.Sprintf("%s ×%d", usd(c.USD), c.Requests)
+	s := fmt.Sprintf("%s ×%s", usd(c.USD), thousands.Format(c.Requests))
 	if c.Open {
 		s += " open"
 	}
@@ -214,7 +220,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return thousands.Format(int64(n)) + " " + word + "s"
 }
 
 // usd writes a sum of dollars with at least two decimals and at most six.
