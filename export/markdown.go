@@ -277,7 +277,7 @@ func writeMoved(b *sheet, moved []state.Moved, s *state.MovedSummary) {
 	}
 	if total > min(len(moved), sheetMoved) {
 		b.line("")
-		b.line(fmt.Sprintf("(%d more moved requests in the JSON.)", total-min(len(moved), sheetMoved)))
+		b.line(fmt.Sprintf("(%s more moved requests in the JSON.)", thousands.Format(int64(total-min(len(moved), sheetMoved)))))
 	}
 }
 

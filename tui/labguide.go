@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -55,7 +56,8 @@ func (m Model) pinNext() (Model, tea.Cmd) {
 	case err != nil:
 		m = m.say(footer.Warn, "%v", err)
 	case f != nil && f.Pinned:
-		m = m.say(footer.Info, "%s is pinned to %s: the sheet names it; P lets the rule pick", ex, runName(f.Run))
+		m = m.say(footer.Info, "%s is pinned to run %d (P lets the rule pick; the sheet names it): %s", ex, f.Run.ID,
+			strings.TrimPrefix(runName(f.Run), fmt.Sprintf("run %d, ", f.Run.ID)))
 	case f != nil:
 		m = m.say(footer.Info, "%s follows the rule again: %s backs it", ex, runName(f.Run))
 	}
