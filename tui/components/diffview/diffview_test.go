@@ -176,3 +176,23 @@ func TestAt80ColumnsTheTabBarNamesEveryTabWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestAt80ColumnsTheMovedListShowsBothMinutesWhole: 4.4's answer is a request's two
+// minutes; at 80 columns the started_ts one was cut to "10:00 (10:…".
+func TestAt80ColumnsTheMovedListShowsBothMinutesWhole(t *testing.T) {
+	c, mv := content(t)
+	view := ansi.Strip(New(theme.New()).SetSize(80, 20).SetContent(c).SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv}).
+		SetTab(MovedTab).View())
+	found := false
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(l, "r-105") {
+			found = true
+			if strings.Contains(l, "…") || strings.Count(l, "(") != 2 || !strings.Contains(l, "→") {
+				t.Errorf("the moved row is cut or lacks a minute: %q", l)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no row for r-105:\n%s", view)
+	}
+}

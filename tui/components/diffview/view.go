@@ -34,7 +34,11 @@ func (m Model) View() string {
 			status = fmt.Sprintf("requests %d–%d of %d", m.top[m.tab]+1, m.top[m.tab]+len(body), total)
 		}
 	}
-	lines = append(lines, m.styles.Dim.Render(status+" · ↑/↓ pgup/pgdn scroll · ←/→ tab · d or esc back to the panes"))
+	keys := " · ↑/↓ pgup/pgdn scroll · ←/→ tab · d or esc back to the panes"
+	if ansi.StringWidth(status+keys) > m.width {
+		keys = " · ↑/↓ pgdn · ←/→ tab · esc back" // 80 columns
+	}
+	lines = append(lines, m.styles.Dim.Render(status+keys))
 	for i, l := range lines {
 		lines[i] = textutil.Fit(l, m.width)
 	}
@@ -99,7 +103,11 @@ func (m Model) head(t Tab) []string {
 		}
 	}
 	if t == MovedTab && m.moved != nil && len(m.moved.Moves.Moves) > 0 {
-		out = append(out, m.styles.Dim.Render(movedHead))
+		head := movedHead
+		if m.narrowMoved() {
+			head = movedHeadNarrow
+		}
+		out = append(out, m.styles.Dim.Render(head))
 	}
 	return out
 }
@@ -170,6 +178,12 @@ func (m Model) styled(l line) string {
 	return l.text
 }
 
+// narrowMoved reports whether the moved list's wide rows do not fit the view.
+func (m Model) narrowMoved() bool { return ansi.StringWidth(movedHead) > m.width }
+
+// movedHeadNarrow is the moved list's column heads at 80 columns.
+var movedHeadNarrow = fmt.Sprintf("%-15s %-8s %8s %-20s %-20s %s", "request", "tenant", "usd", "completed_ts minute", "started_ts minute", "late")
+
 // movedHead is the moved list's column heads.
 var movedHead = fmt.Sprintf("%-18s %-9s %-6s %9s  %-21s %-21s %s", "request", "tenant", "gw", "usd",
 	"completed_ts minute", "started_ts minute", "dropped as late")
@@ -188,6 +202,16 @@ func (m Model) movedLine(mv *diff.Moves, x *diff.Move) string {
 	}
 	s := fmt.Sprintf("%-18s %-9s %-6s %9s  %-21s %-21s %s", x.RequestID, x.TenantID, x.Gateway, fmt.Sprintf("$%.4f", x.USD),
 		minute(mv.WindowStart(x, diff.A), x.A.Timestamp), minute(mv.WindowStart(x, diff.B), x.B.Timestamp), late)
+	if m.narrowMoved() {
+		// 80 columns: both minutes and timestamps whole; the gateway and the late
+		// watermark give way (the sheet and the JSON keep them).
+		late = "no"
+		if x.B.Late || x.A.Late {
+			late = "late"
+		}
+		s = fmt.Sprintf("%-15s %-8s %8s %s→%s %s", x.RequestID, textutil.Fit(x.TenantID, 8), fmt.Sprintf("$%.4f", x.USD),
+			minute(mv.WindowStart(x, diff.A), x.A.Timestamp), minute(mv.WindowStart(x, diff.B), x.B.Timestamp), late)
+	}
 	if x.B.Late {
 		return m.styles.Warn.Render(s)
 	}
