@@ -90,7 +90,7 @@ func TestThePickersDefaultPlansTheCoursesHiccupAtSecond40(t *testing.T) {
 	press(tm, "i")
 	waitFor(t, tm, "[at the next :40, in 15 s, so the hold crosses a minute as in the course]")
 	press(tm, "enter")
-	waitFor(t, tm, "gw-1 6.7 req/s hiccup at 10:00:40, in 15 s", "planned at 10:00:40")
+	waitFor(t, tm, "gw-1 6.7 req/s hiccup at 10:00:40, in 15 s", "hiccup on gw-1 at 10:00:40 for 35s: the hold crosses a minute, as in the course")
 	clock.Set(time.UnixMilli(at("00:33")))
 	waitFor(t, tm, "hiccup at 10:00:40, in 7 s")
 	if c := fb.Called("Inject"); len(c) != 0 {

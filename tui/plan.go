@@ -66,7 +66,7 @@ func (m Model) plan(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.planned = &plannedHiccup{instance: instance, at: h.StartsAt(start), d: d, cancel: cancel}
 	at := m.planned.at.UTC().Format("15:04:05")
-	m = m.say(footer.Info, "hiccup on %s planned at %s for %s: the hold crosses a minute, as in the course", instance, at, d)
+	m = m.say(footer.Info, "hiccup on %s at %s for %s: the hold crosses a minute, as in the course", instance, at, d)
 	if m.sess.Status != nil && !m.sess.Status.Generator {
 		m = m.say(footer.Warn, "hiccup on %s planned at %s, but the generator is off: press g, or the hold holds nothing", instance, at)
 	}
