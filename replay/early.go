@@ -9,9 +9,12 @@ import (
 	"github.com/labtui/labtui/meter"
 )
 
-// heldResults is how many results a job run early holds back before it waits for the
-// end of the file (32,768: 5.8 MB): a replay without traces holds a few per minute of
-// the recording; one with traces holds one a request, and would otherwise hold them all.
+// heldResults is how many results a job run early may hold back whatever it was handed
+// (32,768: 5.8 MB). Beyond that it holds at most one a record handed over, and else waits
+// for the end of the file: once it waits, every record read after is kept (a Record is
+// 168 bytes, a Result 176), so holding that many costs no more than keeping the records
+// would, and a replay never holds more than the sorted replay keeps. A replay without
+// traces holds a few results a minute of the recording, one with traces one a request.
 const heldResults = 1 << 15
 
 // early runs a recorded replay's job while the file is still being read, so that the
@@ -52,8 +55,9 @@ type early struct {
 	// with an empty queue.
 	live    []int32
 	waiting int
-	// last is the record handed over last; job is nil until the first.
+	// last is the record handed over last, handed their number; job is nil until the first.
 	last       *recordKey
+	handed     int
 	lastKey    recordKey
 	job        *gatewaymeter.Job
 	start      int64
@@ -61,7 +65,7 @@ type early struct {
 	// held is what the job wrote before release, heldBad its malformed events, each
 	// with the number of results written before it. After release, sink and bad take
 	// them as they come.
-	held    []meter.Result
+	held    chunks
 	heldBad []heldBad
 	sink    func(meter.Result)
 	bad     func(int, error)
@@ -122,11 +126,11 @@ func (e *early) read(b, from int) (ok bool) {
 }
 
 // handOver hands the job the records whose turn has come: while every partition read
-// so far has one waiting and the job holds fewer than heldResults, or, at the end of
+// so far has one waiting and the job may hold more (heldResults), or, at the end of
 // the file (all), every record left. It returns early when ctx is done, and ok false
 // when the job cannot be made.
 func (e *early) handOver(ctx context.Context, all bool) (ok bool) {
-	for n := 0; all || e.waiting == 0 && len(e.held) < heldResults; n++ {
+	for n := 0; all || e.waiting == 0 && e.held.len() < max(heldResults, e.handed); n++ {
 		if n&1023 == 1023 && ctx.Err() != nil {
 			return true
 		}
@@ -153,13 +157,14 @@ func (e *early) handOver(ctx context.Context, all bool) (ok bool) {
 			return false
 		}
 		e.lastKey, e.last = recordKey{rec.Arrival, rec.Offset, rec.Partition}, &e.lastKey
+		e.handed++
 		e.job.Advance(rec.Arrival)
 		if err := e.job.ProcessParsed(rec.Partition, &rec.Event, rec.Err, rec.Timestamp); err != nil {
 			if e.bad != nil {
 				e.sum.BadEvents++
 				e.bad(rec.Line, err)
 			} else {
-				e.heldBad = append(e.heldBad, heldBad{len(e.held), rec.Line, err})
+				e.heldBad = append(e.heldBad, heldBad{e.held.len(), rec.Line, err})
 			}
 		}
 		e.done(k)
@@ -194,7 +199,7 @@ func (e *early) collect(r meter.Result) {
 		e.sink(r)
 		return
 	}
-	e.held = append(e.held, r)
+	e.held.add(r)
 }
 
 // release hands what the job held back to sink and bad, in the order the job wrote
@@ -202,18 +207,22 @@ func (e *early) collect(r meter.Result) {
 func (e *early) release(sink func(meter.Result), bad func(int, error), sum *Summary) {
 	sum.Started = e.start
 	next := 0
-	for i := range e.held {
-		for ; next < len(e.heldBad) && e.heldBad[next].at == i; next++ {
-			sum.BadEvents++
-			bad(e.heldBad[next].line, e.heldBad[next].err)
+	i := 0
+	for _, chunk := range append(e.held.full, e.held.cur) {
+		for _, r := range chunk {
+			for ; next < len(e.heldBad) && e.heldBad[next].at == i; next++ {
+				sum.BadEvents++
+				bad(e.heldBad[next].line, e.heldBad[next].err)
+			}
+			sink(r)
+			i++
 		}
-		sink(e.held[i])
 	}
 	for ; next < len(e.heldBad); next++ {
 		sum.BadEvents++
 		bad(e.heldBad[next].line, e.heldBad[next].err)
 	}
-	e.held, e.heldBad = nil, nil
+	e.held, e.heldBad = chunks{}, nil
 	e.sink, e.bad, e.sum = sink, bad, sum
 }
 

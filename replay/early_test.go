@@ -326,8 +326,8 @@ func FuzzRecordedPaceIsTheSortedReplay(f *testing.F) {
 
 // TestRecordedPaceHandsTheRecordedHourOverWhileReadingIt: labtui's recordings are in the
 // order early bets on (each partition in arrival order), so the recorded hour is replayed
-// while it is read, and its results, held back past heldResults and then waiting for the
-// end of the file (the traces are one a request), are the sorted replay's.
+// while it is read, and its results (with traces, more than heldResults of them, fewer
+// than its records) are the sorted replay's.
 func TestRecordedPaceHandsTheRecordedHourOverWhileReadingIt(t *testing.T) {
 	for _, cfg := range []Config{
 		{Job: meter.Options{Trace: true}},
@@ -348,7 +348,7 @@ func TestRecordedPaceHandsTheRecordedHourOverWhileReadingIt(t *testing.T) {
 			t.Fatalf("the recorded hour was ordered by %d, not handed over early", ordered)
 		}
 		if cfg.Job.Trace && len(want.results) <= heldResults {
-			t.Fatalf("%d results: the job never held heldResults back", len(want.results))
+			t.Fatalf("%d results: the job never held more than heldResults", len(want.results))
 		}
 	}
 }
@@ -425,5 +425,32 @@ func TestALostBetReadsTheFileAgainAndReportsEachBadLineOnce(t *testing.T) {
 	sameReplay(t, "two recordings concatenated, truncated", got, want)
 	if ordered != readAgain {
 		t.Fatalf("the truncated file was ordered by %d, not read again", ordered)
+	}
+}
+
+// TestAJobHoldingMoreResultsThanRecordsWaitsForTheEnd: a recording whose every request
+// has a tenant and a minute of its own makes three results a request (both windows and the trace),
+// more than one a record: the job run early holds heldResults, then one a record handed
+// over, then waits for the end of the file, and gives exactly what the sorted replay gives.
+func TestAJobHoldingMoreResultsThanRecordsWaitsForTheEnd(t *testing.T) {
+	var b strings.Builder
+	const requests = 20_000
+	for i := range requests {
+		ts := clock(int64(i), 0, 0)
+		fmt.Fprintf(&b, `{"partition":%d,"offset":%d,"timestamp":%d,"arrival":%d,"key":"k","value":{"type":"RequestStarted","request_id":"r-%d","tenant_id":"t-%d","model":"flat-10c","gateway":"gw-0","ts":%d,"prompt_tokens":10}}`+"\n",
+			i%2, i, ts, ts, i, i, ts)
+		fmt.Fprintf(&b, `{"partition":%d,"offset":%d,"timestamp":%d,"arrival":%d,"key":"k","value":{"type":"RequestCompleted","request_id":"r-%d","tenant_id":"t-%d","model":"flat-10c","gateway":"gw-0","ts":%d,"completion_tokens":10}}`+"\n",
+			1-i%2, i, ts+1, ts+1, i, i, ts+1)
+	}
+	text := []byte(b.String())
+	cfg := Config{Job: meter.Options{Trace: true}, Drain: true}
+	want := sortedReplay(pipeSource(text), cfg)
+	if len(want.results) < 3*requests {
+		t.Fatalf("%d results for %d requests", len(want.results), requests)
+	}
+	got, ordered := recordedReplay(fileSource(t, "tenants.jsonl", text), cfg)
+	sameReplay(t, "a tenant a request", got, want)
+	if ordered != handedEarly {
+		t.Fatalf("ordered by %d, not handed over early", ordered)
 	}
 }

@@ -47,9 +47,12 @@ func (c *chunks) add(r meter.Result) {
 	c.cur = append(c.cur, r)
 }
 
+// len is how many results were added.
+func (c *chunks) len() int { return len(c.full)*chunkSize + len(c.cur) }
+
 // all returns every result added, in order, in an array of exactly their number.
 func (c *chunks) all() []meter.Result {
-	n := len(c.full)*chunkSize + len(c.cur) // every full chunk holds chunkSize
+	n := c.len() // every full chunk holds chunkSize
 	if n == 0 {
 		return nil
 	}
