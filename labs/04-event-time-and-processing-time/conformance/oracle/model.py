@@ -164,10 +164,9 @@ def read_recording(path: str):
             d = {"partition": d.get("partition"), "offset": d.get("offset"),
                  "timestamp": d.get("ts"), "key": d.get("key"), "value": d.get("payload")}
         part, off, ts = d.get("partition"), d.get("offset"), d.get("timestamp")
-        arr = d.get("arrival", ts)
-        if arr is None:
-            arr = ts
-        ok = (_is_int(part) and 0 <= part <= 2147483647 and _is_int(off) and off >= 0
+        arr = d.get("arrival", ts)  # present, it must be a time (null is not one)
+        key = d.get("key")
+        ok = (key is None or isinstance(key, str)) and (_is_int(part) and 0 <= part <= 2147483647 and _is_int(off) and off >= 0
               and _is_int(ts) and YEAR1_MS <= ts <= YEAR9999_MS
               and _is_int(arr) and YEAR1_MS <= arr <= YEAR9999_MS)
         if not ok:

@@ -21,12 +21,12 @@ import gen  # noqa: E402
 LAB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 AXES = {
-    "out_of_orderness": [0, 1, 999, 40_000],
-    "watermark_interval": [200, 1, 1000, 0, 333],
-    "forget_after": [600_000, 0, 5_000],
+    "out_of_orderness": [0, 1, 999, 40_000, 86_400_000],
+    "watermark_interval": [200, 1, 1000, 0, 333, 90_000],
+    "forget_after": [600_000, 0, 5_000, 86_400_000],
     "timestamp": ["completed_ts", "started_ts"],
     "watermarks": ["stream", "source"],
-    "idleness": [0, 1_000, 30_000],
+    "idleness": [0, 1, 1_000, 30_000],
     "drain": [False, True],
 }
 DEFAULT = {"out_of_orderness": 0, "watermark_interval": 200, "forget_after": 600_000,
