@@ -29,10 +29,12 @@ func (m Model) View() string {
 	lines = lines[:m.height-1]
 	status := "nothing to show yet"
 	if total > 0 {
-		status = fmt.Sprintf("lines %d–%d of %d", m.top[m.tab]+1, m.top[m.tab]+len(body), total)
+		what := "lines"
 		if m.tab == MovedTab {
-			status = fmt.Sprintf("requests %d–%d of %d", m.top[m.tab]+1, m.top[m.tab]+len(body), total)
+			what = "requests"
 		}
+		status = fmt.Sprintf("%s %s–%s of %s", what, session.Count(int64(m.top[m.tab]+1)), session.Count(int64(m.top[m.tab]+len(body))),
+			session.Count(int64(total)))
 	}
 	keys := " · ↑/↓ pgup/pgdn scroll · ←/→ tab · d or esc back to the panes"
 	if ansi.StringWidth(status+keys) > m.width {

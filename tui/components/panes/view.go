@@ -185,10 +185,10 @@ func openLine(r openRow, o *meter.Result, w int) string {
 func (m Model) status(run *session.Run, from, to, n int) string {
 	s := run.Title() + " · no rows yet"
 	if n > 0 {
-		s = fmt.Sprintf("%s · rows %d–%d of %d", run.Title(), from+1, to, n)
+		s = fmt.Sprintf("%s · rows %s–%s of %s", run.Title(), thousands.Format(int64(from+1)), thousands.Format(int64(to)), thousands.Format(int64(n)))
 	}
 	if d := run.Table.Dropped(); d > 0 {
-		s += fmt.Sprintf(" · %d older rows dropped", d)
+		s += fmt.Sprintf(" · %s older rows dropped", thousands.Format(int64(d)))
 	}
 	if m.follow {
 		s += " · following"
