@@ -132,7 +132,8 @@ wait_for "watermarks [" 5
 tmux send-keys -t "$S" p
 sleep 0.3
 tmux send-keys -t "$S" Enter
-wait_for "redeployed with" 10
+# The job restarts on the replay's topic: the status line says it is not a replay.
+wait_for "is not a replay (r replays with this strategy" 10
 tmux send-keys -t "$S" t
 wait_for "replay completed_ts done" 180
 # The restart's run read nothing before t and gave its number to the replay's run.
