@@ -208,7 +208,10 @@ func (e *early) release(sink func(meter.Result), bad func(int, error), sum *Summ
 	sum.Started = e.start
 	next := 0
 	i := 0
-	for _, chunk := range append(e.held.full, e.held.cur) {
+	held := append(e.held.full, e.held.cur)
+	e.held = chunks{}
+	for c, chunk := range held {
+		held[c] = nil // a chunk handed on is garbage: a sink that keeps results copies them
 		for _, r := range chunk {
 			for ; next < len(e.heldBad) && e.heldBad[next].at == i; next++ {
 				sum.BadEvents++
@@ -222,7 +225,7 @@ func (e *early) release(sink func(meter.Result), bad func(int, error), sum *Summ
 		sum.BadEvents++
 		bad(e.heldBad[next].line, e.heldBad[next].err)
 	}
-	e.held, e.heldBad = chunks{}, nil
+	e.heldBad = nil
 	e.sink, e.bad, e.sum = sink, bad, sum
 }
 
