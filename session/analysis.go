@@ -20,11 +20,7 @@ type analysis struct {
 	// chosen is the run the learner chose as the replays' reference; 0 is the recorded
 	// hour re-enacted at its recorded times.
 	chosen int
-	// liveSince is the processing time of the first status, and ahead says the reference
-	// of Config.Recording was asked for ahead of the first replay (referenceAhead).
-	liveSince int64
-	ahead     bool
-	moved     movedList
+	moved  movedList
 	// version changes whenever any of it changes, so a view rebuilds only then.
 	version uint64
 }
@@ -87,9 +83,6 @@ func (s *Session) analyze(u backend.Update) []Task {
 			tasks = append(tasks, s.findMoved()...)
 		}
 	}
-	if u.Status != nil {
-		tasks = append(tasks, s.referenceAhead(u.Status.Now)...)
-	}
 	if len(u.Results) > 0 || u.Status != nil {
 		for _, run := range s.runs {
 			if c := s.an.diffs[run.ID]; c != nil && !c.pending && c.output != run.output {
@@ -97,32 +90,6 @@ func (s *Session) analyze(u backend.Update) []Task {
 			}
 		}
 	}
-	return tasks
-}
-
-// ReferenceAhead is how long (processing time) a session runs before it works out the
-// reference run of the recording `r` replays (Config.Recording, completed_ts), ahead of
-// the first replay.
-const ReferenceAhead = 60_000
-
-// referenceAhead starts the re-enactment of Config.Recording with completed_ts once the
-// lab has run for ReferenceAhead, unless a replay asked for it first. The first replay's
-// comparison needs it, and working it out then, beside the replay's run, the live run
-// before it and the broker's copy of the recording, was the highest the TUI's memory
-// went (the re-enactment reads the whole recording and collects 13 MB of results); while
-// the lab runs live there is room for it. It is worked out once either way and kept.
-func (s *Session) referenceAhead(now int64) []Task {
-	if s.an.ahead || s.cfg.Recording == "" || s.cfg.Reenact == nil {
-		return nil
-	}
-	if s.an.liveSince == 0 {
-		s.an.liveSince = now
-	}
-	if now-s.an.liveSince < ReferenceAhead {
-		return nil
-	}
-	s.an.ahead = true
-	_, tasks := s.reference(refKey{s.cfg.Recording, meter.CompletedTS})
 	return tasks
 }
 

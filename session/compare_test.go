@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
@@ -166,37 +165,5 @@ func TestTheKeptComparisonHoldsNeitherOutputAndSaysTheSame(t *testing.T) {
 	}
 	if !slices.Equal(kept.EventLines, full.EventLines) || !slices.Equal(kept.ProcessingLines, full.ProcessingLines) || len(kept.ProcessingLines) == 0 {
 		t.Error("the kept comparison's lines are not the full one's")
-	}
-}
-
-// TestTheReferenceOfTheRecordingIsWorkedOutAheadOfTheFirstReplay: a minute after the lab
-// started, the session re-enacts Config.Recording with completed_ts (once), and the
-// first replay's comparison uses it rather than re-enacting it again.
-func TestTheReferenceOfTheRecordingIsWorkedOutAheadOfTheFirstReplay(t *testing.T) {
-	calls := 0
-	reenact := func(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
-		if path != "hour.jsonl.gz" || job.Timestamp != meter.CompletedTS {
-			t.Errorf("re-enacted %s with %s", path, job.Timestamp)
-		}
-		calls++
-		return hourReference(ctx, path, job)
-	}
-	l := newLabWith(Config{Recording: "hour.jsonl.gz", Reenact: reenact})
-	l.apply(backend.Update{Status: status(t0, t0)})
-	l.apply(backend.Update{Status: status(t0+ReferenceAhead-1, t0)})
-	if calls != 0 {
-		t.Fatalf("re-enacted %d times before a minute had passed", calls)
-	}
-	l.apply(backend.Update{Status: status(t0+ReferenceAhead, t0)})
-	l.apply(backend.Update{Status: status(t0+2*ReferenceAhead, t0)})
-	if calls != 1 {
-		t.Fatalf("re-enacted %d times in two minutes, want once", calls)
-	}
-	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
-	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
-	l.minute(0, 0.2, 0.2)
-	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
-	if d := l.h.DiffState(false).Diff; d == nil || calls != 1 {
-		t.Errorf("the replay's comparison is %v after %d re-enactments", d, calls)
 	}
 }
