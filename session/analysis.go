@@ -192,7 +192,7 @@ func (s *Session) compare(run *Run) []Task {
 	}
 	dropped, letGo, forgotten := run.Dropped, run.Results.Dropped(), run.Forgotten
 	return []Task{{What: fmt.Sprintf("compare run %d with %s", id, names.A), run: func(context.Context) Outcome {
-		d := compareWith(refs, out, names)
+		d := compareWith(refs, out, names, true)
 		d.explainNever(dropped, letGo, forgotten)
 		ev := d.Evidence(reference)
 		ev.Against = against

@@ -43,6 +43,9 @@ type ReplayDiff struct {
 	// EventLines and ProcessingLines when there are any.
 	Never    int
 	NeverWhy string
+	// reports are the two reports' evidence, taken from their rows before a light
+	// comparison let them go (compareWith); nil when the rows are there to take it from.
+	reports *[2]state.DiffReport
 	// NeverFrom and NeverTo are the first and the last minute (window start) the
 	// reference billed those records in, by their event time; 0 when Never is.
 	NeverFrom, NeverTo int64
@@ -54,61 +57,82 @@ const ReportRecords = 3
 
 // CompareReplay lines up both sinks of a replay's output against the reference's: the
 // recorded hour re-enacted, as Names call it.
-func CompareReplay(ref, replay []meter.Result) ReplayDiff { return compareWith(ref, replay, Names) }
+func CompareReplay(ref, replay []meter.Result) ReplayDiff {
+	return compareWith(ref, replay, Names, false)
+}
 
-// compareWith is CompareReplay with the runs named by names.
-func compareWith(ref, replay []meter.Result, names diff.Names) ReplayDiff {
-	c := ReplayDiff{
-		Event:      diff.Compare(ref, replay, diff.Options{}),
-		Processing: diff.Compare(ref, replay, diff.Options{Sink: meter.ProcessingTimeResult}),
-		Minutes:    processingMinutes(replay),
-		Names:      names,
+// compareWith is CompareReplay with the runs named by names. When light, each report's
+// rows are let go (lightReport) as soon as its lines, its evidence and the records it
+// says never reached B are taken from them, so the two reports' rows are never held at
+// once: the processing-time report groups every record of the hour, and with them
+// beside the event-time report's rows of a replay that dropped thousands as late, a
+// comparison held 40 MB at its peak.
+func compareWith(ref, replay []meter.Result, names diff.Names, light bool) ReplayDiff {
+	c := ReplayDiff{Minutes: processingMinutes(replay), Names: names}
+	var never neverIDs
+	var reports [2]state.DiffReport
+	sink := func(k int, opts diff.Options) (*diff.Report, []string) {
+		r := diff.Compare(ref, replay, opts)
+		lines := ReportLines(r, names, ReportRecords)
+		never.add(r, opts.Sink != meter.ProcessingTimeResult)
+		if light {
+			reports[k] = report(r, names)
+			r = lightReport(r)
+		}
+		return r, lines
 	}
-	c.EventLines = ReportLines(c.Event, names, ReportRecords)
-	c.ProcessingLines = ReportLines(c.Processing, names, ReportRecords)
-	c.Never, c.NeverFrom, c.NeverTo = neverReached(c.Event, c.Processing)
+	c.Event, c.EventLines = sink(0, diff.Options{})
+	c.Processing, c.ProcessingLines = sink(1, diff.Options{Sink: meter.ProcessingTimeResult})
+	c.Never, c.NeverFrom, c.NeverTo = len(never.ids), never.from, never.to
+	if light {
+		c.reports = &reports
+	}
 	return c
 }
 
-// neverReached counts the records the reports say never reached B's windows, once each
-// over both sinks, and the first and last minute of their event time as A's trace has
-// it (the event-time row's minute where A has no trace of one).
-func neverReached(event, processing *diff.Report) (n int, from, to int64) {
-	ids := make(map[string]struct{})
-	seen := false
+// neverIDs collects the records reports say never reached B's windows, once each over
+// both sinks, and the first and last minute of their event time as A's trace has it (the
+// event-time row's minute where A has no trace of one).
+type neverIDs struct {
+	ids      map[string]struct{}
+	from, to int64
+	seen     bool
+}
+
+func (n *neverIDs) add(r *diff.Report, event bool) {
+	if n.ids == nil {
+		n.ids = make(map[string]struct{})
+	}
 	see := func(ms int64) {
 		ms -= ms % 60000
-		if !seen || ms < from {
-			from = ms
+		if !n.seen || ms < n.from {
+			n.from = ms
 		}
-		to, seen = max(to, ms), true
+		n.to, n.seen = max(n.to, ms), true
 	}
-	for _, r := range []*diff.Report{event, processing} {
-		for i := range r.Rows {
-			row := &r.Rows[i]
-			if row.Why == nil {
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		if row.Why == nil {
+			continue
+		}
+		for _, g := range row.Why.Groups {
+			if g.Missed != diff.B || g.Cause != diff.Missing {
 				continue
 			}
-			for _, g := range row.Why.Groups {
-				if g.Missed != diff.B || g.Cause != diff.Missing {
+			for _, rec := range g.Records {
+				if _, ok := n.ids[rec.RequestID]; ok {
 					continue
 				}
-				for _, rec := range g.Records {
-					if _, ok := ids[rec.RequestID]; ok {
-						continue
-					}
-					ids[rec.RequestID] = struct{}{}
-					switch {
-					case rec.A != nil:
-						see(rec.A.Timestamp)
-					case r == event:
-						see(row.WindowStart)
-					}
+				n.ids[rec.RequestID] = struct{}{}
+				switch {
+				case rec.A != nil:
+					see(rec.A.Timestamp)
+				case event:
+					see(row.WindowStart)
 				}
 			}
 		}
 	}
-	return len(ids), from, to
 }
 
 // explainNever says where the records that never reached the replay's windows went,
@@ -171,7 +195,7 @@ func (c *ReplayDiff) explainNever(dropped, letGo int, forgotten int64) {
 // kept both outputs (every record is in a group of the processing-time report), about
 // 30 MB, for as long as it could be shown.
 func (c ReplayDiff) light() ReplayDiff {
-	c.Event, c.Processing = lightReport(c.Event), lightReport(c.Processing)
+	c.Event, c.Processing, c.reports = lightReport(c.Event), lightReport(c.Processing), nil
 	return c
 }
 
@@ -225,7 +249,13 @@ func ReportLines(r *diff.Report, names diff.Names, records int) []string {
 // to state.MaxReportLines between rows (after NeverWhy, when there is one), and the
 // replay's processing-time minutes.
 func (c ReplayDiff) Evidence(reference string) state.Comparison {
-	ev := state.Comparison{Reference: reference, EventTime: report(c.Event, c.Names), ProcessingTime: report(c.Processing, c.Names)}
+	ev := state.Comparison{Reference: reference}
+	if c.reports != nil {
+		ev.EventTime, ev.ProcessingTime = c.reports[0], c.reports[1]
+		ev.EventTime.Lines, ev.ProcessingTime.Lines = slices.Clone(ev.EventTime.Lines), slices.Clone(ev.ProcessingTime.Lines)
+	} else {
+		ev.EventTime, ev.ProcessingTime = report(c.Event, c.Names), report(c.Processing, c.Names)
+	}
 	if c.NeverWhy != "" {
 		ev.EventTime.Lines = append([]string{c.NeverWhy}, ev.EventTime.Lines...)
 		ev.ProcessingTime.Lines = append([]string{c.NeverWhy}, ev.ProcessingTime.Lines...)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -165,5 +166,29 @@ func TestTheKeptComparisonHoldsNeitherOutputAndSaysTheSame(t *testing.T) {
 	}
 	if !slices.Equal(kept.EventLines, full.EventLines) || !slices.Equal(kept.ProcessingLines, full.ProcessingLines) || len(kept.ProcessingLines) == 0 {
 		t.Error("the kept comparison's lines are not the full one's")
+	}
+}
+
+// TestALightComparisonSaysWhatTheFullOneSays: the comparison a session works out lets
+// each report's rows go as soon as it has taken its lines and evidence from them, so the
+// two reports' rows are never held at once; what it says is the full comparison's.
+func TestALightComparisonSaysWhatTheFullOneSays(t *testing.T) {
+	ref, err := reenact(seedBurst, meter.CompletedTS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := fastReplay(t, meter.CompletedTS)
+	full, light := compareWith(ref, out, Names, false), compareWith(ref, out, Names, true)
+	if len(full.Event.Rows) == 0 || light.Event.Rows != nil || light.Processing.Rows != nil {
+		t.Fatalf("the full comparison has %d event-time rows, the light one %d and %d", len(full.Event.Rows), len(light.Event.Rows), len(light.Processing.Rows))
+	}
+	full.explainNever(1, 2, 3)
+	light.explainNever(1, 2, 3)
+	if a, b := full.Evidence("the hour"), light.Evidence("the hour"); !reflect.DeepEqual(a, b) {
+		t.Errorf("the light comparison's evidence is\n%+v\nthe full one's\n%+v", b, a)
+	}
+	if full.Never != light.Never || full.NeverFrom != light.NeverFrom || full.NeverTo != light.NeverTo || full.NeverWhy != light.NeverWhy ||
+		!slices.Equal(full.EventLines, light.EventLines) || !slices.Equal(full.ProcessingLines, light.ProcessingLines) {
+		t.Error("the light comparison's lines or never-reached records differ from the full one's")
 	}
 }
