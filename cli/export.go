@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labtui/labtui/export"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/state"
 )
 
@@ -33,6 +34,7 @@ func (a *app) runExport(cmd *cobra.Command, _ []string) error {
 	if !found {
 		return fmt.Errorf("nothing to export yet: no saved answers in %s; run labtui and answer in the lab panel first", store.Path())
 	}
+	session.Tables(&st)
 	paths, err := export.Write(a.cfg.ExportDir, st, time.Now())
 	if err != nil {
 		return err

@@ -52,10 +52,12 @@ type Answer struct {
 
 // Evidence is the part of state.Evidence that belongs to one exercise.
 type Evidence struct {
-	Agreement *state.Table   `json:"agreement,omitempty"`
-	Hiccup    *state.Hiccup  `json:"hiccup,omitempty"`
-	Replays   []state.Replay `json:"replays,omitempty"`
-	Moved     []state.Moved  `json:"moved,omitempty"`
+	Agreement *state.Table  `json:"agreement,omitempty"`
+	Hiccup    *state.Hiccup `json:"hiccup,omitempty"`
+	// HiccupTable is 4.2's table beside the course's, as the lab panel shows it.
+	HiccupTable *state.HiccupTable `json:"hiccup_table,omitempty"`
+	Replays     []state.Replay     `json:"replays,omitempty"`
+	Moved       []state.Moved      `json:"moved,omitempty"`
 	// Replayed is every replay of a recording the learner ran, a line each, oldest first
 	// (4.3's evidence: the replays answer it together).
 	Replayed []state.ReplayRun `json:"replayed,omitempty"`
@@ -91,7 +93,7 @@ func evidenceFor(id string, ev state.Evidence) *Evidence {
 	case "4.1":
 		e.Agreement = ev.Agreement
 	case "4.2":
-		e.Hiccup = ev.Hiccup
+		e.Hiccup, e.HiccupTable = ev.Hiccup, ev.HiccupTable
 	case "4.3":
 		e.Replays = replaysWith(ev.Replays, "completed_ts")
 		e.Replayed = ev.Replayed

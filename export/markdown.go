@@ -171,6 +171,9 @@ func writeFinding(b *sheet, e Exercise) {
 			writeRows(b, f.Rows)
 		}
 	}
+	if e.ID == "4.2" && e.Evidence != nil && e.Evidence.HiccupTable != nil {
+		writeHiccupTable(b, *e.Evidence.HiccupTable)
+	}
 	if e.ID == "4.2" && e.Evidence != nil && e.Evidence.Hiccup != nil && len(e.Evidence.Hiccup.Late) > 0 {
 		writeLate(b, e.Evidence.Hiccup)
 	}
@@ -216,6 +219,28 @@ func writeProcessingMinutes(b *sheet, rows []minutes.Row) {
 		}
 		b.line(fmt.Sprintf("| %s | %s | $%.4f | %s | %s |", minute(r.WindowStart), r.Tenant, p.USD, thousands.Format(p.Requests), open))
 	}
+}
+
+// writeHiccupTable writes 4.2's table beside the course's, as the lab panel shows it,
+// and its note.
+func writeHiccupTable(b *sheet, h state.HiccupTable) {
+	b.line("")
+	b.line(fmt.Sprintf("The course's table (acme, $0.10 a request) beside yours (run %d, %s, the hold on %s):", h.Run, h.Tenant, h.Instance))
+	b.line("")
+	b.line("| minute | processing time | event time | your minute | processing time | event time |")
+	b.line("|---|---|---|---|---|---|")
+	for i, m := range h.Minutes {
+		c := state.CourseHiccup[i]
+		mine := [2]string{"—", "—"}
+		for w, cell := range [2]minutes.Cell{m.Processing, m.Event} {
+			if m.Written[w] {
+				mine[w] = fmt.Sprintf("$%.4f", cell.USD)
+			}
+		}
+		b.line(fmt.Sprintf("| 10:0%d | $%.2f | $%.2f | %s | %s | %s |", i, c[0], c[1], minute(m.WindowStart), mine[0], mine[1]))
+	}
+	b.line("")
+	b.line(h.Note)
 }
 
 // writeLate writes the first late records of a hiccup's evidence and the watermark each

@@ -126,6 +126,7 @@ func (s *Session) Snapshot(answers map[string]string, rev uint64) state.State {
 		st.Answers[k] = v
 	}
 	s.ev.fill(&st)
+	Tables(&st)
 	st.LastRun = s.nextID
 	return st
 }

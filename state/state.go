@@ -134,6 +134,9 @@ type Evidence struct {
 	// ("4.2"): the run that backs it and the sentence that proves it. Files saved
 	// before findings existed have none; the tables above then stand alone.
 	Findings map[string]*Finding `json:"findings,omitempty"`
+	// HiccupTable is 4.2's table worked out from Hiccup by the session (session.Tables);
+	// it is not saved, since it follows from Hiccup.
+	HiccupTable *HiccupTable `json:"-"`
 }
 
 // MaxReplays is how many replays Evidence keeps.
@@ -178,6 +181,10 @@ func (e Evidence) clone() Evidence {
 	if e.MovedSummary != nil {
 		s := *e.MovedSummary
 		c.MovedSummary = &s
+	}
+	if e.HiccupTable != nil {
+		t := *e.HiccupTable
+		c.HiccupTable = &t
 	}
 	return c
 }
