@@ -108,6 +108,9 @@ def compare(binary: str, path: str, opts: dict, text: bool = False):
         return diffs, lt, md
     if lt["rc"] != 0:
         diffs.append(f"labtui exit {lt['rc']}: {lt['stderr'][-400:]}")
+    other = sorted({s for s, _ in lt["out"]} - set(SINKS))
+    if other:
+        diffs.append(f"labtui printed sinks the model has no rule for: {other}")
     for sink in SINKS:
         a, b = _canon(lt["out"], sink), _canon(md["out"], sink)
         if len(a) != len(b):
