@@ -233,6 +233,10 @@ def corners():
         "long-range-start": [
             _rec(0, 0, 1000, T, "a", S, kts=T), _rec(0, 1, -(2**63 - 1), T + 1, "a", C, kts=T),
             _rec(0, 2, 2000, T + 2, "b", C, kts=T), _rec(0, 3, -(2**63) + 59_999, T + 300, "b", S, kts=T)],
+        "tombstone-first": [  # the job starts at the first record with a value
+            json.dumps({"partition": 2, "offset": 0, "timestamp": T - 60000, "arrival": T - 60000,
+                        "key": "z", "value": None}, separators=(",", ":")),
+            _rec(2, 1, T + 59999, T + 59999, "a", S), _rec(2, 2, T + 80000, T + 118999, "a", C)],
         "partition-2147483647": [  # a split each up to it would be 2^31 of them
             _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(2147483647, 0, T + 2000, T + 2000, "a", C)],
         "partition-40": [

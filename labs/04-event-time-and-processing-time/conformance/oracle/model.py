@@ -473,8 +473,12 @@ def run(path: str, opts: dict) -> dict:
     order = deliveries(records, opts.get("partition_order", "arrival"))
     interval = opts["watermark_interval"]
     state = {"tick": None}
-    if order and interval > 0:
-        first = order[0][0]
+    # the job is taken to start at the first record with a value: labtui drops a tombstone
+    # before the job, so one arriving first starts nothing (only an idleness countdown at
+    # the source can tell; a real job's start is left to chance)
+    valued = [t for t, r in order if r["value"] is not None]
+    if valued and interval > 0:
+        first = valued[0]
         state["tick"] = -(-first // interval) * interval  # the first multiple at or after it
 
     def advance(p):
