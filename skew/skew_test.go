@@ -2,14 +2,18 @@ package skew
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 	"github.com/labtui/labtui/replay"
@@ -194,7 +198,13 @@ func TestSVGSeedBurst(t *testing.T) {
 	}
 }
 
-func TestSVGRecordedHourHasACirclePerRecord(t *testing.T) {
+// maxPicture is the most bytes the SVG of a long run may take: a learner hands it in.
+const maxPicture = 200 << 10
+
+// TestSVGOfTheRecordedHourIsBoundedAndCountsEveryRecord: the recorded hour's 71,641
+// records once made a 3.9 MB picture; drawn a dot per 2 px and kind it stays under
+// maxPicture, and its caption counts every record exactly.
+func TestSVGOfTheRecordedHourIsBoundedAndCountsEveryRecord(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the recorded hour")
 	}
@@ -211,9 +221,75 @@ func TestSVGRecordedHourHasACirclePerRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := svgCounts(t, buf.Bytes())
-	if n["record circle"] != traces || traces < 70_000 || m.Held != "gw-1" || n["rect.event-window"]+n["rect.event-window open"] != 61 {
-		t.Fatalf("%d circles for %d records, held %q, %d strips", n["record circle"], traces, m.Held, n["rect.event-window"]+n["rect.event-window open"])
+	if traces < 70_000 || m.Held != "gw-1" || n["rect.event-window"]+n["rect.event-window open"] != 61 {
+		t.Fatalf("%d records, held %q, %d strips", traces, m.Held, n["rect.event-window"]+n["rect.event-window open"])
 	}
+	if buf.Len() > maxPicture {
+		t.Errorf("the picture of %d records is %d bytes, more than %d", traces, buf.Len(), maxPicture)
+	}
+	c := countPoints(m.Points)
+	caption := fmt.Sprintf("%s records, drawn as one dot per 2 px and kind: %s on time, %s held, %s late (dropped)",
+		thousands.Format(int64(traces)), thousands.Format(c.onTime), thousands.Format(c.held), thousands.Format(c.late))
+	if !strings.Contains(buf.String(), caption) || c.onTime+c.held+c.late-c.heldLate != int64(traces) {
+		t.Errorf("caption %q missing or not adding up to %d", caption, traces)
+	}
+	if c.held == 0 || n["circle.record held"]+n["circle.record held late"] == 0 {
+		t.Errorf("no held dot for %d held records", c.held)
+	}
+}
+
+// TestSVGOfALongLiveRunIsBoundedAndShowsTheHold: an hour of a live run at 20 records a
+// second (72,000 records, each arriving 0-49 ms after its timestamp, and the watermark
+// moving with every one), with a 35 s hold of gw-1 from 10:30:40, stays under
+// maxPicture; the held records are drawn apart, above the diagonal where they arrived,
+// and the late ones among them too.
+func TestSVGOfALongLiveRunIsBoundedAndShowsTheHold(t *testing.T) {
+	start := int64(36_000_000) // 10:00
+	hold, flush := start+30*meter.Minute+40_000, start+30*meter.Minute+75_000
+	m := Model{X: Range{start, start + 60*meter.Minute}, Y: Range{start, start + 61*meter.Minute}, Held: "gw-1", WindowSize: meter.Minute,
+		Marks: []Mark{{"hiccup", hold}, {"flush", flush}}}
+	held := 0
+	for i := range int64(72_000) {
+		ts := start + i*50
+		gw := fmt.Sprintf("gw-%d", i%3)
+		p := Point{RequestID: fmt.Sprintf("r-%d", i), Gateway: gw, Event: ts, Processing: ts + i*7%50, USD: 0.1}
+		if gw == "gw-1" && ts >= hold && ts < flush {
+			p.Processing, p.Held = flush+i%50, true
+			held++
+		}
+		m.Points = append(m.Points, p)
+	}
+	slices.SortStableFunc(m.Points, func(a, b Point) int { return cmp.Compare(a.Processing, b.Processing) })
+	wm, late := int64(0), 0
+	for i := range m.Points {
+		p := &m.Points[i]
+		if p.Event < wm {
+			p.Late = true
+			late++
+		}
+		wm = max(wm, p.Event)
+		m.Watermark = append(m.Watermark, Step{Processing: p.Processing, Watermark: wm})
+	}
+	var buf bytes.Buffer
+	if err := WriteSVG(&buf, m, SVGOptions{Title: "run 1 · an hour"}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > maxPicture {
+		t.Errorf("the picture of an hour is %d bytes, more than %d", buf.Len(), maxPicture)
+	}
+	n := svgCounts(t, buf.Bytes())
+	if n["circle.record held"]+n["circle.record held late"] == 0 || n["circle.record"] == 0 {
+		t.Errorf("dots: %v", n)
+	}
+	want := fmt.Sprintf("72,000 records, drawn as one dot per 2 px and kind: 71,767 on time, 233 held, %s late (dropped), of which 233 held and late",
+		thousands.Format(int64(late)))
+	if held != 233 || late < held || !strings.Contains(buf.String(), want) {
+		t.Errorf("%d held, %d late; caption %q not in the picture", held, late, want)
+	}
+	if n["circle.record held late"] == 0 {
+		t.Errorf("no held and late dot: %v", n)
+	}
+	t.Logf("%d bytes, %d dots for 72,000 records", buf.Len(), n["circle"])
 }
 
 // TestRenderSeedBurstGolden: the braille picture of the course's burst, reviewed by eye
@@ -279,5 +355,26 @@ func TestBuildSpanKeepsTheWatermarkInside(t *testing.T) {
 		if !span.has(st.Processing) {
 			t.Fatalf("step outside the span: %+v", st)
 		}
+	}
+}
+
+// TestSVGOfRecordsScatteredAllOverIsBounded: 200,000 records spread over the whole
+// picture would make a dot in nearly every 2 px cell; the cells grow until the picture
+// stays under maxPicture, and the caption says how big they are.
+func TestSVGOfRecordsScatteredAllOverIsBounded(t *testing.T) {
+	m := Model{X: Range{0, 60 * meter.Minute}, Y: Range{0, 60 * meter.Minute}, WindowSize: meter.Minute}
+	for i := range int64(200_000) {
+		m.Points = append(m.Points, Point{Event: i * 7_919 % m.X.To, Processing: i * 104_729 % m.Y.To, Late: i%5 == 0})
+	}
+	var buf bytes.Buffer
+	if err := WriteSVG(&buf, m, SVGOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	n := svgCounts(t, buf.Bytes())
+	if buf.Len() > maxPicture || n["circle"] > maxDots || n["circle.record late"] == 0 {
+		t.Errorf("%d bytes, %d dots (%d late)", buf.Len(), n["circle"], n["circle.record late"])
+	}
+	if !strings.Contains(buf.String(), "200,000 records, drawn as one dot per 32 px and kind: 160,000 on time, 0 held, 40,000 late") {
+		t.Errorf("caption: %s", buf.String()[strings.Index(buf.String(), "caption"):][:200])
 	}
 }

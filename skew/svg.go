@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -127,49 +128,44 @@ func WriteSVG(w io.Writer, m Model, o SVGOptions) error {
 		p(`<text class="mark-label" x="%s" y="%s">%s</text>`+"\n", f(g.left+4), f(y-3), esc(mk.Label+" "+meter.Clock(mk.At)))
 	}
 
-	// The records.
+	// The records: one circle each, with a tooltip, up to maxTitled; past it one dot per
+	// cell of dotCell pixels and kind of record, so the file stays bounded whatever the
+	// run's length, and a caption gives the exact counts.
 	p(`<g class="records">` + "\n")
-	for _, pt := range m.Points {
-		cls := "record"
-		if pt.Held {
-			cls += " held"
-		}
-		if pt.Late {
-			cls += " late"
-		}
-		cx, cy := f(g.x(pt.Event)), f(g.y(pt.Processing))
-		if len(m.Points) <= maxTitled {
+	side := 0
+	if len(m.Points) <= maxTitled {
+		for _, pt := range m.Points {
 			late := ""
 			if pt.Late {
 				late = ", late"
 			}
-			p(`<circle class="%s" cx="%s" cy="%s" r="3"><title>%s %s: ts %s, arrived %s, %s%s</title></circle>`+"\n", cls, cx, cy,
-				esc(pt.RequestID), esc(pt.Gateway), meter.Clock(pt.Event), meter.Clock(pt.Processing), usd(pt.USD), late)
-		} else {
-			p(`<circle class="%s" cx="%s" cy="%s" r="1.5"/>`+"\n", cls, cx, cy)
+			p(`<circle class="%s" cx="%s" cy="%s" r="3"><title>%s %s: ts %s, arrived %s, %s%s</title></circle>`+"\n", pointClass(pt),
+				f(g.x(pt.Event)), f(g.y(pt.Processing)), esc(pt.RequestID), esc(pt.Gateway), meter.Clock(pt.Event), meter.Clock(pt.Processing), usd(pt.USD), late)
+		}
+	} else {
+		var ds []dot
+		ds, side = dots(m.Points, g)
+		for _, d := range ds {
+			p(`<circle class="%s" cx="%s" cy="%s" r="1.5"/>`+"\n", d.class, f(d.x), f(d.y))
 		}
 	}
 	p("</g>\n")
+	if len(m.Points) > maxTitled {
+		c := countPoints(m.Points)
+		caption := fmt.Sprintf("%s records, drawn as one dot per %d px and kind: %s on time, %s held, %s late (dropped)",
+			thousands.Format(int64(len(m.Points))), side, thousands.Format(c.onTime), thousands.Format(c.held), thousands.Format(c.late))
+		if c.heldLate > 0 {
+			caption += fmt.Sprintf(", of which %s held and late", thousands.Format(c.heldLate))
+		}
+		p(`<text class="label caption" x="%s" y="%d">%s</text>`+"\n", f(g.left), o.Height-8, esc(caption))
+	}
 
 	// The watermark, over the records: at each processing time, the event time it had
-	// reached (clipped to the picture).
+	// reached (clipped to the picture), to the whole pixel, each corner once.
 	if len(m.Watermark) > 0 {
 		p(`<polyline class="watermark" points="`)
-		var last string
-		point := func(x, y float64) {
-			s := f(x) + "," + f(y)
-			if s != last {
-				p("%s ", s)
-				last = s
-			}
-		}
-		cx := func(t int64) float64 { return g.x(min(max(t, m.X.From), m.X.To)) }
-		cy := func(t int64) float64 { return g.y(min(max(t, m.Y.From), m.Y.To)) }
-		for i, st := range m.Watermark {
-			if i > 0 {
-				point(cx(m.Watermark[i-1].Watermark), cy(st.Processing))
-			}
-			point(cx(st.Watermark), cy(st.Processing))
+		for _, pt := range staircase(m, g) {
+			p("%d,%d ", pt[0], pt[1])
 		}
 		p("\"/>\n")
 	}
