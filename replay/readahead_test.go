@@ -14,8 +14,8 @@ import (
 )
 
 // TestAnInterruptedReplayLeavesNothingReading: a replay whose context is done while it
-// reads ahead returns ctx's error, and the goroutines that read and parse for it are gone
-// when it returns, at both paces.
+// reads ahead returns ctx's error and counts the records it read, and the goroutines that
+// read and parse for it are gone when it returns, at both paces.
 func TestAnInterruptedReplayLeavesNothingReading(t *testing.T) {
 	var b strings.Builder
 	for i := range 200_000 {
@@ -36,13 +36,16 @@ func TestAnInterruptedReplayLeavesNothingReading(t *testing.T) {
 			// while it reads, after its job has started.
 			src = &cancelAfter{src, 50, cancel}
 		}
-		_, err := Run(ctx, src, cfg, func(meter.Result) {
+		sum, err := Run(ctx, src, cfg, func(meter.Result) {
 			if n++; n == 10 {
 				cancel()
 			}
 		}, bad)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("%s pace: the replay ended with %v", pace, err)
+		}
+		if sum.Entries == 0 { // what `labtui replay` says it was interrupted after
+			t.Fatalf("%s pace: an interrupted replay counts no record read", pace)
 		}
 		for deadline := time.Now().Add(time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
 			time.Sleep(time.Millisecond)

@@ -53,6 +53,7 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 		b := recs.add(batch, skip)
 		readErr = err
 		if ctx.Err() != nil {
+			sum.Entries = int64(recs.n) // the records read, as an interrupted read says
 			return ctx.Err()
 		}
 		if e != nil && (b >= 0 && !e.read(b, from) || err == nil && !e.handOver(ctx, false)) {
