@@ -35,7 +35,7 @@ func (m Model) guideView(lines []string) string {
 func (m Model) guidePrompt(lines []string) string {
 	n := len(lines)
 	top := min(m.guideTop, max(0, n-m.guideHeight()))
-	return fmt.Sprintf("guide of %s · lines %d–%d of %d · ↑/↓ pgdn scroll · ←/→ exercise · esc back",
+	return fmt.Sprintf("guide of %s · lines %d–%d of %d · ↑/↓ pgdn scroll · ←/→ exercise · esc/q back",
 		m.lab.SelectedExercise(), top+1, min(n, top+m.guideHeight()), n)
 }
 
@@ -54,9 +54,8 @@ func (m Model) openGuide() Model {
 func (m Model) guideKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	km := m.keys
 	switch {
-	case key.Matches(k, km.Quit):
-		return m.quit()
-	case key.Matches(k, km.Lab.Guide), k.Type == tea.KeyEsc:
+	case k.String() == "q", key.Matches(k, km.Lab.Guide), k.Type == tea.KeyEsc:
+		// q goes back, as it cancels a picker; ctrl+c quits (Model.key).
 		m.screen = screenMain
 	case key.Matches(k, km.PrevTab), key.Matches(k, km.NextTab):
 		d := 1

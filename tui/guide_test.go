@@ -115,7 +115,7 @@ func TestTheGuidesFooterListsTheGuidesKeys(t *testing.T) {
 	waitFor(t, tm, "guide of 4.3 · lines")
 	_, view := finalView(t, tm)
 	lines := strings.Split(ansi.Strip(view), "\n")
-	if foot := strings.TrimSpace(lines[len(lines)-1]); foot != "↑/k scroll  pgdn page  ←/→ another exercise  esc back  q quit" {
+	if foot := strings.TrimSpace(lines[len(lines)-1]); foot != "↑/k scroll  pgdn page  ←/→ another exercise  esc/q back  ctrl+c quit" {
 		t.Errorf("the guide's footer is %q", foot)
 	}
 }

@@ -183,9 +183,9 @@ func (h mainHelp) keysOf(sc screen) help.KeyMap {
 	switch sc {
 	case screenGuide:
 		return screenKeys{short(k.Up, "scroll"), short(k.PageDown, "page"), bind("←/→", "another exercise"),
-			short(k.Back, "back"), short(k.Quit, "quit")}
+			key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc/q", "back")), ctrlC}
 	case screenHelp:
-		return screenKeys{key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "back")), short(k.Quit, "quit")}
+		return screenKeys{key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc/q", "back")), ctrlC}
 	case screenPick:
 		return screenKeys{bind("enter", "inject"), bind("esc", "cancel"), ctrlC}
 	case screenStrategy:

@@ -33,7 +33,7 @@ func TestHelpFooterAndInspectorFitAt80x24(t *testing.T) {
 	tm := start(t, fb, Config{}, 80, 24)
 	waitFor(t, tm, "10:00:09.000")
 	press(tm, "?")
-	waitFor(t, tm, "all keys · ? or esc to go back")
+	waitFor(t, tm, "all keys · ?, esc or q to go back")
 	fm, view := finalView(t, tm)
 	for _, g := range (mainHelp{k: fm.keys}).FullHelp() {
 		for _, b := range g {
@@ -52,8 +52,29 @@ func TestHelpFooterAndInspectorFitAt80x24(t *testing.T) {
 		}
 	}
 	// The help screen's own keys, not the main screen's, which do nothing there.
-	if foot := strings.TrimSpace(lines[len(lines)-1]); foot != "?/esc back  q quit" {
+	if foot := strings.TrimSpace(lines[len(lines)-1]); foot != "?/esc/q back  ctrl+c quit" {
 		t.Errorf("the help screen's footer is %q", foot)
+	}
+}
+
+// TestQGoesBackFromTheHelpAndTheGuideAndQuitsOnlyTheMainScreen: q in the help and in
+// the whole guide goes back, as it cancels a picker (a learner lost a walk pressing q to
+// leave the help); on the main screen q quits.
+func TestQGoesBackFromTheHelpAndTheGuideAndQuitsOnlyTheMainScreen(t *testing.T) {
+	fb := fakebackend.New()
+	tm := start(t, fb, Config{}, 80, 24)
+	press(tm, "?")
+	waitFor(t, tm, "all keys · ?, esc or q to go back")
+	press(tm, "q")
+	waitFor(t, tm, "TumblingEventTimeWindows")
+	press(tm, "o")
+	waitFor(t, tm, "guide of 4.1")
+	press(tm, "q")
+	waitFor(t, tm, "o guide")
+	press(tm, "q")
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	if fm.screen != screenQuitting {
+		t.Errorf("screen = %d after q on the main screen, want quitting", fm.screen)
 	}
 }
 
@@ -61,7 +82,7 @@ func TestHelpClosesWithEscape(t *testing.T) {
 	fb := fakebackend.New()
 	tm := start(t, fb, Config{}, 80, 24)
 	press(tm, "?")
-	waitFor(t, tm, "all keys · ? or esc to go back")
+	waitFor(t, tm, "all keys · ?, esc or q to go back")
 	press(tm, "esc")
 	waitFor(t, tm, "TumblingEventTimeWindows")
 	fm, _ := finalView(t, tm)

@@ -62,10 +62,8 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case screenResume:
 		return m.resumeKey(k)
 	case screenHelp:
-		switch {
-		case key.Matches(k, m.keys.Quit):
-			return m.quit()
-		case key.Matches(k, m.keys.Help), k.Type == tea.KeyEsc:
+		// q closes the help, as it cancels a picker; ctrl+c (above) quits.
+		if k.String() == "q" || key.Matches(k, m.keys.Help) || k.Type == tea.KeyEsc {
 			m.screen = screenMain
 		}
 		return m, nil

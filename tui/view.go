@@ -113,7 +113,7 @@ func (m Model) footerView(guide []string) string {
 	case screenStrategy:
 		prompt = m.strategy.View(m.width)
 	case screenHelp:
-		prompt = "all keys · ? or esc to go back"
+		prompt = "all keys · ?, esc or q to go back"
 	case screenGuide:
 		prompt = m.guidePrompt(guide)
 	}
