@@ -14,8 +14,9 @@ import (
 // numbers when its backend reported how it read the partitions (Run.Reads): which
 // partition ran ahead of which and by how much, how many late records only that lead
 // made late, and the option that removes them. For a replay with no late record in which
-// a partition ran ahead, it says that none was late only by where the periodic watermarks
-// fell, and what real Flink did; otherwise it is "" for a run with no late record.
+// a partition ran ahead, it says that the bound of for_bounded_out_of_orderness kept them
+// when it is at least the lead, or else that none was late only by where the periodic
+// watermarks fell, and what real Flink did; otherwise it is "" for a run with no late record.
 //
 // A record is late only because of the lead when its window was still open by its own
 // partition's events: watermarks per partition at the source never run ahead of that,
@@ -35,11 +36,7 @@ func LateWhy(run *Run) string {
 				"partition %d as the job read them: the job's watermark is the minimum over the partitions.", r.Max.Ahead, secs(r.Max.By), r.Max.Behind)
 		}
 		if r := run.Reads; r != nil && r.Max.By > 0 && run.Watermarks.Interval.Or(200) > 0 {
-			return fmt.Sprintf("No record was late in run %d, as the course says of a replay, though partition %d ran up to %s ahead of "+
-				"partition %d as the job read them: a watermark generated after the source follows the partition furthest ahead, but it is "+
-				"emitted only every %d ms of the wall clock, and in this run none was emitted where it would have made a record of a slower "+
-				"partition late. Read at another pace the same hour can drop many, as it did on real Kafka and Flink: "+realFlinkFigures,
-				run.ID, r.Max.Ahead, secs(r.Max.By), r.Max.Behind, run.Watermarks.Interval.Or(200))
+			return zeroLateWhy(run, r)
 		}
 		return ""
 	}
@@ -101,6 +98,30 @@ func LateWhy(run *Run) string {
 			"the partitions, which never runs ahead of a record's own partition: with them " + these + ", whatever the pace."
 	}
 	return why
+}
+
+// zeroLateWhy is LateWhy for a replay with no late record in which a partition ran
+// ahead, with watermarks generated after the source: under a bound at least the lead,
+// the bound kept the watermark behind every partition; under a smaller bound or
+// for_monotonous_timestamps, where the periodic watermarks fell did.
+func zeroLateWhy(run *Run, r *meter.Reads) string {
+	ran := fmt.Sprintf("partition %d ran up to %s ahead of partition %d as the job read them", r.Max.Ahead, secs(r.Max.By), r.Max.Behind)
+	other := "Read at another pace the same hour can drop many, as it did on real Kafka and Flink: " + realFlinkFigures
+	bound := run.Watermarks.OutOfOrderness
+	if bound > 0 && bound >= r.Max.By {
+		return fmt.Sprintf("No record was late in run %d, as the course says of a replay, though %s: the watermark, generated after "+
+			"the source, follows the partition furthest ahead, but for_bounded_out_of_orderness holds it %s behind the largest "+
+			"timestamp, and that bound is more than the lead, so it never passed the events of a partition behind. Read at another "+
+			"pace a partition can run further ahead than %s, and the same hour can drop many records as late: with "+
+			"for_monotonous_timestamps, "+realFlinkFigures, run.ID, ran, secs(bound), secs(bound))
+	}
+	after := "a watermark generated after the source follows the partition furthest ahead"
+	if bound > 0 {
+		after += fmt.Sprintf(" less the %s bound, which covers only that much of the lead", secs(bound))
+	}
+	return fmt.Sprintf("No record was late in run %d, as the course says of a replay, though %s: %s, but it is emitted only every "+
+		"%d ms of the wall clock, and in this run none was emitted where it would have made a record of a slower partition late. %s",
+		run.ID, ran, after, run.Watermarks.Interval.Or(200), other)
 }
 
 // realFlinkReplays is what real Kafka and Flink did with the lab's recorded hour read at

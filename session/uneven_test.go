@@ -194,6 +194,24 @@ func TestAReplayWithNoLateRecordThoughAPartitionRanAheadSaysItWasLuck(t *testing
 	if got := LateWhy(replay(meter.Watermarks{Interval: meter.Ms(0)}).Current()); got != "" {
 		t.Errorf("with periodic watermarks off LateWhy = %q, want nothing", got)
 	}
+	// Under a 300 s bound, more than the 254 s lead, the bound kept every record from
+	// being late, not where the watermarks fell.
+	want = "No record was late in run 1, as the course says of a replay, though partition 1 ran up to 254.0 s (4 min) ahead of partition 0 " +
+		"as the job read them: the watermark, generated after the source, follows the partition furthest ahead, but " +
+		"for_bounded_out_of_orderness holds it 300.0 s (5 min) behind the largest timestamp, and that bound is more than the lead, so it " +
+		"never passed the events of a partition behind. Read at another pace a partition can run further ahead than 300.0 s (5 min), and " +
+		"the same hour can drop many records as late: with for_monotonous_timestamps, Flink 2.2.1's KafkaSource"
+	if got := LateWhy(replay(meter.Watermarks{OutOfOrderness: 300000}).Current()); !strings.HasPrefix(got, want) {
+		t.Errorf("under a 300 s bound LateWhy = %q\nwant      %q…", got, want)
+	}
+	// Under a 40 s bound, less than the lead, the bound covered 40 s of it and the
+	// periodic watermarks the rest.
+	want = "No record was late in run 1, as the course says of a replay, though partition 1 ran up to 254.0 s (4 min) ahead of partition 0 " +
+		"as the job read them: a watermark generated after the source follows the partition furthest ahead less the 40.0 s bound, " +
+		"which covers only that much of the lead, but it is emitted only every 200 ms of the wall clock"
+	if got := LateWhy(replay(meter.Watermarks{OutOfOrderness: 40000}).Current()); !strings.HasPrefix(got, want) {
+		t.Errorf("under a 40 s bound LateWhy = %q\nwant      %q…", got, want)
+	}
 }
 
 // TestARestartThatReReadsTheLiveTopicSaysWhyItsRecordsWereLate: w after a live run
