@@ -34,7 +34,7 @@ func (m Model) picture() *pictureSpec {
 	if run.Replay {
 		p.title += " · " + filepath.Base(m.sess.RecordingOf(run))
 	}
-	p.opts, p.ref = m.skewOptions(run)
+	p.opts, p.ref = m.sess.SkewOptions(run)
 	if e := m.an.skew; e.model != nil && e.runID == run.ID && e.n == run.Results.Len() {
 		p.model = e.model
 	}
@@ -45,7 +45,7 @@ func (m Model) picture() *pictureSpec {
 func (p *pictureSpec) build() *export.Picture {
 	if p.model == nil {
 		if p.ref != nil {
-			p.opts.Held = heldIn(p.ref)
+			p.opts.Held = session.HeldIn(p.ref)
 		}
 		mdl := skew.Build(session.Output(p.results, p.open), p.opts)
 		p.model = &mdl

@@ -28,35 +28,6 @@ type skewMsg struct {
 	took    time.Duration
 }
 
-// skewOptions singles out the run's latest hiccup: its instance's dots, its start and
-// the flush when it ended. A replay reads the recording long after it was made, so every
-// record arrives far behind its timestamp: its held gateway is the one held in the live
-// run, as the completed_ts reference run of the recording shows it, when that is at
-// hand; else none.
-func (m Model) skewOptions(run *session.Run) (o skew.Options, ref []meter.Result) {
-	if h, ok := run.LastHiccup(); ok {
-		o.Held, o.Hiccup, o.Flush = h.Instance, h.From, h.To
-		return o, nil
-	}
-	if !run.Replay {
-		return o, nil
-	}
-	o.Far = noneHeld
-	// Under started_ts every long request arrives long after its timestamp: only the
-	// completed_ts reference tells a held record.
-	if rs, ok := m.sess.Reference(m.sess.RecordingOf(run), meter.CompletedTS); ok {
-		return o, rs
-	}
-	return o, nil
-}
-
-// noneHeld is a Far no record arrives behind its timestamp by: no gateway is held.
-const noneHeld int64 = 1 << 62
-
-// heldIn returns the gateway held apart in a run's output, as the skew picture finds it
-// with its default threshold.
-func heldIn(results []meter.Result) string { return skew.HeldGateway(results, skew.DefaultFar) }
-
 // skewTitle names the run a picture is of.
 func skewTitle(run *session.Run, m *skew.Model) string {
 	s := fmt.Sprintf("%s · %s records", run.Title(), session.Count(int64(len(m.Points))))
@@ -82,7 +53,7 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 	if w < 1 || h < 1 {
 		return m, nil
 	}
-	_, ref := m.skewOptions(run)
+	_, ref := m.sess.SkewOptions(run)
 	stale := e.model == nil || e.runID != run.ID || e.n != run.Results.Len() || ref != nil && !e.withRef
 	wait := max(minSkewEvery, 2*e.took)
 	switch {
@@ -103,12 +74,12 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 
 func (m Model) skewBuildCmd(run *session.Run, w, h int) tea.Cmd {
 	snap, open, style := run.Results.Snapshot(), run.StillOpen(), m.skewView.Style()
-	opts, ref := m.skewOptions(run)
+	opts, ref := m.sess.SkewOptions(run)
 	id, r := run.ID, session.Run{ID: run.ID, Reason: run.Reason, Replay: run.Replay, Timestamp: run.Timestamp}
 	return m.tasks.cmd(func() tea.Msg {
 		start := time.Now()
 		if ref != nil {
-			opts.Held = heldIn(ref)
+			opts.Held = session.HeldIn(ref)
 		}
 		model := skew.Build(session.Output(snap, open), opts)
 		text := skew.RenderStyled(model, w, h, style)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -136,13 +137,13 @@ func TestAReplaysHeldGatewayIsTheOneHeldInItsReferenceRun(t *testing.T) {
 	m.sess.ReplayAsked(m.cfg.Recording, meter.CompletedTS)
 	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
 	run := m.sess.Current()
-	if o, ref := m.skewOptions(run); o.Far != noneHeld || ref != nil {
+	if o, ref := m.sess.SkewOptions(run); o.Far != session.NoneHeld || ref != nil {
 		t.Fatalf("without a reference: %+v", o)
 	}
 	// The replay finishes: the session re-enacts the recording for its reference.
 	m = finishTasks(m, m.sess.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: seedBurst, Done: true}}))
-	_, got := m.skewOptions(run)
-	if held := heldIn(got); held != "gw-1" {
+	_, got := m.sess.SkewOptions(run)
+	if held := session.HeldIn(got); held != "gw-1" {
 		t.Errorf("held = %q, want gw-1 (r-103 and r-104 arrived half a minute late in the live run)", held)
 	}
 }

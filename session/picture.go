@@ -1,0 +1,36 @@
+package session
+
+import (
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/skew"
+)
+
+// SkewOptions singles out the run's latest hiccup for its skew picture: its instance's
+// dots, its start and the flush when it ended. A replay reads the recording long after it
+// was made, so every record arrives far behind its timestamp: its held gateway is the one
+// held in the live run, as the completed_ts reference run of the recording shows it
+// (returned as ref, for HeldIn, which takes a whole pass over it), when that is at hand;
+// else none.
+func (s *Session) SkewOptions(run *Run) (o skew.Options, ref []meter.Result) {
+	if h, ok := run.LastHiccup(); ok {
+		o.Held, o.Hiccup, o.Flush = h.Instance, h.From, h.To
+		return o, nil
+	}
+	if !run.Replay {
+		return o, nil
+	}
+	o.Far = NoneHeld
+	// Under started_ts every long request arrives long after its timestamp: only the
+	// completed_ts reference tells a held record.
+	if rs, ok := s.Reference(s.RecordingOf(run), meter.CompletedTS); ok {
+		return o, rs
+	}
+	return o, nil
+}
+
+// NoneHeld is a Far no record arrives behind its timestamp by: no gateway is held.
+const NoneHeld int64 = 1 << 62
+
+// HeldIn returns the gateway held apart in a run's output, as the skew picture finds it
+// with its default threshold.
+func HeldIn(results []meter.Result) string { return skew.HeldGateway(results, skew.DefaultFar) }
