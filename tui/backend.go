@@ -110,7 +110,11 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 			why = "replay of " + filepath.Base(r.Recording) // the name, not the learner's cache path
 		}
 		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", why, r.Timestamp, m.sess.Current().ID)
-		if r.Cause == backend.CauseStrategy {
+		switch r.Cause {
+		case backend.CauseKill:
+			m = m.say(footer.Info, "run %d: the job was killed and restarted with empty state (no checkpoint), reading the topic again from its starting offsets",
+				m.sess.Current().ID)
+		case backend.CauseStrategy:
 			m = m.say(footer.Info, "run %d: the job redeployed with %s, empty state, reading the topic again from its starting offsets",
 				m.sess.Current().ID, strategy.Name(r.Watermarks))
 		}

@@ -80,7 +80,10 @@ func runName(r state.RunRef) string {
 	if r.ID == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("run %d, %s, %s", r.ID, r.Kind, r.Timestamp)
+	s := fmt.Sprintf("run %d, %s", r.ID, r.Kind)
+	if r.Timestamp != "" {
+		s += ", " + r.Timestamp
+	}
 	if r.Watermarks != "" {
 		s += ", " + r.Watermarks
 	}
