@@ -42,13 +42,18 @@ def all_combos():
         yield o
 
 
+WHERE = {}  # --where KEY=VALUE: only option sets with these values
+
+
 def combos_for(seed: int, k: int):
     """The default, the default drained and k option sets drawn by the seed (a corner case,
     seed < 0, gets three times as many)."""
     rng = random.Random(seed * 7919 + 1)
     if seed < 0:
         k *= 3
-    every = list(all_combos())
+    every = [o for o in all_combos() if all(str(o[w]) == v for w, v in WHERE.items())]
+    if WHERE:
+        return rng.sample(every, min(k, len(every)))
     picked = [dict(DEFAULT), dict(DEFAULT, drain=True)] + rng.sample(every, k)
     return picked
 
@@ -104,7 +109,14 @@ def main(argv=None):
     ap.add_argument("--no-swaps", action="store_true",
                     help="keep every partition's arrivals in offset order")
     ap.add_argument("--max-findings", type=int, default=20)
+    ap.add_argument("--where", action="append", default=[],
+                    help="KEY=VALUE: only option sets with it, e.g. watermarks=source")
     a = ap.parse_args(argv)
+    for w in a.where:
+        key, _, val = w.partition("=")
+        if key not in AXES:
+            ap.error(f"--where {w}: {key} is not one of {', '.join(AXES)}")
+        WHERE[key] = val
     tmp = tempfile.mkdtemp(prefix="oracle-")
     runs = agree = 0
     findings = []
