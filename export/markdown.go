@@ -100,7 +100,19 @@ func (s *sheet) runLabel(r state.RunRef) string {
 	if r.Recording != "" {
 		what += " of " + r.Recording
 	}
-	return fmt.Sprintf("%s: %s, %s, %s", s.runName(r), what, r.Timestamp, r.Watermarks)
+	return s.runName(r) + ": " + joinSet(what, r.Timestamp, r.Watermarks)
+}
+
+// joinSet joins the parts that are set with ", ": a file saved before a run kept its
+// timestamp field or its watermarks leaves them out, not an empty ", ,".
+func joinSet(parts ...string) string {
+	var set []string
+	for _, p := range parts {
+		if p != "" {
+			set = append(set, p)
+		}
+	}
+	return strings.Join(set, ", ")
 }
 
 // runName is "run 4", or "run 1 of 1 Dec 13:20", with when it began, where the sheet

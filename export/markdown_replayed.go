@@ -31,7 +31,7 @@ func writeReplayed(b *sheet, lines []state.ReplayRun, doc Document) {
 		if l.Error != "" {
 			records += " (stopped: " + l.Error + ")"
 		}
-		b.line(fmt.Sprintf("| %s: %s, %s | %s | %s | %s | $%.4f | %s | %s |", b.runName(r), what, r.Timestamp, r.Watermarks, records,
+		b.line(fmt.Sprintf("| %s: %s | %s | %s | %s | $%.4f | %s | %s |", b.runName(r), joinSet(what, r.Timestamp), r.Watermarks, records,
 			thousands.Format(int64(l.LateCount)), l.LateUSD, leadOf(l.Lead), backs(r, doc)))
 	}
 }

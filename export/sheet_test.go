@@ -100,3 +100,16 @@ func TestTheSheetIsSummaryFirstShortAndHasNoLocalPath(t *testing.T) {
 		t.Logf("sheet:\n%s", sheet)
 	}
 }
+
+// TestARunWithoutATimestampFieldIsNamedWithoutAnEmptyOne: a file of an old session kept
+// no timestamp field for its runs; the sheet named them "run 1: start, , …".
+func TestARunWithoutATimestampFieldIsNamedWithoutAnEmptyOne(t *testing.T) {
+	st := state.New()
+	st.Evidence.Findings = map[string]*state.Finding{"4.1": {Met: true, Run: state.RunRef{ID: 1, Kind: "start", Watermarks: "for_monotonous_timestamps()"},
+		Sentence: "In run 1, the 5 minutes agree."}}
+	st.Evidence.Replayed = []state.ReplayRun{{Run: state.RunRef{ID: 2, Kind: "replay"}, Records: 10}}
+	md := Markdown(Build(st, time.Unix(0, 0)))
+	if strings.Contains(md, ", ,") || strings.Contains(md, "replay,  |") || !strings.Contains(md, "run 1: start, for_monotonous_timestamps()") {
+		t.Errorf("sheet:\n%s", md)
+	}
+}

@@ -378,3 +378,21 @@ func TestSVGOfRecordsScatteredAllOverIsBounded(t *testing.T) {
 		t.Errorf("caption: %s", buf.String()[strings.Index(buf.String(), "caption"):][:200])
 	}
 }
+
+// TestSVGOfTheMostRecordsWithTooltipsIsBounded: up to maxTitled records each get a
+// circle with a tooltip; that many, with the live run's request ids, stay under
+// maxPicture (1,601 of them once made 236 KB).
+func TestSVGOfTheMostRecordsWithTooltipsIsBounded(t *testing.T) {
+	m := Model{X: Range{0, 10 * meter.Minute}, Y: Range{0, 10 * meter.Minute}, WindowSize: meter.Minute}
+	for i := range int64(maxTitled) {
+		m.Points = append(m.Points, Point{RequestID: fmt.Sprintf("r-tpdhz8-%d", 10_000+i), Gateway: "gw-1", Event: i * 600, Processing: i*600 + 40, USD: 0.1234})
+		m.Watermark = append(m.Watermark, Step{Processing: i*600 + 40, Watermark: i * 600})
+	}
+	var buf bytes.Buffer
+	if err := WriteSVG(&buf, m, SVGOptions{Title: "run 7 · job restarted with empty state · completed_ts"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := svgCounts(t, buf.Bytes()); buf.Len() > maxPicture || n["title"] != maxTitled+1 {
+		t.Errorf("%d bytes, %d titles, for %d records", buf.Len(), n["title"], maxTitled)
+	}
+}
