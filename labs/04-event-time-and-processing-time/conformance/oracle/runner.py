@@ -11,6 +11,7 @@ import argparse
 import itertools
 import os
 import random
+import shutil
 import sys
 import tempfile
 
@@ -166,6 +167,7 @@ def main(argv=None):
                 print(f"DIFFER recorded-hour {name(o)}\n  " + "\n  ".join(d[:4]), flush=True)
             else:
                 agree += 1
+    shutil.rmtree(tmp, ignore_errors=True)
     print(f"oracle: {runs} runs on {len(cases) + (0 if a.no_hour else 1)} recordings: {agree} agree, "
           f"{runs - agree} differ")
     return 0 if runs == agree else 1
