@@ -317,6 +317,9 @@ func parseLine(b []byte) (Entry, error) {
 				e.Key, err = f.Bytes()
 			}
 		case "value", "payload":
+			// The last of duplicate keys wins, as in the event contract: a later null
+			// makes the line a tombstone, a later object or string undoes one.
+			value, tombstone = nil, false
 			switch f.Kind {
 			case flatjson.Object:
 				value = f.Raw
@@ -331,8 +334,11 @@ func parseLine(b []byte) (Entry, error) {
 				value, err = f.Bytes()
 			case flatjson.Literal:
 				tombstone = string(f.Raw) == "null"
+				if !tombstone {
+					err = fmt.Errorf("%s must be an object, a string or null, not %s", f.Key, f.Raw)
+				}
 			default:
-				err = fmt.Errorf("%s must be an object or a string", f.Key)
+				err = fmt.Errorf("%s must be an object, a string or null", f.Key)
 			}
 		}
 		return err

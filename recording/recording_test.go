@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,5 +107,32 @@ func TestArenaClonesOwnTheirBytes(t *testing.T) {
 	big := a.Clone(Entry{Value: make([]byte, arenaBlock+1)})
 	if len(big.Value) != arenaBlock+1 {
 		t.Fatalf("an entry larger than a block: %d bytes", len(big.Value))
+	}
+}
+
+// TestTheLastOfDuplicateValueKeysWins reads lines that give their value twice: as in the
+// event contract, the last one counts, so a later null makes a tombstone and a later
+// object undoes an earlier null; a value that is true or false is a bad line that says so.
+func TestTheLastOfDuplicateValueKeysWins(t *testing.T) {
+	head := `{"partition":0,"offset":1,"timestamp":1000,`
+	for _, c := range []struct {
+		line, value string
+		err         error
+		errText     string
+	}{
+		{line: head + `"value":` + event + `,"value":null}`, err: ErrTombstone},
+		{line: head + `"value":null,"value":` + event + `}`, value: event},
+		{line: head + `"value":{"a":1},"payload":` + quote(event) + `}`, value: event},
+		{line: head + `"value":` + event + `,"value":true}`, errText: "value must be an object, a string or null, not true"},
+	} {
+		e, err := parseLine([]byte(c.line))
+		switch {
+		case c.err != nil && !errors.Is(err, c.err):
+			t.Errorf("%s: error %v, want %v", c.line, err, c.err)
+		case c.errText != "" && (err == nil || err.Error() != c.errText):
+			t.Errorf("%s: error %v, want %q", c.line, err, c.errText)
+		case c.value != "" && (err != nil || string(e.Value) != c.value):
+			t.Errorf("%s: value %q, %v; want %q", c.line, e.Value, err, c.value)
+		}
 	}
 }

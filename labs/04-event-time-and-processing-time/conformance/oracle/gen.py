@@ -233,6 +233,12 @@ def corners():
         "long-range-start": [
             _rec(0, 0, 1000, T, "a", S, kts=T), _rec(0, 1, -(2**63 - 1), T + 1, "a", C, kts=T),
             _rec(0, 2, 2000, T + 2, "b", C, kts=T), _rec(0, 3, -(2**63) + 59_999, T + 300, "b", S, kts=T)],
+        "duplicate-value-keys": [  # the last of an envelope's duplicate keys wins
+            _rec(0, 0, T + 1000, T + 1000, "a", S)[:-1] + ',"value":null}',
+            '{"partition":0,"offset":1,"timestamp":%d,"arrival":%d,"key":"a","value":null,"value":%s}'
+            % (T + 1500, T + 1500, json.dumps(json.loads(_rec(0, 1, T + 1500, T + 1500, "a", S))["value"], separators=(",", ":"))),
+            _rec(0, 2, T + 2000, T + 2000, "a", C)[:-1] + ',"value":true}',
+            _rec(0, 3, T + 2500, T + 2500, "a", C)],
         "tombstone-first": [  # the job starts at the first record with a value
             json.dumps({"partition": 2, "offset": 0, "timestamp": T - 60000, "arrival": T - 60000,
                         "key": "z", "value": None}, separators=(",", ":")),

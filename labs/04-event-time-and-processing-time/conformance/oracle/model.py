@@ -176,7 +176,10 @@ def read_recording(path: str):
         if isinstance(v, _Pairs):
             v = _pairs_to_json(v)
         elif v is not None and not isinstance(v, str):
-            v = _pairs_to_json(v)
+            # a value is an object (its text), a string (the text) or null (a tombstone);
+            # true, false, a number or an array is not a record's value: a bad line
+            bad.append(no)
+            continue
         records.append({"line": no, "partition": part, "offset": off, "timestamp": ts,
                         "arrival": arr, "value": v})
     return lines, records, bad
