@@ -112,8 +112,8 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", why, r.Timestamp, m.sess.Current().ID)
 		switch r.Cause {
 		case backend.CauseKill:
-			m = m.say(footer.Info, "run %d: the job was killed and restarted with empty state (no checkpoint), reading the topic again from its starting offsets",
-				m.sess.Current().ID)
+			// Short enough for the 80-column status line.
+			m = m.say(footer.Info, "run %d: job killed, restarted with empty state from the topic's starting offsets", m.sess.Current().ID)
 		case backend.CauseStrategy:
 			m = m.say(footer.Info, "run %d: the job redeployed with %s, empty state, reading the topic again from its starting offsets",
 				m.sess.Current().ID, strategy.Name(r.Watermarks))

@@ -82,14 +82,14 @@ func TestAt80ColumnsTheHeaderNamesWatermarksPerPartitionWhole(t *testing.T) {
 
 // TestXSaysTheJobWasKilledAndWhatItReadsAgain: after x the status line once read "the job
 // restarted (job restarted with empty state)"; it says the job was killed, with empty
-// state, and reads the topic again.
+// state, and reads the topic again, whole at 80 columns.
 func TestXSaysTheJobWasKilledAndWhatItReadsAgain(t *testing.T) {
 	fb := fakebackend.New(
 		backend.Update{Run: 1, Restarted: &backend.Restart{Run: 1, Cause: backend.CauseStart, Reason: "started", Timestamp: meter.CompletedTS}},
 		backend.Update{Results: both("acme", 0, 0.1, 1), Status: status(at("01:10"), at("01:09"))},
 		backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseKill, Reason: "job restarted with empty state",
 			Timestamp: meter.CompletedTS}})
-	tm := start(t, fb, Config{}, 160, 48)
-	waitFor(t, tm, "run 2: the job was killed and restarted with empty state (no checkpoint), reading the topic again from its starting offsets")
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "run 2: job killed, restarted with empty state from the topic's starting offsets")
 	finalView(t, tm)
 }
