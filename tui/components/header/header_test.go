@@ -1,0 +1,35 @@
+package header
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+// An instance's producer can hold an event for a moment at any time (produced, not yet
+// acked); the header says "held" only while a hiccup holds the instance, so a quiet lab
+// never reads "gw-2 6.7 req/s, 1 held" (issue 12, item 11).
+func TestHeldIsShownOnlyWhileAHiccupHoldsTheInstance(t *testing.T) {
+	m := New(theme.New()).SetWidth(160)
+	quiet := ansi.Strip(m.instances([]backend.Instance{{Name: "gw-2", Rate: 6.7, Held: 1}}, Info{}))
+	if quiet != "gw-2 6.7 req/s" {
+		t.Errorf("no hiccup: %q, want %q", quiet, "gw-2 6.7 req/s")
+	}
+	held := ansi.Strip(m.instances([]backend.Instance{
+		{Name: "gw-0", Rate: 6.7, Held: 2},
+		{Name: "gw-1", Rate: 6.7, Hiccup: true, HiccupLeft: 23400 * time.Millisecond, Held: 1234},
+	}, Info{}))
+	if want := "gw-0 6.7 req/s │ gw-1 6.7 req/s HICCUP 24s left, 1,234 held"; held != want {
+		t.Errorf("hiccup: %q, want %q", held, want)
+	}
+	planned := ansi.Strip(m.instances([]backend.Instance{{Name: "gw-1", Rate: 6.7, Held: 1}},
+		Info{Planned: "gw-1", PlannedAt: "10:31:40, in 23 s"}))
+	if strings.Contains(planned, "held") || !strings.Contains(planned, "hiccup at 10:31:40, in 23 s") {
+		t.Errorf("planned: %q", planned)
+	}
+}
