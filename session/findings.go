@@ -326,12 +326,12 @@ func (s *Session) PictureRun() (*Run, string) {
 		if f == nil {
 			continue
 		}
-		if run := s.Run(f.Run.ID); run != nil && run.StartedAt == f.Run.StartedAt && traced(run.Results.Snapshot()) {
+		if run := s.Run(f.Run.ID); run != nil && run.StartedAt == f.Run.StartedAt && run.Results.Traced() {
 			return run, ex
 		}
 	}
 	for i := len(s.runs) - 1; i >= 0; i-- {
-		if run := s.runs[i]; traced(run.Results.Snapshot()) {
+		if run := s.runs[i]; run.Results.Traced() {
 			return run, exerciseOf(run)
 		}
 	}

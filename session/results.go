@@ -16,8 +16,13 @@ const DefaultResults = 100_000
 type Results struct {
 	items []meter.Result
 	// lent is how far into items' array an Output reaches: the open windows it put past
-	// the results, which a push must not write over (it moves to a new array instead).
-	lent     int
+	// the results, which a push must not write over.
+	lent int
+	// after holds, in order, the results that arrived while the room past items was lent
+	// (a replay's last windows fire while its comparison reads its output); reclaim moves
+	// them to items once nothing holds the output. They used to move every result to a
+	// new array instead: a second copy of the recorded hour's 13 MB at a replay's peak.
+	after    []meter.Result
 	limit    int
 	dropped  int
 	released bool
@@ -28,27 +33,31 @@ type Results struct {
 func newResults(limit int) *Results { return &Results{limit: limit} }
 
 // push adds one result. A full buffer moves what it keeps to a new array, so a
-// Snapshot taken earlier is never written to.
+// Snapshot taken earlier is never written to; while the room past the results is lent
+// to a comparison under way, the result waits in after.
 func (r *Results) push(x meter.Result) {
 	if r.limit <= 0 {
 		r.dropped++
 		return
 	}
-	if len(r.items) >= r.limit {
+	if r.Len() >= r.limit {
 		r.letGo()
 	}
 	if r.lent > len(r.items) {
-		// The room is lent to a comparison under way: the results move to an array of
-		// their own, as large as the one they had when it had room to spare (a replay's
-		// reserved one), a quarter larger when it had none.
-		size := cap(r.items)
-		if len(r.items) == size {
-			size += size/4 + 1
-		}
-		r.items = append(make([]meter.Result, 0, size), r.items...)
-		r.lent = 0
+		r.after = append(r.after, x)
+		return
 	}
 	r.items = append(r.items, x)
+}
+
+// settle moves the results waiting in after to a new array after items, for a change
+// that must see every result in one array while the room may still be lent.
+func (r *Results) settle() {
+	if len(r.after) == 0 {
+		return
+	}
+	r.items = append(append(make([]meter.Result, 0, len(r.items)+len(r.after)+len(r.after)/4+16), r.items...), r.after...)
+	r.after, r.lent = nil, 0
 }
 
 // reserve makes room for n results (at most the limit) and a little more for the open
@@ -60,13 +69,14 @@ func (r *Results) reserve(n int) {
 		return
 	}
 	r.reserved = true
-	r.items = append(make([]meter.Result, 0, n+n/64+16), r.items...)
-	r.lent = 0
+	r.items = append(append(make([]meter.Result, 0, n+n/64+16), r.items...), r.after...)
+	r.after, r.lent = nil, 0
 }
 
 // letGo lets go of the oldest half of the traces, keeping every other result in order;
 // when traces are less than half of what is kept, of the oldest half of everything.
 func (r *Results) letGo() {
+	r.settle()
 	traces := 0
 	for i := range r.items {
 		if r.items[i].Kind == meter.TraceResult {
@@ -94,13 +104,18 @@ func (r *Results) letGo() {
 
 // OldestTrace is the arrival of the oldest trace kept, when one is.
 func (r *Results) OldestTrace() (int64, bool) {
-	for i := range r.items {
-		if r.items[i].Kind == meter.TraceResult {
-			return r.items[i].Record.Arrival, true
+	for _, part := range [][]meter.Result{r.items, r.after} {
+		for i := range part {
+			if part[i].Kind == meter.TraceResult {
+				return part[i].Record.Arrival, true
+			}
 		}
 	}
 	return 0, false
 }
+
+// Traced reports whether a trace is among the results kept.
+func (r *Results) Traced() bool { return traced(r.after) || traced(r.items) }
 
 // output is the results kept followed by open, the whole output of a run, sharing the
 // results' array rather than copying it (for the recorded hour it is 13 MB, and the
@@ -112,8 +127,9 @@ func (r *Results) output(open []meter.Result) []meter.Result {
 	if len(open) == 0 {
 		return r.Snapshot()
 	}
-	if r.lent > n || cap(r.items)-n < len(open) {
-		return Output(r.Snapshot(), open)
+	if r.lent > n || len(r.after) > 0 || cap(r.items)-n < len(open) {
+		out := make([]meter.Result, 0, r.Len()+len(open))
+		return append(append(append(out, r.items...), r.after...), open...)
 	}
 	out := append(r.items[:n:cap(r.items)], open...)
 	r.lent = len(out)
@@ -121,17 +137,28 @@ func (r *Results) output(open []meter.Result) []meter.Result {
 }
 
 // reclaim takes back the room an output lent, once nothing holds an output of the run
-// any more (see Run.lendOutput): the next output puts its open windows there again instead
-// of copying every result (13 MB for the recorded hour, at a replay's peak).
-func (r *Results) reclaim() { r.lent = 0 }
+// any more (see Run.lendOutput): the results that waited in after go there, and the next
+// output puts its open windows past them instead of copying every result (13 MB for the
+// recorded hour, at a replay's peak).
+func (r *Results) reclaim() {
+	r.lent = 0
+	r.items = append(r.items, r.after...)
+	r.after = nil
+}
 
 // Snapshot returns the results kept, oldest first. The slice is read-only and stays as
 // it is while more results arrive (they go past its end, or to a new array), so it may be
-// handed to a command running in another goroutine.
-func (r *Results) Snapshot() []meter.Result { return r.items[:len(r.items):len(r.items)] }
+// handed to a command running in another goroutine. While results wait in after (a
+// comparison holds the room past the others) it is a copy.
+func (r *Results) Snapshot() []meter.Result {
+	if len(r.after) > 0 {
+		return Output(r.items[:len(r.items):len(r.items)], r.after)
+	}
+	return r.items[:len(r.items):len(r.items)]
+}
 
 // Len is the number of results kept.
-func (r *Results) Len() int { return len(r.items) }
+func (r *Results) Len() int { return len(r.items) + len(r.after) }
 
 // Dropped counts the results let go to stay within the limit.
 func (r *Results) Dropped() int { return r.dropped }
@@ -141,6 +168,6 @@ func (r *Results) Complete() bool { return r.dropped == 0 }
 
 // release forgets every result (an old run's), counting them as dropped.
 func (r *Results) release() {
-	r.dropped += len(r.items)
-	r.items, r.lent, r.limit, r.released = nil, 0, 0, true
+	r.dropped += r.Len()
+	r.items, r.after, r.lent, r.limit, r.released = nil, nil, 0, 0, true
 }

@@ -312,3 +312,44 @@ func TestTheLiveRunBehind41LetsItsResultsGoOnceAReplayBehind43HasThePicture(t *t
 		}
 	}
 }
+
+// A replay's last windows fire while its comparison reads its output: they wait beside
+// the results instead of moving every result to a new array (a second copy of the
+// recorded hour's 13 MB at a replay's peak), and join them once the comparison is done.
+func TestResultsThatArriveWhileTheOutputIsLentWaitWithoutCopyingTheOthers(t *testing.T) {
+	h := New(Config{})
+	run := h.Current()
+	run.Results.reserve(64)
+	for _, id := range []string{"a", "b", "c"} {
+		h.Apply(backend.Update{Results: []meter.Result{traceResult(id)}})
+	}
+	open := meter.Result{Kind: meter.PendingResult, Window: meter.EventTimeResult, Minute: gateway.TenantCostMinute{TenantID: "acme", WindowStart: 0, WindowEnd: 60000}}
+	h.Apply(backend.Update{Status: &backend.Status{Open: []meter.Result{open}}})
+	h.an.diffs[run.ID] = &comparison{pending: true}
+	out := run.lendOutput()
+	first := &run.Results.items[0]
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("d"), traceResult("e")}})
+	if &run.Results.items[0] != first {
+		t.Error("a result that arrived while the output was lent moved every result to a new array")
+	}
+	if out[3].Kind != meter.PendingResult {
+		t.Errorf("a later result wrote over the lent output: %+v", out[3])
+	}
+	ids := func(rs []meter.Result) (s string) {
+		for _, r := range rs {
+			s += r.Record.RequestID
+		}
+		return s
+	}
+	if got := ids(run.Results.Snapshot()); got != "abcde" || run.Results.Len() != 5 || !run.Results.Traced() {
+		t.Errorf("while lent the results are %q (len %d)", got, run.Results.Len())
+	}
+	if again := run.lendOutput(); ids(again[:5]) != "abcde" || again[5].Kind != meter.PendingResult {
+		t.Errorf("an output while results wait: %+v", again)
+	}
+	delete(h.an.diffs, run.ID) // the comparison is done
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("f")}})
+	if got := ids(run.Results.Snapshot()); got != "abcdef" || len(run.Results.after) != 0 || &run.Results.items[0] != first {
+		t.Errorf("after the comparison the results are %q, %d waiting, same array %v", got, len(run.Results.after), &run.Results.items[0] == first)
+	}
+}
