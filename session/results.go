@@ -50,14 +50,9 @@ func (r *Results) push(x meter.Result) {
 	r.items = append(r.items, x)
 }
 
-// settle moves the results waiting in after to a new array after items, for a change
-// that must see every result in one array while the room may still be lent.
-func (r *Results) settle() {
-	if len(r.after) == 0 {
-		return
-	}
-	r.items = append(append(make([]meter.Result, 0, len(r.items)+len(r.after)+len(r.after)/4+16), r.items...), r.after...)
-	r.after, r.lent = nil, 0
+// appendAll appends every result kept to dst, oldest first.
+func (r *Results) appendAll(dst []meter.Result) []meter.Result {
+	return append(append(dst, r.items...), r.after...)
 }
 
 // reserve makes room for n results (at most the limit) and a little more for the open
@@ -69,28 +64,28 @@ func (r *Results) reserve(n int) {
 		return
 	}
 	r.reserved = true
-	r.items = append(append(make([]meter.Result, 0, n+n/64+16), r.items...), r.after...)
+	r.items = r.appendAll(make([]meter.Result, 0, n+n/64+16))
 	r.after, r.lent = nil, 0
 }
 
 // letGo lets go of the oldest half of the traces, keeping every other result in order;
 // when traces are less than half of what is kept, of the oldest half of everything.
 func (r *Results) letGo() {
-	r.settle()
+	all := r.Snapshot()
 	traces := 0
-	for i := range r.items {
-		if r.items[i].Kind == meter.TraceResult {
+	for i := range all {
+		if all[i].Kind == meter.TraceResult {
 			traces++
 		}
 	}
 	kept := make([]meter.Result, 0, r.limit)
-	if traces < len(r.items)/2 {
-		half := len(r.items) / 2
-		kept = append(kept, r.items[half:]...)
+	if traces < len(all)/2 {
+		half := len(all) / 2
+		kept = append(kept, all[half:]...)
 		r.dropped += half
 	} else {
 		drop := traces / 2
-		for _, x := range r.items {
+		for _, x := range all {
 			if x.Kind == meter.TraceResult && drop > 0 {
 				drop--
 				r.dropped++
@@ -99,7 +94,7 @@ func (r *Results) letGo() {
 			kept = append(kept, x)
 		}
 	}
-	r.items, r.lent = kept, 0
+	r.items, r.after, r.lent = kept, nil, 0
 }
 
 // OldestTrace is the arrival of the oldest trace kept, when one is.
@@ -128,8 +123,7 @@ func (r *Results) output(open []meter.Result) []meter.Result {
 		return r.Snapshot()
 	}
 	if r.lent > n || len(r.after) > 0 || cap(r.items)-n < len(open) {
-		out := make([]meter.Result, 0, r.Len()+len(open))
-		return append(append(append(out, r.items...), r.after...), open...)
+		return append(r.appendAll(make([]meter.Result, 0, r.Len()+len(open))), open...)
 	}
 	out := append(r.items[:n:cap(r.items)], open...)
 	r.lent = len(out)
@@ -152,7 +146,7 @@ func (r *Results) reclaim() {
 // comparison holds the room past the others) it is a copy.
 func (r *Results) Snapshot() []meter.Result {
 	if len(r.after) > 0 {
-		return Output(r.items[:len(r.items):len(r.items)], r.after)
+		return r.appendAll(make([]meter.Result, 0, r.Len()))
 	}
 	return r.items[:len(r.items):len(r.items)]
 }
