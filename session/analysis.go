@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/diff"
@@ -35,11 +36,42 @@ type refKey struct {
 	field meter.TimestampField
 }
 
-// reference is a reference run, or its re-enactment under way.
+// reference is a reference run, or its re-enactment under way. Its results are kept
+// from the re-enactment until the next replay starts, and made again when a comparison
+// asks for them after that: a replay's reading is the session's peak (the replay's
+// pipeline, its results, the run before it and the live run), and the recorded hour's
+// re-enactment is 12 MB more there that nothing reads. What the session reads of it
+// between re-enactments (its size, its held gateway) is kept.
 type reference struct {
+	// results is the re-enactment's output; nil once let go (see letGo).
 	results []meter.Result
+	// n is how many results the re-enactment wrote, and held the gateway held apart in it
+	// (HeldIn): both outlast results.
+	n    int
+	held string
+	// made says the re-enactment was made once without error: n and held are known.
+	made    bool
 	err     error
 	pending bool
+	// waiting are the runs whose comparison waits for the re-enactment under way.
+	waiting []int
+}
+
+// wait has run id's comparison wait for the re-enactment under way.
+func (r *reference) wait(id int) {
+	if !slices.Contains(r.waiting, id) {
+		r.waiting = append(r.waiting, id)
+	}
+}
+
+// letGoReferences lets go of every re-enactment's results, keeping what the session
+// reads of them: a replay is starting.
+func (s *Session) letGoReferences() {
+	for _, ref := range s.an.refs {
+		if !ref.pending {
+			ref.results = nil
+		}
+	}
 }
 
 // comparison is a finished replay's comparison with its reference. A run's output can
@@ -93,13 +125,18 @@ func (s *Session) analyze(u backend.Update) []Task {
 	return tasks
 }
 
-// reference returns the reference run of key when it is there; else it starts its
-// re-enactment (once) and returns the task, or nothing when it is under way or failed.
+// reference returns the reference run of key when its results are kept; else it starts
+// its re-enactment (again, if they were let go) and returns the task, or nothing when it
+// is under way or failed.
 func (s *Session) reference(key refKey) (*reference, []Task) {
 	ref := s.an.refs[key]
 	switch {
-	case ref == nil && s.cfg.Reenact != nil:
-		s.an.refs[key] = &reference{pending: true}
+	case s.cfg.Reenact != nil && (ref == nil || ref.results == nil && !ref.pending && ref.err == nil):
+		if ref == nil {
+			ref = &reference{}
+			s.an.refs[key] = ref
+		}
+		ref.pending = true
 		s.an.version++
 		return nil, []Task{s.reenactTask(key)}
 	case ref == nil, ref.pending, ref.err != nil:
@@ -108,14 +145,15 @@ func (s *Session) reference(key refKey) (*reference, []Task) {
 	return ref, nil
 }
 
-// Reference returns the reference run of a recording re-enacted with field, once it has
-// been worked out (a replay's comparison asks for it).
-func (s *Session) Reference(path string, field meter.TimestampField) ([]meter.Result, bool) {
+// HeldInReference returns the gateway held apart in a recording's reference run
+// re-enacted with field (HeldIn), once it has been worked out: it outlasts the
+// re-enactment's results.
+func (s *Session) HeldInReference(path string, field meter.TimestampField) (string, bool) {
 	ref := s.an.refs[refKey{path, field}]
-	if ref == nil || ref.pending || ref.err != nil {
-		return nil, false
+	if ref == nil || !ref.made {
+		return "", false
 	}
-	return ref.results, true
+	return ref.held, true
 }
 
 func (s *Session) reenactTask(key refKey) Task {
@@ -123,20 +161,34 @@ func (s *Session) reenactTask(key refKey) Task {
 	job.Trace, job.Timestamp = true, key.field
 	return Task{What: fmt.Sprintf("re-enact %s with %s", filepath.Base(key.path), key.field), run: func(ctx context.Context) Outcome {
 		rs, err := reenact(ctx, key.path, job)
+		held := ""
 		if err != nil {
 			err = fmt.Errorf("re-enact %s: %w", filepath.Base(key.path), err)
+		} else {
+			held = HeldIn(rs)
 		}
-		return Outcome{apply: func(s *Session) []Task { return s.referenceDone(key, rs, err) }}
+		return Outcome{apply: func(s *Session) []Task { return s.referenceDone(key, rs, held, err) }}
 	}}
 }
 
-// referenceDone keeps a reference and starts what waited for it.
-func (s *Session) referenceDone(key refKey, rs []meter.Result, err error) []Task {
-	s.an.refs[key] = &reference{results: rs, err: err}
+// referenceDone keeps a reference and starts what waited for it: the comparisons of the
+// runs that asked for it (every replay of the key, the first time) and the moved requests.
+func (s *Session) referenceDone(key refKey, rs []meter.Result, held string, err error) []Task {
+	ref := s.an.refs[key]
+	if ref == nil {
+		ref = &reference{}
+		s.an.refs[key] = ref
+	}
+	first := !ref.made
+	waiting := ref.waiting
+	ref.results, ref.err, ref.pending, ref.waiting = rs, err, false, nil
+	if err == nil {
+		ref.n, ref.held, ref.made = len(rs), held, true
+	}
 	s.an.version++
 	var tasks []Task
 	for _, run := range s.runs {
-		if run.ReplayDone && run.Timestamp == key.field && s.RecordingOf(run) == key.path {
+		if run.ReplayDone && run.Timestamp == key.field && s.RecordingOf(run) == key.path && (first || slices.Contains(waiting, run.ID)) {
 			tasks = append(tasks, s.compare(run)...)
 		}
 	}
@@ -175,6 +227,9 @@ func (s *Session) compare(run *Run) []Task {
 	} else {
 		ref, tasks := s.reference(refKey{path, run.Timestamp})
 		if ref == nil {
+			if r := s.an.refs[refKey{path, run.Timestamp}]; r != nil && r.pending {
+				r.wait(run.ID)
+			}
 			return tasks
 		}
 		refs = ref.results

@@ -8,24 +8,24 @@ import (
 // SkewOptions singles out the run's latest hiccup for its skew picture: its instance's
 // dots, its start and the flush when it ended. A replay reads the recording long after it
 // was made, so every record arrives far behind its timestamp: its held gateway is the one
-// held in the live run, as the completed_ts reference run of the recording shows it
-// (returned as ref, for HeldIn, which takes a whole pass over it), when that is at hand;
-// else none.
-func (s *Session) SkewOptions(run *Run) (o skew.Options, ref []meter.Result) {
+// held in the live run, as the completed_ts reference run of the recording shows it, when
+// that has been worked out (withRef); else none.
+func (s *Session) SkewOptions(run *Run) (o skew.Options, withRef bool) {
 	if h, ok := run.LastHiccup(); ok {
 		o.Held, o.Hiccup, o.Flush = h.Instance, h.From, h.To
-		return o, nil
+		return o, false
 	}
 	if !run.Replay {
-		return o, nil
+		return o, false
 	}
 	o.Far = NoneHeld
 	// Under started_ts every long request arrives long after its timestamp: only the
 	// completed_ts reference tells a held record.
-	if rs, ok := s.Reference(s.RecordingOf(run), meter.CompletedTS); ok {
-		return o, rs
+	if held, ok := s.HeldInReference(s.RecordingOf(run), meter.CompletedTS); ok {
+		o.Held = held
+		return o, true
 	}
-	return o, nil
+	return o, false
 }
 
 // NoneHeld is a Far no record arrives behind its timestamp by: no gateway is held.

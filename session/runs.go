@@ -236,6 +236,9 @@ func (s *Session) record(u backend.Update) {
 		cur := s.Current()
 		cur.Cause, cur.Watermarks, cur.Recording, cur.backendRun = r.Cause, r.Watermarks, r.Recording, r.Run
 		if replay {
+			// The replay's reading is the session's peak: no re-enactment is kept
+			// through it (see reference).
+			s.letGoReferences()
 			path := r.Recording
 			if path == "" {
 				path = s.RecordingOf(cur)
@@ -422,8 +425,8 @@ func (s *Session) expectedResults(path string, field meter.TimestampField) int {
 		// trace and a late result): an eighth more covers what the recorded hour's did.
 		return n + n/8
 	}
-	if ref := s.an.refs[refKey{path, field}]; ref != nil && !ref.pending && ref.err == nil {
-		return len(ref.results)
+	if ref := s.an.refs[refKey{path, field}]; ref != nil && ref.made {
+		return ref.n
 	}
 	return 0
 }

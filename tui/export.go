@@ -18,7 +18,6 @@ import (
 type pictureSpec struct {
 	results, open   []meter.Result
 	opts            skew.Options
-	ref             []meter.Result
 	model           *skew.Model
 	title, exercise string
 }
@@ -34,7 +33,7 @@ func (m Model) picture() *pictureSpec {
 	if run.Replay {
 		p.title += " · " + filepath.Base(m.sess.RecordingOf(run))
 	}
-	p.opts, p.ref = m.sess.SkewOptions(run)
+	p.opts, _ = m.sess.SkewOptions(run)
 	if e := m.an.skew; e.model != nil && e.runID == run.ID && e.n == run.Results.Len() {
 		p.model = e.model
 	}
@@ -44,9 +43,6 @@ func (m Model) picture() *pictureSpec {
 // build draws the picture, unless the skew view already had.
 func (p *pictureSpec) build() *export.Picture {
 	if p.model == nil {
-		if p.ref != nil {
-			p.opts.Held = session.HeldIn(p.ref)
-		}
 		mdl := skew.Build(session.Output(p.results, p.open), p.opts)
 		p.model = &mdl
 	}

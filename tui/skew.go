@@ -53,8 +53,8 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 	if w < 1 || h < 1 {
 		return m, nil
 	}
-	_, ref := m.sess.SkewOptions(run)
-	stale := e.model == nil || e.runID != run.ID || e.n != run.Results.Len() || ref != nil && !e.withRef
+	_, withRef := m.sess.SkewOptions(run)
+	stale := e.model == nil || e.runID != run.ID || e.n != run.Results.Len() || withRef && !e.withRef
 	wait := max(minSkewEvery, 2*e.took)
 	switch {
 	case stale && (now || time.Since(e.built) >= wait):
@@ -74,16 +74,13 @@ func (m Model) refreshSkew(now bool) (Model, tea.Cmd) {
 
 func (m Model) skewBuildCmd(run *session.Run, w, h int) tea.Cmd {
 	snap, open, style := run.Results.Snapshot(), run.StillOpen(), m.skewView.Style()
-	opts, ref := m.sess.SkewOptions(run)
+	opts, withRef := m.sess.SkewOptions(run)
 	id, r := run.ID, session.Run{ID: run.ID, Reason: run.Reason, Replay: run.Replay, Timestamp: run.Timestamp}
 	return m.tasks.cmd(func() tea.Msg {
 		start := time.Now()
-		if ref != nil {
-			opts.Held = session.HeldIn(ref)
-		}
 		model := skew.Build(session.Output(snap, open), opts)
 		text := skew.RenderStyled(model, w, h, style)
-		return skewMsg{runID: id, n: len(snap), w: w, h: h, withRef: ref != nil, model: &model, title: skewTitle(&r, &model), text: text,
+		return skewMsg{runID: id, n: len(snap), w: w, h: h, withRef: withRef, model: &model, title: skewTitle(&r, &model), text: text,
 			took: time.Since(start)}
 	})
 }

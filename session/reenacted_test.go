@@ -1,0 +1,82 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
+)
+
+// replayOnce replays the recorded hour into l as run Restart.Run n, reading r-1, r-2 and
+// minute 0, and returns the names of every task the replay started, run to the end.
+func replayOnce(l *lab, n int) []string {
+	var did []string
+	run := func(tasks []Task) {
+		for len(tasks) > 0 {
+			t := tasks[0]
+			did = append(did, t.What)
+			tasks = append(tasks[1:], l.h.Finish(t.Run(context.Background()))...)
+		}
+	}
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	run(l.h.Apply(backend.Update{Run: n, Restarted: &backend.Restart{Run: n, Cause: backend.CauseReplay, Reason: "replay",
+		Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}}))
+	run(l.h.Apply(backend.Update{Run: n, Results: []meter.Result{traceOf("r-1"), traceOf("r-2"),
+		fired(meter.EventTimeResult, "acme", 0, 0.2, 2), fired(meter.ProcessingTimeResult, "acme", 0, 0.2, 2)},
+		Status: status(t0+70000, t0+61000)}))
+	run(l.h.Apply(backend.Update{Run: n, Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 4, Done: true}}))
+	return did
+}
+
+// TestAReplayReadsWithoutTheReEnactmentAndItIsMadeAgainForItsComparison: the
+// re-enactment of the recorded hour (12 MB) is let go when the next replay starts, the
+// session's peak, and made again once that replay is done, for its comparison only: the
+// replay before it, compared already, is not compared again. What the session reads of
+// it in between, its size (the room a replay reserves) and its held gateway (a replay's
+// skew picture), stays.
+func TestAReplayReadsWithoutTheReEnactmentAndItIsMadeAgainForItsComparison(t *testing.T) {
+	made := 0
+	l := newLabWith(Config{Reenact: func(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
+		made++
+		return twoRequests(ctx, path, job)
+	}})
+	l.apply(backend.Update{Results: []meter.Result{traceOf("live")}})
+	did := replayOnce(l, 2)
+	key := refKey{"hour.jsonl.gz", meter.CompletedTS}
+	if made != 1 || l.h.an.refs[key].results == nil || !strings.Contains(strings.Join(did, "; "), "compare run 2") {
+		t.Fatalf("the first replay: %d re-enactments, tasks %q", made, did)
+	}
+	first := l.h.DiffState(false)
+	if first.Diff == nil || first.Run == nil || first.Run.ID != 2 {
+		t.Fatalf("the first replay's diff: %+v", first)
+	}
+
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.h.Apply(backend.Update{Run: 3, Restarted: &backend.Restart{Run: 3, Cause: backend.CauseReplay, Reason: "replay",
+		Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
+	ref := l.h.an.refs[key]
+	if ref.results != nil {
+		t.Error("the re-enactment's results were kept through the next replay's reading")
+	}
+	if got := cap(l.h.Current().Results.items); got < 4 {
+		t.Errorf("the next replay reserved room for %d results, want the re-enactment's 4", got)
+	}
+	if held, ok := l.h.HeldInReference("hour.jsonl.gz", meter.CompletedTS); !ok || held != "" {
+		t.Errorf("the held gateway once the results were let go: %q, %v", held, ok)
+	}
+
+	l.h.an.refs[key] = ref // as it was
+	did = replayOnce(l, 3)[1:]
+	joined := strings.Join(did, "; ")
+	if made != 2 || !strings.Contains(joined, "re-enact") || !strings.Contains(joined, "compare run 3") || strings.Contains(joined, "compare run 2") {
+		t.Errorf("the second replay: %d re-enactments, tasks %q (want one more re-enactment and run 3 compared, not run 2)", made, did)
+	}
+	if d := l.h.DiffState(false); d.Diff == nil || d.Run == nil || d.Run.ID != 3 || d.Diff.Never != 0 {
+		t.Errorf("the second replay's diff: %+v", d)
+	}
+	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != 3 {
+		t.Errorf("4.3's finding: %+v", f)
+	}
+}
