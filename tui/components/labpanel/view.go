@@ -193,7 +193,15 @@ func (m Model) detail(h int) []string {
 		}
 		// An exercise in progress says what to do first; a met one, its check.
 		order = []int{doPart, checkPart, runsPart, tablePart, lookPart, coursePart}
-		if m.done(id) {
+		switch {
+		case m.done(id) && len(parts[runsPart]) > 0:
+			// A met one with runs to pin: whether it is met and by which run in a line,
+			// then the runs it can be pinned to (p pins the next: the learner sees which
+			// before pressing it), then what to do in a line.
+			capAt(checkPart, 1)
+			capAt(doPart, 1)
+			order = []int{checkPart, runsPart, doPart, tablePart, lookPart, coursePart}
+		case m.done(id):
 			order = []int{checkPart, doPart, runsPart, tablePart, lookPart, coursePart}
 		}
 	} else {

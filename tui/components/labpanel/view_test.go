@@ -79,9 +79,12 @@ func TestTheCompactPanelSaysWhatToDoForTheExerciseInProgress(t *testing.T) {
 		!strings.HasPrefix(lines[4], "check not yet: In run 1") {
 		t.Errorf("4.1 in progress at 80x24:\n%s", strings.Join(lines, "\n"))
 	}
+	// Once met: a line each for what to do, the check (met, by which run) and the runs
+	// p can pin it to.
 	check.Done = true
 	lines = strings.Split(ansi.Strip(m.SetChecks(map[string]Check{"4.1": check}).View()), "\n")
-	if !strings.HasPrefix(lines[2], "check met: In run 1") {
+	if !strings.HasPrefix(lines[2], "do    Nothing to press") || !strings.HasPrefix(lines[3], "check met: In run 1") ||
+		!strings.HasPrefix(lines[4], "runs  ▸run 1 start, the rule's pick") {
 		t.Errorf("4.1 met at 80x24:\n%s", strings.Join(lines, "\n"))
 	}
 	for _, id := range []string{"4.1", "4.2", "4.3", "4.4"} {
@@ -89,5 +92,29 @@ func TestTheCompactPanelSaysWhatToDoForTheExerciseInProgress(t *testing.T) {
 		if n := len(strings.Split(textutil.Wrap("do    "+g.Short, 80), "\n")); g.Short == "" || n > 2 {
 			t.Errorf("%s's short form is %d lines at 80 columns: %q", id, n, g.Short)
 		}
+	}
+}
+
+// TestTheCompactPanelShowsTheRunsAMetExerciseCanBePinnedTo: at 80x24, once 4.3 is met,
+// what to do is a line, the check's first line names the run behind it, and the runs
+// line under it names the others p can pin (the walk pins the replay with watermarks per
+// partition there).
+func TestTheCompactPanelShowsTheRunsAMetExerciseCanBePinnedTo(t *testing.T) {
+	check := Check{Done: true, Sentence: "In run 2 (replay of recorded-hour.jsonl.gz, completed_ts), " +
+		strings.Repeat("the replay's minutes agree with the reference's, and every late record is explained; ", 6)}
+	runs := []RunChoice{{Name: "run 2 replay", Backs: true, Pinned: true}, {Name: "run 3 replay", Why: "it read started_ts"},
+		{Name: "run 4 strategy", Why: "a restart on the replay's topic, not a replay"}, {Name: "run 5 replay"}}
+	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(80, CompactHeight).SetFocused(true).SelectExercise("4.3").
+		SetChecks(map[string]Check{"4.3": check}).SetRuns(map[string][]RunChoice{"4.3": runs})
+	view := ansi.Strip(m.View())
+	lines := strings.Split(view, "\n")
+	if len(lines) != CompactHeight || !strings.HasPrefix(lines[2], "do    Press r") || !strings.HasPrefix(lines[3], "check met: In run 2 (replay") ||
+		!strings.HasPrefix(lines[4], "runs  ▸run 2 replay, pinned · run 5 replay · ") {
+		t.Errorf("4.3 met at 80x24, runs to pin:\n%s", view)
+	}
+	// With no runs to show, what to do and the check keep their two lines each.
+	lines = strings.Split(ansi.Strip(m.SetRuns(nil).View()), "\n")
+	if !strings.HasPrefix(lines[2], "do    Press r") || !strings.HasPrefix(lines[4], "check met: In run 2") || !strings.HasPrefix(lines[6], "o shows") {
+		t.Errorf("4.3 met at 80x24, no runs:\n%s", strings.Join(lines, "\n"))
 	}
 }
