@@ -308,9 +308,9 @@ func (s *Session) record(u backend.Update) {
 		if cur.Replay && !cur.ReplayDone && p.Lines > 0 {
 			// The first replay of a recording has no count to go by at its start: the
 			// recording's lines, once counted, are two a request (a trace each), and the
-			// windows and late records come beside them (a few hundred to 8,000 in replays
-			// of the recorded hour; one that drops more as late grows past the room).
-			cur.Results.reserve(int(p.Lines/2 + p.Lines/16))
+			// windows and late records come beside them (a few hundred to 14,400 in
+			// replays of the recorded hour; see expectedResults).
+			cur.Results.reserve(int(p.Lines/2 + p.Lines/8))
 		}
 	}
 }
@@ -422,8 +422,12 @@ func (s *Session) lookedAt(r *Run) bool {
 func (s *Session) expectedResults(path string, field meter.TimestampField) int {
 	if n := s.replayed[refKey{path, field}]; n > 0 {
 		// Replays of one recording differ by the records they drop as late (each is a
-		// trace and a late result): an eighth more covers what the recorded hour's did.
-		return n + n/8
+		// trace and a late result): 0 to 14,400 in replays of the recorded hour, whose
+		// results are about 72,000 without them. A quarter more covers that; a replay
+		// that outgrows its room moves every result to an array a quarter larger, and
+		// for a moment holds both (14 and 18 MB), which an eighth more did in one replay
+		// of three measured (11,938 late after 2,105).
+		return n + n/4
 	}
 	if ref := s.an.refs[refKey{path, field}]; ref != nil && ref.made {
 		return ref.n
