@@ -370,7 +370,10 @@ func (s *Session) ChooseReference(id int) ([]Task, error) {
 		run := s.Run(id)
 		if run == nil || !run.Results.Complete() || run.Results.Len() == 0 {
 			why := "only a run kept whole can"
-			if run != nil && run.Results.Dropped() > 0 {
+			switch {
+			case run != nil && run.supersededBy != 0:
+				why = fmt.Sprintf("it let go of its results when run %d, a replay of the same recording with the same timestamp field and watermarks, was read to the end (labtui keeps one such replay whole, the newest, unless it is chosen or pinned: choose a replay as the reference before you replay again to diff the next one against it), and only a run kept whole can", run.supersededBy)
+			case run != nil && run.Results.Dropped() > 0:
 				why = fmt.Sprintf("it let go of %d of its results to bound memory (labtui keeps every result of the current run, the one before it, the reference chosen, the runs behind 4.2's to 4.4's evidence and the run the export's picture is drawn from), and only a run kept whole can", run.Results.Dropped())
 			}
 			return nil, fmt.Errorf("run %d cannot be the reference: %s (runs with all their results: %s)", id, why, refList(s.ReferenceCandidates()))

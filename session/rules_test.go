@@ -182,33 +182,48 @@ func TestPinningARunThatShowsNothingSaysWhy(t *testing.T) {
 	}
 }
 
+// TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst: a replay chosen as the reference
+// stays whole through the next replay of the hour, which is diffed against it; a replay
+// not chosen lets go of its results once a newer one of the same recording, field and
+// watermarks is read to the end, and choosing it then says why and what to do instead.
 func TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
-	for range 2 {
+	replay := func() {
 		l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
 		l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
 		l.minute(0, 9.9, 0.2)
 		l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
 	}
+	replay()
+	replay()
 	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != 2 || !strings.Contains(f.Sentence, "against the recorded hour re-enacted") {
 		t.Fatalf("before choosing: %+v", f)
 	}
 	if _, err := l.h.ChooseReference(9); err == nil {
 		t.Error("a run not kept was accepted as the reference")
 	}
-	tasks, err := l.h.ChooseReference(1)
+	_, err := l.h.ChooseReference(1)
+	if err == nil || !strings.Contains(err.Error(), "when run 2, a replay of the same recording") || !strings.Contains(err.Error(), "choose a replay as the reference before you replay again") {
+		t.Fatalf("choosing the replay run 2 took the place of: %v", err)
+	}
+	// Chosen before the next replay, run 2 stays whole and run 3 is diffed against it.
+	tasks, err := l.h.ChooseReference(2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.h.RunTasks(context.Background(), tasks)
+	replay()
+	if r := l.h.Run(2); r == nil || !r.Results.Complete() || r.Results.Len() == 0 {
+		t.Fatalf("the chosen replay let go of its results: %+v", r)
+	}
 	f := l.h.Finding("4.3")
-	want := "In run 2 (replay of hour.jsonl.gz, completed_ts), the event-time output against run 1 (replay of hour.jsonl.gz, completed_ts): " +
+	want := "In run 3 (replay of hour.jsonl.gz, completed_ts), the event-time output against run 2 (replay of hour.jsonl.gz, completed_ts): " +
 		"2 of 2 (tenant, minute) rows identical; its processing-time windows put the whole recording, $10.0000 and 3 requests, " +
 		"into the minute 10:00 of the wall clock the replay ran at."
 	if f == nil || f.Sentence != want {
 		t.Errorf("4.3 = %+v\nwant %q", f, want)
 	}
-	if st := l.h.DiffState(false); st.Diff == nil || st.Diff.Names.A != "run 1" || !strings.Contains(st.Title, "against run 1") {
+	if st := l.h.DiffState(false); st.Diff == nil || st.Diff.Names.A != "run 2" || !strings.Contains(st.Title, "against run 2") {
 		t.Errorf("the diff view shows %q with %+v", st.Title, st.Diff)
 	}
 }

@@ -108,6 +108,9 @@ type Run struct {
 	// output counts the fired, pending and late results taken in: it changes whenever
 	// the run's billed output does.
 	output uint64
+	// supersededBy is the replay whose reading to the end let go of this replay's
+	// results (releaseSuperseded); 0 when none did.
+	supersededBy int
 }
 
 // empty reports whether nothing was recorded in the run.
@@ -300,6 +303,7 @@ func (s *Session) record(u backend.Update) {
 			cur.ReplayDone, cur.ReplayPath = true, p.Path
 			if cur.Results.Complete() {
 				s.replayed[refKey{p.Path, cur.Timestamp}] = cur.Results.Len()
+				s.releaseSuperseded(cur)
 			}
 		}
 		if p.Reads != nil {
@@ -386,6 +390,35 @@ func (s *Session) releaseResults() {
 			r.Results.release()
 		}
 	}
+}
+
+// releaseSuperseded lets go of the results of the replays that cur, a replay read to the
+// end and kept whole, takes the place of: earlier replays of the same recording with the
+// same timestamp field and watermark strategy, read to the end, that are neither the
+// reference chosen nor pinned to an exercise. Such a replay backs 4.3 or 4.4 only as the
+// rule's pick, which cur takes over once it is compared, and what it showed stays as its
+// comparison in the evidence; its results (14 MB for the recorded hour) were the largest
+// thing the session held while cur was compared, the session's peak. It can then no
+// longer be chosen as the reference (ChooseReference says why); it can still be pinned.
+func (s *Session) releaseSuperseded(cur *Run) {
+	for _, r := range s.runs {
+		if r == cur || !r.Replay || !r.ReplayDone || r.Results.released || r.Timestamp != cur.Timestamp ||
+			r.Watermarks != cur.Watermarks || s.RecordingOf(r) != s.RecordingOf(cur) || r.ID == s.an.chosen || s.pinned(r) {
+			continue
+		}
+		r.Results.release()
+		r.supersededBy = cur.ID
+	}
+}
+
+// pinned reports whether run r backs an exercise the learner pinned to it.
+func (s *Session) pinned(r *Run) bool {
+	for _, f := range s.ev.evidence.Findings {
+		if f != nil && f.Pinned && f.Run.ID == r.ID && f.Run.StartedAt == r.StartedAt {
+			return true
+		}
+	}
+	return false
 }
 
 // lookedAt reports whether the learner can still look at run r's results: it is the

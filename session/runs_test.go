@@ -391,3 +391,41 @@ func TestAReplayWithMoreLateRecordsThanTheLastKeepsItsArray(t *testing.T) {
 		t.Error("a replay with a fifth more results than the last (200 late after none) moved its results to a new array")
 	}
 }
+
+// TestANewerReplayOfTheSameHourTakesThePlaceOfTheLastOnesResults: once a replay is read
+// to the end whole, an earlier replay of the same recording, timestamp field and
+// watermarks lets go of its results (its comparison stays in the evidence), unless it is
+// pinned to an exercise; a replay with other watermarks (4.3's second result) keeps them.
+func TestANewerReplayOfTheSameHourTakesThePlaceOfTheLastOnesResults(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	l.minute(0, 0.2, 0.2)                      // the live run
+	replay := func(wm meter.Watermarks) *Run { // run 2, 3, ...
+		l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+		l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS,
+			Watermarks: wm, Recording: "hour.jsonl.gz"}})
+		l.apply(backend.Update{Results: []meter.Result{traceOf("r-1")}})
+		l.minute(0, 0.2, 0.2)
+		l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
+		return l.h.Current()
+	}
+	whole := func(r *Run) bool { return r.Results.Complete() && r.Results.Len() > 0 }
+	first := replay(meter.Watermarks{})
+	second := replay(meter.Watermarks{})
+	if whole(first) || !whole(second) {
+		t.Fatalf("after the second replay: the first whole %v, the second %v", whole(first), whole(second))
+	}
+	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != second.ID {
+		t.Errorf("4.3 = %+v, want the second replay's", f)
+	}
+	if err := l.h.Pin("4.3", second.ID); err != nil {
+		t.Fatal(err)
+	}
+	third := replay(meter.Watermarks{})
+	if !whole(second) || !whole(third) {
+		t.Errorf("the pinned replay whole %v, the third %v", whole(second), whole(third))
+	}
+	other := replay(meter.Watermarks{At: meter.SourceWatermarks})
+	if !whole(third) || !whole(other) {
+		t.Errorf("a replay with watermarks per partition let the third go (%v) or is not whole (%v)", whole(third), whole(other))
+	}
+}
