@@ -43,7 +43,8 @@ type refKey struct {
 // re-enactment is 12 MB more there that nothing reads. What the session reads of it
 // between re-enactments (its size, its held gateway) is kept.
 type reference struct {
-	// results is the re-enactment's output; nil once let go (see letGo).
+	// results is the re-enactment's output; nil once let go (letGoReferences), or
+	// when it wrote nothing.
 	results []meter.Result
 	// n is how many results the re-enactment wrote, and held the gateway held apart in it
 	// (HeldIn): both outlast results.
@@ -56,6 +57,10 @@ type reference struct {
 	// waiting are the runs whose comparison waits for the re-enactment under way.
 	waiting []int
 }
+
+// kept reports whether the re-enactment's results are at hand: made, and not let go
+// since (one that wrote nothing has nothing to let go).
+func (r *reference) kept() bool { return r.made && (r.results != nil || r.n == 0) }
 
 // wait has run id's comparison wait for the re-enactment under way.
 func (r *reference) wait(id int) {
@@ -131,7 +136,7 @@ func (s *Session) analyze(u backend.Update) []Task {
 func (s *Session) reference(key refKey) (*reference, []Task) {
 	ref := s.an.refs[key]
 	switch {
-	case s.cfg.Reenact != nil && (ref == nil || ref.results == nil && !ref.pending && ref.err == nil):
+	case s.cfg.Reenact != nil && (ref == nil || !ref.kept() && !ref.pending && ref.err == nil):
 		if ref == nil {
 			ref = &reference{}
 			s.an.refs[key] = ref

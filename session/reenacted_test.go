@@ -80,3 +80,28 @@ func TestAReplayReadsWithoutTheReEnactmentAndItIsMadeAgainForItsComparison(t *te
 		t.Errorf("4.3's finding: %+v", f)
 	}
 }
+
+// TestARecordingWhoseReEnactmentWritesNothingIsReEnactedOnce: a re-enactment with no
+// result (a recording of no whole request) is what it is, not one let go: the replay's
+// comparison takes it, and nothing asks for it again.
+func TestARecordingWhoseReEnactmentWritesNothingIsReEnactedOnce(t *testing.T) {
+	made := 0
+	l := newLabWith(Config{Reenact: func(context.Context, string, meter.Options) ([]meter.Result, error) {
+		made++
+		return nil, nil
+	}})
+	l.apply(backend.Update{Results: []meter.Result{traceOf("live")}})
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
+	l.apply(backend.Update{Results: []meter.Result{traceOf("r-1")}})
+	tasks := l.h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 2, Done: true}})
+	for i := 0; len(tasks) > 0; i++ {
+		if i == 20 {
+			t.Fatalf("still %d tasks after 20, %d re-enactments", len(tasks), made)
+		}
+		tasks = append(tasks[1:], l.h.Finish(tasks[0].Run(context.Background()))...)
+	}
+	if made != 1 {
+		t.Errorf("%d re-enactments, want 1", made)
+	}
+}
