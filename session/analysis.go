@@ -132,9 +132,11 @@ func (s *Session) analyze(u backend.Update) []Task {
 
 // reference returns the reference run of key when its results are kept; else it starts
 // its re-enactment (again, if they were let go) and returns the task, or nothing when it
-// is under way or failed.
-func (s *Session) reference(key refKey) (*reference, []Task) {
+// is under way or failed. While it is made, the comparison of run waiter (0 for none)
+// waits for it.
+func (s *Session) reference(key refKey, waiter int) (*reference, []Task) {
 	ref := s.an.refs[key]
+	var tasks []Task
 	switch {
 	case s.cfg.Reenact != nil && (ref == nil || !ref.kept() && !ref.pending && ref.err == nil):
 		if ref == nil {
@@ -143,11 +145,16 @@ func (s *Session) reference(key refKey) (*reference, []Task) {
 		}
 		ref.pending = true
 		s.an.version++
-		return nil, []Task{s.reenactTask(key)}
-	case ref == nil, ref.pending, ref.err != nil:
+		tasks = []Task{s.reenactTask(key)}
+	case ref == nil || ref.err != nil:
 		return nil, nil
+	case !ref.pending:
+		return ref, nil
 	}
-	return ref, nil
+	if waiter != 0 {
+		ref.wait(waiter)
+	}
+	return nil, tasks
 }
 
 // HeldInReference returns the gateway held apart in a recording's reference run
@@ -230,11 +237,8 @@ func (s *Session) compare(run *Run) []Task {
 		against = runName(s.runRef(chosen))
 		reference = against + ", the reference you chose"
 	} else {
-		ref, tasks := s.reference(refKey{path, run.Timestamp})
+		ref, tasks := s.reference(refKey{path, run.Timestamp}, run.ID)
 		if ref == nil {
-			if r := s.an.refs[refKey{path, run.Timestamp}]; r != nil && r.pending {
-				r.wait(run.ID)
-			}
 			return tasks
 		}
 		refs = ref.results
@@ -325,7 +329,7 @@ func (s *Session) findMoved() []Task {
 			return movedSource{name: fmt.Sprintf("run %d (replay)", run.ID), key: fmt.Sprintf("run %d/%d", run.ID, run.output),
 				results: run.Results.Snapshot()}, true
 		}
-		ref, more := s.reference(refKey{path, field})
+		ref, more := s.reference(refKey{path, field}, 0)
 		tasks = append(tasks, more...)
 		if ref == nil {
 			return movedSource{}, false

@@ -28,7 +28,7 @@ func (s *Session) PinChoices(ex string) []PinChoice {
 		if s.findingFor(ex, run, 0) == nil {
 			c.Why = s.whyNot(ex, run)
 		}
-		if f != nil && f.Run.ID == run.ID && f.Run.StartedAt == run.StartedAt {
+		if f != nil && run.is(f.Run) {
 			c.Backs, c.Pinned = true, f.Pinned
 		}
 		out = append(out, c)

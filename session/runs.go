@@ -7,6 +7,7 @@ import (
 	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/state"
 )
 
 // Limits bound what a Session keeps.
@@ -411,10 +412,14 @@ func (s *Session) releaseSuperseded(cur *Run) {
 	}
 }
 
+// is reports whether ref names run r: its number and its start, so a run of an earlier
+// session with the same number is not it.
+func (r *Run) is(ref state.RunRef) bool { return ref.ID == r.ID && ref.StartedAt == r.StartedAt }
+
 // pinned reports whether run r backs an exercise the learner pinned to it.
 func (s *Session) pinned(r *Run) bool {
 	for _, f := range s.ev.evidence.Findings {
-		if f != nil && f.Pinned && f.Run.ID == r.ID && f.Run.StartedAt == r.StartedAt {
+		if f != nil && f.Pinned && r.is(f.Run) {
 			return true
 		}
 	}
@@ -434,7 +439,7 @@ func (s *Session) lookedAt(r *Run) bool {
 		return true
 	}
 	for ex, f := range s.ev.evidence.Findings {
-		if f == nil || f.Run.ID != r.ID || f.Run.StartedAt != r.StartedAt {
+		if f == nil || !r.is(f.Run) {
 			continue
 		}
 		if ex != "4.1" {
