@@ -17,6 +17,8 @@ type headlessSession struct {
 	ctx   context.Context
 	sess  *session.Session
 	store *state.Store
+	// lock keeps other labtuis off the state directory until close.
+	lock *state.Lock
 	// saved is the progress found at start, whose answers are kept as they are.
 	saved state.State
 	rev   uint64
@@ -27,20 +29,26 @@ type headlessSession struct {
 // headlessSession opens the state directory and starts a session from what it holds;
 // ctx bounds the work it does at the end.
 func (a *app) headlessSession(ctx context.Context) (*headlessSession, error) {
+	lock, err := state.LockDir(a.stateDir(), "a headless run")
+	if err != nil {
+		return nil, err
+	}
 	store := state.NewStore(a.stateDir())
 	saved, found, err := store.Load()
 	if err != nil {
+		lock.Unlock()
 		return nil, err
 	}
 	job, err := a.jobOptions()
 	if err != nil {
+		lock.Unlock()
 		return nil, err
 	}
 	cfg := session.Config{Job: job, Reenact: sessionReenact}
 	if found {
 		cfg.Saved = &saved
 	}
-	return &headlessSession{ctx: ctx, sess: session.New(cfg), store: store, saved: saved, rev: saved.Revision}, nil
+	return &headlessSession{ctx: ctx, sess: session.New(cfg), store: store, lock: lock, saved: saved}, nil
 }
 
 // apply takes in one update, and saves when the steps or their evidence changed. It is
@@ -57,6 +65,7 @@ func (h *headlessSession) apply(u backend.Update) {
 // close works out what is still due (a replay's comparison), saves a last time, and
 // says so on stderr, or why it could not.
 func (h *headlessSession) close(stderr io.Writer) {
+	defer h.lock.Unlock()
 	h.sess.RunTasks(h.ctx, h.tasks)
 	h.tasks = nil
 	err := h.write()

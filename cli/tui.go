@@ -72,6 +72,11 @@ func addTUIFlags(cmd *cobra.Command) {
 func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	defer limitMemory()()
 	dir := a.stateDir()
+	lock, err := state.LockDir(dir, "the TUI")
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	logf, err := tui.OpenLog(dir)
 	if err != nil {
 		return err
