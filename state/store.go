@@ -10,10 +10,15 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/internal/fileerr"
+	"github.com/labtui/labtui/internal/regularfile"
 )
 
 // FileName is the name of the saved progress inside the state directory.
 const FileName = "lab-04.json"
+
+// MaxFileSize is the most a saved file is read of: a file larger than this is not
+// labtui's (the evidence it keeps is bounded, and far smaller).
+const MaxFileSize = 64 << 20
 
 // Dir returns labtui's folder under the user's XDG state directory:
 // $XDG_STATE_HOME/labtui, by default ~/.local/state/labtui.
@@ -51,12 +56,12 @@ func (s *Store) Dir() string { return s.dir }
 // Load reads the saved state. It returns an empty State and false when nothing was
 // saved yet.
 func (s *Store) Load() (State, bool, error) {
-	data, err := os.ReadFile(s.Path())
+	data, err := regularfile.Read(s.Path(), MaxFileSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return New(), false, nil
 	}
 	if err != nil {
-		return New(), false, fmt.Errorf("read saved answers: %w", err)
+		return New(), false, fmt.Errorf("cannot read the saved answers (%v): move the file aside, or give --state-dir another folder", err)
 	}
 	st := New()
 	if err := json.Unmarshal(data, &st); err != nil {

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/minutes"
 )
@@ -149,5 +151,22 @@ func TestAnUnwritableStateFolderNamesTheFixAndNoTemporaryFile(t *testing.T) {
 			strings.Contains(msg, ".tmp") {
 			t.Errorf("%s: %q", dir, msg)
 		}
+	}
+}
+
+func TestAStateFileThatIsAFifoIsRefusedAtOnce(t *testing.T) {
+	s := NewStore(t.TempDir())
+	if err := syscall.Mkfifo(s.Path(), 0o600); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, _, err := s.Load(); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "named pipe") || !strings.Contains(err.Error(), "--state-dir") {
+			t.Errorf("Load of a FIFO = %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Load of a FIFO state file hangs")
 	}
 }
