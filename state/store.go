@@ -111,15 +111,11 @@ func (s *Store) Save(st State) (bool, error) {
 	return true, nil
 }
 
-// Archive moves the saved file aside, to lab-04.json.bak, so the next start is fresh
-// while the old answers stay on disk. It returns the new path, or "" when there was
-// nothing to move.
+// Archive moves the saved file aside, to the next numbered backup (lab-04.json.1.bak,
+// then .2.bak, …), so the next start is fresh while every earlier set of answers stays
+// on disk. It returns the new path, or "" when there was nothing to move.
 func (s *Store) Archive() (string, error) {
-	bak := s.Path() + ".bak"
-	err := os.Rename(s.Path(), bak)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
+	bak, err := moveAside(s.Path())
 	if err != nil {
 		return "", fmt.Errorf("move saved answers aside: %w", err)
 	}

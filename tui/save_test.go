@@ -126,7 +126,7 @@ func TestStartingFreshKeepsTheOldAnswersAside(t *testing.T) {
 	if got.Answers["4.1a"] != "new" || got.Answers["4.3b"] != "" {
 		t.Errorf("answers after a fresh start = %+v", got.Answers)
 	}
-	bak, err := os.ReadFile(store.Path() + ".bak")
+	bak, err := os.ReadFile(store.Path() + ".1.bak")
 	if err != nil || !strings.Contains(string(bak), "one enormous minute") {
 		t.Errorf("the old answers were not kept aside: %v", err)
 	}
