@@ -16,8 +16,9 @@ const Version = 1
 // restores.
 type State struct {
 	Version int `json:"version"`
-	// Revision increases with every change; the Store never replaces a newer revision
-	// with an older one.
+	// Revision increases with every change of one session, from 1; the Store never
+	// replaces a revision it saved with an older one. A session starts counting afresh,
+	// whatever the file it loaded held.
 	Revision uint64    `json:"revision"`
 	SavedAt  time.Time `json:"saved_at"`
 	// Answers maps a question ID ("4.2b") to the learner's text.

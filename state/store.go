@@ -35,7 +35,8 @@ func Dir() string {
 // Store saves a State to one file, atomically: a temporary file in the same directory
 // is written, synced and renamed over the old one, so a reader or a crash sees the old
 // state or the new one, never half of one. A Store is safe for concurrent use; it never
-// replaces a saved revision with an older one.
+// replaces a revision it saved with an older one (saves run off the TUI's loop and may
+// finish out of order).
 type Store struct {
 	dir string
 
@@ -79,10 +80,11 @@ func (s *Store) Load() (State, bool, error) {
 	// A file saved over several sessions before runs were numbered on names a run 1 of
 	// each: every run gets its own number before anything reads them.
 	st.Renumber()
+	// Load starts a session, whose revisions count from 1: the file's revision is not
+	// carried on, so a file's (one at the counter's limit, say) cannot make them look
+	// older than what is on disk and stop every save.
 	s.mu.Lock()
-	if st.Revision > s.last {
-		s.last = st.Revision
-	}
+	s.last = 0
 	s.mu.Unlock()
 	return st, true, nil
 }
