@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
@@ -61,7 +62,7 @@ func Markdown(doc Document) string {
 			if strings.TrimSpace(q.Answer) == "" {
 				b.line("_(no answer yet)_")
 			} else {
-				for _, l := range strings.Split(strings.TrimRight(q.Answer, "\n"), "\n") {
+				for _, l := range safetext.MarkdownLines(q.Answer) {
 					b.line(l)
 				}
 			}
@@ -87,6 +88,10 @@ func (s *sheet) line(l string) { s.lines = append(s.lines, l) }
 
 func (s *sheet) String() string { return strings.Join(s.lines, "\n") + "\n" }
 
+// md makes text from the lab's data (a tenant id, a request id, a sentence that quotes
+// them) safe in a markdown line: shown as it is, never read as markup.
+func md(s string) string { return safetext.MarkdownInline(s) }
+
 func yesNo(done bool) string {
 	if done {
 		return "yes"
@@ -98,7 +103,7 @@ func yesNo(done bool) string {
 func (s *sheet) runLabel(r state.RunRef) string {
 	what := r.Kind
 	if r.Recording != "" {
-		what += " of " + r.Recording
+		what += " of " + md(r.Recording)
 	}
 	return s.runName(r) + ": " + joinSet(what, r.Timestamp, r.Watermarks)
 }
@@ -164,7 +169,7 @@ func writeFinding(b *sheet, e Exercise) {
 	if !f.Met {
 		status = "not complete yet"
 	}
-	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, b.runLabel(f.Run), f.Sentence))
+	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, b.runLabel(f.Run), md(f.Sentence)))
 	switch e.ID {
 	case "4.3":
 		if len(f.Rows) > 0 {
@@ -210,7 +215,7 @@ func writeRows(b *sheet, rows []minutes.Row) {
 		if r.Differs {
 			flag = "differs"
 		}
-		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s |", minute(r.WindowStart), r.Tenant, cellOf(r.Cells[minutes.Processing]),
+		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s |", minute(r.WindowStart), md(r.Tenant), cellOf(r.Cells[minutes.Processing]),
 			cellOf(r.Cells[minutes.Event]), flag))
 	}
 }
@@ -229,7 +234,7 @@ func writeProcessingMinutes(b *sheet, rows []minutes.Row) {
 		if p.Open {
 			open = "still open"
 		}
-		b.line(fmt.Sprintf("| %s | %s | $%.4f | %s | %s |", minute(r.WindowStart), r.Tenant, p.USD, thousands.Format(p.Requests), open))
+		b.line(fmt.Sprintf("| %s | %s | $%.4f | %s | %s |", minute(r.WindowStart), md(r.Tenant), p.USD, thousands.Format(p.Requests), open))
 	}
 }
 
@@ -237,7 +242,7 @@ func writeProcessingMinutes(b *sheet, rows []minutes.Row) {
 // and its note.
 func writeHiccupTable(b *sheet, h state.HiccupTable) {
 	b.line("")
-	b.line(fmt.Sprintf("The course's table (acme, $0.10 a request) beside yours (run %d, %s, the hold on %s):", h.Run, h.Tenant, h.Instance))
+	b.line(fmt.Sprintf("The course's table (acme, $0.10 a request) beside yours (run %d, %s, the hold on %s):", h.Run, md(h.Tenant), md(h.Instance)))
 	b.line("")
 	b.line("| minute | processing time | event time | your minute | processing time | event time |")
 	b.line("|---|---|---|---|---|---|")
@@ -252,7 +257,7 @@ func writeHiccupTable(b *sheet, h state.HiccupTable) {
 		b.line(fmt.Sprintf("| 10:0%d | $%.2f | $%.2f | %s | %s | %s |", i, c[0], c[1], minute(m.WindowStart), mine[0], mine[1]))
 	}
 	b.line("")
-	b.line(h.Note)
+	b.line(md(h.Note))
 }
 
 // writeLate writes the first late records of a hiccup's evidence and the watermark each
@@ -273,7 +278,7 @@ func writeLate(b *sheet, h *state.Hiccup) {
 		if l.Arrival != 0 {
 			arrived = meter.Clock(l.Arrival)
 		}
-		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %.4f |", l.RequestID, l.Tenant, l.Gateway, meter.Clock(l.Timestamp), arrived,
+		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %.4f |", md(l.RequestID), md(l.Tenant), md(l.Gateway), meter.Clock(l.Timestamp), arrived,
 			meter.Clock(l.Watermark), l.USD))
 	}
 	if h.LateCount > len(late) {
@@ -286,7 +291,7 @@ func writeLate(b *sheet, h *state.Hiccup) {
 func writeMoved(b *sheet, moved []state.Moved, s *state.MovedSummary) {
 	if s != nil {
 		b.line("")
-		b.line(fmt.Sprintf("%s (compared: %s).", s.Summary, s.Compared))
+		b.line(fmt.Sprintf("%s (compared: %s).", md(s.Summary), md(s.Compared)))
 	}
 	if len(moved) == 0 {
 		return
@@ -305,7 +310,7 @@ func writeMoved(b *sheet, moved []state.Moved, s *state.MovedSummary) {
 		if m.LateStarted {
 			late = "yes"
 		}
-		b.line(fmt.Sprintf("| %s | %s | %.4f | %s | %s | %s | %s | %s |", m.RequestID, m.Tenant, m.USD, meter.Clock(m.StartedTS), completed,
+		b.line(fmt.Sprintf("| %s | %s | %.4f | %s | %s | %s | %s | %s |", md(m.RequestID), md(m.Tenant), m.USD, meter.Clock(m.StartedTS), completed,
 			minute(m.CompletedMinute), minute(m.StartedMinute), late))
 	}
 	total := len(moved)
@@ -322,13 +327,13 @@ func writeMoved(b *sheet, moved []state.Moved, s *state.MovedSummary) {
 func writeLegacy(b *sheet, e *Evidence) {
 	if t := e.Agreement; t != nil {
 		b.line("")
-		b.line(fmt.Sprintf("Saved before this version of labtui: both windows of run %d (%s, %s) at %s.", t.Run, t.Reason, t.Timestamp, meter.Clock(t.TakenAt)))
+		b.line(fmt.Sprintf("Saved before this version of labtui: both windows of run %d (%s, %s) at %s.", t.Run, md(t.Reason), t.Timestamp, meter.Clock(t.TakenAt)))
 		b.line("")
 		writeRows(b, t.Rows)
 	}
 	if h := e.Hiccup; h != nil {
 		b.line("")
-		b.line(fmt.Sprintf("Saved before this version of labtui: a %ds hiccup on %s at %s.", h.DurationMS/1000, h.Instance, meter.Clock(h.At)))
+		b.line(fmt.Sprintf("Saved before this version of labtui: a %ds hiccup on %s at %s.", h.DurationMS/1000, md(h.Instance), meter.Clock(h.At)))
 		b.line("")
 		writeRows(b, h.Table.Rows)
 		if len(h.Late) > 0 {
@@ -337,7 +342,7 @@ func writeLegacy(b *sheet, e *Evidence) {
 	}
 	for _, r := range e.Replays {
 		b.line("")
-		b.line(fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %s records.", r.Path, r.Timestamp, thousands.Format(r.Records)))
+		b.line(fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %s records.", md(r.Path), r.Timestamp, thousands.Format(r.Records)))
 		if c := r.Compare; c != nil && len(c.ProcessingMinutes) > 0 {
 			b.line("")
 			writeProcessingMinutes(b, c.ProcessingMinutes)

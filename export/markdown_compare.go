@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/internal/safetext"
 
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/state"
@@ -49,10 +50,10 @@ func writeAppendix(b *sheet, doc Document) {
 
 // comparison is one replay's diff against its reference, its reports cut short.
 func comparison(id string, r state.Replay, c *state.Comparison) []string {
-	out := []string{"", fmt.Sprintf("### %s: run %d's diff against %s", id, r.Table.Run, c.Reference), "",
-		fmt.Sprintf("**Event time.** %s.", c.EventTime.Summary)}
+	out := []string{"", fmt.Sprintf("### %s: run %d's diff against %s", id, r.Table.Run, md(c.Reference)), "",
+		fmt.Sprintf("**Event time.** %s.", md(c.EventTime.Summary))}
 	out = append(out, report(c.EventTime, 20)...)
-	out = append(out, "", fmt.Sprintf("**Processing time.** %s.", c.ProcessingTime.Summary))
+	out = append(out, "", fmt.Sprintf("**Processing time.** %s.", md(c.ProcessingTime.Summary)))
 	return append(out, report(c.ProcessingTime, 10)...)
 }
 
@@ -61,10 +62,14 @@ func report(r state.DiffReport, n int) []string {
 	if len(r.Lines) == 0 {
 		return nil
 	}
-	lines := r.Lines[:min(n, len(r.Lines))]
-	out := append([]string{"", "```text"}, lines...)
+	lines := make([]string, min(n, len(r.Lines)))
+	for i, l := range r.Lines[:len(lines)] {
+		lines[i] = safetext.Line(l)
+	}
+	fence := safetext.Fence(lines)
+	out := append([]string{"", fence + "text"}, lines...)
 	if more := len(r.Lines) - len(lines) + r.OmittedLines; more > 0 {
 		out = append(out, fmt.Sprintf("… %d more lines in the JSON", more))
 	}
-	return append(out, "```")
+	return append(out, fence)
 }

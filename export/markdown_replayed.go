@@ -25,11 +25,11 @@ func writeReplayed(b *sheet, lines []state.ReplayRun, doc Document) {
 		r := l.Run
 		what := r.Kind
 		if r.Recording != "" {
-			what += " of " + r.Recording
+			what += " of " + md(r.Recording)
 		}
 		records := thousands.Format(l.Records)
 		if l.Error != "" {
-			records += " (stopped: " + l.Error + ")"
+			records += " (stopped: " + md(l.Error) + ")"
 		}
 		b.line(fmt.Sprintf("| %s: %s | %s | %s | %s | $%.4f | %s | %s |", b.runName(r), joinSet(what, r.Timestamp), r.Watermarks, records,
 			thousands.Format(int64(l.LateCount)), l.LateUSD, leadOf(l.Lead), backs(r, doc)))

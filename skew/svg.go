@@ -3,10 +3,10 @@ package skew
 import (
 	"bufio"
 	"fmt"
-	"html"
 	"io"
 	"strconv"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 )
@@ -226,7 +226,9 @@ func (g svgGeom) y(t int64) float64 {
 
 func f(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc makes text from the recording (a tenant id, a file name) character data of the
+// document: XML 1.0 allows no control character there, so those are shown escaped.
+func esc(s string) string { return safetext.XML(s) }
 
 // usd writes dollars with two decimals, or more when a sum is under a cent.
 func usd(v float64) string {

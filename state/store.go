@@ -11,6 +11,7 @@ import (
 
 	"github.com/labtui/labtui/internal/fileerr"
 	"github.com/labtui/labtui/internal/regularfile"
+	"github.com/labtui/labtui/internal/safetext"
 )
 
 // FileName is the name of the saved progress inside the state directory.
@@ -73,6 +74,11 @@ func (s *Store) Load() (State, bool, error) {
 	}
 	if st.Answers == nil {
 		st.Answers = map[string]string{}
+	}
+	// What the TUI's editor would drop from an answer (a NUL, a control character) is
+	// shown escaped, the same in the TUI and on the sheet.
+	for id, a := range st.Answers {
+		st.Answers[id] = safetext.Text(a)
 	}
 	if st.Steps == nil {
 		st.Steps = map[string]Step{}
