@@ -26,6 +26,9 @@ type Document struct {
 	Lab        string     `json:"lab"`
 	ExportedAt time.Time  `json:"exported_at"`
 	Exercises  []Exercise `json:"exercises"`
+	// Unasked are the saved answers to questions this labtui does not ask, by ID:
+	// kept, never dropped.
+	Unasked []Answer `json:"unasked,omitempty"`
 }
 
 // Exercise is one "Try it" step in the export.
@@ -83,6 +86,7 @@ func Build(st state.State, now time.Time) Document {
 		e.Evidence = evidenceFor(ex.ID, st.Evidence)
 		doc.Exercises = append(doc.Exercises, e)
 	}
+	doc.Unasked = unasked(st)
 	return doc
 }
 

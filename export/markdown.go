@@ -73,6 +73,7 @@ func Markdown(doc Document) string {
 			writeReplayed(&b, e.Evidence.Replayed, doc)
 		}
 	}
+	writeUnasked(&b, doc.Unasked)
 	writeAppendix(&b, doc)
 	return b.String()
 }

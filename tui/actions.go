@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/picker"
 	"github.com/labtui/labtui/tui/components/strategy"
@@ -200,8 +202,19 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m = m.labChanged()
 		m.labRev = m.lab.Revision()
 		m.screen, m.saveOK = screenMain, true
-		m = m.say(footer.Info, "restored %s and %s saved %s", plural(s.Answered(), "answer"),
+		restored := fmt.Sprintf("restored %s and %s saved %s", plural(s.Answered(), "answer"),
 			plural(len(doneSteps(s.Steps)), "ticked step"), s.SavedAt.UTC().Format("2006-01-02 15:04"))
+		if m.unasked = s.Unasked(); m.unasked != nil {
+			ids := state.SortedIDs(m.unasked)
+			which := "one of them is an answer to a question"
+			if len(ids) > 1 {
+				which = fmt.Sprintf("%d of them are answers to questions", len(ids))
+			}
+			m = m.say(footer.Warn, "%s; %s this lab does not ask (%s): kept in the file and on the exported sheet",
+				restored, which, strings.Join(ids, ", "))
+		} else {
+			m = m.say(footer.Info, "%s", restored)
+		}
 		m, cmd := m.progressChanged()
 		return m, cmd
 	case "n", "N":
