@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/footer"
@@ -211,7 +212,7 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 				which = fmt.Sprintf("%d of them are answers to questions", len(ids))
 			}
 			m = m.say(footer.Warn, "%s; %s this lab does not ask (%s): kept in the file and on the exported sheet",
-				restored, which, strings.Join(ids, ", "))
+				restored, which, safetext.Line(strings.Join(ids, ", ")))
 		} else {
 			m = m.say(footer.Info, "%s", restored)
 		}
