@@ -24,7 +24,7 @@ type app struct {
 
 // Execute runs labtui with os.Args and returns the process exit code.
 func Execute() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 }
