@@ -12,7 +12,9 @@
 package safetext
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -215,4 +217,52 @@ func XML(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Writer is an io.Writer for a terminal that shows every line written to it as Line
+// shows it, newlines kept: a report that quotes the data (diff, moved, skew) cannot
+// move the cursor, clear the screen or retitle the window, whatever the data held.
+// Lines are written whole; Flush writes a last one that has no newline yet.
+type Writer struct {
+	w    io.Writer
+	line []byte
+}
+
+// NewWriter returns a Writer that writes to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write takes p, writing each line it completes.
+func (w *Writer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.line = append(w.line, p...)
+			break
+		}
+		w.line = append(w.line, p[:i]...)
+		p = p[i+1:]
+		if err := w.emit(true); err != nil {
+			return n - len(p), err
+		}
+	}
+	return n, nil
+}
+
+// Flush writes what is left of the last line.
+func (w *Writer) Flush() error {
+	if len(w.line) == 0 {
+		return nil
+	}
+	return w.emit(false)
+}
+
+func (w *Writer) emit(newline bool) error {
+	s := Line(string(w.line))
+	w.line = w.line[:0]
+	if newline {
+		s += "\n"
+	}
+	_, err := io.WriteString(w.w, s)
+	return err
 }
