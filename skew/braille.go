@@ -3,6 +3,8 @@ package skew
 import (
 	"fmt"
 	"strings"
+
+	"github.com/labtui/labtui/internal/safetext"
 )
 
 // Layer is what a cell of the braille rendering shows, for RenderStyled's colours: the
@@ -158,7 +160,9 @@ func sign(v int) int {
 
 // put writes s at (x, y) as Text, cut at the grid's edge.
 func (g *grid) put(x, y int, s string) {
-	for _, r := range s {
+	// A label may quote the recording (a gateway's name): a control character in it
+	// would be drawn into a cell raw.
+	for _, r := range safetext.Line(s) {
 		if x >= 0 && x < g.width && y >= 0 && y < g.height {
 			g.runes[y][x], g.layers[y][x] = r, Text
 		}

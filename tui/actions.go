@@ -20,11 +20,14 @@ import (
 // say puts a line in the status line and the log. While the start's warning is up (until
 // a key), an Info line goes to the log only.
 func (m Model) say(level footer.Level, format string, args ...any) Model {
+	// The arguments may quote the data (a tenant, a recording's line): the status
+	// line is one line of text whatever they hold.
+	line := safetext.Line(fmt.Sprintf(format, args...))
 	if m.warning && level == footer.Info {
-		m.cfg.Logger.Info(fmt.Sprintf(format, args...))
+		m.cfg.Logger.Info(line)
 		return m
 	}
-	m.status, m.level = fmt.Sprintf(format, args...), level
+	m.status, m.level = line, level
 	switch level {
 	case footer.Error:
 		m.cfg.Logger.Error(m.status)

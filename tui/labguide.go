@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/session"
@@ -20,7 +21,7 @@ func (m Model) labChanged() Model {
 	checks := map[string]labpanel.Check{}
 	for _, e := range state.Exercises() {
 		if f := m.sess.Finding(e.ID); f != nil {
-			checks[e.ID] = labpanel.Check{Done: f.Met, Sentence: f.Sentence, Run: runName(f.Run)}
+			checks[e.ID] = labpanel.Check{Done: f.Met, Sentence: safetext.Line(f.Sentence), Run: runName(f.Run)}
 		}
 	}
 	backing := 0 // the run backing 4.3: its replay's table is the one shown
@@ -109,9 +110,9 @@ func labTables(ev state.Evidence, replay43 int) map[string]labpanel.Table {
 // hiccupTable renders the session's 4.2 table beside the course's.
 func hiccupTable(h state.HiccupTable) labpanel.Table {
 	t := labpanel.Table{
-		Title:  fmt.Sprintf("the course: acme, $0.10 a request · yours: run %d, %s, the hold on %s", h.Run, h.Tenant, h.Instance),
+		Title:  fmt.Sprintf("the course: acme, $0.10 a request · yours: run %d, %s, the hold on %s", h.Run, safetext.Line(h.Tenant), safetext.Line(h.Instance)),
 		Header: []string{"minute", "processing", "event", "your minute", "processing", "event"},
-		Note:   h.Note,
+		Note:   safetext.Line(h.Note),
 	}
 	for i, m := range h.Minutes {
 		c := state.CourseHiccup[i]
@@ -143,13 +144,13 @@ func replayTable(replays []state.Replay, id int) (labpanel.Table, bool) {
 		proc += fmt.Sprintf(", $%.2f in %s", s.BiggestUSD, meter.Clock(s.Biggest)[:5])
 	}
 	return labpanel.Table{
-		Title:  fmt.Sprintf("the course against yours: run %d, the replay with completed_ts, against %s", s.Replay.Table.Run, c.Reference),
+		Title:  fmt.Sprintf("the course against yours: run %d, the replay with completed_ts, against %s", s.Replay.Table.Run, safetext.Line(c.Reference)),
 		Header: []string{"window", "the course", "yours"},
 		Rows: [][]string{
 			{"event time", "identical", fmt.Sprintf("%d of %d rows identical, %d differ", c.EventTime.Identical, c.EventTime.Rows, c.EventTime.Differ)},
 			{"processing time", "1 or 2 enormous minutes", proc},
 		},
-		Note: c.EventTime.Summary,
+		Note: safetext.Line(c.EventTime.Summary),
 	}, true
 }
 
@@ -161,11 +162,11 @@ func movedTable(ev state.Evidence) (labpanel.Table, bool) {
 	t := labpanel.Table{Title: "yours: requests whose cost moved minutes with started_ts",
 		Header: []string{"request", "tenant", "completed_ts minute", "started_ts minute", "USD"}}
 	for _, mv := range ev.Moved[:min(3, len(ev.Moved))] {
-		t.Rows = append(t.Rows, []string{mv.RequestID, mv.Tenant, meter.Clock(mv.CompletedMinute)[:5],
+		t.Rows = append(t.Rows, []string{safetext.Line(mv.RequestID), safetext.Line(mv.Tenant), meter.Clock(mv.CompletedMinute)[:5],
 			meter.Clock(mv.StartedMinute)[:5], fmt.Sprintf("$%.4f", mv.USD)})
 	}
 	if s := ev.MovedSummary; s != nil {
-		t.Note = s.Summary
+		t.Note = safetext.Line(s.Summary)
 	}
 	return t, true
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
 )
@@ -104,6 +105,7 @@ func (m Model) rewrap() Model {
 	for i, sec := range []Section{m.content.Event, m.content.Processing} {
 		out := make([]line, 0, len(sec.Lines))
 		for _, s := range sec.Lines {
+			s = safetext.Line(s) // the lines quote the recording's ids
 			k := classify(s)
 			indent := len(s) - len(strings.TrimLeft(s, " "))
 			if k != plain && k != detail {

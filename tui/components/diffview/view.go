@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/textutil"
@@ -90,6 +91,7 @@ func (m Model) head(t Tab) []string {
 	case t == ProcessingTab && m.content != nil:
 		title, summary = m.content.Title, m.content.Processing.Summary
 	}
+	title, summary = safetext.Line(title), safetext.Line(summary)
 	if title != "" {
 		out = append(out, m.styles.Dim.Render(title))
 	}
@@ -202,7 +204,7 @@ func (m Model) movedLine(mv *diff.Moves, x *diff.Move) string {
 	case x.A.Late:
 		late = "with completed_ts (watermark " + meter.Clock(x.A.Watermark) + ")"
 	}
-	s := fmt.Sprintf("%-18s %-9s %-6s %9s  %-21s %-21s %s", x.RequestID, x.TenantID, x.Gateway, fmt.Sprintf("$%.4f", x.USD),
+	s := fmt.Sprintf("%-18s %-9s %-6s %9s  %-21s %-21s %s", safetext.Line(x.RequestID), safetext.Line(x.TenantID), safetext.Line(x.Gateway), fmt.Sprintf("$%.4f", x.USD),
 		minute(mv.WindowStart(x, diff.A), x.A.Timestamp), minute(mv.WindowStart(x, diff.B), x.B.Timestamp), late)
 	if m.narrowMoved() {
 		// 80 columns: both minutes and timestamps whole; the gateway and the late
@@ -211,7 +213,7 @@ func (m Model) movedLine(mv *diff.Moves, x *diff.Move) string {
 		if x.B.Late || x.A.Late {
 			late = "late"
 		}
-		s = fmt.Sprintf("%-15s %-8s %8s %s→%s %s", x.RequestID, textutil.Fit(x.TenantID, 8), fmt.Sprintf("$%.4f", x.USD),
+		s = fmt.Sprintf("%-15s %-8s %8s %s→%s %s", safetext.Line(x.RequestID), textutil.Fit(safetext.Line(x.TenantID), 8), fmt.Sprintf("$%.4f", x.USD),
 			minute(mv.WindowStart(x, diff.A), x.A.Timestamp), minute(mv.WindowStart(x, diff.B), x.B.Timestamp), late)
 	}
 	if x.B.Late {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
@@ -122,7 +123,7 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	for i := first; i < first+listH; i++ {
 		r := m.rows[i]
 		p, e := r.Cells[minutes.Processing], r.Cells[minutes.Event]
-		l := fmt.Sprintf("  %s %s  processing $%.4f ×%s  event $%.4f ×%s", minute(r.WindowStart), textutil.Fit(r.Tenant, 10),
+		l := fmt.Sprintf("  %s %s  processing $%.4f ×%s  event $%.4f ×%s", minute(r.WindowStart), textutil.Fit(safetext.Line(r.Tenant), 10),
 			p.USD, thousands.Format(p.Requests), e.USD, thousands.Format(e.Requests))
 		if i == m.selected {
 			l = s.Selected.Render("> " + l[2:])
@@ -146,7 +147,7 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	if len(moved) == 1 {
 		noun = "record differs"
 	}
-	sum := fmt.Sprintf("%s %s: %s %s", minute(row.WindowStart), row.Tenant, thousands.Format(int64(len(moved))), noun)
+	sum := fmt.Sprintf("%s %s: %s %s", minute(row.WindowStart), safetext.Line(row.Tenant), thousands.Format(int64(len(moved))), noun)
 	if len(parts) > 0 {
 		sum += " · " + strings.Join(parts, " · ")
 	}
@@ -164,7 +165,7 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	start := min(m.scroll, max(0, len(moved)-body))
 	for _, mv := range moved[start:min(len(moved), start+body)] {
 		r := mv.Record
-		lines = append(lines, textutil.Fit(fmt.Sprintf("  %s %-5s %s  %s  %s  %s %s  $%.4f  %s", textutil.Fit(r.RequestID, 16), r.Gateway,
+		lines = append(lines, textutil.Fit(fmt.Sprintf("  %s %-5s %s  %s  %s  %s %s  $%.4f  %s", textutil.Fit(safetext.Line(r.RequestID), 16), safetext.Line(r.Gateway),
 			meter.Clock(r.Timestamp), meter.Clock(r.Arrival), meter.Clock(r.Watermark), minute(r.EventWindowEnd-meter.Minute),
 			minute(r.ProcessingWindowEnd-meter.Minute), r.USD, where(mv)), m.width))
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
@@ -114,7 +115,7 @@ func cellLine(mark string, r *minutes.Row, side minutes.Side, c minutes.Clocks, 
 	default:
 		usd, req = "—", "open"
 	}
-	return mark + " " + minute(r.WindowStart) + "  " + textutil.Fit(r.Tenant, tenantWidth(w)) +
+	return mark + " " + minute(r.WindowStart) + "  " + textutil.Fit(safetext.Line(r.Tenant), tenantWidth(w)) +
 		textutil.Right(usd, 10) + textutil.Right(req, 7)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/internal/ring"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/textutil"
@@ -109,7 +110,7 @@ func (m Model) requestWidth(narrow bool) int {
 func (m Model) line(r *meter.RecordTrace, narrow bool) string {
 	cw := clockWidth(narrow)
 	if m.kind == Late {
-		return textutil.Fit(r.RequestID, 16) + " " + textutil.Fit(r.TenantID, 10) + " " + textutil.Fit(r.Gateway, 8) + " " +
+		return textutil.Fit(safetext.Line(r.RequestID), 16) + " " + textutil.Fit(safetext.Line(r.TenantID), 10) + " " + textutil.Fit(safetext.Line(r.Gateway), 8) + " " +
 			textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), 13) + " " +
 			textutil.Right(fmt.Sprintf("$%.4f", r.USD), 9)
 	}
@@ -121,7 +122,7 @@ func (m Model) line(r *meter.RecordTrace, narrow bool) string {
 	if narrow {
 		kafka = ""
 	}
-	return textutil.Fit(r.RequestID, m.requestWidth(narrow)) + " " + textutil.Fit(r.TenantID, 8) + " " + textutil.Fit(r.Gateway, 5) + " " +
+	return textutil.Fit(safetext.Line(r.RequestID), m.requestWidth(narrow)) + " " + textutil.Fit(safetext.Line(r.TenantID), 8) + " " + textutil.Fit(safetext.Line(r.Gateway), 5) + " " +
 		textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + kafka +
 		textutil.Fit(clock(r.Arrival, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), cw) + " " +
 		minute(r.EventWindowEnd-60000) + " " + minute(r.ProcessingWindowEnd-60000) + " " + late
