@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/replay"
 )
@@ -52,11 +53,14 @@ func (a *app) runDiff(cmd *cobra.Command, args []string) error {
 		}
 	}
 	r := diff.Compare(runs[0], runs[1], diff.Options{Sink: sink})
+	// The report quotes the outputs' tenants and request ids: shown escaped.
+	stdout := safetext.NewWriter(a.stdout)
+	defer stdout.Flush()
 	if a.cfg.Brief {
-		fmt.Fprintln(a.stdout, r.Summary(names))
+		fmt.Fprintln(stdout, r.Summary(names))
 	} else {
-		fmt.Fprintf(a.stdout, "%s = %s\n%s = %s\n", names.A, args[0], names.B, args[1])
-		if err := r.WriteText(a.stdout, diff.TextOptions{Names: names, Records: a.cfg.Records, Identical: a.cfg.Identical}); err != nil {
+		fmt.Fprintf(stdout, "%s = %s\n%s = %s\n", names.A, args[0], names.B, args[1])
+		if err := r.WriteText(stdout, diff.TextOptions{Names: names, Records: a.cfg.Records, Identical: a.cfg.Identical}); err != nil {
 			return trouble(err)
 		}
 	}
@@ -137,5 +141,8 @@ func (a *app) runMoved(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	return m.WriteText(a.stdout, names, a.cfg.Limit)
+	// The list quotes the runs' request ids and tenants: shown escaped.
+	stdout := safetext.NewWriter(a.stdout)
+	defer stdout.Flush()
+	return m.WriteText(stdout, names, a.cfg.Limit)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/replay"
 	"github.com/labtui/labtui/skew"
@@ -93,7 +94,7 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 		}
 		held := ""
 		if m.Held != "" {
-			held = ", held " + m.Held
+			held = ", held " + safetext.Line(m.Held)
 		}
 		fmt.Fprintf(a.stderr, "wrote %s: %d records%s, %d event-time and %d processing-time windows\n", out, len(m.Points), held,
 			len(m.EventWindows), len(m.ProcessingWindows))
