@@ -2,8 +2,8 @@ package export
 
 import (
 	"fmt"
-	"github.com/labtui/labtui/internal/safetext"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/state"
 )

@@ -178,7 +178,7 @@ func alignOpen(open []meter.Result) []openRow {
 }
 
 func openLine(r openRow, o *meter.Result, w int) string {
-	return "  " + minute(r.start) + "  " + textutil.Fit(r.tenant, tenantWidth(w)) +
+	return "  " + minute(r.start) + "  " + textutil.Fit(safetext.Line(r.tenant), tenantWidth(w)) +
 		textutil.Right(fmt.Sprintf("$%.4f", o.Minute.USD), 10) + textutil.Right(thousands.Format(o.Minute.Requests), 7)
 }
 
