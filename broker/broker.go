@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -95,7 +96,13 @@ type Broker struct {
 	addr    string
 	topic   string
 	close   sync.Once
+	// refused counts the connections closed for a request over MaxRequestBytes.
+	refused *atomic.Int64
 }
+
+// Oversized returns how many connections the broker closed because they announced a
+// request larger than MaxRequestBytes.
+func (b *Broker) Oversized() int64 { return b.refused.Load() }
 
 // Start listens on cfg.Addr and serves the Kafka protocol there with cfg.Topic created.
 // A taken port fails with a *PortInUseError (errors.Is(err, ErrPortInUse)). The broker is
@@ -118,10 +125,15 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 	// exactly one broker, so it is its own controller and the leader of every partition.
 	// No topic is deleted for age (log.retention.ms -1); the live topic's size is bounded
 	// below.
+	var refused atomic.Int64
 	cluster, err := kfake.NewCluster(
 		kfake.Ports(port),
 		kfake.ListenFn(func(network, _ string) (net.Listener, error) {
-			return net.Listen(network, net.JoinHostPort(ip, strconv.Itoa(port)))
+			ln, err := net.Listen(network, net.JoinHostPort(ip, strconv.Itoa(port)))
+			if err != nil {
+				return nil, err
+			}
+			return frameCapListener{Listener: ln, max: MaxRequestBytes, refused: &refused}, nil
 		}),
 		kfake.SeedTopics(int32(cfg.Partitions), cfg.Topic),
 		kfake.MaxVersions(javaClientVersions()),
@@ -142,7 +154,9 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 		cluster.Close()
 		return nil, fmt.Errorf("start broker on %s: kfake listens on %d addresses, want 1", cfg.Addr, len(addrs))
 	}
-	b := &Broker{cluster: cluster, addr: addrs[0], topic: cfg.Topic}
+	guard := &partitionGuard{cluster: cluster, max: MaxPartitions}
+	guard.install(cfg.Partitions)
+	b := &Broker{cluster: cluster, addr: addrs[0], topic: cfg.Topic, refused: &refused}
 	if err := b.bound(ctx); err != nil {
 		cluster.Close()
 		return nil, fmt.Errorf("start broker on %s: %w", cfg.Addr, err)
