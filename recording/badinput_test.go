@@ -291,3 +291,26 @@ func javaDecoded(bad string) string {
 	return map[string]string{"\xe2\x82": "\ufffd", "\xf0\x9f": "\ufffd", "\xe2\x82\xe2\x82\xac": "\ufffd€",
 		"\xed\xa0\x80": "\ufffd\ufffd\ufffd", "\xff": "\ufffd"}[bad]
 }
+
+// TestReadingDevZeroStopsWhenCancelled: /dev/zero never blocks and never ends a line, so
+// the reader steps over one endless too-long line; a cancel must stop it as it stops a
+// FIFO's read.
+func TestReadingDevZeroStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := Open(ctx, "/dev/zero")
+	if err != nil {
+		t.Skip("no /dev/zero here:", err)
+	}
+	defer r.Close()
+	time.AfterFunc(200*time.Millisecond, cancel)
+	done := make(chan error, 1)
+	go func() { _, _, err := read(r); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the read of /dev/zero ended with %v", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("the read of /dev/zero still runs 3 s after the cancel")
+	}
+}

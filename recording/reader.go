@@ -109,7 +109,7 @@ func Open(ctx context.Context, path string) (*Reader, error) {
 	// regular file's reads do not block, and the iteration checks ctx between lines.
 	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Unix(1, 0)) })
 	closer := closeFunc(func() error { stop(); return f.Close() })
-	cr := &countingReader{r: f}
+	cr := &countingReader{ctx: ctx, r: f}
 	r := &Reader{ctx: ctx, name: path, closer: closer, offset: func() int64 { return cr.n }}
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		r.file = fi
@@ -377,12 +377,19 @@ func timeField(f flatjson.Field) (int64, error) {
 }
 
 // countingReader counts the bytes read through it.
+// countingReader counts what is read through it. With a ctx, it reads nothing once ctx
+// is done: a file that never blocks and never ends (/dev/zero) is read in a loop that
+// no line ends, and this is where that loop learns to stop.
 type countingReader struct {
-	r io.Reader
-	n int64
+	ctx context.Context
+	r   io.Reader
+	n   int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
+	if c.ctx != nil && c.ctx.Err() != nil {
+		return 0, c.ctx.Err()
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
