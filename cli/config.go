@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/regularfile"
 )
 
 // fileOnlyKeys are the config file's keys that are not flags of any command.
@@ -193,6 +194,14 @@ func firstRune(s string) rune {
 // file's top-level keys and the file's path ("" when there is none). The file is YAML
 // (JSON is YAML too); a key given twice is an error, and a key with no value stays, as
 // nil, so that it can be reported.
+//
+// The file is read only if it is an ordinary file of at most maxConfigBytes: a named
+// pipe would block the start until something wrote to it, and /dev/zero would be read
+// until memory ran out.
+// maxConfigBytes is the largest config file read; labtui's settings take a few hundred
+// bytes.
+const maxConfigBytes = 1 << 20
+
 func readConfigFile(cmd *cobra.Command) (map[string]any, string, error) {
 	path := os.Getenv("LABTUI_CONFIG")
 	if f := cmd.Flags().Lookup("config"); f != nil && f.Changed {
@@ -210,9 +219,14 @@ func readConfigFile(cmd *cobra.Command) (map[string]any, string, error) {
 			return nil, "", nil
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := regularfile.Read(path, maxConfigBytes)
 	if errors.Is(err, os.ErrNotExist) && named {
 		return nil, "", fmt.Errorf("config file %s does not exist: fix the --config path or LABTUI_CONFIG", path)
+	}
+	var special *regularfile.NotRegularError
+	var large *regularfile.TooLargeError
+	if errors.As(err, &special) || errors.As(err, &large) {
+		return nil, "", fmt.Errorf("config file %v: give --config or LABTUI_CONFIG a YAML file", err)
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("config file %s cannot be read (%v): fix its permissions or move it aside", path, err)
