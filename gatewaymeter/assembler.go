@@ -38,16 +38,29 @@ type pendingHalf struct {
 // timestamp plus forgetAfter; the other half, in either order, completes it: the record
 // is emitted with the timestamp of the completing event, the state cleared and the timer
 // deleted. A second copy of the half already kept is ignored. When the timer fires with
-// the half still kept, the request is forgotten, so state stays bounded.
+// the half still kept, the request is forgotten, so state stays bounded in event time.
+//
+// The timer bounds only halves spread out in event time: ten million request ids that
+// never complete, all within a minute, would all be kept (about 600 bytes each). So at
+// most maxPending halves are kept at once; a first half that arrives when that many
+// are kept is dropped and counted in Stats.Overflowed (its other half, when it comes,
+// is then a first half itself). Flink keeps them all, in state that spills to disk.
 type requestAssembler struct {
 	prices      priceCache
 	forgetAfter int64
 	stats       *meter.Stats
+	// pending is how many halves are kept, maxPending the most that may be.
+	pending, maxPending int
 }
 
 func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, Request], e *sourceEvent) {
 	p, ok := ctx.Value()
 	if !ok {
+		if a.pending >= a.maxPending {
+			a.stats.Overflowed++
+			return
+		}
+		a.pending++
 		timer := ctx.Timestamp() + a.forgetAfter
 		if ctx.Timestamp() > math.MaxInt64-a.forgetAfter {
 			timer = math.MaxInt64
@@ -70,6 +83,7 @@ func (a *requestAssembler) ProcessElement(ctx *engine.KeyedContext[pendingHalf, 
 	r.KafkaTimestamp = e.KafkaTimestamp
 	ctx.DeleteEventTimeTimer(p.timer)
 	ctx.Clear()
+	a.pending--
 	a.stats.Records++
 	a.stats.RecordsUSD += r.USD
 	ctx.Emit()
@@ -99,6 +113,7 @@ func join(r *gateway.RequestRecord, a, b *gateway.Event) *gateway.Event {
 func (a *requestAssembler) OnTimer(ctx *engine.KeyedContext[pendingHalf, Request], ts int64) {
 	if p, ok := ctx.Value(); ok && p.timer == ts {
 		ctx.Clear()
+		a.pending--
 		a.stats.Forgotten++
 	}
 }

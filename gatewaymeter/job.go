@@ -56,7 +56,8 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 	if opts.Timestamp == meter.StartedTS {
 		records = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), startedTS, records)
 	}
-	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter.Or(meter.DefaultForgetAfter), stats: &j.stats}
+	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter.Or(meter.DefaultForgetAfter), stats: &j.stats,
+		maxPending: meter.MaxPendingHalves}
 	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records).
 		HashedBy(requestIDHash)
 	if opts.Watermarks.At == meter.SourceWatermarks {

@@ -219,6 +219,13 @@ func (w Watermarks) Validate() error {
 // 18 GB and minutes, before the kernel killed the replay). Kafka topics have far fewer.
 const MaxPartitions = 1 << 16
 
+// MaxPendingHalves is the most request halves the RequestAssembler keeps waiting for
+// their other half at once, whatever their event times: about 60 MB of them. The lab's
+// generator keeps a few hundred waiting and the recorded hour a few thousand; only a
+// flood of request ids that never complete reaches it, and a half dropped there is
+// counted (Stats.Overflowed).
+const MaxPendingHalves = 100_000
+
 // WithDefaults returns the options with every unset field set to the course's default.
 func (o Options) WithDefaults() Options {
 	if o.Prices == nil {

@@ -292,7 +292,8 @@ func (s *Session) record(u backend.Update) {
 		if u.Status.Reads != nil {
 			run.Reads = u.Status.Reads
 		}
-		run.Forgotten = u.Status.Job.Forgotten
+		// Halves dropped at the assembler's bound were let go waiting too.
+		run.Forgotten = u.Status.Job.Forgotten + u.Status.Job.Overflowed
 		if len(s.runs) == 1 && run.StartedAt == 0 {
 			run.Timestamp = u.Status.Timestamp
 		}

@@ -20,6 +20,9 @@ type Summary struct {
 	RecordsUSD, ProcessingUSD, EventUSD, LateUSD float64
 	OpenProcessingUSD, OpenEventUSD              float64
 	Late, Malformed, PendingRequests             int64
+	// Overflowed counts the request halves the job dropped on arrival, with
+	// meter.MaxPendingHalves already waiting.
+	Overflowed int64
 	// Lost is what the job wrote that never reached the reader of Updates: counted
 	// exactly, and the books do not balance unless it is nothing.
 	Lost labrt.Lost
@@ -32,7 +35,7 @@ func (l *Lab) Summary() Summary {
 	f := l.job.last()
 	s := Summary{Lost: l.lost, Totals: l.Totals(), Consumed: f.Consumed, Records: f.Stats.Records, RecordsUSD: f.Stats.RecordsUSD,
 		ProcessingUSD: f.Stats.ProcessingUSD, EventUSD: f.Stats.EventUSD, LateUSD: f.Stats.LateUSD, Late: f.Stats.Late,
-		Malformed: f.Stats.Malformed, PendingRequests: int64(f.Pending), Open: f.Open}
+		Malformed: f.Stats.Malformed, PendingRequests: int64(f.Pending), Overflowed: f.Stats.Overflowed, Open: f.Open}
 	for _, r := range f.Open {
 		if r.Window == meter.ProcessingTimeResult {
 			s.OpenProcessingUSD += r.Minute.USD
@@ -77,6 +80,10 @@ func (s Summary) Print(w io.Writer) {
 		s.ProcessingUSD, s.OpenProcessingUSD, s.ProcessingUSD+s.OpenProcessingUSD, check(same(s.ProcessingUSD+s.OpenProcessingUSD, s.RecordsUSD)))
 	fmt.Fprintf(w, "  event time           %12.6f fired + %.6f late (%d records) + %.6f in open windows = %.6f  %s\n",
 		s.EventUSD, s.LateUSD, s.Late, s.OpenEventUSD, s.EventUSD+s.LateUSD+s.OpenEventUSD, check(same(s.EventUSD+s.LateUSD+s.OpenEventUSD, s.RecordsUSD)))
+	if s.Overflowed > 0 {
+		fmt.Fprintf(w, "  request halves dropped %6d  %d halves already waited for their other half, the most the job keeps\n",
+			s.Overflowed, meter.MaxPendingHalves)
+	}
 	if s.Malformed > 0 {
 		fmt.Fprintf(w, "  malformed events     %8d  skipped\n", s.Malformed)
 	}
