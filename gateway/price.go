@@ -73,9 +73,20 @@ func (p PriceTable) Models() []string {
 // Validate reports the first price that is negative; a table with none is valid.
 func (p PriceTable) Validate() error {
 	for _, m := range p.Models() {
-		if pr := p[m]; pr.InputPer1K < 0 || pr.OutputPer1K < 0 {
-			return fmt.Errorf("price of %s is negative (%g, %g)", m, pr.InputPer1K, pr.OutputPer1K)
+		pr := p[m]
+		for _, v := range []float64{pr.InputPer1K, pr.OutputPer1K} {
+			// NaN and the infinities are no number JSON can write: a cost of one would
+			// make "usd":NaN in every output, and a price near the largest float
+			// overflows to one within a request.
+			if !(v >= 0 && v <= MaxPricePer1K) {
+				return fmt.Errorf("price of %s is %g, %g: each must be a number from 0 to %g USD per 1k tokens", m, pr.InputPer1K, pr.OutputPer1K, float64(MaxPricePer1K))
+			}
 		}
 	}
 	return nil
 }
+
+// MaxPricePer1K is the highest price a table may hold, in USD per 1k tokens: far above
+// any model's, and low enough that a request of the most tokens an event can carry
+// (2^63) costs a finite number.
+const MaxPricePer1K = 1e6
