@@ -36,6 +36,9 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	if err := unknownKeys(cmd.Root(), file, path); err != nil {
 		return exitError{code: 2, msg: err.Error()}
 	}
+	if err := unknownVariables(cmd.Root(), os.Environ()); err != nil {
+		return exitError{code: 2, msg: err.Error()}
+	}
 	where := map[string]string{}
 	var bad error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
@@ -99,12 +102,19 @@ func settle(cmd string, f *pflag.Flag, file map[string]any, path string, where m
 
 // check applies the rule to the value f now holds, item by item for a list.
 func check(f *pflag.Flag, r rule, describe func(string) string) error {
+	if err := wholeMilliseconds(f, describe); err != nil {
+		return err
+	}
 	if r.ok == nil {
 		return nil
 	}
 	items := []string{f.Value.String()}
 	if sv, ok := f.Value.(pflag.SliceValue); ok {
 		items = sv.GetSlice()
+		if len(items) == 0 && f.Value.Type() == "stringSlice" {
+			// --tenants '' is a list of nothing: the rule says whether nothing will do.
+			items = []string{""}
+		}
 	}
 	for _, s := range items {
 		if !r.ok(s) {

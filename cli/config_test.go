@@ -42,7 +42,7 @@ var options = []option{
 	{"", "instances", "5", func(s settings) any { return s.Instances }, 5, []string{"0", "65", "many"}},
 	{"", "keep-cluster", "true", func(s settings) any { return s.KeepCluster }, true, []string{"yes"}},
 	{"", "out-of-orderness", "40s", func(s settings) any { return s.OutOfOrderness }, 40 * time.Second, []string{"banana", "-1s", "40"}},
-	{"", "rate", "50", func(s settings) any { return s.Rate }, 50.0, []string{"banana", "0", "-3"}},
+	{"", "rate", "50", func(s settings) any { return s.Rate }, 50.0, []string{"banana", "0", "-3", "100000", "50001"}},
 	{"", "recording", "/x/hour.jsonl", func(s settings) any { return s.Recording }, "/x/hour.jsonl", nil},
 	{"", "seed", "7", func(s settings) any { return s.Seed }, int64(7), []string{"seven"}},
 	{"", "start-generator", "false", func(s settings) any { return s.StartGenerator }, false, []string{"nope"}},
@@ -101,7 +101,8 @@ var options = []option{
 	{"run", "stall-partition", "2@:30+2m", func(s settings) any { return s.Stalls }, []string{"2@:30+2m"}, []string{"two@1s+1m", "2@40s"}},
 	{"run", "format", "jsonl", func(s settings) any { return s.Format }, meter.JSONL, []string{"csv"}},
 	{"run", "trace", "true", func(s settings) any { return s.Trace }, true, []string{"yes"}},
-	{"run", "rate", "100", func(s settings) any { return s.Rate }, 100.0, []string{"banana"}},
+	{"run", "rate", "100", func(s settings) any { return s.Rate }, 100.0, []string{"banana", "100000"}},
+	{"record", "rate", "1e9", func(s settings) any { return s.Rate }, 1e9, []string{"banana", "0"}},
 
 	{"skew", "flush", "10:01:15", func(s settings) any { return s.Flush }, "10:01:15", []string{"soon"}},
 	{"skew", "from", "10:01", func(s settings) any { return s.From }, "10:01", []string{"ten"}},
@@ -230,8 +231,8 @@ func TestConfigFileListsAndTypes(t *testing.T) {
 	}
 	for _, tc := range []struct{ file, want string }{
 		{"duration: 90\n", "duration: 90 in PATH is not accepted: give 0 (run until ctrl-c) or a positive duration such as 3m"},
-		{"rate: [1, 2]\n", "rate in PATH is a list, not one value: give a number of requests per second above 0, such as 20"},
-		{"rate:\n", "rate in PATH has no value: give a number of requests per second above 0, such as 20"},
+		{"rate: [1, 2]\n", "rate in PATH is a list, not one value: give a number of requests per second above 0 and at most 50000, such as 20"},
+		{"rate:\n", "rate in PATH has no value: give a number of requests per second above 0 and at most 50000, such as 20"},
 		{"trace: yes\n", "trace: yes in PATH is not accepted: give true or false"},
 		{"out-of-ordernes: 40s\n", `config file PATH has the unknown key "out-of-ordernes" (did you mean out-of-orderness?): its keys are the long flag names of labtui's commands (labtui COMMAND --help) and prices`},
 		{"rte: 1\nfoo: 2\n", `config file PATH has the unknown key "foo" and 1 more (rte): its keys are`},

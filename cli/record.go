@@ -100,6 +100,9 @@ func (a *app) simulate(ctx context.Context, fleet generator.Config, out string) 
 	if err := fleet.ValidateSchedule(); err != nil {
 		return err
 	}
+	if err := a.checkFaults(); err != nil {
+		return err
+	}
 	start := time.Now().Truncate(time.Minute)
 	if s := a.cfg.Start; s != "" {
 		t, err := time.Parse(time.RFC3339, s)

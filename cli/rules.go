@@ -39,7 +39,9 @@ var rules = map[string]rule{
 	"pace":               {"recorded or fast", parses(replay.ParsePace)},
 
 	// The embedded lab.
-	"rate":             {"a number of requests per second above 0, such as 20", floatAbove(0)},
+	"rate": {"a number of requests per second above 0 and at most " + strconv.Itoa(generator.MaxLiveRate) + ", such as 20 (record --simulate makes a recording at any rate)",
+		floatBetween(0, generator.MaxLiveRate)},
+	"record/rate":      {"a number of requests per second above 0, such as 20 (at most " + strconv.Itoa(generator.MaxLiveRate) + " unless --simulate)", floatAbove(0)},
 	"instances":        {"a whole number of gateway instances from 1 to " + strconv.Itoa(generator.MaxInstances), intBetween(1, generator.MaxInstances)},
 	"tenants":          {"a comma-separated list of tenant names, such as acme,globex", nonEmpty},
 	"starting-offsets": {"earliest or latest", oneOf("earliest", "latest")},
@@ -108,6 +110,14 @@ func durationAbove(min time.Duration) func(string) bool {
 	return func(s string) bool {
 		d, err := time.ParseDuration(s)
 		return err == nil && d > min
+	}
+}
+
+// floatBetween accepts a number above lo and at most hi.
+func floatBetween(lo, hi float64) func(string) bool {
+	return func(s string) bool {
+		f, err := strconv.ParseFloat(s, 64)
+		return err == nil && f > lo && f <= hi
 	}
 }
 

@@ -76,6 +76,9 @@ func (a *app) labConfig() (embedded.Config, error) {
 	if err := gen.Validate(); err != nil {
 		return embedded.Config{}, err
 	}
+	if err := a.checkFaults(); err != nil {
+		return embedded.Config{}, err
+	}
 	opts, err := a.jobOptions()
 	if err != nil {
 		return embedded.Config{}, err
@@ -97,6 +100,9 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 		return a.runTUI(cmd, nil)
 	}
 	format := a.cfg.Format
+	if err := a.checkFaults(); err != nil {
+		return err
+	}
 	lab, emb, err := a.headlessLab()
 	if err != nil {
 		return err

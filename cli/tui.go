@@ -71,6 +71,10 @@ func addTUIFlags(cmd *cobra.Command) {
 // and the log goes to a file there, never to the screen.
 func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	defer limitMemory()()
+	// Every value is checked before anything starts or the state is touched.
+	if err := a.checkFaults(); err != nil {
+		return err
+	}
 	dir := a.stateDir()
 	lock, err := state.LockDir(dir, "the TUI")
 	if err != nil {
