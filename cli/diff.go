@@ -114,6 +114,9 @@ func (a *app) runMoved(cmd *cobra.Command, args []string) error {
 		for i, field := range []meter.TimestampField{meter.CompletedTS, meter.StartedTS} {
 			opts.Timestamp = field
 			rs, err := replay.Results(cmd.Context(), path, replay.Config{Job: opts})
+			if cmd.Context().Err() != nil {
+				return exitError{code: 130, msg: fmt.Sprintf("moved interrupted while re-enacting %s with %s; nothing is listed", path, field)}
+			}
 			if err != nil {
 				return err
 			}

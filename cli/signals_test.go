@@ -189,3 +189,28 @@ func TestSIGHUPMakesASimulatedRecordEndItsGzip(t *testing.T) {
 		t.Error("the simulated recording is empty")
 	}
 }
+
+func TestMovedStopsCleanlyOnSIGINT(t *testing.T) {
+	home := t.TempDir()
+	// A recording that never ends: a FIFO its writer holds open after a few records.
+	fifo := filepath.Join(home, "endless.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		data, _ := os.ReadFile(seedBurst)
+		w.Write(data)
+		t.Cleanup(func() { w.Close() })
+	}()
+	p := startLabtui(t, home, "moved", "--replay", fifo)
+	time.Sleep(time.Second)
+	code := p.signal(t, syscall.SIGINT, 3*time.Second)
+	_, e := p.output()
+	if code != 130 || strings.Contains(e, "context canceled") || !strings.Contains(e, "moved interrupted while re-enacting") {
+		t.Errorf("moved on SIGINT: exit %d, stderr %q", code, e)
+	}
+}
