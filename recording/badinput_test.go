@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"github.com/labtui/labtui/gateway"
 )
 
 // line is a good recording line at offset n.
@@ -312,5 +315,24 @@ func TestReadingDevZeroStopsWhenCancelled(t *testing.T) {
 		}
 	case <-time.After(3 * time.Second):
 		t.Fatal("the read of /dev/zero still runs 3 s after the cancel")
+	}
+}
+
+// TestAnEntryWhoseValueIsNotUTF8IsWrittenAsAUTF8LineTheJobReadsTheSame: record and feed
+// --shifted-out copied a value's raw bytes into the line, which was then no UTF-8 JSON.
+func TestAnEntryWhoseValueIsNotUTF8IsWrittenAsAUTF8LineTheJobReadsTheSame(t *testing.T) {
+	raw := `{"type":"RequestStarted","request_id":"r-1","tenant_id":"ac` + "\xe2\x82" + `me","model":"flat-10c","gateway":"gw-0","ts":1000,"prompt_tokens":5}`
+	for _, value := range []string{raw, "not json \xff"} {
+		line := Entry{Timestamp: 1000, Arrival: 1000, Key: []byte("r-\xff1"), Value: []byte(value)}.AppendJSON(nil)
+		if !utf8.Valid(line) || !stdjson.Valid(line) {
+			t.Fatalf("the line is not UTF-8 JSON: %q", line)
+		}
+		es, _, err := read(NewReader(bytes.NewReader(append(line, '\n')), nil))
+		if err != nil || len(es) != 1 {
+			t.Fatalf("read back %d entries, %v", len(es), err)
+		}
+		if want := string(gateway.ReplaceInvalidUTF8([]byte(value))); string(es[0].Value) != want {
+			t.Errorf("read back value %q, want the text Java's decoder reads, %q", es[0].Value, want)
+		}
 	}
 }

@@ -25,9 +25,11 @@ package recording
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 
+	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/internal/flatjson"
 )
 
@@ -81,6 +83,7 @@ func (a *Arena) Clone(e Entry) Entry {
 // it is when it is a JSON object, else as a JSON string of its bytes (which the reader
 // takes back as the same value).
 func (e Entry) AppendJSON(b []byte) []byte {
+	e.Value = utf8Value(e.Value)
 	b = append(b, `{"partition":`...)
 	b = strconv.AppendInt(b, int64(e.Partition), 10)
 	b = append(b, `,"offset":`...)
@@ -98,4 +101,15 @@ func (e Entry) AppendJSON(b []byte) []byte {
 		b = flatjson.AppendString(b, string(e.Value))
 	}
 	return append(b, '}')
+}
+
+// utf8Value is a value whose bytes are not all UTF-8 with each maximal ill-formed
+// sequence replaced by U+FFFD, as Java's decoder (Flink's SimpleStringSchema) reads it:
+// an object's bytes go into the line as they are, and a line of JSON must be UTF-8. The
+// job reads the same text from either. A value that is UTF-8 is returned as it is.
+func utf8Value(v []byte) []byte {
+	if utf8.Valid(v) {
+		return v
+	}
+	return gateway.ReplaceInvalidUTF8(v)
 }
