@@ -43,6 +43,10 @@ type Config struct {
 	Now func() time.Time
 	// Malformed receives each record the job could not read, with where it was.
 	Malformed func(partition int32, offset int64, err error)
+	// SourceError, if set, receives each error a fetch of the topic returned (the
+	// topic deleted from outside, say: the job then reads nothing more), on the job's
+	// goroutine. Without it an error is kept for Stop only, and the job stalls unseen.
+	SourceError func(err error)
 	// Consumed, if set, is called with every record as the job reads it, before the job
 	// sees it, on the job's goroutine (labtui record uses it).
 	Consumed func(r *kgo.Record, arrival int64)
@@ -237,6 +241,9 @@ func (j *Job) run(ctx context.Context, job *gatewaymeter.Job) {
 			}
 			if f.err != nil && j.err == nil {
 				j.err = fmt.Errorf("the job's Kafka source: %w", f.err)
+			}
+			if f.err != nil && j.cfg.SourceError != nil {
+				j.cfg.SourceError(f.err)
 			}
 			for i, r := range f.records {
 				now := j.cfg.Now().UnixMilli()

@@ -1,0 +1,53 @@
+package livejob
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/meter"
+)
+
+func TestATopicDeletedFromOutsideIsReportedNotStalledOn(t *testing.T) {
+	b, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var mu sync.Mutex
+	var errs []error
+	job, err := Start(context.Background(), Config{Brokers: []string{b.Addr()}, Topic: b.Topic(), Job: meter.Options{},
+		SourceError: func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() }}, func(meter.Result) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Stop()
+	time.Sleep(300 * time.Millisecond)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if _, err := kadm.NewClient(cl).DeleteTopics(context.Background(), b.Topic()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		mu.Lock()
+		n := len(errs)
+		mu.Unlock()
+		if n > 0 {
+			t.Logf("reported: %v", errs[0])
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the topic was deleted and the job reported nothing in 15 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
