@@ -155,13 +155,28 @@ func TestSIGTERMSavesWhatWasJustTyped(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
+	// The filter sees each message as the event loop hands it to Update: the context
+	// ends once the last key is taken (a fixed wait was too short under -race, and the
+	// save then held "last ").
+	var mu sync.Mutex
+	var typed string
+	seen := func(_ tea.Model, msg tea.Msg) tea.Msg {
+		if k, ok := msg.(tea.KeyMsg); ok {
+			mu.Lock()
+			typed += k.String()
+			mu.Unlock()
+		}
+		return msg
+	}
 	go func() {
-		done <- Run(ctx, fb, Config{Store: store}, nil, tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+		done <- Run(ctx, fb, Config{Store: store}, nil, tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(), tea.WithFilter(seen))
 	}()
 	waitUntil(t, func() bool { return len(fb.Called("Start")) == 1 })
 	time.Sleep(100 * time.Millisecond)
 	keys.Write([]byte("\t\rlast words"))
-	time.Sleep(200 * time.Millisecond) // for Update to take the keys the pipe delivered
+	waitUntil(t, func() bool { mu.Lock(); defer mu.Unlock(); return strings.HasSuffix(typed, "words") })
+	// Update takes the key in the same turn of the event loop as the filter, before it
+	// looks at the context again.
 	cancel()
 	select {
 	case err := <-done:
