@@ -214,3 +214,15 @@ func TestMovedStopsCleanlyOnSIGINT(t *testing.T) {
 		t.Errorf("moved on SIGINT: exit %d, stderr %q", code, e)
 	}
 }
+
+func TestAReplayOfDevZeroStopsOnSIGINT(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip(err)
+	}
+	p := startLabtui(t, t.TempDir(), "replay", "/dev/zero")
+	time.Sleep(time.Second)
+	if code := p.signal(t, syscall.SIGINT, 2*time.Second); code != 130 {
+		_, e := p.output()
+		t.Errorf("replay /dev/zero exited %d on SIGINT: %s", code, e)
+	}
+}
