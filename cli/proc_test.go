@@ -101,15 +101,9 @@ func (p *proc) waitOutput(t *testing.T, text string, within time.Duration) {
 		if strings.Contains(o, text) || strings.Contains(e, text) {
 			return
 		}
-		select {
-		case <-p.done:
-			o, e = p.output()
-			if strings.Contains(o, text) || strings.Contains(e, text) {
-				return
-			}
-			t.Fatalf("labtui exited (%d) without writing %q; stdout:\n%s\nstderr:\n%s", p.code, text, tail(o), tail(e))
-		case <-time.After(50 * time.Millisecond):
-		}
+		// After the process exits its last output may still be in a pipe or terminal:
+		// keep looking until the deadline.
+		time.Sleep(50 * time.Millisecond)
 	}
 	o, e := p.output()
 	t.Fatalf("no %q after %v; stdout:\n%s\nstderr:\n%s", text, within, tail(o), tail(e))

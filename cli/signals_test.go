@@ -57,8 +57,9 @@ func TestTwoTUIsAndAHeadlessRunOnOneStateFolderLoseNoAnswer(t *testing.T) {
 	if code := second.wait(t, 10*time.Second); code == 0 {
 		t.Errorf("the second TUI exited 0")
 	}
-	out, _ := second.output()
-	if !strings.Contains(out, "(the TUI, pid ") || !strings.Contains(out, "--state-dir") {
+	// What it wrote last may still be on its way through the terminal.
+	second.waitOutput(t, "is using the saved answers in "+dir, 3*time.Second)
+	if out, _ := second.output(); !strings.Contains(out, "(the TUI, pid ") || !strings.Contains(out, "--state-dir") {
 		t.Errorf("the second TUI did not say who holds the folder:\n%s", tail(out))
 	}
 	headless := startLabtui(t, home, "run", "--headless", "--state-dir", dir, "--duration", "20s", "--broker-addr", "127.0.0.1:0")
