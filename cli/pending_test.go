@@ -27,3 +27,17 @@ func TestAReplayOfHalvesThatNeverCompleteSaysHowManyItDropped(t *testing.T) {
 		t.Errorf("stderr does not say %q:\n%s", want, stderr)
 	}
 }
+
+// TestAReplayOfARequestAtTheEndOfTheLongRangeSaysWhereItWent: its event-time window
+// overflows, and Flink drops it silently; the replay says so.
+func TestAReplayOfARequestAtTheEndOfTheLongRangeSaysWhereItWent(t *testing.T) {
+	rec := `{"partition":0,"offset":0,"timestamp":1795946405000,"arrival":1795946405000,"key":"a","value":{"type":"RequestStarted","request_id":"a","tenant_id":"acme","model":"flat-10c","gateway":"gw-0","ts":1000,"prompt_tokens":1000}}
+{"partition":0,"offset":1,"timestamp":1795946405000,"arrival":1795946405001,"key":"a","value":{"type":"RequestCompleted","request_id":"a","tenant_id":"acme","model":"flat-10c","gateway":"gw-0","ts":9223372036854775807,"completion_tokens":1000}}
+`
+	path := filepath.Join(t.TempDir(), "end.jsonl")
+	os.WriteFile(path, []byte(rec), 0o644)
+	code, _, stderr := runCLI(t, "replay", path, "--drain")
+	if code != 0 || !strings.Contains(stderr, "1 request ($0.1000) fell in no event-time window") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}

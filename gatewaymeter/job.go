@@ -49,7 +49,7 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 		return nil, err
 	}
 	j.eventWin.NumberedBy(tenantNo)
-	var records engine.Output[Request] = &windowsOf{j.procWin, j.eventWin}
+	var records engine.Output[Request] = &outOfRange{size: opts.WindowSize, stats: &j.stats, out: &windowsOf{j.procWin, j.eventWin}}
 	if opts.Trace {
 		records = &tap{j: j, out: records}
 	}
