@@ -85,3 +85,57 @@ func TestAPartitionTooHighForASplitEachIsOneErrorAtOnce(t *testing.T) {
 	got, _ := replayLines(t, Config{Pace: Recorded}, high...)
 	expectLines(t, got, minute("processing-time", 0, "0.1", 1), pendingMinute("event-time", 0, "0.1", 1))
 }
+
+// arrivingAt is l reaching the job at arrival, its event time unchanged.
+func arrivingAt(arrival int64, l line) line {
+	l.arrival = arrival
+	return l
+}
+
+// farAhead is acme on partition 0 every minute from 10:00 to 10:02, and globex's one
+// request on partition 1 stamped 10:05:10-10:05:11 but read at 10:00:20-10:00:21:
+// partition 1 is three minutes ahead in event time, and falls quiet first.
+func farAhead() []line {
+	return []line{
+		startedAt("r-1", clock(0, 10, 0)), completedAt("r-1", clock(0, 11, 0)),
+		arrivingAt(clock(0, 20, 0), onPartition(1, startedAt("g-1", clock(5, 10, 0)))),
+		arrivingAt(clock(0, 21, 0), onPartition(1, completedAt("g-1", clock(5, 11, 0)))),
+		startedAt("r-2", clock(1, 10, 0)), completedAt("r-2", clock(1, 11, 0)),
+		startedAt("r-3", clock(2, 10, 0)), completedAt("r-3", clock(2, 11, 0)),
+	}
+}
+
+// TestWhenEveryPartitionIsIdleAfterTheEndTheWatermarkIsTheFurthestAhead: with
+// withIdleness(60 s) partition 1 is idle at 10:01:21.600 (its last record seen by the emit
+// at 10:00:21.200, the countdown from 10:00:21.400) and partition 0, never quiet for a
+// minute, holds the minimum; after the last record partition 0 is idle too, at
+// 10:03:11.600, and with every
+// split idle Flink's source emits the largest split watermark, partition 1's 10:05:10.999
+// (CombinedWatermarkStatus: allIdle ? max : min). Every acme minute fires; globex's
+// [10:05, 10:06) waits.
+func TestWhenEveryPartitionIsIdleAfterTheEndTheWatermarkIsTheFurthestAhead(t *testing.T) {
+	got, _ := replayLines(t, atSource(60_000), farAhead()...)
+	expectLines(t, got,
+		minute("processing-time", 0, "0.1", 1), tenantMinute("processing-time", "globex", 0, "0.1", 1),
+		minute("event-time", 0, "0.1", 1),
+		minute("processing-time", 1, "0.1", 1), minute("event-time", 1, "0.1", 1),
+		minute("processing-time", 2, "0.1", 1), minute("event-time", 2, "0.1", 1),
+		pendingTenantMinute("event-time", "globex", 5, "0.1", 1))
+}
+
+// TestEveryPartitionIdleDuringASilenceMakesWhatFollowsLate: the same, then a silence of
+// two minutes, and acme's r-4 at 10:04:10-10:04:11. The silence made every split idle and
+// the watermark 10:05:10.999, so r-4 is late when it comes (its split back in the minimum
+// at 10:04:10.999 does not lower the watermark): it is dropped with that watermark.
+func TestEveryPartitionIdleDuringASilenceMakesWhatFollowsLate(t *testing.T) {
+	lines := append(farAhead(), startedAt("r-4", clock(4, 10, 0)), completedAt("r-4", clock(4, 11, 0)))
+	got, _ := replayLines(t, atSource(60_000), lines...)
+	expectLines(t, got,
+		minute("processing-time", 0, "0.1", 1), tenantMinute("processing-time", "globex", 0, "0.1", 1),
+		minute("event-time", 0, "0.1", 1),
+		minute("processing-time", 1, "0.1", 1), minute("event-time", 1, "0.1", 1),
+		minute("processing-time", 2, "0.1", 1), minute("event-time", 2, "0.1", 1),
+		`{"sink":"late","request_id":"r-4","tenant_id":"acme","timestamp":1795946651000,"watermark":1795946710999,"usd":0.1}`,
+		minute("processing-time", 4, "0.1", 1),
+		pendingTenantMinute("event-time", "globex", 5, "0.1", 1))
+}
