@@ -40,7 +40,8 @@ func (e *LineError) Unwrap() error { return e.Err }
 
 // ErrTombstone is the error of a line whose value is null, a Kafka tombstone: the job's
 // source has no event to read from it, so it is skipped, and counted apart from
-// malformed lines (see Skips).
+// malformed lines (see Skips). Its partition still is one of the topic's: the Entry or
+// Record of a tombstone holds its envelope (partition, offset, timestamp, arrival).
 var ErrTombstone = errors.New("a tombstone (null value)")
 
 // ReadError is an error of the file itself, such as damaged gzip data: it ends the read,
@@ -94,6 +95,11 @@ type Reader struct {
 	line   int
 	// file is the regular file Open opened, nil for any other source (see Reopen).
 	file os.FileInfo
+	// first says the first line that is not blank was read; topic is what it said, when
+	// it was a topic line. peeked is the line Topic read ahead, not handed out yet.
+	first  bool
+	topic  Topic
+	peeked *peekedLine
 }
 
 // Open opens a recording file, decompressing it when its name ends in .gz. An error
@@ -239,6 +245,10 @@ func (r *Reader) next() (e Entry, bad, err error) {
 // next call. A line too long to hold returns its error as bad; the end of the recording
 // returns io.EOF as err.
 func (r *Reader) nextLine() (b []byte, bad, err error) {
+	if p := r.peeked; p != nil {
+		r.peeked = nil
+		return p.b, p.bad, p.err
+	}
 	for {
 		b, long, err := r.lines.next()
 		if err != nil {
@@ -256,6 +266,16 @@ func (r *Reader) nextLine() (b []byte, bad, err error) {
 		}
 		if len(b) == 0 || b[0] != '{' && flatjson.OnlySpace(b) {
 			continue
+		}
+		if !r.first {
+			r.first = true
+			if t, ok, err := parseTopic(b); ok {
+				if err != nil {
+					return nil, err, nil
+				}
+				r.topic = t
+				continue
+			}
 		}
 		return b, nil, nil
 	}
@@ -348,6 +368,8 @@ func parseLine(b []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf("not a recording line: %v", err)
 	case err != nil:
 		return Entry{}, err
+	case !hasPartition && bytes.Contains(b, partitionsKey):
+		return Entry{}, errors.New(`no "partition": a topic line ("partitions") is read only as a recording's first line`)
 	case !hasPartition:
 		return Entry{}, errors.New(`no "partition"`)
 	case !hasOffset:
@@ -355,7 +377,10 @@ func parseLine(b []byte) (Entry, error) {
 	case !hasTimestamp:
 		return Entry{}, errors.New(`no "timestamp" (or kcat "ts")`)
 	case value == nil && tombstone:
-		return Entry{}, ErrTombstone
+		if !hasArrival {
+			e.Arrival = e.Timestamp
+		}
+		return e, ErrTombstone
 	case value == nil:
 		return Entry{}, errNoValue
 	}
