@@ -63,7 +63,7 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 		entries[i] = shiftEntry(entries[i], shift)
 	}
 	if out := a.cfg.ShiftedOut; out != "" {
-		if err := writeEntries(out, entries); err != nil {
+		if err := writeEntries(out, src.Topic(), entries); err != nil {
 			return err
 		}
 	}
@@ -116,10 +116,18 @@ func shiftEntry(e recording.Entry, shift int64) recording.Entry {
 	return e
 }
 
-func writeEntries(path string, entries []recording.Entry) error {
+// writeEntries writes a recording of entries, after the topic line when topic says how
+// many partitions its topic has.
+func writeEntries(path string, topic recording.Topic, entries []recording.Entry) error {
 	w, err := recording.Create(path)
 	if err != nil {
 		return err
+	}
+	if topic.Partitions > 0 {
+		if err := w.WriteTopic(topic); err != nil {
+			w.Close()
+			return err
+		}
 	}
 	for _, e := range entries {
 		if err := w.Write(e); err != nil {
