@@ -46,7 +46,8 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 	}
 	defer src.Close()
 	var skips recording.Skips
-	entries, readErr := recording.Load(src.Records(skips.Add))
+	// Tombstones are fed too: a partition of only tombstones is one of the topic's.
+	entries, readErr := recording.Load(src.RecordsAndTombstones(skips.Add))
 	skips.Report(a.stderr, args[0])
 	if ctx.Err() != nil {
 		return exitError{code: 130, msg: fmt.Sprintf("feed of %s interrupted while reading it; nothing was fed", args[0])}
@@ -112,7 +113,9 @@ func feedShift(spec string, first, earliest int64) (int64, error) {
 func shiftEntry(e recording.Entry, shift int64) recording.Entry {
 	e.Timestamp += shift
 	e.Arrival += shift
-	e.Value = gateway.ShiftTS(e.Value, shift)
+	if !e.Tombstone {
+		e.Value = gateway.ShiftTS(e.Value, shift)
+	}
 	return e
 }
 

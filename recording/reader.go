@@ -203,6 +203,16 @@ func NewReader(r io.Reader, closer io.Closer) *Reader {
 // itself (a *ReadError), or ctx's error once it is done, is yielded last, after every
 // entry before it.
 func (r *Reader) Records(skip func(line int, err error)) iter.Seq2[Entry, error] {
+	return r.records(skip, false)
+}
+
+// RecordsAndTombstones is Records with the tombstones yielded too (Tombstone set), not
+// handed to skip: what writes a recording into a topic again, as it was (`labtui feed`).
+func (r *Reader) RecordsAndTombstones(skip func(line int, err error)) iter.Seq2[Entry, error] {
+	return r.records(skip, true)
+}
+
+func (r *Reader) records(skip func(line int, err error), tombstones bool) iter.Seq2[Entry, error] {
 	return func(yield func(Entry, error) bool) {
 		for {
 			e, bad, err := r.next()
@@ -212,6 +222,11 @@ func (r *Reader) Records(skip func(line int, err error)) iter.Seq2[Entry, error]
 			case err != nil:
 				yield(Entry{}, err)
 				return
+			case tombstones && bad == ErrTombstone:
+				e.Tombstone = true
+				if !yield(e, nil) {
+					return
+				}
 			case bad != nil:
 				if skip != nil {
 					skip(e.Line, bad)

@@ -45,6 +45,9 @@ type Entry struct {
 	Key     []byte
 	// Value is the record value: an event's JSON.
 	Value []byte
+	// Tombstone says the record's value is null (Value is empty): only
+	// Reader.RecordsAndTombstones yields one, for a consumer that writes the topic again.
+	Tombstone bool
 }
 
 // Clone returns a copy of e that owns its Key and Value. Entries from Reader.Next borrow
@@ -92,7 +95,9 @@ func (e Entry) AppendJSON(b []byte) []byte {
 	b = append(b, `,"key":`...)
 	b = flatjson.AppendString(b, string(e.Key))
 	b = append(b, `,"value":`...)
-	if len(e.Value) > 0 && e.Value[0] == '{' && json.Valid(e.Value) {
+	if e.Tombstone {
+		b = append(b, "null"...)
+	} else if len(e.Value) > 0 && e.Value[0] == '{' && json.Valid(e.Value) {
 		b = append(b, e.Value...)
 	} else {
 		b = flatjson.AppendString(b, string(e.Value))

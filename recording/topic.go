@@ -2,6 +2,7 @@ package recording
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -47,29 +48,34 @@ func parseTopic(b []byte) (t Topic, ok bool, err error) {
 	if !bytes.Contains(b, partitionsKey) {
 		return Topic{}, false, nil
 	}
+	// Every key is read, the last of duplicates winning as in a record's line: a
+	// "partition" anywhere makes the line a record's.
 	var hasPartitions, record bool
+	var nameErr, countErr error
 	err = flatjson.Fields(b, func(f flatjson.Field) error {
-		var err error
 		switch string(f.Key) {
 		case "partition":
 			record = true
 		case "topic":
-			t.Name, err = f.Str()
+			t.Name, nameErr = f.Str()
 		case "partitions":
 			var n int64
-			n, err = f.Int()
-			if err == nil && (n < 1 || n > math.MaxInt32) {
-				err = fmt.Errorf("partitions %d is out of range: a topic has 1 to %d partitions", n, math.MaxInt32)
+			n, countErr = f.Int()
+			if countErr == nil && (n < 1 || n > math.MaxInt32) {
+				countErr = fmt.Errorf("partitions %d is out of range: a topic has 1 to %d partitions", n, math.MaxInt32)
 			}
 			t.Partitions, hasPartitions = int32(n), true
 		}
-		return err
+		return nil
 	})
+	if err == nil {
+		err = cmp.Or(nameErr, countErr)
+	}
 	switch {
-	case record:
-		return Topic{}, false, nil
 	case errors.Is(err, flatjson.ErrSyntax):
 		return Topic{}, true, fmt.Errorf("not a topic line: %v", err)
+	case record:
+		return Topic{}, false, nil
 	case err != nil:
 		return Topic{}, true, fmt.Errorf("the topic line: %w", err)
 	case !hasPartitions:

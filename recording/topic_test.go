@@ -130,3 +130,26 @@ func TestTheWriterWritesTheTopicLineFirst(t *testing.T) {
 	}
 	expectStrings(t, "records", got, "line 2: p2 o4 r-1")
 }
+
+// TestRecordsAndTombstonesYieldsTheTombstones: what writes a recording into a topic again
+// gets its tombstones as records with a null value, and writes them back as they were.
+func TestRecordsAndTombstonesYieldsTheTombstones(t *testing.T) {
+	tomb := `{"partition":2,"offset":7,"timestamp":1000,"arrival":1005,"key":"z","value":null}`
+	rec := `{"partition":0,"offset":0,"timestamp":1000,"arrival":1000,"key":"r-1","value":` + topicEvent + `}`
+	var skipped []int
+	var got []Entry
+	for e, err := range NewReader(strings.NewReader(tomb+"\n"+rec+"\ngarbage\n"), nil).RecordsAndTombstones(func(line int, err error) {
+		skipped = append(skipped, line)
+	}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Clone())
+	}
+	if len(got) != 2 || !got[0].Tombstone || got[0].Partition != 2 || got[0].Offset != 7 || got[1].Tombstone || len(skipped) != 1 || skipped[0] != 3 {
+		t.Fatalf("entries %+v, skipped %v", got, skipped)
+	}
+	if line := string(got[0].AppendJSON(nil)); line != tomb {
+		t.Fatalf("wrote %s, want %s", line, tomb)
+	}
+}

@@ -28,7 +28,8 @@ func newRecords(topic partitionCount) *records {
 	return &records{maxPartition: -1, topic: topic}
 }
 
-// partitionCount is a topic's partition count (0 when unknown) and what said it.
+// partitionCount is a topic's partition count (0 when unknown) and what said it, as
+// "as … says" ends a sentence.
 type partitionCount struct {
 	n    int32
 	from string
@@ -38,7 +39,7 @@ type partitionCount struct {
 // recording's topic line says, else none.
 func topicOf(src Source, cfg Config) partitionCount {
 	if cfg.Partitions > 0 {
-		return partitionCount{cfg.Partitions, "the replay was told"}
+		return partitionCount{cfg.Partitions, "--partitions says"}
 	}
 	if t := src.Topic(); t.Partitions > 0 {
 		return partitionCount{t.Partitions, "the recording's topic line says"}
@@ -54,7 +55,7 @@ func (c partitionCount) check(rec *recording.Record) error {
 		if c.n == 1 {
 			has = "1 partition, partition 0"
 		}
-		return fmt.Errorf("line %d names partition %d, but %s that the topic has %s", rec.Line, rec.Partition, c.from, has)
+		return fmt.Errorf("line %d names partition %d, but the topic has %s, as %s", rec.Line, rec.Partition, has, c.from)
 	}
 	return nil
 }

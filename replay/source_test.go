@@ -249,7 +249,7 @@ func TestARecordBeyondTheTopicsPartitionsRefusesTheReplay(t *testing.T) {
 			results := 0
 			_, err := Run(context.Background(), recording.NewReader(strings.NewReader(b.String()), nil), cfg,
 				func(meter.Result) { results++ }, func(int, error) {})
-			want := "line 7 names partition 2, but the replay was told that the topic has 2 partitions, 0 to 1"
+			want := "line 7 names partition 2, but the topic has 2 partitions, 0 to 1, as --partitions says"
 			if err == nil || err.Error() != want || results != 0 {
 				t.Fatalf("%+v: err %v after %d results; want %q before any", cfg, err, results, want)
 			}
@@ -262,7 +262,7 @@ func TestARecordBeyondTheTopicsPartitionsRefusesTheReplay(t *testing.T) {
 	}
 	_, err := Run(context.Background(), recording.NewReader(strings.NewReader(b.String()), nil), Config{Pace: Recorded},
 		func(meter.Result) {}, func(int, error) {})
-	if want := "line 8 names partition 2, but the recording's topic line says that the topic has 1 partition, partition 0"; err == nil || err.Error() != want {
+	if want := "line 8 names partition 2, but the topic has 1 partition, partition 0, as the recording's topic line says"; err == nil || err.Error() != want {
 		t.Fatalf("err %v, want %q", err, want)
 	}
 }

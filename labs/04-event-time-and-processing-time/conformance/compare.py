@@ -116,6 +116,8 @@ def read_events(path, skipped=frozenset(), by_partition=None):
             if not line.strip() or n in skipped:
                 continue
             e = json.loads(line)
+            if "partition" not in e:
+                continue  # the topic line
             v = e["value"]
             if isinstance(v, str):
                 try:
@@ -208,8 +210,9 @@ class Watermarks:
 class SourceBounds:
     """Bounds on the watermark of a WatermarkStrategy on the source: the minimum over the
     partitions' own watermarks (each partition's largest timestamp - bound - 1, Long.MIN_VALUE
-    before its first event). Idleness only takes partitions out of the minimum, so the
-    minimum over every partition stays a lower bound, and the largest watermark of any
+    before its first event). Idleness takes partitions out of the minimum, and with every
+    partition idle raises the watermark to the largest partition's (allIdle ? max : min), so
+    the minimum over every partition stays a lower bound, and the largest watermark of any
     partition (the watermark after the parse) becomes the upper one."""
 
     def __init__(self, by_partition, bound_ms, idleness):
