@@ -11,7 +11,8 @@
 // where timestamp is the Kafka record timestamp and arrival, optional and defaulting to
 // timestamp, is the processing time at which the record reached the job's source. Lines
 // in kcat's -J envelope ({"topic":…,"partition":…,"offset":…,"ts":…,"key":…,"payload":"…"})
-// are read too, so a topic dumped with kcat replays as it is.
+// are read too, so a topic dumped with kcat replays as it is. A recording's first line may
+// be its topic line instead, {"topic":"gateway-events","partitions":3} (see Topic).
 //
 // What the reader accepts: a line of at most MaxLine bytes (a UTF-8 byte order mark
 // before the first is ignored) holding one JSON object with a partition (0 to 2^31-1), an
