@@ -274,6 +274,7 @@ func (r *Reader) nextLine() (b []byte, bad, err error) {
 			return nil, nil, r.ctx.Err()
 		}
 		if long > 0 {
+			r.first = true // a line, if no record: a topic line after it is none
 			return nil, fmt.Errorf("the line is %d bytes long, over the %d MiB a recording line may hold", long, MaxLine>>20), nil
 		}
 		if r.line == 1 {
