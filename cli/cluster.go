@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	clusterlab "github.com/labtui/labtui/backend/cluster"
@@ -226,17 +227,24 @@ type topicRecorder struct {
 	path   string
 }
 
-// recordTopic starts reading the lab's topic on brokers from its first record into path.
+// recordTopic starts reading the lab's topic on brokers from its first record into path,
+// after the topic line with its partition count (a replay of the recording re-creates
+// the topic, its partitions nobody writes to included).
 func recordTopic(brokers, path string) (*topicRecorder, error) {
-	w, err := recording.Create(path)
-	if err != nil {
-		return nil, err
-	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ConsumeTopics(project.Topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.ClientID("labtui-record"))
 	if err != nil {
-		w.Close()
 		return nil, fmt.Errorf("record %s: %w", path, err)
+	}
+	topic, err := topicOf(cl, project.Topic)
+	if err != nil {
+		cl.Close()
+		return nil, fmt.Errorf("record %s: %w", path, err)
+	}
+	w, err := createRecording(path, topic)
+	if err != nil {
+		cl.Close()
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &topicRecorder{cancel: cancel, done: make(chan error, 1), path: path}
@@ -259,6 +267,21 @@ func recordTopic(brokers, path string) (*topicRecorder, error) {
 		r.done <- werr
 	}()
 	return r, nil
+}
+
+// topicOf asks the cluster cl talks to how many partitions topic has.
+func topicOf(cl *kgo.Client, topic string) (recording.Topic, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	topics, err := kadm.NewClient(cl).ListTopics(ctx, topic)
+	if err == nil {
+		if d, ok := topics[topic]; !ok {
+			err = fmt.Errorf("topic %s does not exist", topic)
+		} else if err = d.Err; err == nil {
+			return recording.Topic{Name: topic, Partitions: int32(len(d.Partitions))}, nil
+		}
+	}
+	return recording.Topic{}, fmt.Errorf("the partitions of topic %s: %w", topic, err)
 }
 
 // close stops the recorder and returns once the recording is complete on disk; a nil

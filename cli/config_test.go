@@ -88,6 +88,7 @@ var options = []option{
 	{"replay", "drain", "true", func(s settings) any { return s.Drain }, true, []string{"banana"}},
 	{"replay", "format", "jsonl", func(s settings) any { return s.Format }, meter.JSONL, []string{"xml"}},
 	{"replay", "pace", "fast", func(s settings) any { return s.Pace }, replay.Fast, []string{"slow"}},
+	{"replay", "partitions", "3", func(s settings) any { return s.Partitions }, 3, []string{"-1", "2147483648", "three"}},
 	{"replay", "trace", "true", func(s settings) any { return s.Trace }, true, []string{"yes"}},
 	{"replay", "out-of-orderness", "1s", func(s settings) any { return s.OutOfOrderness }, time.Second, []string{"banana"}},
 

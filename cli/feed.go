@@ -46,7 +46,8 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 	}
 	defer src.Close()
 	var skips recording.Skips
-	entries, readErr := recording.Load(src.Records(skips.Add))
+	// Tombstones are fed too: a partition of only tombstones is one of the topic's.
+	entries, readErr := recording.Load(src.RecordsAndTombstones(skips.Add))
 	skips.Report(a.stderr, args[0])
 	if ctx.Err() != nil {
 		return exitError{code: 130, msg: fmt.Sprintf("feed of %s interrupted while reading it; nothing was fed", args[0])}
@@ -63,7 +64,7 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 		entries[i] = shiftEntry(entries[i], shift)
 	}
 	if out := a.cfg.ShiftedOut; out != "" {
-		if err := writeEntries(out, entries); err != nil {
+		if err := writeEntries(out, src.Topic(), entries); err != nil {
 			return err
 		}
 	}
@@ -112,14 +113,24 @@ func feedShift(spec string, first, earliest int64) (int64, error) {
 func shiftEntry(e recording.Entry, shift int64) recording.Entry {
 	e.Timestamp += shift
 	e.Arrival += shift
-	e.Value = gateway.ShiftTS(e.Value, shift)
+	if !e.Tombstone {
+		e.Value = gateway.ShiftTS(e.Value, shift)
+	}
 	return e
 }
 
-func writeEntries(path string, entries []recording.Entry) error {
+// writeEntries writes a recording of entries, after the topic line when topic says how
+// many partitions its topic has.
+func writeEntries(path string, topic recording.Topic, entries []recording.Entry) error {
 	w, err := recording.Create(path)
 	if err != nil {
 		return err
+	}
+	if topic.Partitions > 0 {
+		if err := w.WriteTopic(topic); err != nil {
+			w.Close()
+			return err
+		}
 	}
 	for _, e := range entries {
 		if err := w.Write(e); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/backend/embedded"
+	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
 
@@ -49,7 +50,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	w, err := recording.Create(out)
+	w, err := createRecording(out, recording.Topic{Name: broker.DefaultTopic, Partitions: broker.DefaultPartitions})
 	if err != nil {
 		return err
 	}
@@ -115,12 +116,13 @@ func (a *app) simulate(ctx context.Context, fleet generator.Config, out string) 
 	if err != nil {
 		return err
 	}
-	w, err := recording.Create(out)
+	sim := recording.SimConfig{Generator: fleet, Start: start, Duration: a.cfg.Duration, Hiccups: hiccups,
+		Partitions: broker.DefaultPartitions}
+	w, err := createRecording(out, recording.Topic{Name: broker.DefaultTopic, Partitions: int32(sim.Partitions)})
 	if err != nil {
 		return err
 	}
-	st, err := recording.Simulate(ctx, recording.SimConfig{Generator: fleet, Start: start,
-		Duration: a.cfg.Duration, Hiccups: hiccups}, w.Write)
+	st, err := recording.Simulate(ctx, sim, w.Write)
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
@@ -133,4 +135,18 @@ func (a *app) simulate(ctx context.Context, fleet generator.Config, out string) 
 	}
 	fmt.Fprintf(a.stderr, "wrote %d records (%d requests, %d held by hiccups) to %s\n", st.Events, st.Requests, st.Held, out)
 	return nil
+}
+
+// createRecording creates the recording at path with its topic line: what a replay of it
+// re-creates.
+func createRecording(path string, topic recording.Topic) (*recording.Writer, error) {
+	w, err := recording.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.WriteTopic(topic); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("cannot write recording: %w", err)
+	}
+	return w, nil
 }

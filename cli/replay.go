@@ -28,6 +28,7 @@ func (a *app) replayCmd() *cobra.Command {
 	f.Bool("drain", false, "at the end emit the maximum watermark, as \"flink stop --drain\" does")
 	f.String("format", "text", "text (print-sink lines) or jsonl")
 	f.Bool("trace", false, "also print a trace line per assembled record")
+	f.Int("partitions", 0, "the topic's partition count: with --watermarks source each partition is a split from the start, one no record names included; 0 takes the recording's topic line (labtui record writes one), else the partitions up to the highest a record names")
 	return cmd
 }
 
@@ -76,7 +77,7 @@ func (a *app) runReplay(cmd *cobra.Command, args []string) error {
 	}
 	defer src.Close()
 	out := meter.NewPrinter(a.stdout, format)
-	cfg := replay.Config{Pace: pace, Job: opts, Drain: a.cfg.Drain}
+	cfg := replay.Config{Pace: pace, Job: opts, Drain: a.cfg.Drain, Partitions: int32(a.cfg.Partitions)}
 	var skips recording.Skips
 	sum, err := replay.Run(cmd.Context(), src, cfg, out.Print, skips.Add)
 	ferr := out.Flush()

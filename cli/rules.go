@@ -37,6 +37,7 @@ var rules = map[string]rule{
 	"idleness":           {"a duration of 0 (none) or more, such as 30s; with --watermarks source", durationAtLeast(0)},
 	"format":             {"text or jsonl", parses(meter.ParseFormat)},
 	"pace":               {"recorded or fast", parses(replay.ParsePace)},
+	"replay/partitions":  {"0 (what the recording says) or the topic's partition count, from 1 to 2147483647", intBetween(0, math.MaxInt32)},
 
 	// The embedded lab.
 	"rate": {"a number of requests per second above 0 and at most " + strconv.Itoa(generator.MaxLiveRate) + ", such as 20 (record --simulate makes a recording at any rate)",

@@ -36,6 +36,9 @@ type settings struct {
 	Idleness          time.Duration
 	Trace             bool
 	Drain             bool
+	// Partitions is replay's --partitions: the topic's partition count, 0 for what the
+	// recording says.
+	Partitions int
 
 	// The embedded lab.
 	Rate       float64
@@ -120,6 +123,7 @@ func readSettings(fs *pflag.FlagSet, where map[string]string) settings {
 		Idleness:          g.duration("idleness"),
 		Trace:             g.bool("trace"),
 		Drain:             g.bool("drain"),
+		Partitions:        g.int("partitions"),
 
 		Rate:       g.float("rate"),
 		Instances:  g.int("instances"),

@@ -17,8 +17,13 @@ package engine
 // With Idleness set, each split's generator is WatermarksWithIdleness: the periodic emit
 // that first sees no record of the split since the previous one starts a countdown, and the
 // first periodic emit more than Idleness later marks the split idle, out of the minimum,
-// until its next record (IdlenessTimer.checkIfIdle). When every split is idle the source
-// is idle and emits nothing.
+// until its next record (IdlenessTimer.checkIfIdle). When every split is idle, the
+// combined watermark is the maximum over every split's partial watermark instead
+// (CombinedWatermarkStatus.updateCombinedWatermark: allIdle ? max : min), emitted if it is
+// larger than the last: the last active split going idle raises the source's watermark to
+// the split furthest ahead, and records of the splits behind it are late from then on.
+// Flink then marks the source's output idle; downstream of it the lab's job has one input
+// channel, where an idle status changes no watermark and no timer, so it is not modelled.
 //
 // The periodic emit runs only while it can change something: after a record, and, with
 // Idleness, until every split is idle. Interval zero disables it, as for TimestampAssigner.
@@ -159,13 +164,21 @@ func (a *SourceAssigner[T]) onPeriodicEmit(at int64) {
 			again = true // the countdown needs the next emit
 		}
 	}
-	combined, active := MaxWatermark, false
+	lowest, highest, allIdle := MaxWatermark, MinWatermark, true
 	for _, s := range a.splits {
-		if s.registered && !s.idle {
-			combined, active = min(combined, s.watermark), true
+		if !s.registered {
+			continue
+		}
+		highest = max(highest, s.watermark)
+		if !s.idle {
+			lowest, allIdle = min(lowest, s.watermark), false
 		}
 	}
-	if active && combined > a.emitted {
+	combined := lowest
+	if allIdle {
+		combined = highest
+	}
+	if combined > a.emitted {
 		a.emitted = combined
 		a.out.EmitWatermark(combined)
 	}

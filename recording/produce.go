@@ -102,6 +102,9 @@ func Produce(ctx context.Context, cl *kgo.Client, topic string, records iter.Seq
 			r = new(kgo.Record)
 		}
 		*r = kgo.Record{Topic: topic, Partition: part, Key: e.Key, Value: e.Value, Timestamp: time.UnixMilli(e.Timestamp)}
+		if e.Tombstone {
+			r.Value = nil // a null value, not an empty one
+		}
 		p.Sent.Add(1)
 		cl.Produce(ctx, r, promise)
 		if opt.At != nil {

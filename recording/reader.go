@@ -40,7 +40,8 @@ func (e *LineError) Unwrap() error { return e.Err }
 
 // ErrTombstone is the error of a line whose value is null, a Kafka tombstone: the job's
 // source has no event to read from it, so it is skipped, and counted apart from
-// malformed lines (see Skips).
+// malformed lines (see Skips). Its partition still is one of the topic's: the Entry or
+// Record of a tombstone holds its envelope (partition, offset, timestamp, arrival).
 var ErrTombstone = errors.New("a tombstone (null value)")
 
 // ReadError is an error of the file itself, such as damaged gzip data: it ends the read,
@@ -94,6 +95,11 @@ type Reader struct {
 	line   int
 	// file is the regular file Open opened, nil for any other source (see Reopen).
 	file os.FileInfo
+	// first says the first line that is not blank was read; topic is what it said, when
+	// it was a topic line. peeked is the line Topic read ahead, not handed out yet.
+	first  bool
+	topic  Topic
+	peeked *peekedLine
 }
 
 // Open opens a recording file, decompressing it when its name ends in .gz. An error
@@ -197,6 +203,16 @@ func NewReader(r io.Reader, closer io.Closer) *Reader {
 // itself (a *ReadError), or ctx's error once it is done, is yielded last, after every
 // entry before it.
 func (r *Reader) Records(skip func(line int, err error)) iter.Seq2[Entry, error] {
+	return r.records(skip, false)
+}
+
+// RecordsAndTombstones is Records with the tombstones yielded too (Tombstone set), not
+// handed to skip: what writes a recording into a topic again, as it was (`labtui feed`).
+func (r *Reader) RecordsAndTombstones(skip func(line int, err error)) iter.Seq2[Entry, error] {
+	return r.records(skip, true)
+}
+
+func (r *Reader) records(skip func(line int, err error), tombstones bool) iter.Seq2[Entry, error] {
 	return func(yield func(Entry, error) bool) {
 		for {
 			e, bad, err := r.next()
@@ -206,6 +222,11 @@ func (r *Reader) Records(skip func(line int, err error)) iter.Seq2[Entry, error]
 			case err != nil:
 				yield(Entry{}, err)
 				return
+			case tombstones && bad == ErrTombstone:
+				e.Tombstone = true
+				if !yield(e, nil) {
+					return
+				}
 			case bad != nil:
 				if skip != nil {
 					skip(e.Line, bad)
@@ -239,6 +260,10 @@ func (r *Reader) next() (e Entry, bad, err error) {
 // next call. A line too long to hold returns its error as bad; the end of the recording
 // returns io.EOF as err.
 func (r *Reader) nextLine() (b []byte, bad, err error) {
+	if p := r.peeked; p != nil {
+		r.peeked = nil
+		return p.b, p.bad, p.err
+	}
 	for {
 		b, long, err := r.lines.next()
 		if err != nil {
@@ -249,6 +274,7 @@ func (r *Reader) nextLine() (b []byte, bad, err error) {
 			return nil, nil, r.ctx.Err()
 		}
 		if long > 0 {
+			r.first = true // a line, if no record: a topic line after it is none
 			return nil, fmt.Errorf("the line is %d bytes long, over the %d MiB a recording line may hold", long, MaxLine>>20), nil
 		}
 		if r.line == 1 {
@@ -256,6 +282,16 @@ func (r *Reader) nextLine() (b []byte, bad, err error) {
 		}
 		if len(b) == 0 || b[0] != '{' && flatjson.OnlySpace(b) {
 			continue
+		}
+		if !r.first {
+			r.first = true
+			if t, ok, err := parseTopic(b); ok {
+				if err != nil {
+					return nil, err, nil
+				}
+				r.topic = t
+				continue
+			}
 		}
 		return b, nil, nil
 	}
@@ -348,6 +384,8 @@ func parseLine(b []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf("not a recording line: %v", err)
 	case err != nil:
 		return Entry{}, err
+	case !hasPartition && bytes.Contains(b, partitionsKey):
+		return Entry{}, errors.New(`no "partition": a topic line ("partitions") is read only as a recording's first line`)
 	case !hasPartition:
 		return Entry{}, errors.New(`no "partition"`)
 	case !hasOffset:
@@ -355,7 +393,10 @@ func parseLine(b []byte) (Entry, error) {
 	case !hasTimestamp:
 		return Entry{}, errors.New(`no "timestamp" (or kcat "ts")`)
 	case value == nil && tombstone:
-		return Entry{}, ErrTombstone
+		if !hasArrival {
+			e.Arrival = e.Timestamp
+		}
+		return e, ErrTombstone
 	case value == nil:
 		return Entry{}, errNoValue
 	}

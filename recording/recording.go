@@ -11,7 +11,8 @@
 // where timestamp is the Kafka record timestamp and arrival, optional and defaulting to
 // timestamp, is the processing time at which the record reached the job's source. Lines
 // in kcat's -J envelope ({"topic":…,"partition":…,"offset":…,"ts":…,"key":…,"payload":"…"})
-// are read too, so a topic dumped with kcat replays as it is.
+// are read too, so a topic dumped with kcat replays as it is. A recording's first line may
+// be its topic line instead, {"topic":"gateway-events","partitions":3} (see Topic).
 //
 // What the reader accepts: a line of at most MaxLine bytes (a UTF-8 byte order mark
 // before the first is ignored) holding one JSON object with a partition (0 to 2^31-1), an
@@ -47,6 +48,9 @@ type Entry struct {
 	Key     []byte
 	// Value is the record value: an event's JSON.
 	Value []byte
+	// Tombstone says the record's value is null (Value is empty): only
+	// Reader.RecordsAndTombstones yields one, for a consumer that writes the topic again.
+	Tombstone bool
 }
 
 // Clone returns a copy of e that owns its Key and Value. Entries from Reader.Next borrow
@@ -95,7 +99,9 @@ func (e Entry) AppendJSON(b []byte) []byte {
 	b = append(b, `,"key":`...)
 	b = flatjson.AppendString(b, string(e.Key))
 	b = append(b, `,"value":`...)
-	if len(e.Value) > 0 && e.Value[0] == '{' && json.Valid(e.Value) {
+	if e.Tombstone {
+		b = append(b, "null"...)
+	} else if len(e.Value) > 0 && e.Value[0] == '{' && json.Valid(e.Value) {
 		b = append(b, e.Value...)
 	} else {
 		b = flatjson.AppendString(b, string(e.Value))

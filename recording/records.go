@@ -13,8 +13,8 @@ type Record struct {
 	// Line is the 1-based line number.
 	Line      int
 	Partition int32
-	// Skipped says the line is not a record; Err says why (ErrTombstone for a null
-	// value), and nothing else is set.
+	// Skipped says the line is not a record; Err says why, and nothing else is set but
+	// for a tombstone (Err ErrTombstone): its partition, offset, timestamp and arrival.
 	Skipped   bool
 	Offset    int64
 	Timestamp int64
@@ -99,6 +99,11 @@ func parseRecord(b []byte, p *gateway.Parser, rec *Record) {
 		}
 	}
 	e, err := parseLine(b)
+	if err == ErrTombstone {
+		*rec = Record{Line: rec.Line, Skipped: true, Err: err, Partition: e.Partition, Offset: e.Offset,
+			Timestamp: e.Timestamp, Arrival: e.Arrival}
+		return
+	}
 	if err != nil {
 		*rec = Record{Line: rec.Line, Skipped: true, Err: err}
 		return

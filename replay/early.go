@@ -103,10 +103,7 @@ func (e *early) read(b, from int) (ok bool) {
 		}
 		q := &e.queues[p]
 		switch {
-		case q.buf == nil: // the partition's first record
-			if e.job != nil && e.cfg.Job.Watermarks.At == meter.SourceWatermarks && int(p) >= e.partitions {
-				return false
-			}
+		case q.buf == nil: // the partition's first record (knowsPartitions checks its split)
 			e.live = append(e.live, p)
 			slices.Sort(e.live)
 			q.buf = make([]int32, 0, batchLines)
@@ -123,6 +120,13 @@ func (e *early) read(b, from int) (ok bool) {
 		q.push(int32(b<<batchShift | i))
 	}
 	return true
+}
+
+// knowsPartitions says whether the job, once made, was made with a split for every
+// partition read so far, with watermarks at the source: false ends the bet, when a record
+// or a tombstone of another partition came after the job was made.
+func (e *early) knowsPartitions() bool {
+	return e.job == nil || e.cfg.Job.Watermarks.At != meter.SourceWatermarks || int(e.recs.maxPartition) < e.partitions
 }
 
 // handOver hands the job the records whose turn has come: while every partition read

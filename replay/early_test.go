@@ -43,7 +43,7 @@ func collect(run func(sink func(meter.Result), bad func(int, error)) (Summary, e
 func sortedReplay(src Source, cfg Config) replayed {
 	return collect(func(sink func(meter.Result), bad func(int, error)) (Summary, error) {
 		var sum Summary
-		recs, readErr := readAll(src, &sum, func(line int, err error) {
+		recs, readErr := readAll(src, topicOf(src, cfg), &sum, func(line int, err error) {
 			if errors.Is(err, recording.ErrTombstone) {
 				sum.Tombstones++
 			} else {

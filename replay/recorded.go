@@ -36,8 +36,8 @@ const (
 // its output held back until the end of the file shows that order was the sort's. When
 // the file shows it was not, that job is dropped, and the file, read whole (again, when
 // records handed over were dropped), is sorted and replayed as it is without early.
-func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
-	recs := &records{maxPartition: -1}
+func runRecorded(ctx context.Context, src Source, cfg Config, topic partitionCount, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
+	recs := newRecords(topic)
 	ahead := readAhead(src)
 	defer ahead.stop()
 	again, _ := src.(rereadable)
@@ -56,11 +56,15 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 			sum.Entries = int64(recs.n) // the records read, as an interrupted read says
 			return ctx.Err()
 		}
-		if e != nil && (b >= 0 && !e.read(b, from) || err == nil && !e.handOver(ctx, false)) {
+		if recs.beyond != nil { // before anything the job wrote is let out
+			sum.Entries = int64(recs.n)
+			return recs.beyond
+		}
+		if e != nil && (b >= 0 && !e.read(b, from) || !e.knowsPartitions() || err == nil && !e.handOver(ctx, false)) {
 			if e.dropped {
 				ahead.stop()
 				sum.ordered = readAgain
-				return rereadSorted(ctx, again, lastLine, cfg, sink, skip, bad, sum)
+				return rereadSorted(ctx, again, lastLine, cfg, topic, sink, skip, bad, sum)
 			}
 			e = nil // recs still holds every record read: read on, and sort them
 		}
@@ -95,19 +99,22 @@ func runRecorded(ctx context.Context, src Source, cfg Config, sink func(meter.Re
 // rereadSorted is a recorded replay after a lost bet of early's, when what it handed over
 // is gone: src is read again, whole, and replayed sorted. The lines up to lastLine were
 // read before, and those skipped reported: they are not reported again.
-func rereadSorted(ctx context.Context, src rereadable, lastLine int, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
+func rereadSorted(ctx context.Context, src rereadable, lastLine int, cfg Config, topic partitionCount, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
 	again, err := src.Reopen()
 	if err != nil {
 		return err
 	}
 	defer again.Close()
-	recs, readErr := readAll(again, sum, func(line int, err error) {
+	recs, readErr := readAll(again, topic, sum, func(line int, err error) {
 		if line > lastLine {
 			skip(line, err)
 		}
 	})
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if recs.beyond != nil {
+		return recs.beyond
 	}
 	if err := replaySorted(ctx, recs, cfg, sink, bad, sum); err != nil {
 		return err

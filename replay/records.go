@@ -2,6 +2,7 @@ package replay
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"slices"
 
@@ -13,19 +14,66 @@ import (
 type records struct {
 	kept [][]recording.Record
 	n    int
-	// maxPartition is the highest partition a record names, -1 when there is none.
+	// maxPartition is the highest partition a record or a tombstone names, -1 when there
+	// is none: a tombstone's partition is one of the topic's too.
 	maxPartition int32
+	// topic is the topic's partition count, when the replay knows it; beyond is the
+	// error of the first record or tombstone of a partition beyond it, which refuses the
+	// replay.
+	topic  partitionCount
+	beyond error
+}
+
+func newRecords(topic partitionCount) *records {
+	return &records{maxPartition: -1, topic: topic}
+}
+
+// partitionCount is a topic's partition count (0 when unknown) and what said it, as
+// "as … says" ends a sentence.
+type partitionCount struct {
+	n    int32
+	from string
+}
+
+// topicOf is the partition count a replay of src goes by: cfg's, else what the
+// recording's topic line says, else none.
+func topicOf(src Source, cfg Config) partitionCount {
+	if cfg.Partitions > 0 {
+		return partitionCount{cfg.Partitions, "--partitions says"}
+	}
+	if t := src.Topic(); t.Partitions > 0 {
+		return partitionCount{t.Partitions, "the recording's topic line says"}
+	}
+	return partitionCount{}
+}
+
+// check returns the error of rec, a record or a tombstone, when it names a partition the
+// topic does not have.
+func (c partitionCount) check(rec *recording.Record) error {
+	if c.n > 0 && rec.Partition >= c.n && (!rec.Skipped || rec.Err == recording.ErrTombstone) {
+		has := fmt.Sprintf("%d partitions, 0 to %d", c.n, c.n-1)
+		if c.n == 1 {
+			has = "1 partition, partition 0"
+		}
+		return fmt.Errorf("line %d names partition %d, but the topic has %s, as %s", rec.Line, rec.Partition, has, c.from)
+	}
+	return nil
 }
 
 // readAll reads every record of src into memory, handing the lines it skips to skip in
-// line order; an error of the source is returned with the records before it.
-func readAll(src Source, sum *Summary, skip func(int, error)) (*records, error) {
-	recs := &records{maxPartition: -1}
+// line order; an error of the source is returned with the records before it. A record
+// beyond topic's partitions ends the read with its error (recs.beyond).
+func readAll(src Source, topic partitionCount, sum *Summary, skip func(int, error)) (*records, error) {
+	recs := newRecords(topic)
 	ahead := readAhead(src)
 	defer ahead.stop()
 	for {
 		batch, _, err := ahead.keep()
 		recs.add(batch, skip)
+		if recs.beyond != nil {
+			sum.Entries = int64(recs.n)
+			return recs, recs.beyond
+		}
 		if err != nil {
 			sum.Entries = int64(recs.n)
 			if err == io.EOF {
@@ -42,7 +90,13 @@ func readAll(src Source, sum *Summary, skip func(int, error)) (*records, error) 
 func (r *records) add(batch []recording.Record, skip func(int, error)) int {
 	kept := batch[:0]
 	for _, rec := range batch {
+		if err := r.topic.check(&rec); err != nil && r.beyond == nil {
+			r.beyond = err
+		}
 		if rec.Skipped {
+			if rec.Err == recording.ErrTombstone {
+				r.maxPartition = max(r.maxPartition, rec.Partition)
+			}
 			skip(rec.Line, rec.Err)
 			continue
 		}

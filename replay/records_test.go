@@ -16,7 +16,7 @@ func readFile(t *testing.T, path string) *records {
 	}
 	defer r.Close()
 	var sum Summary
-	recs, err := readAll(r, &sum, func(line int, err error) { t.Fatalf("line %d: %v", line, err) })
+	recs, err := readAll(r, partitionCount{}, &sum, func(line int, err error) { t.Fatalf("line %d: %v", line, err) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,6 +55,14 @@ type Config struct {
 	Drain bool
 	// Now is the wall clock of a Fast replay, in milliseconds; nil means time.Now.
 	Now func() int64
+	// Partitions is the topic's partition count, when the replay is told it (`replay
+	// --partitions`): with watermarks at the source partitions 0 … Partitions-1 are
+	// splits from the start, whether or not a record names them, as a KafkaSource assigns
+	// every partition of its topic. 0 takes the count of the recording's topic line
+	// (recording.Topic), and without one the partitions up to the highest a record or a
+	// tombstone names. A record or a tombstone of a partition beyond the count refuses
+	// the replay with its line.
+	Partitions int32
 }
 
 // Summary is what a replay read and what the job did with it. Every line of the
@@ -82,6 +90,8 @@ type Summary struct {
 // goroutines of its own.
 type Source interface {
 	ReadLines(l *recording.Lines, maxLines, maxBytes int) error
+	// Topic is what the recording's topic line says, called before any ReadLines.
+	Topic() recording.Topic
 }
 
 // Run replays src through a new job, writing every result to sink and every unreadable
@@ -102,16 +112,17 @@ func Run(ctx context.Context, src Source, cfg Config, sink func(meter.Result), b
 		}
 		bad(line, err)
 	}
+	topic := topicOf(src, cfg)
 	if cfg.Pace == Recorded {
-		err = runRecorded(ctx, src, cfg, sink, skip, bad, &sum)
+		err = runRecorded(ctx, src, cfg, topic, sink, skip, bad, &sum)
 	} else {
-		err = runFast(ctx, src, cfg, sink, skip, bad, &sum)
+		err = runFast(ctx, src, cfg, topic, sink, skip, bad, &sum)
 	}
 	sum.Elapsed = time.Since(begin)
 	return sum, err
 }
 
-func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
+func runFast(ctx context.Context, src Source, cfg Config, topic partitionCount, sink func(meter.Result), skip, bad func(int, error), sum *Summary) error {
 	now := cfg.Now
 	if now == nil {
 		now = func() int64 { return time.Now().UnixMilli() }
@@ -125,9 +136,12 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 	} else {
 		// The source's splits are every partition of the topic from the start: read the
 		// recording first to know them, then replay it from memory.
-		recs, err := readAll(src, sum, skip)
+		recs, err := readAll(src, topic, sum, skip)
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if recs.beyond != nil {
+			return recs.beyond
 		}
 		opts = withPartitions(opts, recs)
 		sum.Entries = 0
@@ -144,6 +158,9 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 		batch, readErr = next()
 		for i := range batch {
 			rec := &batch[i]
+			if err := topic.check(rec); err != nil {
+				return err
+			}
 			if rec.Skipped {
 				skip(rec.Line, rec.Err)
 				continue
@@ -176,13 +193,14 @@ func runFast(ctx context.Context, src Source, cfg Config, sink func(meter.Result
 }
 
 // withPartitions returns opts with, for watermarks at the source, one split for every
-// partition up to the highest the recording holds: the topic's partitions as far as the
-// recording can tell (a partition above the highest, with no record at all, is unknown).
+// partition of the topic: its partition count when the replay knows it, else every
+// partition up to the highest a record or a tombstone names (one above it, with no record
+// at all, is unknown then).
 func withPartitions(opts meter.Options, recs *records) meter.Options {
 	if opts.Watermarks.At != meter.SourceWatermarks {
 		return opts
 	}
-	opts.Watermarks.Partitions = max(opts.Watermarks.Partitions, int(recs.maxPartition)+1)
+	opts.Watermarks.Partitions = max(opts.Watermarks.Partitions, int(recs.topic.n), int(recs.maxPartition)+1)
 	return opts
 }
 

@@ -52,7 +52,7 @@ func BenchmarkReplayHourThroughBroker(b *testing.B) {
 				if from == "file" {
 					err = lab.Replay(context.Background(), recordedHour, meter.CompletedTS)
 				} else {
-					err = lab.replay(context.Background(), recordedHour, meter.CompletedTS, recording.All(entries), lines)
+					err = lab.replay(context.Background(), recordedHour, meter.CompletedTS, 0, recording.All(entries), lines)
 				}
 				if err != nil {
 					b.Fatal(err)
@@ -90,7 +90,7 @@ func BenchmarkBareProduceConsume(b *testing.B) {
 			cpu := startCPU()
 			for i := 0; i < b.N; i++ {
 				topic := fmt.Sprintf("bare-%d", i)
-				if err := lab.createTopic(context.Background(), topic); err != nil {
+				if err := lab.createTopic(context.Background(), topic, broker.DefaultPartitions); err != nil {
 					b.Fatal(err)
 				}
 				records := recording.All(entries)

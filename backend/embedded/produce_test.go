@@ -29,11 +29,11 @@ func TestAReplayWritesEveryRecordToItsPartitionInOrder(t *testing.T) {
 	}
 	defer br.Close()
 	lab := &Lab{broker: br}
-	if err := lab.createTopic(ctx, "replayed"); err != nil {
+	if err := lab.createTopic(ctx, "replayed", broker.DefaultPartitions); err != nil {
 		t.Fatal(err)
 	}
 	var p recording.Progress
-	if err := lab.produceAll(ctx, "replayed", recording.All(entries), &p); err != nil {
+	if err := lab.produceAll(ctx, "replayed", broker.DefaultPartitions, recording.All(entries), &p); err != nil {
 		t.Fatal(err)
 	}
 	want := make(map[int32][]recording.Entry)

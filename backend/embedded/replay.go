@@ -32,23 +32,27 @@ import (
 // record; the job then stands as an unbounded Kafka job would, with the last event-time
 // windows open. Progress arrives on Updates ten times a second.
 func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
-	entries, lines, unread, err := l.recordingEntries(ctx, path)
+	entries, topic, lines, unread, err := l.recordingEntries(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer unread()
-	return l.replay(ctx, path, field, entries, lines)
+	return l.replay(ctx, path, field, topic.Partitions, entries, lines)
 }
 
-// replay is Replay of the entries of the recording at path, as they come; lines says how
-// many lines it has so far (see recordingEntries). BenchmarkReplayHourThroughBroker's
-// "memory" hands it entries held in memory.
-func (l *Lab) replay(ctx context.Context, path string, field meter.TimestampField, entries func(func(recording.Entry, error) bool), lines func() int64) error {
+// replay is Replay of the entries of the recording at path, as they come, into a topic
+// of partitions partitions (the recording's topic line's count; 0 for the broker's); lines
+// says how many lines it has so far (see recordingEntries).
+// BenchmarkReplayHourThroughBroker's "memory" hands it entries held in memory.
+func (l *Lab) replay(ctx context.Context, path string, field meter.TimestampField, partitions int32, entries func(func(recording.Entry, error) bool), lines func() int64) error {
 	if err := l.SetGenerator(false); err != nil {
 		return err
 	}
+	if partitions <= 0 {
+		partitions = broker.DefaultPartitions
+	}
 	topic := l.ReplayTopic()
-	if err := l.createTopic(ctx, topic); err != nil {
+	if err := l.createTopic(ctx, topic, partitions); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -63,7 +67,7 @@ func (l *Lab) replay(ctx context.Context, path string, field meter.TimestampFiel
 	var produced recording.Progress // Sent grows as the recording is read; final when done is sent
 	total := &produced.Sent
 	done := make(chan error, 1)
-	go func() { done <- l.produceAll(ctx, topic, entries, &produced) }()
+	go func() { done <- l.produceAll(ctx, topic, partitions, entries, &produced) }()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for producing := true; ; {
@@ -133,14 +137,18 @@ func (l *Lab) replayProgress(path string, total int64, start time.Time) backend.
 // read is an error before the job restarts; unread closes it if entries was never
 // iterated (the replay failed before producing), and does nothing once it was: the
 // iteration closes it, and its goroutines have ended when it does.
-func (l *Lab) recordingEntries(ctx context.Context, path string) (entries func(func(recording.Entry, error) bool), lines func() int64, unread func(), err error) {
+func (l *Lab) recordingEntries(ctx context.Context, path string) (entries func(func(recording.Entry, error) bool), topic recording.Topic, lines func() int64, unread func(), err error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("cannot read recording: %w", err)
+		return nil, topic, nil, nil, fmt.Errorf("cannot read recording: %w", err)
 	}
 	src, err := recording.Open(ctx, path)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, topic, nil, nil, err
+	}
+	topic = src.Topic() // before the read ahead reads on
+	if topic.Partitions > 0 {
+		l.Logf("%s was recorded from a topic of %d partitions", filepath.Base(path), topic.Partitions)
 	}
 	var taken atomic.Bool // by the iteration or by unread, whichever comes first
 	unread = func() {
@@ -164,7 +172,7 @@ func (l *Lab) recordingEntries(ctx context.Context, path string) (entries func(f
 			}
 		}()
 	}
-	return entries, counted.Load, unread, nil
+	return entries, topic, counted.Load, unread, nil
 }
 
 // countLines counts the lines of the file at path that are not blank (white space
@@ -296,10 +304,10 @@ func readEntries(src *recording.Reader, path string, logf func(string, ...any)) 
 	}
 }
 
-// createTopic creates topic with the broker's partition count.
-func (l *Lab) createTopic(ctx context.Context, topic string) error {
+// createTopic creates topic with partitions partitions.
+func (l *Lab) createTopic(ctx context.Context, topic string, partitions int32) error {
 	return l.admin(ctx, "create topic "+topic, func(adm *kadm.Client) error {
-		resp, err := adm.CreateTopic(ctx, broker.DefaultPartitions, 1, nil, topic)
+		resp, err := adm.CreateTopic(ctx, partitions, 1, nil, topic)
 		if err == nil {
 			err = resp.Err
 		}
@@ -356,13 +364,13 @@ func (l *Lab) admin(ctx context.Context, what string, op func(*kadm.Client) erro
 	return nil
 }
 
-// produceAll writes entries to topic in order, each to its recorded partition, counting
-// them in p as it goes.
-func (l *Lab) produceAll(ctx context.Context, topic string, entries func(func(recording.Entry, error) bool), p *recording.Progress) error {
+// produceAll writes entries to topic, of partitions partitions, in order, each to its
+// recorded partition, counting them in p as it goes.
+func (l *Lab) produceAll(ctx context.Context, topic string, partitions int32, entries func(func(recording.Entry, error) bool), p *recording.Progress) error {
 	cl, err := newReplayProducer(l.broker.Addr())
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
-	return recording.Produce(ctx, cl, topic, entries, recording.ProduceOptions{Partitions: broker.DefaultPartitions, Owned: true, Progress: p})
+	return recording.Produce(ctx, cl, topic, entries, recording.ProduceOptions{Partitions: partitions, Owned: true, Progress: p})
 }

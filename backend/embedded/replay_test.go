@@ -2,7 +2,10 @@ package embedded
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -118,7 +121,7 @@ func TestARecordingTheReplayNeverReadIsClosed(t *testing.T) {
 	defer lab.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // the line count beside it stops with the replay's context
-	entries, _, unread, err := lab.recordingEntries(ctx, recordedHour)
+	entries, _, _, unread, err := lab.recordingEntries(ctx, recordedHour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +138,7 @@ func TestARecordingTheReplayNeverReadIsClosed(t *testing.T) {
 		t.Fatalf("entries after unread yielded %d errors, want 1", errs)
 	}
 
-	entries, _, unread, err = lab.recordingEntries(ctx, recordedHour)
+	entries, _, _, unread, err = lab.recordingEntries(ctx, recordedHour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,5 +208,65 @@ func TestAReplayDeletesTheLiveTopicsRecords(t *testing.T) {
 	}
 	if n, err := lab.deletedFromLive(context.Background()); err != nil || n != produced {
 		t.Errorf("deletedFromLive says %d (%v), want %d", n, err, produced)
+	}
+}
+
+// TestAReplayMakesTheTopicItsRecordingSays: a recording whose topic line says 5
+// partitions is replayed into a topic of 5 partitions, every record in its own; without a
+// topic line the topic has the broker's 3.
+func TestAReplayMakesTheTopicItsRecordingSays(t *testing.T) {
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	go func() {
+		for range lab.Updates() {
+		}
+	}()
+	seed, err := os.ReadFile("../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	five := filepath.Join(dir, "five.jsonl")
+	moved := regexp.MustCompile(`^\{"partition":\d+,`).ReplaceAllString(string(seed), `{"partition":4,`)
+	moved = regexp.MustCompile(`\n\{"partition":\d+,`).ReplaceAllString(moved, "\n"+`{"partition":4,`)
+	if err := os.WriteFile(five, []byte(`{"topic":"gateway-events","partitions":5}`+"\n"+moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "plain.jsonl")
+	if err := os.WriteFile(plain, seed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	partitions := func(topic string) map[int32]int64 {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(lab.broker.Addr()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		ends, err := kadm.NewClient(cl).ListEndOffsets(context.Background(), topic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[int32]int64{}
+		ends.Each(func(o kadm.ListedOffset) { got[o.Partition] = o.Offset })
+		return got
+	}
+	records := int64(strings.Count(string(seed), "\n"))
+	if err := lab.Replay(context.Background(), five, meter.CompletedTS); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := partitions(lab.broker.Topic()+"-replay-1"), map[int32]int64{0: 0, 1: 0, 2: 0, 3: 0, 4: records}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("end offsets by partition %v, want %v", got, want)
+	}
+	if err := lab.Replay(context.Background(), plain, meter.CompletedTS); err != nil {
+		t.Fatal(err)
+	}
+	if got := partitions(lab.broker.Topic() + "-replay-2"); len(got) != 3 {
+		t.Fatalf("end offsets by partition %v, want 3 partitions", got)
 	}
 }

@@ -45,22 +45,27 @@ func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampFiel
 		return fmt.Errorf("connect to Kafka on %s: %w", l.Broker(), err)
 	}
 	defer cl.Close()
+	// The topic the recording says it was recorded from, else the lab's.
+	partitions := src.Topic().Partitions
+	if partitions <= 0 {
+		partitions = compose.TopicPartitions
+	}
 	topic := l.ReplayTopic()
-	if err := createTopic(ctx, cl, topic); err != nil {
+	if err := createTopic(ctx, cl, topic, partitions); err != nil {
 		return err
 	}
-	l.logf("created topic %s with %d partitions on %s", topic, compose.TopicPartitions, l.Broker())
+	l.logf("created topic %s with %d partitions on %s", topic, partitions, l.Broker())
 	spec := l.Spec()
 	spec.Topic, spec.StartAt, spec.Timestamp = topic, labrt.Earliest, field
 	if err := l.Restart(ctx, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}, spec); err != nil {
 		return err
 	}
-	return l.produceAll(ctx, cl, topic, src, path)
+	return l.produceAll(ctx, cl, topic, partitions, src, path)
 }
 
-// createTopic creates topic with the lab's partition count and one replica.
-func createTopic(ctx context.Context, cl *kgo.Client, topic string) error {
-	resp, err := kadm.NewClient(cl).CreateTopic(ctx, compose.TopicPartitions, 1, nil, topic)
+// createTopic creates topic with partitions partitions and one replica.
+func createTopic(ctx context.Context, cl *kgo.Client, topic string, partitions int32) error {
+	resp, err := kadm.NewClient(cl).CreateTopic(ctx, partitions, 1, nil, topic)
 	if err == nil {
 		err = resp.Err
 	}
@@ -73,14 +78,14 @@ func createTopic(ctx context.Context, cl *kgo.Client, topic string) error {
 // produceAll writes the recording into topic, each record to its recorded partition,
 // and reports progress until Kafka has acknowledged every record; the lines it skips are
 // logged at the end (the first recording.DefaultSkipReports of them, then their count).
-func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, src *recording.Reader, path string) error {
+func (l *Lab) produceAll(ctx context.Context, cl *kgo.Client, topic string, partitions int32, src *recording.Reader, path string) error {
 	var n recording.Progress
 	var skips recording.Skips
 	start := time.Now()
 	done := make(chan error, 1)
 	go func() {
 		done <- recording.Produce(ctx, cl, topic, src.Records(skips.Add),
-			recording.ProduceOptions{Partitions: compose.TopicPartitions, Progress: &n})
+			recording.ProduceOptions{Partitions: partitions, Progress: &n})
 	}()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()

@@ -109,13 +109,22 @@ def skipped_lines(reference_log):
 def read_events(path, skipped=frozenset(), by_partition=None):
     """(arrival, timestamp, request_id) of every value of the shifted recording that is an
     event, but the lines the reference skipped: what the first timestamp assigner sees.
-    With by_partition (a dict), each partition's rows are also put there under its number."""
+    With by_partition (a dict), each partition's rows are also put there under its number,
+    and every partition of the topic has its entry, one that brings no event (only
+    tombstones or malformed values, or nothing: the topic line's) an empty one."""
     rows = []
     with open(path, encoding="utf-8", errors="replace") as f:
         for n, line in enumerate(f, 1):
             if not line.strip() or n in skipped:
                 continue
             e = json.loads(line)
+            if "partition" not in e:  # the topic line
+                if by_partition is not None and n == 1 and isinstance(e.get("partitions"), int):
+                    for p in range(e["partitions"]):
+                        by_partition.setdefault(p, [])
+                continue
+            if by_partition is not None:
+                by_partition.setdefault(e["partition"], [])
             v = e["value"]
             if isinstance(v, str):
                 try:
@@ -208,8 +217,9 @@ class Watermarks:
 class SourceBounds:
     """Bounds on the watermark of a WatermarkStrategy on the source: the minimum over the
     partitions' own watermarks (each partition's largest timestamp - bound - 1, Long.MIN_VALUE
-    before its first event). Idleness only takes partitions out of the minimum, so the
-    minimum over every partition stays a lower bound, and the largest watermark of any
+    before its first event). Idleness takes partitions out of the minimum, and with every
+    partition idle raises the watermark to the largest partition's (allIdle ? max : min), so
+    the minimum over every partition stays a lower bound, and the largest watermark of any
     partition (the watermark after the parse) becomes the upper one."""
 
     def __init__(self, by_partition, bound_ms, idleness):

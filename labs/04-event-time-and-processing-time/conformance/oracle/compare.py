@@ -24,6 +24,8 @@ def labtui_args(opts: dict) -> list:
         a += ["--idleness", f"{opts['idleness']}ms"]
     if opts["drain"]:
         a.append("--drain")
+    if opts.get("partitions"):
+        a += ["--partitions", str(opts["partitions"])]
     return a
 
 
@@ -102,6 +104,11 @@ def compare(binary: str, path: str, opts: dict, text: bool = False):
     lt = run_labtui(binary, path, opts)
     md = model.run(path, opts)
     diffs = []
+    if md.get("refused_partition"):
+        want = f"line {md['refused_partition']} names partition "
+        if lt["rc"] == 0 or want not in lt["stderr"]:
+            diffs.append(f"labtui exit {lt['rc']} without refusing {want.strip()}: {lt['stderr'][-300:]}")
+        return diffs, lt, md
     if md.get("refused"):
         if lt["rc"] == 0 or "partitions are more than" not in lt["stderr"]:
             diffs.append(f"labtui exit {lt['rc']} without refusing the partitions: {lt['stderr'][-300:]}")

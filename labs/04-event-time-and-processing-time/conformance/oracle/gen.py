@@ -3,7 +3,9 @@
 Every recording mixes, at random, the cases a re-enactment gets wrong most easily: event times
 on window boundaries (hh:mm:59.999, hh:mm:00.000), ties in timestamps and in arrivals,
 arrivals on watermark ticks and window ends, out of order within and across partitions, a
-partition that goes quiet or never sends, halves more than --forget-after apart, duplicate
+partition that goes quiet (far ahead in event time, or not) or never sends, a partition of
+only tombstones, a topic line with partitions nobody writes to, halves more than
+--forget-after apart, duplicate
 request ids and halves, a RequestCompleted before its RequestStarted, started_ts far from
 completed_ts, tenants nobody configured, unpriced models, malformed values and lines,
 tombstones, times near zero and negative, gaps of days, several hours, Kafka timestamps that
@@ -63,6 +65,9 @@ def recording(seed: int, swaps: bool = True):
     parts = rng.choice([1, 2, 3, 3, 4])
     quiet = rng.random() < 0.3          # the last partition stops early
     never = rng.random() < 0.2          # a partition that never sends (a higher one does)
+    ahead = rng.choice([0, 0, 0, 3, 10, 60]) * MINUTE  # the quiet partition's events ahead
+    tombs = rng.random() < 0.15         # a partition of only tombstones, the highest
+    topic = rng.random() < 0.25         # a topic line, perhaps with partitions nobody writes
     n = rng.choice([3, 10, 30, 60, 120])
     span = rng.choice([5_000, 60_000, 180_000, 900_000, 3 * 3600_000])
     tenants = rng.sample(TENANTS, rng.randint(1, 4))
@@ -115,11 +120,21 @@ def recording(seed: int, swaps: bool = True):
     if quiet and parts > 1:
         cut = sorted(m[1] for m in msgs)[len(msgs) // 3]
         msgs = [m for m in msgs if not (m[0] == parts - 1 and m[1] > cut)]
+        if ahead:
+            # the quiet partition far ahead in event time: once every split is idle the
+            # source's watermark is its (allIdle ? max : min), and what follows is late
+            for m in msgs:
+                if m[0] == parts - 1:
+                    m[4] = _shift_ts(m[4], ahead)
     if never and parts > 1:
         gone = rng.randrange(parts - 1)
         for m in msgs:
             if m[0] == gone:
                 m[0] = parts - 1
+    if tombs:
+        arrivals = [m[1] for m in msgs] or [base]
+        for _ in range(rng.choice([1, 2, 5])):
+            msgs.append([parts, rng.choice(arrivals) + rng.choice([0, 1, 7_000]), base, "z", None])
     # topic order: per partition in arrival order (mostly), offsets given in that order
     msgs.sort(key=lambda m: (m[1], m[0]))
     if rng.random() < 0.1 and swaps:  # arrivals out of offset order within a partition
@@ -152,6 +167,11 @@ def recording(seed: int, swaps: bool = True):
                                "tstype": "create", "ts": kts, "broker": 1, "key": key,
                                "payload": value}, separators=(",", ":"))
         lines.append(line)
+    if topic:
+        top = max([m[0] for m in msgs] + [0])
+        lines.insert(0, json.dumps({"topic": "gateway-events",
+                                    "partitions": top + 1 + rng.choice([0, 0, 1, 2])},
+                                   separators=(",", ":")))
     if lines and rng.random() < 0.05:  # one line twice, same partition and offset
         k = rng.randrange(len(lines))
         lines.insert(k + 1, lines[k])
@@ -163,6 +183,20 @@ def recording(seed: int, swaps: bool = True):
                           '{"partition":0,"offset":1.5,"timestamp":1}', "   "])
         lines.insert(rng.randrange(len(lines) + 1), bad)
     return lines
+
+
+def _shift_ts(value, by: int):
+    """value (an event's JSON text) with its ts moved by `by`; any other value as it is."""
+    if not isinstance(value, str):
+        return value
+    try:
+        ev = json.loads(value)
+    except ValueError:
+        return value
+    if not isinstance(ev, dict) or not isinstance(ev.get("ts"), int) or isinstance(ev.get("ts"), bool):
+        return value
+    ev["ts"] += by
+    return json.dumps(ev, separators=(",", ":"))
 
 
 def _is_object(text: str) -> bool:
@@ -199,6 +233,23 @@ def corners():
         "idle-after-the-end": [  # p1 goes idle after the last record, before p0 does
             _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(1, 0, T + 2000, T + 2000, "a", C),
             _rec(1, 1, T + 30000, T + 65900, "b", S), _rec(0, 1, T + 66100, T + 66100, "b", C)],
+        "all-idle-far-ahead": [  # p1, 5 min ahead, goes idle first; then p0: the max
+            _rec(1, 0, T + 301000, T + 500, "b", S), _rec(1, 1, T + 302000, T + 600, "b", C),
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(0, 1, T + 2000, T + 2000, "a", C),
+            _rec(0, 2, T + 20000, T + 20000, "c", S), _rec(0, 3, T + 21000, T + 21000, "c", C),
+            _rec(0, 4, T + 100000, T + 100000, "d", S), _rec(0, 5, T + 101000, T + 101000, "d", C)],
+        "only-tombstones": [  # p2 holds nothing but tombstones: a split at Long.MIN_VALUE
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(1, 0, T + 2000, T + 2000, "a", C),
+            json.dumps({"partition": 2, "offset": 0, "timestamp": T + 3000, "arrival": T + 3000,
+                        "key": "z", "value": None}, separators=(",", ":")),
+            _rec(0, 1, T + 65000, T + 65000, "b", S), _rec(0, 2, T + 66000, T + 66000, "b", C)],
+        "topic-line": [  # four partitions, two of them empty
+            '{"topic":"gateway-events","partitions":4}',
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(1, 0, T + 2000, T + 2000, "a", C),
+            _rec(0, 1, T + 65000, T + 65000, "b", S), _rec(0, 2, T + 66000, T + 66000, "b", C)],
+        "beyond-the-topic-line": [
+            '{"topic":"gateway-events","partitions":2}',
+            _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(2, 0, T + 2000, T + 2000, "a", C)],
         "idle-before-the-end": [
             _rec(0, 0, T + 1000, T + 1000, "a", S), _rec(1, 0, T + 2000, T + 2000, "a", C),
             _rec(0, 1, T + 65000, T + 65000, "b", S), _rec(0, 2, T + 66000, T + 66000, "b", C)],

@@ -24,9 +24,13 @@ Flink's operators would print, from these rules, each checked against the class 
     at or past it.
   - --watermarks source: one generator per split, every partition a split from the start
     (SourceOperator creates the split outputs when the splits are added), the source's watermark
-    the minimum over splits that are not idle (WatermarkOutputMultiplexer,
-    CombinedWatermarkStatus.updateCombinedWatermark: only when it rises, nothing when all are
-    idle); WatermarksWithIdleness.IdlenessTimer.checkIfIdle on every periodic emit: activity
+    the minimum over splits that are not idle, and the maximum over all of them when every
+    split is idle (WatermarkOutputMultiplexer, CombinedWatermarkStatus.updateCombinedWatermark:
+    allIdle ? max : min, emitted only when it rises, checked with javap -c on flink-core
+    2.2.1; FLINK-38454); a tombstone or a malformed value is no event of its split, whose
+    partition is a split all the same, and so is every partition of the recording's topic
+    line ({"partitions": N}, its first line that is not blank: docs/RECORDING.md);
+    WatermarksWithIdleness.IdlenessTimer.checkIfIdle on every periodic emit: activity
     since the last check resets it, the first check without activity starts the countdown,
     idle when now - start > D; a split is active again at the first periodic emit after an
     event (PartialWatermark.setWatermark clears idle).
@@ -140,26 +144,42 @@ def _is_int(v) -> bool:
 
 
 def read_recording(path: str):
-    """Lines of a recording: (lines, records, skipped) where records are dicts with line,
-    partition, offset, timestamp, arrival and value (raw string or None for a tombstone) and
-    skipped the line numbers of lines that are not records. Blank lines are not counted."""
+    """Lines of a recording: (lines, records, skipped, topic) where records are dicts with
+    line, partition, offset, timestamp, arrival and value (raw string or None for a
+    tombstone), skipped the line numbers of lines that are not records, and topic the
+    partition count of its topic line (0 without one). Blank lines and the topic line are
+    not counted."""
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8", errors="replace", newline="\n") as f:
         text = f.read()
     records, bad, lines = [], [], 0
+    topic = 0  # the topic line's partition count, 0 without one
+    first = True
     for no, line in enumerate(text.split("\n"), 1):
         if line.strip() == "":
             continue
-        lines += 1
+        was_first, first = first, False
         try:
             obj = json.loads(line, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
         except (ValueError, RecursionError):
+            obj = None
+        d = dict(obj) if isinstance(obj, _Pairs) else None
+        if was_first and '"partitions"' in line and not (d is not None and "partition" in d):
+            # the topic line, no line of records: {"topic": name, "partitions": N}; one that
+            # is wrong is a bad line, and one without "partitions" (in a string) a line as any
+            n = d.get("partitions") if d is not None else None
+            if d is not None and "partitions" in d and _is_int(n) and 1 <= n <= 2147483647 \
+                    and isinstance(d.get("topic", ""), str):
+                topic = n
+                continue
+            if d is None or "partitions" in d:
+                lines += 1
+                bad.append(no)
+                continue
+        lines += 1
+        if d is None:
             bad.append(no)
             continue
-        if not isinstance(obj, _Pairs):
-            bad.append(no)
-            continue
-        d = dict(obj)
         if "payload" in d and "value" not in d:  # kcat -J
             d = {"partition": d.get("partition"), "offset": d.get("offset"),
                  "timestamp": d.get("ts"), "key": d.get("key"), "value": d.get("payload")}
@@ -182,7 +202,7 @@ def read_recording(path: str):
             continue
         records.append({"line": no, "partition": part, "offset": off, "timestamp": ts,
                         "arrival": arr, "value": v})
-    return lines, records, bad
+    return lines, records, bad, topic
 
 
 def wrap(x: int) -> int:
@@ -329,9 +349,12 @@ class Job:
             for s in self.splits.values():
                 s.periodic(now)
             active = [s.partial for s in self.splits.values() if not s.partial_idle]
-            if active and min(active) > self.source_wm:
-                self.source_wm = min(active)
-                self._upstream_watermark(self.source_wm)
+            if self.splits:
+                # every split idle: the largest of them all (allIdle ? max : min)
+                combined = min(active) if active else max(s.partial for s in self.splits.values())
+                if combined > self.source_wm:
+                    self.source_wm = combined
+                    self._upstream_watermark(self.source_wm)
         if self.o["timestamp"] == "started_ts":
             wm = self.started_gen.periodic()
             if wm > self.started_wm:
@@ -449,7 +472,13 @@ def deliveries(records, order: str = "arrival"):
 
 def run(path: str, opts: dict) -> dict:
     """Replays path under opts; returns the output lines, in order, and the counts."""
-    lines, records, bad = read_recording(path)
+    lines, records, bad, topic = read_recording(path)
+    if opts.get("partitions"):
+        topic = opts["partitions"]
+    beyond = [r["line"] for r in records if topic and r["partition"] >= topic]
+    if beyond:
+        # labtui refuses a replay with a record of a partition the topic does not have
+        return {"refused_partition": min(beyond)}
     skipped = list(bad)
     tombstones = []
     job = Job(opts)
@@ -465,8 +494,10 @@ def run(path: str, opts: dict) -> dict:
             except Malformed:
                 skipped.append(r["line"])
         events[id(r)] = ev
-    if opts["watermarks"] == "source" and records:
-        top = max(r["partition"] for r in records)
+    if opts["watermarks"] == "source" and (records or topic):
+        # every partition of the topic is a split: the topic line's, else up to the highest
+        # a record or a tombstone names
+        top = max([r["partition"] for r in records] + [topic - 1])
         if top + 1 > MAX_SPLITS:
             # labtui refuses at once what would be 2^31 splits of a few dozen bytes each (a
             # real topic has far fewer partitions; Flink would try to assign them all)
