@@ -206,7 +206,7 @@ func replayInterrupted(t *testing.T, path string) {
 	var out, errb bytes.Buffer
 	begin := time.Now()
 	code := Run(ctx, []string{"replay", path}, &out, &errb)
-	if took := time.Since(begin); took > 1300*time.Millisecond {
+	if took := time.Since(begin); took > 5300*time.Millisecond { // a hang, with room for a loaded machine
 		t.Errorf("the replay took %s to stop", took)
 	}
 	if code != 130 || strings.Contains(errb.String(), "context canceled") || !strings.Contains(errb.String(), "labtui: replay of "+path+" interrupted") {

@@ -224,7 +224,7 @@ func TestOpeningAFIFONobodyWritesStopsWhenCancelled(t *testing.T) {
 	defer cancel()
 	begin := time.Now()
 	_, err := Open(ctx, fifo)
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(begin) > time.Second {
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(begin) > 5*time.Second { // a hang, with room for a loaded machine
 		t.Fatalf("Open returned %v after %s", err, time.Since(begin))
 	}
 }
@@ -254,7 +254,7 @@ func TestReadingAStalledFIFOStopsWhenCancelled(t *testing.T) {
 		time.AfterFunc(200*time.Millisecond, cancel)
 		begin := time.Now()
 		_, _, err = read(r)
-		if !errors.Is(err, context.Canceled) || time.Since(begin) > time.Second {
+		if !errors.Is(err, context.Canceled) || time.Since(begin) > 5*time.Second { // a hang, with room for a loaded machine
 			t.Fatalf("%s: the read ended with %v after %s", name, err, time.Since(begin))
 		}
 		r.Close()
