@@ -31,7 +31,7 @@ func TestReplayPrintsFlinkPrintSinkLines(t *testing.T) {
 	}
 	for _, want := range []string{
 		`processing-time> {"tenant_id":"acme","window_start":1795946400000,"window_end":1795946460000,"usd":0.2,"requests":2}  # [10:00:00.000, 10:01:00.000) $0.20`,
-		`late> {"request_id":"r-103","tenant_id":"acme","timestamp":1795946444000,"watermark":1795946468999,"usd":0.1}  # ts 10:00:44.000 met watermark 10:01:08.999`,
+		`late> {"request_id":"r-103","tenant_id":"acme","gateway":"gw-1","timestamp":1795946444000,"watermark":1795946468999,"usd":0.1}  # ts 10:00:44.000 met watermark 10:01:08.999`,
 	} {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("missing line %s\nin\n%s", want, out)

@@ -11,7 +11,7 @@ import (
 // output format:
 //
 //	{"sink":"event-time","tenant_id":"acme","window_start":…,"window_end":…,"usd":0.2,"requests":2}
-//	{"sink":"late","request_id":"r-103","tenant_id":"acme","timestamp":…,"watermark":…,"usd":0.1}
+//	{"sink":"late","request_id":"r-103","tenant_id":"acme","gateway":"gw-1","timestamp":…,"watermark":…,"usd":0.1}
 func (r Result) AppendJSON(b []byte) []byte {
 	b = append(b, `{"sink":"`...)
 	b = append(b, r.Kind.String()...)
@@ -42,6 +42,7 @@ func (r Result) appendFields(b []byte) []byte {
 	case LateResult:
 		b = appendStr(b, "request_id", r.Record.RequestID, false)
 		b = appendStr(b, "tenant_id", r.Record.TenantID, true)
+		b = appendStr(b, "gateway", r.Record.Gateway, true)
 		b = appendInt(b, "timestamp", r.Record.Timestamp)
 		b = appendInt(b, "watermark", r.Record.Watermark)
 		b = appendFloat(b, "usd", r.Record.USD)

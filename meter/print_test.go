@@ -82,7 +82,7 @@ func TestEveryOutputKindRoundTripsThroughAJSONDecoder(t *testing.T) {
 
 func TestJSONEscapesAreJSONs(t *testing.T) {
 	r := Result{Kind: LateResult, Record: RecordTrace{RequestID: "a\x07b\x01c\x0bd\n\"\\", TenantID: "é\xff"}}
-	want := `{"sink":"late","request_id":"a\u0007b\u0001c\u000bd\n\"\\","tenant_id":"é\ufffd","timestamp":0,"watermark":0,"usd":0}`
+	want := `{"sink":"late","request_id":"a\u0007b\u0001c\u000bd\n\"\\","tenant_id":"é\ufffd","gateway":"","timestamp":0,"watermark":0,"usd":0}`
 	if got := string(r.AppendJSON(nil)); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}

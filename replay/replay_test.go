@@ -46,8 +46,8 @@ func TestSeedBurstMonotonousReproducesTheCoursesTable(t *testing.T) {
 		`{"sink":"processing-time","tenant_id":"acme","window_start":1795946400000,"window_end":1795946460000,"usd":0.2,"requests":2}`,
 		// r-105 passed the assigner at 10:01:09; the tick at 10:01:09.200 emits 10:01:08.999.
 		`{"sink":"event-time","tenant_id":"acme","window_start":1795946400000,"window_end":1795946460000,"usd":0.2,"requests":2}`,
-		`{"sink":"late","request_id":"r-103","tenant_id":"acme","timestamp":1795946444000,"watermark":1795946468999,"usd":0.1}`,
-		`{"sink":"late","request_id":"r-104","tenant_id":"acme","timestamp":1795946452000,"watermark":1795946468999,"usd":0.1}`,
+		`{"sink":"late","request_id":"r-103","tenant_id":"acme","gateway":"gw-1","timestamp":1795946444000,"watermark":1795946468999,"usd":0.1}`,
+		`{"sink":"late","request_id":"r-104","tenant_id":"acme","gateway":"gw-1","timestamp":1795946452000,"watermark":1795946468999,"usd":0.1}`,
 		`{"sink":"processing-time","tenant_id":"acme","window_start":1795946460000,"window_end":1795946520000,"usd":0.4,"requests":4}`,
 		// 10:01 never closes: the watermark stops at 10:01:29.999 with the last event.
 		`{"sink":"pending","window":"event-time","tenant_id":"acme","window_start":1795946460000,"window_end":1795946520000,"usd":0.2,"requests":2}`,

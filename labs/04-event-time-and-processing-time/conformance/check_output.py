@@ -12,7 +12,8 @@ Checks, each counted as passed or failed:
   event-time   each event-time window holds exactly the traced records of its tenant and
                minute that were not late (the window and the trace see the same watermarks),
                and their cost (needs --schedule to price them)
-  late         the late side output holds exactly the records the trace calls late
+  late         the late side output holds exactly the records the trace calls late, each with
+               the trace's gateway
   processing   per tenant, processing-time windows never count more requests than were traced
   scenario     with --expect and --schedule (produce_seed.py's), the course's table for acme:
                live: processing time M $0.20 (2), M+1 $0.40 (4); event time M $0.20 (2) and
@@ -35,7 +36,7 @@ KEYS = {
     "event-time": ["tenant_id", "window_start", "window_end", "usd", "requests"],
     "trace": ["request_id", "tenant_id", "gateway", "timestamp", "watermark",
               "event_window_end", "late", "usd"],
-    "late": ["request_id", "tenant_id", "timestamp", "watermark", "usd"],
+    "late": ["request_id", "tenant_id", "gateway", "timestamp", "watermark", "usd"],
     "malformed": ["reason", "value"],
 }
 LINE = re.compile(r"^(?P<id>[a-z-]+)(?::\d+)?> (?P<body>.*)$")
@@ -134,6 +135,10 @@ def main():
     c.check(sorted(x["request_id"] for x in parsed.get("late", [])) == late_ids,
             f"late: side output {[x['request_id'] for x in parsed.get('late', [])]}, "
             f"trace says {late_ids}")
+    gateways = {t["request_id"]: t["gateway"] for t in trace}
+    wrong = [x["request_id"] for x in parsed.get("late", [])
+             if x["request_id"] in gateways and x["gateway"] != gateways[x["request_id"]]]
+    c.check(not wrong, f"late: the side output's gateway differs from the trace's for {wrong[:10]}")
 
     traced = defaultdict(int)
     for t in trace:

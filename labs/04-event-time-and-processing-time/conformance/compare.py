@@ -30,7 +30,7 @@ another order than they arrived (at most L apart). Nothing else may differ:
   late       on both sides late == (watermark >= window end - 1); so a record whose late flag
              differs is explained by its watermark, within the range above (it is listed).
              The late side output holds exactly the records Flink's trace calls late, with
-             the reference's timestamp and usd (floats, bit for bit).
+             the reference's tenant, gateway, timestamp and usd (floats, bit for bit).
   event time for every (tenant, minute): the records each side traced on time are the same
              (but for the listed ones); a window fired in Flink iff it fired in the reference
              (else it is pending there); a fired window holds exactly Flink's on-time records,
@@ -390,9 +390,9 @@ def check(opts):
     late_wm_equal = 0
     for rid in sorted(set(flate) & set(rtrace)):
         x, r = flate[rid], rtrace[rid]
-        for k in ("tenant_id", "timestamp", "usd"):
-            if x[k] != r[k]:
-                rep.fail(f"late {rid}: {k} {x[k]!r} in Flink, {r[k]!r} in the reference")
+        for k in ("tenant_id", "gateway", "timestamp", "usd"):
+            if x.get(k) != r.get(k):
+                rep.fail(f"late {rid}: {k} {x.get(k)!r} in Flink, {r.get(k)!r} in the reference")
         if x["watermark"] < r["event_window_end"] - 1:
             rep.fail(f"late {rid}: Flink's watermark {x['watermark']} has not passed its window")
         if x["watermark"] != ftrace[rid]["watermark"]:

@@ -343,12 +343,13 @@ LATE = OutputTag("late", record_type())
 
 
 class DescribeLate(ProcessFunction):
-    """A record the event-time window dropped as late, with the watermark that made it late
-    (as this operator sees it: the window operator's own watermark cannot be read)."""
+    """A record the event-time window dropped as late, with the gateway that sent it (the
+    instance a hiccup held, which Lab 4.2 looks for) and the watermark that made it late (as
+    this operator sees it: the window operator's own watermark cannot be read)."""
 
     def process_element(self, rec, ctx: ProcessFunction.Context):
         yield to_json({"request_id": rec.request_id, "tenant_id": rec.tenant_id,
-                       "timestamp": ctx.timestamp(),
+                       "gateway": rec.gateway, "timestamp": ctx.timestamp(),
                        "watermark": ctx.timer_service().current_watermark(),
                        "usd": record_usd(rec)})
 

@@ -184,5 +184,29 @@ class Assembler(unittest.TestCase):
         self.assertEqual(self.feed(COMPLETED), [])  # the other half now waits alone
 
 
+class WatermarkTimers(FakeTimers):
+    def __init__(self, watermark):
+        super().__init__()
+        self.watermark = watermark
+
+    def current_watermark(self):
+        return self.watermark
+
+
+class Late(unittest.TestCase):
+    """DescribeLate's line: what labtui's parser (meter.ParseResultLine) reads of a late record."""
+
+    def test_a_late_record_names_its_gateway(self):
+        rec = gm.join(gm.parse_event(STARTED), gm.parse_event(COMPLETED))
+        ctx = FakeContext(WatermarkTimers(1795946468999), 1795946444000)
+        (line,) = list(gm.DescribeLate().process_element(rec, ctx))
+        self.assertEqual(json.loads(line), {"request_id": "r-103", "tenant_id": "acme",
+                                            "gateway": "gw-1", "timestamp": 1795946444000,
+                                            "watermark": 1795946468999, "usd": 0.1})
+        # the same keys in the same order as labtui's late lines (meter/print.go)
+        self.assertEqual(list(json.loads(line)), ["request_id", "tenant_id", "gateway",
+                                                  "timestamp", "watermark", "usd"])
+
+
 if __name__ == "__main__":
     unittest.main()

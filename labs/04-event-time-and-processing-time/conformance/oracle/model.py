@@ -436,7 +436,8 @@ class Job:
         if late:
             self.late += 1
             self.out.append(("late", {"request_id": r["request_id"], "tenant_id": tenant,
-                                      "timestamp": rts, "watermark": wm, "usd": usd}))
+                                      "gateway": r["gateway"], "timestamp": rts,
+                                      "watermark": wm, "usd": usd}))
         elif not skipped:
             acc = self.ev_windows.setdefault((tenant, estart), [0.0, 0])
             acc[0] += usd

@@ -144,7 +144,8 @@ final class Functions {
         @Override
         public void processElement(RequestRecord r, Context ctx, Collector<String> out) {
             out.collect(new JsonOut().str("request_id", r.requestId).str("tenant_id", r.tenantId)
-                    .num("timestamp", ctx.timestamp()).num("watermark", ctx.timerService().currentWatermark())
+                    .str("gateway", r.gateway).num("timestamp", ctx.timestamp())
+                    .num("watermark", ctx.timerService().currentWatermark())
                     .num("usd", Prices.usd(r)).done());
             Progress.result();
         }
