@@ -208,5 +208,20 @@ class Late(unittest.TestCase):
                                                   "timestamp", "watermark", "usd"])
 
 
+
+class Options(unittest.TestCase):
+
+    def test_bundles_are_small_and_short_unless_asked(self):
+        opts = gm.parse_options([])
+        self.assertEqual((opts.bundle_time_ms, opts.bundle_size), (20, 1000))
+        conf = gm.python_config(gm.parse_options(["--bundle-time-ms", "5", "--bundle-size", "7"]))
+        self.assertEqual(conf.get_string("python.fn-execution.bundle.time", ""), "5")
+        self.assertEqual(conf.get_string("python.fn-execution.bundle.size", ""), "7")
+
+    def test_a_bundle_of_nothing_is_refused(self):
+        with self.assertRaises(SystemExit):
+            gm.parse_options(["--bundle-time-ms", "0"])
+
+
 if __name__ == "__main__":
     unittest.main()
