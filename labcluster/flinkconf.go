@@ -62,6 +62,9 @@ func flinkConfig(flinkHome, python string, rpcPort, restPort int, remote bool) (
 		"restart-strategy.fixed-delay.attempts":  1000,
 		"restart-strategy.fixed-delay.delay":     "5 s",
 		"heartbeat.timeout":                      15000,
+		// The REST API serves metrics as last fetched from the TaskManagers (10 s by
+		// default): labtui reads the Kafka source's positions from it (a replay's end).
+		"metrics.fetcher.update-interval": 500,
 	}
 	if remote {
 		delete(conf, "python.executable")

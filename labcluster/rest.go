@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -163,4 +165,82 @@ func (c *REST) do(ctx context.Context, method, path string, want int, into any) 
 		}
 	}
 	return nil
+}
+
+// SplitOffset is how far a job's Kafka source has read one partition: Offset is the
+// offset of the last record it handed on (the connector's currentOffset gauge,
+// KafkaSourceReader.topic.T.partition.P.currentOffset), -1 before its first.
+type SplitOffset struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+}
+
+// sourceOffsetMetric matches the id of a currentOffset gauge in a vertex's metrics, such
+// as "0.Source__gateway-events.KafkaSourceReader.topic.gateway-events.partition.2.currentOffset".
+var sourceOffsetMetric = regexp.MustCompile(`^\d+\.[^.]+\.KafkaSourceReader\.topic\.(.+)\.partition\.(\d+)\.currentOffset$`)
+
+// SourceOffsets asks Flink's REST API how far the job's Kafka source has read each
+// partition: GET /jobs/:jobid for its vertices, then the metrics of the one whose name
+// starts with "Source:". Flink serves metrics as its MetricFetcher last fetched them from
+// the TaskManagers, every metrics.fetcher.update-interval (10 s unless configured), so
+// an answer can be that old. None (nil, no error) before the source has a split.
+func (c *REST) SourceOffsets(ctx context.Context, jobID string) ([]SplitOffset, error) {
+	var job struct {
+		Vertices []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"vertices"`
+	}
+	base := "/jobs/" + url.PathEscape(jobID)
+	if err := c.do(ctx, http.MethodGet, base, http.StatusOK, &job); err != nil {
+		return nil, err
+	}
+	vertex := ""
+	for _, v := range job.Vertices {
+		if strings.HasPrefix(v.Name, "Source:") {
+			vertex = v.ID
+			break
+		}
+	}
+	if vertex == "" {
+		return nil, fmt.Errorf("the job %s has no source vertex", jobID)
+	}
+	path := base + "/vertices/" + url.PathEscape(vertex) + "/metrics"
+	var listed []struct {
+		ID string `json:"id"`
+	}
+	if err := c.do(ctx, http.MethodGet, path, http.StatusOK, &listed); err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, m := range listed {
+		if sourceOffsetMetric.MatchString(m.ID) {
+			ids = append(ids, m.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var values []struct {
+		ID    string `json:"id"`
+		Value string `json:"value"`
+	}
+	if err := c.do(ctx, http.MethodGet, path+"?get="+url.QueryEscape(strings.Join(ids, ",")), http.StatusOK, &values); err != nil {
+		return nil, err
+	}
+	out := make([]SplitOffset, 0, len(values))
+	for _, v := range values {
+		m := sourceOffsetMetric.FindStringSubmatch(v.ID)
+		if m == nil {
+			continue
+		}
+		p, err1 := strconv.ParseInt(m[2], 10, 32)
+		off, err2 := strconv.ParseInt(v.Value, 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("flink REST %s: metric %s is %q, not an offset", path, v.ID, v.Value)
+		}
+		out = append(out, SplitOffset{Topic: m[1], Partition: int32(p), Offset: off})
+	}
+	return out, nil
 }

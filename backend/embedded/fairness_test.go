@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/livejob"
 	"github.com/labtui/labtui/meter"
@@ -142,17 +143,18 @@ func TestProduceTheHourForFlink(t *testing.T) {
 // how many records the broker acknowledged.
 func produceHour(t *testing.T, ctx context.Context, addr, topic string) int64 {
 	t.Helper()
-	src, err := recording.Open(ctx, recordedHour)
+	entries, _, _, unread, err := labrt.OpenRecording(ctx, recordedHour, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer unread()
 	cl, err := newReplayProducer(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cl.Close()
 	var p recording.Progress
-	if err := recording.Produce(ctx, cl, topic, readAhead(src, recordedHour, t.Logf), recording.ProduceOptions{Partitions: broker.DefaultPartitions, Owned: true, Progress: &p}); err != nil {
+	if err := recording.Produce(ctx, cl, topic, entries, recording.ProduceOptions{Partitions: broker.DefaultPartitions, Owned: true, Progress: &p}); err != nil {
 		t.Fatal(err)
 	}
 	return p.Acked.Load()

@@ -99,7 +99,16 @@ func (j *engineJob) Status() labrt.JobStatus {
 		return labrt.JobStatus{Watermark: meter.MinWatermark}
 	}
 	s := job.Snapshot()
-	return labrt.JobStatus{Watermark: s.Watermark, Stats: s.Stats, Open: s.Open, Reads: &s.Reads}
+	return labrt.JobStatus{Watermark: s.Watermark, Stats: s.Stats, Open: s.Open, Read: s.Consumed, Reads: &s.Reads}
+}
+
+// Changed receives a token when the running job publishes a new snapshot (it read
+// more); nil, never ready, between jobs.
+func (j *engineJob) Changed() <-chan struct{} {
+	if job := j.current(); job != nil {
+		return job.Changed()
+	}
+	return nil
 }
 
 // behind reports whether the running job has yet to read events the fleet produced:

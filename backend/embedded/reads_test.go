@@ -2,9 +2,6 @@ package embedded
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -183,41 +180,4 @@ func TestWithWatermarksAtTheSourceNoRecordALeadMadeLateIsLate(t *testing.T) {
 		t.Errorf("at the source %d records were late because of a lead", r.AheadLate)
 	}
 	t.Logf("after the parse %d records were late only because of a lead; at the source %d were late", len(ahead), len(src.late))
-}
-
-// TestCountLinesCountsTheRecordingsLines counts the recorded hour's lines, as the
-// progress of its first replay does while it is written: 143,400, every one a record.
-func TestCountLinesCountsTheRecordingsLines(t *testing.T) {
-	n, err := countLines(context.Background(), recordedHour)
-	if err != nil || n != 143400 {
-		t.Errorf("countLines = %d, %v; want 143400", n, err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := countLines(ctx, recordedHour); err == nil {
-		t.Error("a cancelled count went on")
-	}
-}
-
-// TestCountLinesSkipsBlankLinesOnly counts lines that hold anything but white space,
-// wherever the reads split them: blank ones, white space before a value, CRLF ends, a
-// last line without its newline.
-func TestCountLinesSkipsBlankLinesOnly(t *testing.T) {
-	for text, want := range map[string]int64{
-		"":                  0,
-		"\n\n \t\r\n":       0,
-		"a":                 1,
-		"a\n":               1,
-		"a\r\n\r\nb\r\n":    2,
-		"  a\n \n\tb\n\n c": 3,
-		strings.Repeat("x", 300<<10) + "\n" + strings.Repeat(" ", 300<<10) + "\ny": 2,
-	} {
-		path := filepath.Join(t.TempDir(), "r.jsonl")
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if n, err := countLines(context.Background(), path); err != nil || n != want {
-			t.Errorf("countLines(%.20q) = %d, %v; want %d", text, n, err, want)
-		}
-	}
 }

@@ -14,59 +14,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/generator"
-	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/recording"
 )
-
-func openHour(t *testing.T) *recording.Reader {
-	t.Helper()
-	src, err := recording.Open(context.Background(), recordedHour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return src
-}
-
-// TestReadAheadYieldsWhatReadEntriesYields reads the recorded hour both ways: the
-// goroutine reading ahead hands over the same entries, in the same order.
-func TestReadAheadYieldsWhatReadEntriesYields(t *testing.T) {
-	testkit.CheckGoroutines(t)
-	quiet := func(string, ...any) {}
-	var want, got []recording.Entry
-	src := openHour(t)
-	for e, err := range readEntries(src, recordedHour, quiet) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, e)
-	}
-	src.Close()
-	for e, err := range readAhead(openHour(t), recordedHour, quiet) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, e)
-	}
-	if len(got) != len(want) || !reflect.DeepEqual(got, want) {
-		t.Fatalf("read ahead %d entries, read in line %d, or they differ", len(got), len(want))
-	}
-}
-
-// TestReadAheadStopsWhenTheProducerDoes stops after a few entries, as a cancelled replay
-// does: the reading goroutine ends and the file is closed.
-func TestReadAheadStopsWhenTheProducerDoes(t *testing.T) {
-	testkit.CheckGoroutines(t)
-	n := 0
-	for _, err := range readAhead(openHour(t), recordedHour, func(string, ...any) {}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n++; n == 3*readAheadBatch+5 {
-			break
-		}
-	}
-}
 
 // TestAReplayDeletesTheTopicOfTheReplayBefore replays twice: the second replay's restart
 // deletes the first replay's topic, so the broker holds one replay at a time, and the
@@ -105,53 +54,6 @@ func TestAReplayDeletesTheTopicOfTheReplayBefore(t *testing.T) {
 	live := lab.broker.Topic()
 	if got, want := topics(), []string{live, live + "-replay-2"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("topics %q, want %q", got, want)
-	}
-}
-
-// TestARecordingTheReplayNeverReadIsClosed opens the recorded hour (a .gz: its inflating
-// runs on a goroutine of its own) as a replay does, and lets it go unread, as a replay
-// whose restart failed does: unread closes it and nothing is left running. Once read,
-// unread does nothing, and entries after unread says the recording was closed.
-func TestARecordingTheReplayNeverReadIsClosed(t *testing.T) {
-	testkit.CheckGoroutines(t)
-	lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lab.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel() // the line count beside it stops with the replay's context
-	entries, _, _, unread, err := lab.recordingEntries(ctx, recordedHour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unread()
-	unread()
-	var errs int
-	for _, err := range entries {
-		if err == nil || !strings.Contains(err.Error(), "was closed before it was read") {
-			t.Fatalf("entries after unread yielded %v", err)
-		}
-		errs++
-	}
-	if errs != 1 {
-		t.Fatalf("entries after unread yielded %d errors, want 1", errs)
-	}
-
-	entries, _, _, unread, err = lab.recordingEntries(ctx, recordedHour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, err := range entries {
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-	}
-	unread()
-	if n != 143400 {
-		t.Fatalf("read %d entries of the hour, want 143400", n)
 	}
 }
 

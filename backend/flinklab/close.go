@@ -24,8 +24,9 @@ func (l *Lab) Close() error {
 	errs = append(errs, l.StopFleet())
 	l.bg.Wait()
 	l.mu.Lock()
-	upRan, ep, rest, id := l.upRan, l.ep, l.flink, l.jobID
+	upRan, ep, rest, id, pos := l.upRan, l.ep, l.flink, l.jobID, l.pos
 	l.mu.Unlock()
+	pos.stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if ep.Shared && id != "" {

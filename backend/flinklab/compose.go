@@ -99,6 +99,7 @@ type Lab struct {
 
 	mu          sync.Mutex
 	books       books
+	pos         *positions // how the running job reads its topic; nil when unknown
 	jobID       string
 	jobState    string
 	lastRestart time.Time

@@ -28,6 +28,7 @@ func TestTheComposeLabKeepsTheBackendContract(t *testing.T) {
 	}
 	writeFile(t, h.dir, "jobid-3", "b4e0f9a8d7c6b5a4e3f2a1b0c9d8e7f6") // the replay's job
 	h.cfg.Broker = k.Addr()
+	h.flink.setBroker(k.Addr())
 	lab, err := New(h.cfg)
 	if err != nil {
 		t.Fatal(err)

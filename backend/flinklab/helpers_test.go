@@ -2,18 +2,24 @@ package flinklab
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/compose"
@@ -204,13 +210,49 @@ func (c *clock) Set(t time.Time) {
 }
 
 // fakeFlink answers GET /jobs/overview with the jobs the fake docker submitted
-// (RUNNING unless set otherwise) and PATCH /jobs/:id?mode=cancel by cancelling one.
+// (RUNNING unless set otherwise) and PATCH /jobs/:id?mode=cancel by cancelling one. With
+// a broker set (setBroker), a job's Kafka source has read every record of every topic
+// there: its currentOffset gauges (GET /jobs/:id, GET /jobs/:id/vertices/:vid/metrics)
+// stand at each partition's last offset, as a job keeping up reports them.
 type fakeFlink struct {
 	dir     string
 	mu      sync.Mutex
 	states  map[string]string
 	extra   []flinkJob
 	cancels []string
+	broker  string
+}
+
+// setBroker makes the fake's jobs read the topics of the broker at addr.
+func (f *fakeFlink) setBroker(addr string) {
+	f.mu.Lock()
+	f.broker = addr
+	f.mu.Unlock()
+}
+
+// sourceMetrics are the currentOffset gauges of a source that read every record of the
+// broker's topics: id to value.
+func (f *fakeFlink) sourceMetrics() map[string]string {
+	out := map[string]string{}
+	if f.broker == "" {
+		return out
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(f.broker))
+	if err != nil {
+		return out
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ends, err := kadm.NewClient(cl).ListEndOffsets(ctx)
+	if err != nil {
+		return out
+	}
+	ends.Each(func(o kadm.ListedOffset) {
+		id := fmt.Sprintf("0.Source__gateway-events.KafkaSourceReader.topic.%s.partition.%d.currentOffset", o.Topic, o.Partition)
+		out[id] = strconv.FormatInt(o.Offset-1, 10)
+	})
+	return out
 }
 
 func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -233,6 +275,22 @@ func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		json.NewEncoder(w).Encode(map[string]any{"jobs": jobs})
+	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/vertices/source/metrics"):
+		metrics := f.sourceMetrics()
+		var out []map[string]string
+		if get := r.URL.Query().Get("get"); get != "" {
+			for _, id := range strings.Split(get, ",") {
+				out = append(out, map[string]string{"id": id, "value": metrics[id]})
+			}
+		} else {
+			for id := range metrics {
+				out = append(out, map[string]string{"id": id})
+			}
+		}
+		json.NewEncoder(w).Encode(out)
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/jobs/") && !strings.Contains(strings.TrimPrefix(r.URL.Path, "/jobs/"), "/"):
+		json.NewEncoder(w).Encode(map[string]any{"vertices": []map[string]string{
+			{"id": "source", "name": "Source: gateway-events -> parse_event"}, {"id": "windows", "name": "tenant-cost-event-time"}}})
 	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/jobs/") && r.URL.Query().Get("mode") == "cancel":
 		id := strings.TrimPrefix(r.URL.Path, "/jobs/")
 		f.cancels = append(f.cancels, id)

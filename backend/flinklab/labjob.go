@@ -3,6 +3,7 @@ package flinklab
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/labrt"
@@ -23,11 +24,62 @@ func (j flinkRun) Start(ctx context.Context, spec labrt.Spec, _ func(meter.Resul
 	if spec.Watermarks.Interval.Or(meter.DefaultWatermarkInterval) != meter.DefaultWatermarkInterval {
 		return errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
 	}
+	l.beginPositions(ctx, spec)
 	l.mu.Lock()
 	l.books = newBooks()
 	l.lastRestart = l.cfg.Now()
 	l.mu.Unlock()
 	return l.submit(ctx, l.jobRun(spec))
+}
+
+// beginPositions starts following how the job about to start reads spec's topic, from
+// the starting offsets the broker lists now; when the broker cannot say, the job's
+// reads are unknown (and a replay on it never completes), which the log says.
+func (l *Lab) beginPositions(ctx context.Context, spec labrt.Spec) {
+	start, err := startOffsets(ctx, []string{l.Broker()}, spec.Topic, spec.StartAt.String())
+	var pos *positions
+	if err != nil {
+		l.logf("list the %s offsets of %s: %v: how far the job has read is unknown", spec.StartAt, spec.Topic, err)
+	} else {
+		pos = newPositions([]string{l.Broker()}, spec.Topic, start, spec.Watermarks.OutOfOrderness)
+	}
+	l.mu.Lock()
+	old := l.pos
+	l.pos = pos
+	l.mu.Unlock()
+	old.stop()
+}
+
+// watchPositions asks Flink's REST API, every PollEvery/2 until the lab closes, how far
+// the running job's Kafka source has read each partition (see positions).
+func (l *Lab) watchPositions() {
+	defer l.bg.Done()
+	t := time.NewTicker(l.cfg.PollEvery / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.life.Done():
+			return
+		case <-t.C:
+		}
+		l.mu.Lock()
+		id, pos, rest := l.jobID, l.pos, l.flink
+		l.mu.Unlock()
+		if id == "" || pos == nil || rest == nil {
+			continue
+		}
+		splits, err := rest.SourceOffsets(l.life, id)
+		if err != nil {
+			continue // the job's state watcher says when the REST API does not answer
+		}
+		offsets := map[int32]int64{}
+		for _, s := range splits {
+			if s.Topic == pos.topic {
+				offsets[s.Partition] = s.Offset
+			}
+		}
+		pos.report(offsets)
+	}
 }
 
 // Stop cancels the running job, if any, and waits until Flink reports it ended.
@@ -47,8 +99,11 @@ func (j flinkRun) Status() labrt.JobStatus {
 	l := j.lab
 	now := l.cfg.Now().UnixMilli()
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return labrt.JobStatus{Watermark: l.books.watermark, Stats: l.books.stats, Open: l.books.openWindows(now)}
+	pos := l.pos
+	js := labrt.JobStatus{Watermark: l.books.watermark, Stats: l.books.stats, Open: l.books.openWindows(now)}
+	l.mu.Unlock()
+	js.Read, js.Reads = pos.read(), pos.snapshot()
+	return js
 }
 
 // collect takes one result from the job; it never blocks unless the runtime is
@@ -56,7 +111,11 @@ func (j flinkRun) Status() labrt.JobStatus {
 func (l *Lab) collect(r meter.Result) {
 	l.mu.Lock()
 	l.books.add(&r)
+	pos := l.pos
 	l.mu.Unlock()
+	if r.Kind == meter.LateResult {
+		pos.late(r.Record.RequestID, r.Record.EventWindowEnd)
+	}
 	l.Collect(r)
 }
 
@@ -64,10 +123,16 @@ func (l *Lab) collect(r meter.Result) {
 // TaskManager, Flink restarting a failed job): it reads what it read, and the books
 // start over.
 func (l *Lab) restarted(r backend.Restart) {
+	brokers := []string{l.Broker()}
 	l.mu.Lock()
 	l.books = newBooks()
 	l.lastRestart = l.cfg.Now()
+	old := l.pos
+	if old != nil {
+		l.pos = newPositions(brokers, old.topic, old.start, old.bound)
+	}
 	l.mu.Unlock()
+	old.stop()
 	l.Begin(r, l.Spec())
 }
 

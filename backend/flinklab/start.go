@@ -97,9 +97,10 @@ func (l *Lab) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l.bg.Add(2)
+	l.bg.Add(3)
 	go l.follow(wait)
 	go l.watch()
+	go l.watchPositions()
 	if err := l.SetKafka(ep.Broker, []string{ep.Broker}, compose.Topic); err != nil {
 		return err
 	}

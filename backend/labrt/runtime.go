@@ -103,6 +103,10 @@ type JobStatus struct {
 	Watermark int64
 	Stats     meter.Stats
 	Open      []meter.Result
+	// Read counts the records of its topic the running job has read since it started,
+	// well-formed or not, as its source counts them: a replay is complete when it has
+	// read every record written (Runtime.Replay).
+	Read int64
 	// Reads is how the job has read its topic's partitions, nil when the job cannot say.
 	Reads *meter.Reads
 }
