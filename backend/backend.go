@@ -105,6 +105,11 @@ type Status struct {
 	// Reads is how the running job has read its topic's partitions (see
 	// ReplayProgress.Reads); nil when the backend cannot tell.
 	Reads *meter.Reads
+	// Latency is how long the job's results trail the records they describe: the median,
+	// over the run's latest traces, of when a record's trace reached labtui less its
+	// completed_ts. It is measured on the live topic with completed_ts as event time
+	// (a replay's records are an hour old); 0 until then.
+	Latency time.Duration
 }
 
 // Instance is one gateway instance's state.

@@ -147,6 +147,9 @@ type Runtime struct {
 	restartMu sync.Mutex
 	genMu     sync.Mutex
 
+	// latency measures how far the job's results trail their records (Status.Latency).
+	latency latency
+
 	mu        sync.Mutex
 	broker    string
 	brokers   []string
@@ -258,6 +261,7 @@ func (rt *Runtime) Begin(r backend.Restart, spec Spec) int {
 		rt.recording = r.Recording
 	}
 	rt.spec = spec
+	rt.latency.begin(rt.run, spec.Topic == rt.live && spec.Timestamp == meter.CompletedTS)
 	r.Run, r.Recording, r.Timestamp, r.Watermarks = rt.run, rt.recording, spec.Timestamp, spec.Watermarks
 	r.Watermarks.Interval = meter.Ms(spec.Watermarks.Interval.Or(meter.DefaultWatermarkInterval))
 	r.At = rt.cfg.Now().UnixMilli()
@@ -268,12 +272,19 @@ func (rt *Runtime) Begin(r backend.Restart, spec Spec) int {
 
 // Collector returns where run's results go.
 func (rt *Runtime) Collector(run int) func(meter.Result) {
-	return func(r meter.Result) { rt.out.collect(run, r) }
+	return func(r meter.Result) {
+		rt.latency.take(run, &r)
+		rt.out.collect(run, r)
+	}
 }
 
 // Collect takes one result of the current run: for a backend that cannot tell which
 // job wrote a result (the compose lab reads one log for every job).
-func (rt *Runtime) Collect(r meter.Result) { rt.out.collect(rt.Run(), r) }
+func (rt *Runtime) Collect(r meter.Result) {
+	run := rt.Run()
+	rt.latency.take(run, &r)
+	rt.out.collect(run, r)
+}
 
 // Restart stops the job, announces the run r begins (see Begin), and starts a job on
 // spec: the one sequence every restart of a backend's own making goes through.
@@ -353,7 +364,8 @@ func (rt *Runtime) Status() backend.Status {
 	js := rt.job.Status()
 	rt.mu.Lock()
 	st := backend.Status{Now: rt.cfg.Now().UnixMilli(), Backend: rt.cfg.Name, Broker: rt.broker, Generator: rt.gen != nil,
-		Timestamp: rt.spec.Timestamp, Watermark: js.Watermark, Job: js.Stats, Open: js.Open, Reads: js.Reads}
+		Timestamp: rt.spec.Timestamp, Watermark: js.Watermark, Job: js.Stats, Open: js.Open, Reads: js.Reads,
+		Latency: rt.latency.median()}
 	rt.mu.Unlock()
 	st.Instances = rt.instances()
 	return st

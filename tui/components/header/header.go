@@ -151,6 +151,16 @@ func (m Model) clocks(st *backend.Status, replay bool) string {
 		wm = fmt.Sprintf("watermark %s · %.1f s ahead of the wall clock", meter.Clock(st.Watermark), -behind)
 		short = fmt.Sprintf("watermark %s · %.1f s ahead", meter.Clock(st.Watermark), -behind)
 	}
+	if st.Latency > 0 {
+		// How far the job's results trail their records: a job seconds behind bills the
+		// end of each event-time minute to the next processing-time minute.
+		lat := fmt.Sprintf(" · results %.1f s after their events", st.Latency.Seconds())
+		if st.Latency >= time.Second {
+			lat = m.styles.Warn.Render(lat)
+		}
+		wm += lat
+		short += fmt.Sprintf(" · latency %.1f s", st.Latency.Seconds())
+	}
 	if long := wm + " (" + meter.Clock(st.Now) + ") · " + late; ansi.StringWidth(long) <= m.width {
 		return long
 	}

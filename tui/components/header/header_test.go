@@ -33,3 +33,27 @@ func TestHeldIsShownOnlyWhileAHiccupHoldsTheInstance(t *testing.T) {
 		t.Errorf("planned: %q", planned)
 	}
 }
+
+// The header says how far the job's results trail their records when the backend
+// measured it (the real job's latency is what decides whether 4.1 can tick), and says
+// nothing of it before, or during a replay, whose records are an hour old.
+func TestTheJobsLatencyIsShownWhenMeasured(t *testing.T) {
+	m := New(theme.New()).SetWidth(160)
+	now := int64(1795946500000)
+	st := &backend.Status{Now: now, Watermark: now - 1200, Latency: 380 * time.Millisecond}
+	if got := ansi.Strip(m.clocks(st, false)); !strings.Contains(got, "results 0.4 s after their events") {
+		t.Errorf("measured: %q", got)
+	}
+	if got := ansi.Strip(m.clocks(st, true)); strings.Contains(got, "after their events") {
+		t.Errorf("replay: %q", got)
+	}
+	st.Latency = 0
+	if got := ansi.Strip(m.clocks(st, false)); strings.Contains(got, "after their events") || strings.Contains(got, "latency") {
+		t.Errorf("not measured: %q", got)
+	}
+	narrow := New(theme.New()).SetWidth(80)
+	st.Latency, st.Job.Late, st.Job.LateUSD = 7*time.Second, 126, 4.3
+	if got := ansi.Strip(narrow.clocks(st, false)); !strings.Contains(got, "latency 7.0 s") {
+		t.Errorf("80 columns: %q", got)
+	}
+}
