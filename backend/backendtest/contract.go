@@ -38,8 +38,10 @@ type Subject struct {
 // changes the watermark strategy, and replays a recording. Then it reads everything
 // and checks that every restart arrived, numbered and with its cause, each before any
 // result of its run; that every hiccup's log line arrived in the run it was made in,
-// before the next restart; and that the replay's progress arrived in its run, its
-// completion last. It closes the lab.
+// before the next restart; that every late record names its gateway; and that the
+// replay's progress arrived in its run, its completion last, once the job had read the
+// whole recording (Records == Total, everything written), with the job's read
+// positions per partition and the lab's status. It closes the lab.
 func NoticesArriveInOrderWhileTheReaderIsBehind(t *testing.T, s Subject) {
 	t.Helper()
 	lab := s.Lab
@@ -115,6 +117,12 @@ func check(us []backend.Update, kills int) error {
 			if u.Run != run {
 				problems = append(problems, fmt.Sprintf("update %d: %d results of run %d during run %d", i, len(u.Results), u.Run, run))
 			}
+			for _, r := range u.Results {
+				if r.Kind == meter.LateResult && r.Record.Gateway == "" {
+					// 4.2 finds the records a hiccup held by their gateway.
+					problems = append(problems, fmt.Sprintf("update %d: late record %s names no gateway", i, r.Record.RequestID))
+				}
+			}
 		}
 		if strings.HasPrefix(u.Log, "hiccup on gw-0") {
 			hiccups++
@@ -132,9 +140,10 @@ func check(us []backend.Update, kills int) error {
 			}
 			if p.Done {
 				done = true
-				if p.Err != nil || p.Records != p.Total || p.Total == 0 {
-					problems = append(problems, fmt.Sprintf("update %d: the replay ended with %d of %d records: %v", i, p.Records, p.Total, p.Err))
+				if p.Err != nil || p.Records != p.Total || p.Total == 0 || p.Written != p.Total {
+					problems = append(problems, fmt.Sprintf("update %d: the replay ended with %d of %d records read (%d written): %v", i, p.Records, p.Total, p.Written, p.Err))
 				}
+				problems = append(problems, completion(i, u, p)...)
 			}
 		}
 	}
@@ -154,4 +163,30 @@ func check(us []backend.Update, kills int) error {
 		return fmt.Errorf("%d updates broke the contract:\n  %s", len(us), strings.Join(problems, "\n  "))
 	}
 	return nil
+}
+
+// completion checks a replay's completion beyond its count: the job has read the whole
+// recording, so its read positions say so, partition by partition, and the lab's
+// status comes with it.
+func completion(i int, u backend.Update, p *backend.ReplayProgress) []string {
+	var problems []string
+	if p.Reads == nil || len(p.Reads.Partitions) == 0 {
+		return append(problems, fmt.Sprintf("update %d: the replay's completion has no read positions per partition", i))
+	}
+	var events int64
+	for j, pr := range p.Reads.Partitions {
+		if pr.Partition != int32(j) {
+			problems = append(problems, fmt.Sprintf("update %d: read positions list partition %d at %d", i, pr.Partition, j))
+		}
+		events += pr.Records
+	}
+	if events == 0 || events > p.Total {
+		problems = append(problems, fmt.Sprintf("update %d: the partitions say the job read %d well-formed events of the %d records", i, events, p.Total))
+	}
+	if u.Status == nil || u.Status.Backend == "" {
+		problems = append(problems, fmt.Sprintf("update %d: the replay's completion carries no status of the lab", i))
+	} else if st := u.Status; st.Reads == nil || len(st.Reads.Partitions) != len(p.Reads.Partitions) {
+		problems = append(problems, fmt.Sprintf("update %d: the status with the completion has no read positions of the job", i))
+	}
+	return problems
 }

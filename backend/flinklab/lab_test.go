@@ -108,7 +108,7 @@ func TestUpSubmitFollowResultsCloseDown(t *testing.T) {
 		t.Errorf("the event-time:2> line read as %+v", last)
 	}
 	late := rs[6]
-	if late.Kind != meter.LateResult || late.Record.RequestID != "r-4" || !late.Record.Late || late.Record.USD != 0.05 || late.Record.Arrival != now {
+	if late.Kind != meter.LateResult || late.Record.RequestID != "r-4" || late.Record.Gateway != "gw-1" || !late.Record.Late || late.Record.USD != 0.05 || late.Record.Arrival != now {
 		t.Errorf("the late> line read as %+v", late.Record)
 	}
 	if r := restarts(us); !slices.Equal(r, []string{"started"}) {
