@@ -31,6 +31,9 @@ type Subject struct {
 	// Between, if set, runs after each kill, while the reader is still held, so the
 	// backend can write results of the new run (the embedded lab waits for them).
 	Between func(t *testing.T, kill int)
+	// Timeout bounds the kills, the strategy change and the replay; default a minute (a
+	// real Flink cluster takes several).
+	Timeout time.Duration
 }
 
 // NoticesArriveInOrderWhileTheReaderIsBehind holds the reader of Updates until the
@@ -45,7 +48,11 @@ type Subject struct {
 func NoticesArriveInOrderWhileTheReaderIsBehind(t *testing.T, s Subject) {
 	t.Helper()
 	lab := s.Lab
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	for kill := 1; kill <= s.Restarts; kill++ {
 		if err := lab.Inject("gw-0", 10*time.Millisecond); err != nil {

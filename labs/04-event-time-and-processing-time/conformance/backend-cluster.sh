@@ -16,9 +16,12 @@
 #      starts (broker.sh, cluster.sh): results read through Flink's REST API, the kill
 #      refused with a sentence, and the cluster still running afterwards (labtui stops only
 #      its own job), then stopped here.
+#   3. The backend contract (backend/backendtest) on the cluster lab, by `go test
+#      ./backend/cluster` with LABTUI_REAL_CLUSTER: late records with their gateway, a
+#      replay complete once the job has read it all, read positions per partition.
 #
 # One line per check, then `N passed, N failed` (exit 1 on a failure). Files in
-# $LABTUI_CACHE/runs/<time>-backend-cluster/. LABTUI_BIN uses a built labtui. About 9 min.
+# $LABTUI_CACHE/runs/<time>-backend-cluster/. LABTUI_BIN uses a built labtui. About 12 min.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib.sh"
@@ -149,6 +152,19 @@ python3 -c 'import json,sys,urllib.request; o=json.load(urllib.request.urlopen("
 check remote-left-running $? "the cluster still runs with its TaskManager after labtui quit, and labtui's job is cancelled"
 stop_remote
 trap - EXIT
+
+# ---------------------------------------------------------------------------------------------
+# 3. The backend contract (backend/backendtest) on the cluster lab: a TaskManager killed,
+#    the strategy changed, the seed burst replayed and complete only once the job has read
+#    it, with the job's read positions per partition. About 3 min.
+log "the backend contract on --backend cluster (go test ./backend/cluster): about 3 min"
+t0=$(now_ms)
+set +e
+(cd "$REPO_DIR" && LABTUI_REAL_CLUSTER="$LABTUI_CACHE" go test -count=1 -timeout 15m -run TestTheClusterLabKeepsTheBackendContract -v ./backend/cluster) \
+  > "$RUN_DIR/contract.txt" 2>&1
+rc=$?
+set -e
+check cluster-contract "$([ $rc = 0 ]; echo $?)" "the cluster lab keeps the backend contract in $(( ($(now_ms) - t0) / 1000 )) s ($RUN_DIR/contract.txt)"
 
 log "$PASS passed, $FAIL failed ($RUN_DIR)"
 [ "$FAIL" = 0 ]
