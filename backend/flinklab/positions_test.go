@@ -1,0 +1,63 @@
+package flinklab
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/meter"
+)
+
+// event is a record of the lab's topic: one half of request id at ts.
+func event(partition int32, offset int64, id string, completed bool, ts int64) *kgo.Record {
+	typ, tokens := "RequestStarted", `"prompt_tokens":10`
+	if completed {
+		typ, tokens = "RequestCompleted", `"completion_tokens":10`
+	}
+	v := fmt.Sprintf(`{"type":%q,"request_id":%q,"tenant_id":"acme","model":"flat-10c","gateway":"gw-1","ts":%d,%s}`, typ, id, ts, tokens)
+	return &kgo.Record{Partition: partition, Offset: offset, Key: []byte(id), Value: []byte(v)}
+}
+
+// Given the index of a topic whose partition 1 runs 70 s ahead of partition 0, when the
+// REST API reports the source at the end of both and two records are late, then the
+// reads say what the job read of each partition (well-formed events, the largest
+// timestamp; a malformed value counts as read but not as an event), partition 1's lead,
+// and that only the record of partition 0 was late because of it: its window was open
+// by partition 0's own events.
+func TestPositionsTellWhatTheJobReadAndWhichLateRecordsALeadMadeLate(t *testing.T) {
+	x := newTopicIndex(map[int32]int64{0: 0, 1: 0})
+	p := &positions{topic: "t", start: x.start, next: map[int32]int64{0: 0, 1: 0}, index: x}
+	var parser gateway.Parser
+	for _, r := range []*kgo.Record{
+		event(0, 0, "r-a", false, 1_000),
+		event(1, 0, "r-b", false, 2_000),
+		event(0, 1, "r-a", true, 5_000),
+		{Partition: 0, Offset: 2, Value: []byte("not json")},
+		event(1, 1, "r-b", true, 75_000),
+	} {
+		x.add(&parser, r)
+	}
+	p.report(map[int32]int64{0: -1, 1: 0}) // the source handed on partition 1's first only
+	if got := p.read(); got != 1 {
+		t.Fatalf("read %d records after the first report, want 1", got)
+	}
+	p.report(map[int32]int64{0: 2, 1: 1})
+	p.late("r-a", 60_000) // by partition 0's own events (5 s) its minute was open
+	p.late("r-b", 60_000) // partition 1's own events passed its minute: late by them
+	r := p.snapshot()
+	want := []meter.PartitionRead{{Partition: 0, Records: 2, MaxTS: 5_000}, {Partition: 1, Records: 2, MaxTS: 75_000}}
+	if r == nil || fmt.Sprint(r.Partitions) != fmt.Sprint(want) {
+		t.Fatalf("partitions %+v, want %+v", r, want)
+	}
+	if r.Max != (meter.Lead{Ahead: 1, Behind: 0, By: 70_000, Read: 4}) {
+		t.Errorf("lead %+v, want partition 1 70 s ahead of 0 with 4 events read", r.Max)
+	}
+	if r.Late != 2 || r.AheadLate != 1 {
+		t.Errorf("late %d, late only because of a lead %d; want 2 and 1", r.Late, r.AheadLate)
+	}
+	if got := p.read(); got != 5 {
+		t.Errorf("read %d records, want all 5 (the malformed value too)", got)
+	}
+}
