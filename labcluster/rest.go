@@ -167,6 +167,27 @@ func (c *REST) do(ctx context.Context, method, path string, want int, into any) 
 	return nil
 }
 
+// TasksRunning reports whether every task of the job is RUNNING, GET /jobs/:jobid (each
+// vertex's status): the job's own state is RUNNING as soon as it is scheduled, while its
+// tasks are still deploying and opening their operators; a PyFlink operator starts its
+// Python worker when it opens, which took 8-25 s on labtui's cluster.
+func (c *REST) TasksRunning(ctx context.Context, jobID string) (bool, error) {
+	var job struct {
+		Vertices []struct {
+			Status string `json:"status"`
+		} `json:"vertices"`
+	}
+	if err := c.do(ctx, http.MethodGet, "/jobs/"+url.PathEscape(jobID), http.StatusOK, &job); err != nil {
+		return false, err
+	}
+	for _, v := range job.Vertices {
+		if v.Status != "RUNNING" {
+			return false, nil
+		}
+	}
+	return len(job.Vertices) > 0, nil
+}
+
 // SplitOffset is how far a job's Kafka source has read one partition: Offset is the
 // offset of the last record it handed on (the connector's currentOffset gauge,
 // KafkaSourceReader.topic.T.partition.P.currentOffset), -1 before its first.

@@ -290,7 +290,8 @@ func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(out)
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/jobs/") && !strings.Contains(strings.TrimPrefix(r.URL.Path, "/jobs/"), "/"):
 		json.NewEncoder(w).Encode(map[string]any{"vertices": []map[string]string{
-			{"id": "source", "name": "Source: gateway-events -> parse_event"}, {"id": "windows", "name": "tenant-cost-event-time"}}})
+			{"id": "source", "name": "Source: gateway-events -> parse_event", "status": "RUNNING"},
+			{"id": "windows", "name": "tenant-cost-event-time", "status": "RUNNING"}}})
 	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/jobs/") && r.URL.Query().Get("mode") == "cancel":
 		id := strings.TrimPrefix(r.URL.Path, "/jobs/")
 		f.cancels = append(f.cancels, id)

@@ -37,8 +37,8 @@ func (l *Lab) submit(ctx context.Context, run jobRun) error {
 	return l.waitRunning(ctx, id)
 }
 
-// waitRunning polls Flink's REST API until the job is RUNNING, has ended, or
-// JobTimeout has passed.
+// waitRunning polls Flink's REST API until the job and every task of it are RUNNING,
+// the job has ended, or JobTimeout has passed.
 func (l *Lab) waitRunning(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, l.cfg.JobTimeout)
 	defer cancel()
@@ -51,8 +51,14 @@ func (l *Lab) waitRunning(ctx context.Context, id string) error {
 		case err != nil:
 			lastErr = err
 		case state == "RUNNING":
+			// The job is RUNNING once scheduled; it reads promptly once every task is (its
+			// Python workers started): records the fleet sends before would wait for them.
+			if up, err := l.flink.TasksRunning(ctx, id); err != nil || !up {
+				lastErr = err
+				break
+			}
 			l.jobStateSeen(id, state)
-			l.logf("job %s is RUNNING: its print sinks write to the taskmanager's log, which labtui reads", id)
+			l.logf("job %s is RUNNING, every task of it too: its print sinks write to the taskmanager's log, which labtui reads", id)
 			return nil
 		case terminal(state):
 			l.jobStateSeen(id, state)
