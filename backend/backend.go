@@ -28,7 +28,9 @@ type Backend interface {
 	Inject(instance string, d time.Duration) error
 	// Replay writes a recording into the topic and restarts the job from the earliest
 	// offset, with field as its event timestamp, as fast as it can. It returns when the
-	// replay has been read; progress arrives on Updates.
+	// job has read every record written, after the completion (ReplayProgress.Done, with
+	// Records == Total) is sent; progress arrives on Updates. Every backend does it
+	// through labrt.Runtime.Replay.
 	Replay(ctx context.Context, path string, field meter.TimestampField) error
 	// Close stops everything the backend started, waits for it, then closes Updates.
 	Close() error
@@ -129,13 +131,17 @@ type Instance struct {
 // ReplayProgress is how far a replay has come.
 type ReplayProgress struct {
 	// Run is the run that reads the replay.
-	Run       int
-	Path      string
-	Records   int64
-	Total     int64
+	Run  int
+	Path string
+	// Records counts the records the job has read of the replay's topic, well-formed or
+	// not (on a real Flink, as its Kafka source reports its positions), of Total.
+	Records int64
+	Total   int64
+	// EventTime is the job's watermark.
 	EventTime int64
-	Rate      float64
-	Left      time.Duration
+	// Rate is Records per second since the replay began; Left the time to the end at it.
+	Rate float64
+	Left time.Duration
 	// Writing says the recording is still being written into the topic: Total counts
 	// the records handed to the broker so far, Written those it acknowledged, and Total
 	// is final once Writing is false.
@@ -147,7 +153,7 @@ type ReplayProgress struct {
 	Lines int64
 	// Reads is how far the job has read each partition of the replay's topic, the
 	// largest lead one partition had over another, and how many late records that lead
-	// alone made late; nil when the backend cannot tell (a real Flink cluster).
+	// alone made late; nil when the backend cannot tell.
 	Reads *meter.Reads
 	// Done says the replay has ended: read to the end (Err nil) or failed.
 	Done bool
