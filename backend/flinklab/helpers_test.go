@@ -221,6 +221,8 @@ type fakeFlink struct {
 	extra   []flinkJob
 	cancels []string
 	broker  string
+	// deploying is how many more answers to GET /jobs/:id say a task still deploys.
+	deploying int
 }
 
 // setBroker makes the fake's jobs read the topics of the broker at addr.
@@ -289,8 +291,13 @@ func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		json.NewEncoder(w).Encode(out)
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/jobs/") && !strings.Contains(strings.TrimPrefix(r.URL.Path, "/jobs/"), "/"):
+		task := "RUNNING"
+		if f.deploying > 0 {
+			f.deploying--
+			task = "DEPLOYING"
+		}
 		json.NewEncoder(w).Encode(map[string]any{"vertices": []map[string]string{
-			{"id": "source", "name": "Source: gateway-events -> parse_event", "status": "RUNNING"},
+			{"id": "source", "name": "Source: gateway-events -> parse_event", "status": task},
 			{"id": "windows", "name": "tenant-cost-event-time", "status": "RUNNING"}}})
 	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/jobs/") && r.URL.Query().Get("mode") == "cancel":
 		id := strings.TrimPrefix(r.URL.Path, "/jobs/")

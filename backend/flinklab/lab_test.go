@@ -343,3 +343,24 @@ func TestKeptClusterIsReusedAndKept(t *testing.T) {
 }
 
 var _ backend.Restarter = (*Lab)(nil)
+
+// Given a job Flink reports RUNNING while one of its tasks still deploys (a PyFlink
+// task starts its Python worker as it opens), when the lab starts, then Start returns
+// only once every task runs: records the fleet sends after it are read promptly.
+func TestStartWaitsForEveryTaskOfTheJob(t *testing.T) {
+	h := newHarness(t)
+	h.flink.deploying = 3
+	lab := h.open()
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.flink.mu.Lock()
+	left := h.flink.deploying
+	h.flink.mu.Unlock()
+	if left != 0 {
+		t.Errorf("Start returned while a task deployed (%d answers left)", left)
+	}
+	if err := h.close(); err != nil {
+		t.Fatal(err)
+	}
+}
