@@ -18,7 +18,10 @@
 //     Config.Lossless, the job is held back instead; everything goes out in the order it
 //     happened, a run's results before the restart that ends it;
 //   - one pump (StartPump) that sends, every StatusEvery, what is queued and then the
-//     batch with a fresh backend.Status (the fleet's instances and the job's state).
+//     batch with a fresh backend.Status (the fleet's instances and the job's state, with
+//     the job's latency measured on its traces);
+//   - the one replay (Replay): a recording into a fresh topic, complete when the job has
+//     read all of it.
 //
 // # Adding a backend
 //
@@ -34,10 +37,14 @@
 //  2. Start: call StartPump first (so progress flows while things come up), bring Kafka
 //     and the job's host up, call SetKafka (where Kafka is, the live topic), then
 //     Restart with a backend.CauseStart restart and the first Spec, then Started.
-//  3. Replay: SetGenerator(false), ReplayTopic for a fresh topic, write the recording
-//     into it (package recording), Restart with a backend.CauseReplay restart on it
-//     from Earliest, and report Progress; the last Progress, with Done set, is the
-//     replay's completion and goes out after every result collected before it.
+//  3. Replay: call Runtime.Replay with a ReplayTarget (a producer for the backend's
+//     Kafka, the partitions, a step once the job reads the replay's topic). It stops the
+//     generator, writes the recording into a fresh topic (ReplayTopic), restarts the job
+//     on it from Earliest and reports Progress; the completion, with Done set, comes
+//     once the job has read every record written (its JobStatus.Read), after every
+//     result collected before it. So the Job's Status must fill Read, and should fill
+//     Reads (how it read each partition); a Job that can say at once that it read more
+//     is a Changer.
 //  4. Close: Closing (which fails later calls), StopFleet, stop what the backend runs,
 //     then Runtime.Close, which sends what waits and closes Updates.
 //
