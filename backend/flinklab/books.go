@@ -121,5 +121,12 @@ func (b *books) openWindows(now int64) []meter.Result {
 	return out
 }
 
-// minuteEnd is the end of the epoch-aligned minute that holds ms.
-func minuteEnd(ms int64) int64 { return ms - ms%meter.Minute + meter.Minute }
+// minuteEnd is the end of the epoch-aligned minute that holds ms (TumblingEventTimeWindows
+// of one minute, as the lab's job windows), before the epoch too: Go's % truncates.
+func minuteEnd(ms int64) int64 {
+	start := ms - ms%meter.Minute
+	if ms%meter.Minute < 0 {
+		start -= meter.Minute
+	}
+	return start + meter.Minute
+}

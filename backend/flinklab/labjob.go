@@ -114,7 +114,7 @@ func (l *Lab) collect(r meter.Result) {
 	pos := l.pos
 	l.mu.Unlock()
 	if r.Kind == meter.LateResult {
-		pos.late(r.Record.RequestID, r.Record.EventWindowEnd)
+		pos.late(r.Record.RequestID, r.Record.Timestamp)
 	}
 	l.Collect(r)
 }

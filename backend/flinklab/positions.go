@@ -129,13 +129,15 @@ func (p *positions) report(offsets map[int32]int64) {
 	}
 }
 
-// late takes in a record the event-time window dropped as late, whose window ends at
-// windowEnd: a lead alone made it late when, by its own partition's events up to its
-// later half, the window was still open (see meter.Reads.LateRecord).
-func (p *positions) late(requestID string, windowEnd int64) {
+// late takes in a record the event-time window dropped as late, with its event
+// timestamp ts: a lead alone made it late when, by its own partition's events up to its
+// later half, its window was still open (see meter.Reads.LateRecord). The job's late line
+// carries no window end: the window is the epoch-aligned minute of ts, as the job's.
+func (p *positions) late(requestID string, ts int64) {
 	if p == nil {
 		return
 	}
+	windowEnd := minuteEnd(ts)
 	maxTS, ok := p.index.ownMaxTS(requestID)
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -44,8 +44,8 @@ func TestPositionsTellWhatTheJobReadAndWhichLateRecordsALeadMadeLate(t *testing.
 		t.Fatalf("read %d records after the first report, want 1", got)
 	}
 	p.report(map[int32]int64{0: 2, 1: 1})
-	p.late("r-a", 60_000) // by partition 0's own events (5 s) its minute was open
-	p.late("r-b", 60_000) // partition 1's own events passed its minute: late by them
+	p.late("r-a", 5_000)  // by partition 0's own events (5 s) its minute was open
+	p.late("r-b", 59_000) // partition 1's own events (75 s) passed its minute: late by them
 	r := p.snapshot()
 	want := []meter.PartitionRead{{Partition: 0, Records: 2, MaxTS: 5_000}, {Partition: 1, Records: 2, MaxTS: 75_000}}
 	if r == nil || fmt.Sprint(r.Partitions) != fmt.Sprint(want) {
@@ -59,5 +59,15 @@ func TestPositionsTellWhatTheJobReadAndWhichLateRecordsALeadMadeLate(t *testing.
 	}
 	if got := p.read(); got != 5 {
 		t.Errorf("read %d records, want all 5 (the malformed value too)", got)
+	}
+}
+
+// The job's late line has no window end: a late record's window is the epoch-aligned
+// minute of its timestamp, before the epoch too.
+func TestMinuteEndIsTheEndOfTheRecordsMinute(t *testing.T) {
+	for ts, want := range map[int64]int64{0: 60_000, 59_999: 60_000, 60_000: 120_000, -1: 0, -60_000: 0, -60_001: -60_000} {
+		if got := minuteEnd(ts); got != want {
+			t.Errorf("minuteEnd(%d) = %d, want %d", ts, got, want)
+		}
 	}
 }
