@@ -135,7 +135,7 @@ func TestEveryPartitionIdleDuringASilenceMakesWhatFollowsLate(t *testing.T) {
 		minute("event-time", 0, "0.1", 1),
 		minute("processing-time", 1, "0.1", 1), minute("event-time", 1, "0.1", 1),
 		minute("processing-time", 2, "0.1", 1), minute("event-time", 2, "0.1", 1),
-		`{"sink":"late","request_id":"r-4","tenant_id":"acme","timestamp":1795946651000,"watermark":1795946710999,"usd":0.1}`,
+		`{"sink":"late","request_id":"r-4","tenant_id":"acme","gateway":"gw-0","timestamp":1795946651000,"watermark":1795946710999,"usd":0.1}`,
 		minute("processing-time", 4, "0.1", 1),
 		pendingTenantMinute("event-time", "globex", 5, "0.1", 1))
 }
