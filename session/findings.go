@@ -139,7 +139,7 @@ func (s *Session) findingFor(ex string, run *Run, about int64) *state.Finding {
 // still back 4.3 (pinned, or chosen by the rule).
 func (s *Session) replayFinding(run *Run) *state.Finding {
 	c := s.ev.comparisonOf(run.ID)
-	if c == nil {
+	if c == nil || emptySide(c.EventTime) != "" {
 		return nil
 	}
 	f := &state.Finding{Run: s.runRef(run), Met: true, TakenAt: s.Now()}
@@ -169,6 +169,20 @@ func (s *Session) replayFinding(run *Run) *state.Finding {
 		f.Sentence += " " + why
 	}
 	return f
+}
+
+// emptySide names the side of an event-time comparison that wrote no window: "the
+// replay" or "the reference", or "" when both wrote some. A comparison with a run that
+// wrote nothing ("0 of 300 rows identical" against a replay whose job read nothing) says
+// nothing of how the outputs compare, so it backs no exercise.
+func emptySide(ev state.DiffReport) string {
+	switch {
+	case ev.Identical+ev.Differ+ev.OnlyB == 0:
+		return "the replay"
+	case ev.Identical+ev.Differ+ev.OnlyA == 0:
+		return "the reference"
+	}
+	return ""
 }
 
 // movedFinding is 4.4's finding from a finished started_ts replay and the latest

@@ -139,6 +139,9 @@ func (s *Session) whyNot(ex string, run *Run) string {
 		case s.ev.comparisonOf(run.ID) == nil:
 			return "its comparison with the reference is not worked out (or was let go)"
 		}
+		if side := emptySide(s.ev.comparisonOf(run.ID).EventTime); side != "" {
+			return side + " wrote no event-time window: a comparison with an empty run shows nothing"
+		}
 	}
 	return "nothing for " + ex
 }

@@ -145,3 +145,33 @@ func TestSavedStepsStayTicked(t *testing.T) {
 		t.Error("a saved tick was lost")
 	}
 }
+
+// TestAComparisonWithAReplayThatWroteNothingIsNoEvidence: on a real backend a replay
+// whose job read nothing was compared with the hour's reference, "0 of 2 rows
+// identical", and 4.3 ticked from it. A run with no results shows nothing of how the
+// outputs compare: the step stays open and the pin choice says why.
+func TestAComparisonWithAReplayThatWroteNothingIsNoEvidence(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	l.minute(0, 0.2, 0.2)
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+	l.apply(backend.Update{Status: status(t0+200000, 0)})
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 0, Done: true}})
+	var st state.State
+	l.t.fill(&st)
+	if len(st.Evidence.Replays) != 1 || st.Evidence.Replays[0].Compare == nil || st.Evidence.Replays[0].Compare.EventTime.OnlyA != 2 {
+		t.Fatalf("the empty replay was not compared with the reference: %+v", st.Evidence.Replays)
+	}
+	if f := l.h.Finding("4.3"); f != nil || l.t.done("4.3") {
+		t.Errorf("4.3 backed by a replay that wrote nothing: %+v", f)
+	}
+	var why string
+	for _, c := range l.h.PinChoices("4.3") {
+		if c.Run.ID == 2 {
+			why = c.Why
+		}
+	}
+	if why != "the replay wrote no event-time window: a comparison with an empty run shows nothing" {
+		t.Errorf("run 2's pin choice says %q", why)
+	}
+}
