@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/internal/fileerr"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/state"
 )
 
@@ -38,12 +39,22 @@ type Exercise struct {
 	// Rule is what labtui counts as the exercise's evidence.
 	Rule      string   `json:"rule"`
 	Done      bool     `json:"done"`
-	Because   string   `json:"because,omitempty"`
 	Questions []Answer `json:"questions"`
-	// Finding is the evidence as the rule states it: the run that backs it and the
-	// sentence that proves it.
-	Finding  *state.Finding `json:"finding,omitempty"`
-	Evidence *Evidence      `json:"evidence,omitempty"`
+	// Finding is the exercise's one evidence record: the run that backs it, its numbers
+	// and the sentence they read as.
+	Finding  *Finding  `json:"finding,omitempty"`
+	Evidence *Evidence `json:"evidence,omitempty"`
+}
+
+// Finding is a finding as the export writes it: its data, and the sentence it reads
+// as, rendered from that data (for a file saved before findings were data, the
+// sentence it saved).
+type Finding struct {
+	state.Finding
+	Sentence string `json:"sentence"`
+	// Earlier says the sentence was saved by an earlier labtui, before findings were
+	// data: its run numbers are that session's own.
+	Earlier bool `json:"earlier,omitempty"`
 }
 
 // Answer is a question and what the learner wrote.
@@ -78,8 +89,7 @@ func Build(st state.State, now time.Time) Document {
 	doc := Document{Lab: "04-event-time-and-processing-time", ExportedAt: now.UTC()}
 	for _, ex := range state.Exercises() {
 		step := st.Steps[ex.ID]
-		e := Exercise{ID: ex.ID, Instruction: ex.Instruction, Rule: ex.Evidence, Done: step.Done, Because: step.Because,
-			Finding: st.Evidence.Findings[ex.ID]}
+		e := Exercise{ID: ex.ID, Instruction: ex.Instruction, Rule: ex.Evidence, Done: step.Done, Finding: findingOf(st.Evidence.Findings[ex.ID])}
 		for _, q := range ex.Questions {
 			e.Questions = append(e.Questions, Answer{ID: q.ID, Prompt: q.Prompt, Answer: st.Answers[q.ID]})
 		}
@@ -88,6 +98,16 @@ func Build(st state.State, now time.Time) Document {
 	}
 	doc.Unasked = unasked(st)
 	return doc
+}
+
+// findingOf is f as the export writes it, nil for none.
+func findingOf(f *state.Finding) *Finding {
+	if f == nil {
+		return nil
+	}
+	out := &Finding{Finding: *f.Clone(), Sentence: shown(lab4.Sentence(f))}
+	out.Earlier = out.Agreement == nil && out.Hiccup == nil && out.Replay == nil && out.Moved == nil
+	return out
 }
 
 // evidenceFor picks the evidence of exercise id, or nil when there is none.

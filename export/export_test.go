@@ -18,7 +18,7 @@ func ms(offsetSec int64) int64 { return 1795946400000 + offsetSec*1000 }
 func sample() state.State {
 	st := state.New()
 	st.Answers["4.2a"] = "No: r-103 and r-104 were dropped as late."
-	st.Steps["4.2"] = state.Step{Done: true, At: ms(95), Because: "a hiccup on gw-1 and the 10:00 minute differs"}
+	st.Steps["4.2"] = state.Step{Done: true, At: ms(95)}
 	st.Evidence.Hiccup = &state.Hiccup{
 		Instance: "gw-1", DurationMS: 35000, At: ms(40),
 		Table: state.Table{Run: 1, Reason: "start", Timestamp: "completed_ts", Rows: []minutes.Row{

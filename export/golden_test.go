@@ -30,9 +30,9 @@ func twoSessions() state.State {
 	}
 	mono, source := "for_monotonous_timestamps()", "for_monotonous_timestamps() per partition at the source"
 	st.Evidence.Findings = map[string]*state.Finding{
-		"4.1": {Run: ref(1, "start", mono, -5), Met: true, Sentence: "In run 1 (start, completed_ts), the 5 minutes agree."},
-		"4.2": {Run: ref(1, "start", mono, day-60), Met: true, Sentence: "In run 1, gw-1 was held 10:00:40–10:01:15."},
-		"4.3": {Run: ref(6, "replay", source, day+600), Met: true, Pinned: true, Sentence: "Run 6 dropped no record as late."},
+		"4.1": {Run: ref(1, "start", mono, -5), Met: true, Saved: "In run 1 (start, completed_ts), the 5 minutes agree."},
+		"4.2": {Run: ref(1, "start", mono, day-60), Met: true, Saved: "In run 1, gw-1 was held 10:00:40–10:01:15."},
+		"4.3": {Run: ref(6, "replay", source, day+600), Met: true, Pinned: true, Saved: "Run 6 dropped no record as late."},
 	}
 	st.Evidence.Replayed = []state.ReplayRun{
 		{Run: ref(2, "replay", mono, 900), Records: 143400, LateCount: 832, LateUSD: 24.1234, Lead: &state.Lead{Ahead: 2, ByMS: 240000}},

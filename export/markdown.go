@@ -170,7 +170,11 @@ func writeFinding(b *sheet, e Exercise) {
 	if !f.Met {
 		status = "not complete yet"
 	}
-	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, b.runLabel(f.Run), md(f.Sentence)))
+	sentence := md(f.Sentence)
+	if f.Earlier {
+		sentence += " _(saved by an earlier labtui as this sentence: its run numbers are that session's own)_"
+	}
+	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, b.runLabel(f.Run), sentence))
 	switch e.ID {
 	case "4.3":
 		if len(f.Rows) > 0 {

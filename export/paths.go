@@ -46,12 +46,8 @@ func withoutPaths(st state.State) state.State {
 	if s := ev.MovedSummary; s != nil {
 		s.Compared = scrub(s.Compared)
 	}
-	for id, step := range st.Steps {
-		step.Because = scrub(step.Because)
-		st.Steps[id] = step
-	}
 	for _, f := range ev.Findings {
-		f.Sentence = scrub(f.Sentence)
+		f.Saved = scrub(f.Saved)
 	}
 	return st
 }

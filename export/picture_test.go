@@ -40,7 +40,7 @@ func seedPicture(t *testing.T) skew.Model {
 // seed burst: the comparison with the live run, and the moved requests.
 func replayEvidence() state.State {
 	st := state.New()
-	st.Steps["4.3"] = state.Step{Done: true, Because: "a replay of seed-burst.jsonl with completed_ts finished (12 records)"}
+	st.Steps["4.3"] = state.Step{Done: true}
 	st.Evidence.Replays = []state.Replay{{Path: "seed-burst.jsonl", Timestamp: "completed_ts", Records: 12, Done: true, At: ms(3600),
 		Compare: &state.Comparison{
 			Reference: "a re-enactment of seed-burst.jsonl at recorded pace with completed_ts (the live run of the recorded hour)",

@@ -48,11 +48,11 @@ func bigSession() state.State {
 		return r
 	}
 	st.Evidence.Findings = map[string]*state.Finding{
-		"4.1": {Run: run(1, "start", "completed_ts"), Met: true, Sentence: "In run 1 (start, completed_ts), the 5 minutes agree.", Rows: rows[:25]},
-		"4.2": {Run: run(1, "start", "completed_ts"), Met: true, Pinned: true, Sentence: "In run 1, gw-1 was held 10:00:40–10:01:15.", Rows: rows[:10]},
-		"4.3": {Run: run(2, "replay", "completed_ts"), Met: true, Sentence: "In run 2, the event-time output against " + rec + " matches.",
+		"4.1": {Run: run(1, "start", "completed_ts"), Met: true, Saved: "In run 1 (start, completed_ts), the 5 minutes agree.", Rows: rows[:25]},
+		"4.2": {Run: run(1, "start", "completed_ts"), Met: true, Pinned: true, Saved: "In run 1, gw-1 was held 10:00:40–10:01:15.", Rows: rows[:10]},
+		"4.3": {Run: run(2, "replay", "completed_ts"), Met: true, Saved: "In run 2, the event-time output against " + rec + " matches.",
 			Rows: rows[:3]},
-		"4.4": {Run: run(3, "replay", "started_ts"), Met: true, Sentence: "In run 3, 812 requests changed minute."},
+		"4.4": {Run: run(3, "replay", "started_ts"), Met: true, Saved: "In run 3, 812 requests changed minute."},
 	}
 	for i := range 30 {
 		st.Evidence.Moved = append(st.Evidence.Moved, state.Moved{RequestID: fmt.Sprintf("r-%d", i), Tenant: "acme", USD: 0.1})
@@ -106,7 +106,7 @@ func TestTheSheetIsSummaryFirstShortAndHasNoLocalPath(t *testing.T) {
 func TestARunWithoutATimestampFieldIsNamedWithoutAnEmptyOne(t *testing.T) {
 	st := state.New()
 	st.Evidence.Findings = map[string]*state.Finding{"4.1": {Met: true, Run: state.RunRef{ID: 1, Kind: "start", Watermarks: "for_monotonous_timestamps()"},
-		Sentence: "In run 1, the 5 minutes agree."}}
+		Saved: "In run 1, the 5 minutes agree."}}
 	st.Evidence.Replayed = []state.ReplayRun{{Run: state.RunRef{ID: 2, Kind: "replay"}, Records: 10}}
 	md := Markdown(Build(st, time.Unix(0, 0)))
 	if strings.Contains(md, ", ,") || strings.Contains(md, "replay,  |") || !strings.Contains(md, "run 1: start, for_monotonous_timestamps()") {

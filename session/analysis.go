@@ -8,6 +8,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 )
@@ -223,7 +224,8 @@ func (s *Session) compare(run *Run) []Task {
 	path := s.RecordingOf(run)
 	var refs []meter.Result
 	names := Names
-	against := "the recorded hour re-enacted at its recorded times"
+	against := lab4.Reenacted
+	var againstRun *state.RunRef
 	reference := fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s (what its live run billed)",
 		filepath.Base(path), run.Timestamp)
 	if run.Timestamp != meter.CompletedTS {
@@ -234,7 +236,8 @@ func (s *Session) compare(run *Run) []Task {
 	}
 	if chosen := s.Run(s.an.chosen); chosen != nil && chosen != run {
 		refs, names = chosen.lendOutput(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
-		against = runName(s.runRef(chosen))
+		ref := s.runRef(chosen)
+		against, againstRun = lab4.RunName(ref), &ref
 		reference = against + ", the reference you chose"
 	} else {
 		ref, tasks := s.reference(refKey{path, run.Timestamp}, run.ID)
@@ -259,7 +262,7 @@ func (s *Session) compare(run *Run) []Task {
 		d := compareWith(refs, out, names, true)
 		d.explainNever(dropped, letGo, forgotten)
 		ev := d.Evidence(reference)
-		ev.Against = against
+		ev.AgainstRun = againstRun
 		d = d.light()
 		return Outcome{apply: func(s *Session) []Task { return s.compared(id, &d, title, against, ev) }}
 	}}}

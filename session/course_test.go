@@ -85,7 +85,7 @@ func TestTheSheetShowsTheHiccupTableTheLabPanelShows(t *testing.T) {
 	if st.Evidence.HiccupTable == nil || st.Evidence.HiccupTable.Tenant != "acme" {
 		t.Fatalf("Tables = %+v", st.Evidence.HiccupTable)
 	}
-	st.Evidence.Findings = map[string]*state.Finding{"4.2": {Met: true, Run: state.RunRef{ID: 1}, Sentence: "the hold"}}
+	st.Evidence.Findings = map[string]*state.Finding{"4.2": {Met: true, Run: state.RunRef{ID: 1}, Saved: "the hold"}}
 	md := export.Markdown(export.Build(st, time.Unix(0, 0)))
 	for _, want := range []string{
 		"The course's table (acme, $0.10 a request) beside yours (run 1, acme, the hold on gw-1):",

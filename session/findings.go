@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 )
@@ -150,24 +151,9 @@ func (s *Session) replayFinding(run *Run) *state.Finding {
 		f.Rows = append(f.Rows, r)
 	}
 	ev := c.EventTime
-	f.Sentence = fmt.Sprintf("In %s, the event-time output against %s: %d of %d (tenant, minute) rows identical", runName(f.Run), c.Against,
-		ev.Identical, ev.Rows)
-	if n := ev.Rows - ev.Identical; n > 0 {
-		f.Sentence += fmt.Sprintf(", %d not", n)
-		if ev.Unexplained == 0 {
-			f.Sentence += ", every difference explained by the records' arrival (see the appendix)"
-		} else {
-			f.Sentence += fmt.Sprintf(", %d unexplained", ev.Unexplained)
-		}
-	}
-	if len(c.ProcessingStarts) > 0 {
-		f.Sentence += fmt.Sprintf("; its processing-time windows put the whole recording, $%.4f and %s requests, into %s of the wall clock the replay ran at",
-			c.ProcessingUSD, Count(c.ProcessingRequests), minuteSpan(c.ProcessingStarts))
-	}
-	f.Sentence += "."
-	if why := LateWhy(run); why != "" {
-		f.Sentence += " " + why
-	}
+	f.Replay = &state.ReplayFacts{AgainstRun: c.AgainstRun, Rows: ev.Rows, Identical: ev.Identical, Unexplained: ev.Unexplained,
+		ProcessingUSD: c.ProcessingUSD, ProcessingRequests: c.ProcessingRequests, ProcessingStarts: append([]int64(nil), c.ProcessingStarts...)}
+	s.explainLate(f, run)
 	return f
 }
 
@@ -204,20 +190,16 @@ func (s *Session) movedFinding(run *Run) *state.Finding {
 	if ev.MovedSummary != nil {
 		n = ev.MovedSummary.Moved
 	}
-	f.Sentence = fmt.Sprintf("In %s, %s changed minute; %s (%s, $%.4f) started %s", runName(f.Run), plural(n, "request"), mv.RequestID, mv.Tenant, mv.USD,
-		meter.Clock(mv.StartedTS))
-	if mv.CompletedTS != 0 {
-		f.Sentence += " and completed " + meter.Clock(mv.CompletedTS)
-	}
-	f.Sentence += fmt.Sprintf(": completed_ts bills it in %s, started_ts in %s", hhmm(mv.CompletedMinute), hhmm(mv.StartedMinute))
-	if mv.LateStarted {
-		f.Sentence += ", where it was dropped as late"
-	}
-	f.Sentence += "."
-	if why := LateWhy(run); why != "" {
-		f.Sentence += " " + why
-	}
+	f.Moved = &state.MovedFacts{Count: n, Request: mv}
+	s.explainLate(f, run)
 	return f
+}
+
+// explainLate keeps in f what explains run's late records, when anything does.
+func (s *Session) explainLate(f *state.Finding, run *Run) {
+	if l := lateFacts(run); lab4.LateWhy(l) != "" {
+		f.Late = &l
+	}
 }
 
 // plural is "1 request" or "3 requests".
@@ -285,7 +267,7 @@ func (t *tracker) setFinding(s *Session, ex string, f *state.Finding) {
 	t.evidence.Findings[ex] = f
 	t.changed = true
 	if f.Met {
-		t.tick(ex, s.Now(), f.Sentence)
+		t.tick(ex, s.Now())
 	}
 	if ex == "4.1" {
 		t.evidence.Agreement = &state.Table{Run: f.Run.ID, Reason: f.Run.Kind, Timestamp: f.Run.Timestamp, TakenAt: f.TakenAt, Rows: f.Rows}
@@ -297,7 +279,7 @@ func (t *tracker) setFinding(s *Session, ex string, f *state.Finding) {
 
 // sameFinding reports whether two findings say the same of the same rows.
 func sameFinding(a, b *state.Finding) bool {
-	if a.Run != b.Run || a.Pinned != b.Pinned || a.Met != b.Met || a.Sentence != b.Sentence || len(a.Rows) != len(b.Rows) {
+	if a.Run != b.Run || a.Pinned != b.Pinned || a.Met != b.Met || lab4.Sentence(a) != lab4.Sentence(b) || len(a.Rows) != len(b.Rows) {
 		return false
 	}
 	for i := range a.Rows {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/labs/lab4"
 	"time"
 
 	"github.com/labtui/labtui/export"
@@ -67,7 +68,7 @@ func TestPinningAnotherRunMakesItBackTheStepUntilUnpinned(t *testing.T) {
 	}
 	want := "In run 1 (start, completed_ts), the 3 minutes 10:00, 10:01 and 10:02 agree tenant by tenant in both windows " +
 		"(6 rows, $0.9000 and 9 requests in each), with no hiccup, restart or late record in them; 3 of the 5 minutes 4.1 asks for so far."
-	if f == nil || f.Run.ID != 1 || !f.Pinned || f.Met || f.Sentence != want {
+	if f == nil || f.Run.ID != 1 || !f.Pinned || f.Met || lab4.Sentence(f) != want {
 		t.Fatalf("pinned: %+v\nwant %q", f, want)
 	}
 	// Later minutes of another run do not replace it.
@@ -102,7 +103,7 @@ func TestAReplayWhoseDiffWasLetGoCanStillBack43(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := l.h.Finding("4.3")
-	if f.Run.ID != 1 || !f.Pinned || !strings.HasPrefix(f.Sentence, "In run 1 (replay of hour.jsonl.gz, completed_ts), the event-time output against the recorded hour re-enacted") {
+	if f.Run.ID != 1 || !f.Pinned || !strings.HasPrefix(lab4.Sentence(f), "In run 1 (replay of hour.jsonl.gz, completed_ts), the event-time output against the recorded hour re-enacted") {
 		t.Errorf("pinned to the older replay: %+v", f)
 	}
 }
@@ -129,12 +130,12 @@ func TestTheSheetNamesThePinnedRun(t *testing.T) {
 // pick (which would replace the saved evidence without the learner choosing a run).
 func TestPinningOverASavedFindingPinsThisSessionsRun(t *testing.T) {
 	saved := state.New()
-	saved.Evidence.Findings = map[string]*state.Finding{"4.1": {Run: state.RunRef{ID: 1, Kind: "start", StartedAt: 1}, Met: true, Pinned: true, Sentence: "saved"}}
+	saved.Evidence.Findings = map[string]*state.Finding{"4.1": {Run: state.RunRef{ID: 1, Kind: "start", StartedAt: 1}, Met: true, Pinned: true, Saved: "saved"}}
 	l := newLabWith(Config{Reenact: hourReference})
 	l.h.Restore(saved)
 	twoLiveRunsAndAReplay(l)
 	f, err := l.h.PinNext("4.1")
-	if err != nil || f.Run.ID != 1 || !f.Pinned || f.Sentence == "saved" {
+	if err != nil || f.Run.ID != 1 || !f.Pinned || lab4.Sentence(f) == "saved" {
 		t.Errorf("PinNext over a saved finding = %+v, %v", f, err)
 	}
 }

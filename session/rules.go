@@ -1,10 +1,8 @@
 package session
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
@@ -100,27 +98,16 @@ func (s *Session) agreement(run *Run) *state.Finding {
 			rows++
 		}
 	}
-	verb, them := "agree", "them"
-	if len(mins) == 1 {
-		verb, them = "agrees", "it"
-	}
-	f.Sentence = fmt.Sprintf("In %s, %s %s tenant by tenant in both windows (%d rows, $%.4f and %s requests in each), "+
-		"with no hiccup, restart or late record in %s", runName(f.Run), minuteSpan(mins), verb, rows, usd, Count(reqs), them)
+	a := &state.AgreementFacts{Minutes: mins, Wanted: AgreeingMinutes, Rows: rows, USD: usd, Requests: reqs}
 	if !f.Met {
-		f.Sentence += fmt.Sprintf("; %d of the %d minutes 4.1 asks for so far", len(mins), AgreeingMinutes)
 		if d := differingMinutes(run, c); len(d) > 0 {
-			verb, earlier := "are", ""
-			if len(d) == 1 {
-				verb = "is"
-			}
 			if n := len(d) - maxNamed; n > 0 {
-				d, earlier = d[n:], fmt.Sprintf(", and %s before them,", plural(n, "minute"))
+				d, a.LeftOutBefore = d[n:], n
 			}
-			f.Sentence += fmt.Sprintf(" (%s%s %s left out for a ≠ row: a request that completed in the minute's last moments and "+
-				"reached the job in the next; enter on the row shows it)", minuteList(d), earlier, verb)
+			a.LeftOut = d
 		}
 	}
-	f.Sentence += "."
+	f.Agreement = a
 	return f
 }
 
@@ -144,30 +131,6 @@ func differingMinutes(run *Run, c minutes.Clocks) []int64 {
 		}
 	}
 	return out
-}
-
-// minuteList names minutes: "15:14", "15:14 and 15:16", "15:14, 15:15 and 15:16".
-func minuteList(starts []int64) string {
-	names := make([]string, len(starts))
-	for i, m := range starts {
-		names[i] = hhmm(m)
-	}
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-// minuteSpan names minutes: "the minute 10:01", "the 3 minutes 10:01, 10:02 and 10:04".
-func minuteSpan(starts []int64) string {
-	names := make([]string, len(starts))
-	for i, m := range starts {
-		names[i] = hhmm(m)
-	}
-	if len(names) == 1 {
-		return "the minute " + names[0]
-	}
-	return fmt.Sprintf("the %d minutes %s and %s", len(names), strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // hhmm is a time as UTC hh:mm.
@@ -220,14 +183,9 @@ func (s *Session) hiccupFinding(run *Run, h Hiccup) (*state.Finding, []meter.Rec
 		first, lastAt = min(first, r.Arrival), max(lastAt, r.Arrival)
 	}
 	x := late[0]
-	arrived := "at " + seconds(first)
-	if seconds(first) != seconds(lastAt) {
-		arrived = seconds(first) + "–" + seconds(lastAt)
-	}
-	f.Sentence = fmt.Sprintf("In %s, %s was held %s–%s, across the %s boundary: %s of its records ($%.4f) arrived %s behind the watermark "+
-		"and the event-time window dropped them as late (%s, timestamp %s, met a watermark of %s); processing time billed them in the minute they arrived.",
-		runName(f.Run), h.Instance, seconds(h.From), seconds(h.To), hhmm(startOf(h.To)), Count(int64(len(late))), usd, arrived,
-		x.RequestID, meter.Clock(x.Timestamp), meter.Clock(x.Watermark))
+	f.Hiccup = &state.HiccupFacts{Instance: h.Instance, From: h.From, To: h.To, Late: len(late), USD: usd, FirstArrival: first, LastArrival: lastAt,
+		Example: state.Late{RequestID: x.RequestID, Tenant: x.TenantID, Gateway: x.Gateway, Timestamp: x.Timestamp, Watermark: x.Watermark,
+			Arrival: x.Arrival, USD: x.USD}}
 	return f, late
 }
 
@@ -235,13 +193,7 @@ func (s *Session) hiccupFinding(run *Run, h Hiccup) (*state.Finding, []meter.Rec
 func seconds(ms int64) string { return meter.Clock(ms)[:8] }
 
 // runName names a run in a sentence: "run 2 (replay of hour.jsonl.gz, started_ts)".
-func runName(r state.RunRef) string {
-	what := r.Kind
-	if r.Recording != "" {
-		what += " of " + r.Recording
-	}
-	return fmt.Sprintf("run %d (%s, %s)", r.ID, what, r.Timestamp)
-}
+func runName(r state.RunRef) string { return lab4.RunName(r) }
 
 // hiccupsFromStatus notices a hiccup the status shows that the learner did not inject
 // from this TUI (a script, another terminal, a scheduled one), so LastHiccup and marks

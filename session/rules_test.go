@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"testing"
 
@@ -40,8 +41,8 @@ func TestFivePromptAgreeingMinutesTick41WithTheirRowsAndTheRun(t *testing.T) {
 	if l.t.done("4.1") || f == nil || f.Met || len(f.Rows) != 8 {
 		t.Fatalf("after four minutes: done %v, finding %+v", l.t.done("4.1"), f)
 	}
-	if !strings.Contains(f.Sentence, "4 of the 5 minutes 4.1 asks for so far") {
-		t.Errorf("sentence = %q", f.Sentence)
+	if !strings.Contains(lab4.Sentence(f), "4 of the 5 minutes 4.1 asks for so far") {
+		t.Errorf("sentence = %q", lab4.Sentence(f))
 	}
 	l.minute(4, 0.2, 0.2)
 	f = l.h.Finding("4.1")
@@ -50,8 +51,8 @@ func TestFivePromptAgreeingMinutesTick41WithTheirRowsAndTheRun(t *testing.T) {
 	}
 	want := "In run 1 (start, completed_ts), the 5 minutes 10:00, 10:01, 10:02, 10:03 and 10:04 agree tenant by tenant in both windows " +
 		"(10 rows, $1.5000 and 15 requests in each), with no hiccup, restart or late record in them."
-	if f.Sentence != want {
-		t.Errorf("sentence = %q\nwant       %q", f.Sentence, want)
+	if lab4.Sentence(f) != want {
+		t.Errorf("sentence = %q\nwant       %q", lab4.Sentence(f), want)
 	}
 	var st state.State
 	l.t.fill(&st)
@@ -70,13 +71,13 @@ func TestAMinuteThatDiffersOrThatARestartBeganDoesNotCountFor41(t *testing.T) {
 		l.minute(m, 0.2, usd)
 	}
 	f := l.h.Finding("4.1")
-	if l.t.done("4.1") || f == nil || !strings.Contains(f.Sentence, "the 4 minutes 10:01, 10:02, 10:04 and 10:05") {
+	if l.t.done("4.1") || f == nil || !strings.Contains(lab4.Sentence(f), "the 4 minutes 10:01, 10:02, 10:04 and 10:05") {
 		t.Errorf("done %v, finding %+v", l.t.done("4.1"), f)
 	}
 	// The sentence says why 10:03 does not count.
 	if want := "; 4 of the 5 minutes 4.1 asks for so far (10:03 is left out for a ≠ row: a request that completed in the minute's " +
-		"last moments and reached the job in the next; enter on the row shows it)."; !strings.HasSuffix(f.Sentence, want) {
-		t.Errorf("sentence = %q\nwant it to end %q", f.Sentence, want)
+		"last moments and reached the job in the next; enter on the row shows it)."; !strings.HasSuffix(lab4.Sentence(f), want) {
+		t.Errorf("sentence = %q\nwant it to end %q", lab4.Sentence(f), want)
 	}
 }
 
@@ -106,8 +107,8 @@ func TestAHiccupAcrossAMinuteWithLateRecordsTicks42AfterTheEffect(t *testing.T) 
 	want := "In run 1 (start, completed_ts), gw-1 was held 10:00:40–10:01:15, across the 10:01 boundary: 2 of its records ($0.2000) " +
 		"arrived 10:01:17–10:01:19 behind the watermark and the event-time window dropped them as late (r-103, timestamp 10:00:44.000, " +
 		"met a watermark of 10:01:08.999); processing time billed them in the minute they arrived."
-	if f.Sentence != want {
-		t.Errorf("sentence = %q\nwant       %q", f.Sentence, want)
+	if lab4.Sentence(f) != want {
+		t.Errorf("sentence = %q\nwant       %q", lab4.Sentence(f), want)
 	}
 	if len(f.Rows) != 4 || f.Rows[2].Cells[minutes.Processing].USD != 0.4 || f.Rows[2].Cells[minutes.Event].USD != 0.2 {
 		t.Errorf("rows = %+v", f.Rows)
@@ -151,9 +152,9 @@ func TestALaterProperHiccupUpdatesTheEvidenceUnlessTheAnswerPinnedIt(t *testing.
 			Status: held(t0+197000, t0+196500, false)})
 		l.minute(3, 0.3, 0.2)
 		f := l.h.Finding("4.2")
-		later := strings.Contains(f.Sentence, "held 10:02:40–10:03:15")
+		later := strings.Contains(lab4.Sentence(f), "held 10:02:40–10:03:15")
 		if later == answered || f.Pinned != answered {
-			t.Errorf("answered %v: the finding is %q (pinned %v)", answered, f.Sentence, f.Pinned)
+			t.Errorf("answered %v: the finding is %q (pinned %v)", answered, lab4.Sentence(f), f.Pinned)
 		}
 	}
 }
@@ -196,7 +197,7 @@ func TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst(t *testing.T) {
 	}
 	replay()
 	replay()
-	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != 2 || !strings.Contains(f.Sentence, "against the recorded hour re-enacted") {
+	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != 2 || !strings.Contains(lab4.Sentence(f), "against the recorded hour re-enacted") {
 		t.Fatalf("before choosing: %+v", f)
 	}
 	if _, err := l.h.ChooseReference(9); err == nil {
@@ -220,7 +221,7 @@ func TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst(t *testing.T) {
 	want := "In run 3 (replay of hour.jsonl.gz, completed_ts), the event-time output against run 2 (replay of hour.jsonl.gz, completed_ts): " +
 		"2 of 2 (tenant, minute) rows identical; its processing-time windows put the whole recording, $10.0000 and 3 requests, " +
 		"into the minute 10:00 of the wall clock the replay ran at."
-	if f == nil || f.Sentence != want {
+	if f == nil || lab4.Sentence(f) != want {
 		t.Errorf("4.3 = %+v\nwant %q", f, want)
 	}
 	if st := l.h.DiffState(false); st.Diff == nil || st.Diff.Names.A != "run 2" || !strings.Contains(st.Title, "against run 2") {
@@ -231,16 +232,16 @@ func TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst(t *testing.T) {
 func TestRestoringSavedProgressKeepsItsFindingsUntilThisSessionHasItsOwn(t *testing.T) {
 	saved := state.New()
 	saved.Answers["4.2a"] = "no"
-	saved.Evidence.Findings = map[string]*state.Finding{"4.2": {Run: state.RunRef{ID: 1, Kind: "start"}, Met: true, Pinned: true, Sentence: "saved"}}
+	saved.Evidence.Findings = map[string]*state.Finding{"4.2": {Run: state.RunRef{ID: 1, Kind: "start"}, Met: true, Pinned: true, Saved: "saved"}}
 	l := newLab()
 	l.h.Restore(saved)
-	if f := l.h.Finding("4.2"); f == nil || f.Sentence != "saved" {
+	if f := l.h.Finding("4.2"); f == nil || lab4.Sentence(f) != "saved" {
 		t.Fatalf("after Restore: %+v", f)
 	}
 	// A pinned saved finding stays whatever this session's runs show.
 	courseHiccup(l)
 	l.minute(1, 0.4, 0.2)
-	if f := l.h.Finding("4.2"); f.Sentence != "saved" {
-		t.Errorf("a pinned saved finding was replaced by %q", f.Sentence)
+	if f := l.h.Finding("4.2"); lab4.Sentence(f) != "saved" {
+		t.Errorf("a pinned saved finding was replaced by %q", lab4.Sentence(f))
 	}
 }

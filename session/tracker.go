@@ -133,12 +133,12 @@ func (t *tracker) observe(s *Session, u backend.Update) {
 	}
 }
 
-// tick marks step id done, once, with the reason.
-func (t *tracker) tick(id string, at int64, because string) {
+// tick marks step id done, once: its evidence is the finding's.
+func (t *tracker) tick(id string, at int64) {
 	if t.steps[id].Done {
 		return
 	}
-	t.steps[id] = state.Step{Done: true, At: at, Because: because}
+	t.steps[id] = state.Step{Done: true, At: at}
 	t.changed = true
 }
 

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"testing"
 	"time"
@@ -84,7 +85,7 @@ func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
 	want := "In run 2 (replay of hour.jsonl.gz, completed_ts), the event-time output against the recorded hour re-enacted at its recorded times: " +
 		"2 of 2 (tenant, minute) rows identical; its processing-time windows put the whole recording, $10.0000 and 3 requests, " +
 		"into the minute 10:00 of the wall clock the replay ran at."
-	if f == nil || f.Sentence != want || f.Run.Recording != "hour.jsonl.gz" {
+	if f == nil || lab4.Sentence(f) != want || f.Run.Recording != "hour.jsonl.gz" {
 		t.Errorf("4.3 finding %+v\nwant %q", f, want)
 	}
 	var st state.State
@@ -106,7 +107,7 @@ func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
 	f = l.h.Finding("4.4")
 	want = "In run 3 (replay of hour.jsonl.gz, started_ts), 1 request changed minute; r-7 (acme, $0.0000) started 09:59:58.000: " +
 		"completed_ts bills it in 10:00, started_ts in 09:59."
-	if f == nil || f.Sentence != want {
+	if f == nil || lab4.Sentence(f) != want {
 		t.Errorf("4.4 finding %+v\nwant %q", f, want)
 	}
 	l.t.fill(&st)
@@ -140,7 +141,7 @@ func TestAFailedReplayIsRecordedButNotTicked(t *testing.T) {
 
 func TestSavedStepsStayTicked(t *testing.T) {
 	saved := state.New()
-	saved.Steps["4.3"] = state.Step{Done: true, Because: "earlier"}
+	saved.Steps["4.3"] = state.Step{Done: true}
 	if !New(Config{Saved: &saved}).Done("4.3") {
 		t.Error("a saved tick was lost")
 	}

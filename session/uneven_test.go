@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"testing"
 
@@ -37,8 +38,8 @@ func TestA43FindingSaysWhichPartitionRanAheadAndWhatRemovesIt(t *testing.T) {
 		"from Kafka 4.1.1 as fast as it could, dropped 43,801 to 46,390 of its 71,641 requests as late in four replays, and this lab's consumer " +
 		"on that broker saw one partition up to 3,600 s ahead (conformance/fairness.sh, 1 Dec 2026). Watermarks per partition on the source (w, p, enter; --watermarks source headless) take " +
 		"the minimum over the partitions, which never runs ahead of a record's own partition: with them this record is not late, whatever the pace."
-	if !strings.HasSuffix(f.Sentence, want) {
-		t.Errorf("4.3 = %q\nwant it to end %q", f.Sentence, want)
+	if !strings.HasSuffix(lab4.Sentence(f), want) {
+		t.Errorf("4.3 = %q\nwant it to end %q", lab4.Sentence(f), want)
 	}
 	if got := LateLead(l.h.Current()); got != "1 only because partition 2 ran 41.3 s ahead of 0" {
 		t.Errorf("LateLead = %q", got)
@@ -92,7 +93,7 @@ func TestAReplayWithWatermarksAtTheSourceAndNoLateRecordSaysSo(t *testing.T) {
 	f := l.h.Finding("4.3")
 	want := "With watermarks per partition on the source no record was late, though partition 0 ran up to 1,321.3 s (22 min) ahead of " +
 		"partition 2 as the job read them: the job's watermark is the minimum over the partitions."
-	if f == nil || !strings.HasSuffix(f.Sentence, want) || f.Run.Watermarks != "for_monotonous_timestamps() per partition at the source" {
+	if f == nil || !strings.HasSuffix(lab4.Sentence(f), want) || f.Run.Watermarks != "for_monotonous_timestamps() per partition at the source" {
 		t.Errorf("4.3 = %+v\nwant it to end %q", f, want)
 	}
 }
@@ -116,13 +117,13 @@ func TestAReplaysComparisonFollowsTheStatusThatListsItsLastOpenWindows(t *testin
 	st.Open = []meter.Result{pendingAt(90, 5, 1)}
 	l.apply(backend.Update{Results: []meter.Result{fired(meter.EventTimeResult, "acme", 0, 0.2, 2)}, Status: st})
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
-	if f := l.h.Finding("4.3"); f == nil || !strings.Contains(f.Sentence, "$5.0000 and 1 requests") {
+	if f := l.h.Finding("4.3"); f == nil || !strings.Contains(lab4.Sentence(f), "$5.0000 and 1 requests") {
 		t.Fatalf("before the last status: %+v", f)
 	}
 	st = status(t0+2300, t0+1000)
 	st.Open = []meter.Result{pendingAt(90, 9.9, 3)}
 	l.apply(backend.Update{Status: st})
-	if f := l.h.Finding("4.3"); f == nil || !strings.Contains(f.Sentence, "$9.9000 and 3 requests") {
+	if f := l.h.Finding("4.3"); f == nil || !strings.Contains(lab4.Sentence(f), "$9.9000 and 3 requests") {
 		t.Errorf("after the status with the whole window: %+v", f)
 	}
 }

@@ -6,10 +6,12 @@ import "github.com/labtui/labtui/minutes"
 // recording re-enacted at the pace it was recorded, deterministically, standing in for the
 // live run of the recorded hour (exercise 4.3).
 type Comparison struct {
-	// Reference says what the replay was compared with; Against names it in a sentence
-	// ("run 1 (replay of hour.jsonl.gz, completed_ts)").
-	Reference string `json:"reference"`
-	Against   string `json:"against,omitempty"`
+	// Reference says what the replay was compared with, in words; AgainstRun is the run
+	// when the learner chose one (nil: the recording re-enacted). Against is what files
+	// saved before AgainstRun named it with, kept as it was written.
+	Reference  string  `json:"reference"`
+	AgainstRun *RunRef `json:"against_run,omitempty"`
+	Against    string  `json:"against,omitempty"`
 	// EventTime compares the event-time sinks; ProcessingTime the processing-time sinks.
 	EventTime      DiffReport `json:"event_time"`
 	ProcessingTime DiffReport `json:"processing_time"`
@@ -73,6 +75,10 @@ func (c *Comparison) clone() *Comparison {
 		return nil
 	}
 	d := *c
+	if c.AgainstRun != nil {
+		r := *c.AgainstRun
+		d.AgainstRun = &r
+	}
 	d.EventTime.Lines = append([]string(nil), c.EventTime.Lines...)
 	d.ProcessingTime.Lines = append([]string(nil), c.ProcessingTime.Lines...)
 	d.ProcessingMinutes = append([]minutes.Row(nil), c.ProcessingMinutes...)

@@ -2,28 +2,126 @@ package state
 
 import "github.com/labtui/labtui/minutes"
 
-// Finding is one exercise's evidence as the learner reads it and the answer sheet states
-// it: the run that backs it, whether the exercise's rule is met, the sentence that
-// proves it from that run's data, and the minutes the sentence is about.
+// Finding is one exercise's evidence as data: the run that backs it, whether the
+// exercise's rule is met, the numbers that prove it from that run (one of the facts
+// below, by exercise), and the minutes they are about. It is rendered in words where it
+// is shown (labs/lab4), so a run renumbered or a sentence reworded never disagrees with
+// the numbers kept.
 type Finding struct {
 	// Run is the run that backs the finding.
 	Run RunRef `json:"run"`
 	// Pinned says the learner chose the run, or answered while it backed the step: a
-	// later run does not replace it.
+	// later run does not replace it, and the finding is frozen as it stood then.
 	Pinned bool `json:"pinned,omitempty"`
 	// Met says the exercise's rule is met by the run: the step is ticked.
 	Met bool `json:"met"`
-	// Sentence proves the finding, or says what is still missing, in one sentence.
-	Sentence string `json:"sentence"`
-	// Rows are the minutes the sentence is about, both windows side by side (4.1, 4.2);
+	// Rows are the minutes the finding is about, both windows side by side (4.1, 4.2);
 	// for 4.3 the replay's processing-time minutes.
 	Rows []minutes.Row `json:"rows,omitempty"`
 	// About is the processing time of the event the finding is about, when a run can
 	// show more than one: the start of 4.2's hiccup.
 	About int64 `json:"about,omitempty"`
 	// TakenAt is the lab's processing time, ms since the epoch, when the finding was
-	// last worked out.
+	// worked out.
 	TakenAt int64 `json:"taken_at"`
+
+	// The facts: the one of them the exercise's rule fills in.
+	Agreement *AgreementFacts `json:"agreement,omitempty"`
+	Hiccup    *HiccupFacts    `json:"hiccup,omitempty"`
+	Replay    *ReplayFacts    `json:"replay,omitempty"`
+	Moved     *MovedFacts     `json:"moved,omitempty"`
+	// Late is why the run's records were late, when that explains the finding.
+	Late *LateFacts `json:"late,omitempty"`
+
+	// Saved is the sentence a file saved before findings were kept as data holds in
+	// place of facts: shown as it was written, its numbers cannot be worked out again.
+	Saved string `json:"sentence,omitempty"`
+}
+
+// AgreementFacts are 4.1's: the prompt minutes in which both windows agree.
+type AgreementFacts struct {
+	// Minutes are the starts of the agreeing minutes, oldest first; Wanted is how many
+	// the rule asks for.
+	Minutes []int64 `json:"minutes"`
+	Wanted  int     `json:"wanted"`
+	// Rows, USD and Requests add up those minutes' rows (each window bills the same).
+	Rows     int     `json:"rows"`
+	USD      float64 `json:"usd"`
+	Requests int64   `json:"requests"`
+	// LeftOut are the latest closed minutes left out for a ≠ row alone, at most a few;
+	// LeftOutBefore counts those before them.
+	LeftOut       []int64 `json:"left_out,omitempty"`
+	LeftOutBefore int     `json:"left_out_before,omitempty"`
+}
+
+// HiccupFacts are 4.2's: the hold, and the late records it made.
+type HiccupFacts struct {
+	Instance string `json:"instance"`
+	From     int64  `json:"from"`
+	To       int64  `json:"to"`
+	// Late and USD count the held records dropped as late, which arrived from
+	// FirstArrival to LastArrival; Example is the first of them.
+	Late         int     `json:"late"`
+	USD          float64 `json:"usd"`
+	FirstArrival int64   `json:"first_arrival"`
+	LastArrival  int64   `json:"last_arrival"`
+	Example      Late    `json:"example"`
+}
+
+// ReplayFacts are 4.3's: a completed_ts replay against its reference.
+type ReplayFacts struct {
+	// AgainstRun is the reference when the learner chose a run; nil when it is the
+	// recording re-enacted at its recorded times.
+	AgainstRun *RunRef `json:"against_run,omitempty"`
+	// Rows, Identical and Unexplained are the event-time comparison's counts.
+	Rows        int `json:"rows"`
+	Identical   int `json:"identical"`
+	Unexplained int `json:"unexplained"`
+	// ProcessingUSD, ProcessingRequests and ProcessingStarts are the replay's
+	// processing-time windows: the whole recording, and the minutes it landed in.
+	ProcessingUSD      float64 `json:"processing_usd"`
+	ProcessingRequests int64   `json:"processing_requests"`
+	ProcessingStarts   []int64 `json:"processing_starts,omitempty"`
+}
+
+// MovedFacts are 4.4's: how many requests changed minute, and the one named.
+type MovedFacts struct {
+	Count   int   `json:"count"`
+	Request Moved `json:"request"`
+}
+
+// LateFacts are what explains a run's late records: how it read, its watermarks, and
+// how far one partition ran ahead of another.
+type LateFacts struct {
+	// Run is the run's number.
+	Run int `json:"run"`
+	// Restart says the run is the live job started again that re-read its topic's
+	// backlog at full speed; Recording that it read a recording.
+	Restart   bool    `json:"restart,omitempty"`
+	Recording bool    `json:"recording,omitempty"`
+	Late      int     `json:"late"`
+	USD       float64 `json:"usd"`
+	// Reads is nil when the backend did not report how the partitions were read.
+	Reads *ReadsFacts `json:"reads,omitempty"`
+	// Source says the watermarks are per partition on the source; BoundMS is the
+	// strategy's out-of-orderness and IntervalMS the watermark interval.
+	Source     bool  `json:"source,omitempty"`
+	BoundMS    int64 `json:"bound_ms,omitempty"`
+	IntervalMS int64 `json:"interval_ms"`
+	// StartedTS says the run read started_ts.
+	StartedTS bool `json:"started_ts,omitempty"`
+	// Forgotten counts the request halves the job let go waiting for the other.
+	Forgotten int64 `json:"forgotten,omitempty"`
+}
+
+// ReadsFacts are the largest lead of partition Ahead over Behind, in ms, and how many
+// late records (Late) were late only because of such a lead (AheadLate).
+type ReadsFacts struct {
+	Ahead     int32 `json:"ahead"`
+	Behind    int32 `json:"behind"`
+	ByMS      int64 `json:"by_ms"`
+	Late      int64 `json:"late"`
+	AheadLate int64 `json:"ahead_late"`
 }
 
 // RunRef names the run a finding comes from, in a way that stays true after the session
@@ -49,5 +147,39 @@ func (f *Finding) clone() *Finding {
 	}
 	c := *f
 	c.Rows = append([]minutes.Row(nil), f.Rows...)
+	if f.Agreement != nil {
+		a := *f.Agreement
+		a.Minutes = append([]int64(nil), a.Minutes...)
+		a.LeftOut = append([]int64(nil), a.LeftOut...)
+		c.Agreement = &a
+	}
+	if f.Hiccup != nil {
+		h := *f.Hiccup
+		c.Hiccup = &h
+	}
+	if f.Replay != nil {
+		r := *f.Replay
+		r.ProcessingStarts = append([]int64(nil), r.ProcessingStarts...)
+		if r.AgainstRun != nil {
+			a := *r.AgainstRun
+			r.AgainstRun = &a
+		}
+		c.Replay = &r
+	}
+	if f.Moved != nil {
+		m := *f.Moved
+		c.Moved = &m
+	}
+	if f.Late != nil {
+		l := *f.Late
+		if l.Reads != nil {
+			r := *l.Reads
+			l.Reads = &r
+		}
+		c.Late = &l
+	}
 	return &c
 }
+
+// Clone returns a deep copy of f (nil for nil).
+func (f *Finding) Clone() *Finding { return f.clone() }

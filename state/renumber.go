@@ -2,9 +2,7 @@ package state
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
-	"strconv"
 )
 
 // Renumber gives every run a file names its own number, where a file saved over several
@@ -12,9 +10,14 @@ import (
 // number: each session's runs then count from 1, so "run 1" is a run of each. The runs
 // keep their order and each session its own numbering, shifted past the sessions before
 // it (its run 1 becomes run 4 after a session of three runs), in every place that names
-// them: the findings' runs and sentences, the steps' sentences, the tables, the replays'
-// lines and the comparisons' "against". LastRun is set to the largest number. It reports
-// whether anything changed; a file whose numbers are already unique is left as it is.
+// them as data: the findings' runs and the runs their facts name, the tables, the
+// replays' lines and the comparisons' chosen references. LastRun is set to the largest
+// number. It reports whether anything changed; a file whose numbers are already unique
+// is left as it is.
+//
+// Words are not rewritten: a finding saved before findings were data (Finding.Saved) and
+// a comparison's Against text keep the numbers of the session that wrote them, and the
+// sheet says such a sentence is an earlier labtui's.
 func (s *State) Renumber() bool {
 	e := &s.Evidence
 	type run struct {
@@ -78,20 +81,26 @@ func (s *State) Renumber() bool {
 		}
 		return o
 	}
+	shift := func(r *RunRef) {
+		if r != nil && r.ID != 0 {
+			r.ID += offsetAt(r.StartedAt)
+		}
+	}
 	for _, f := range e.Findings {
 		if f == nil || f.Run.ID == 0 {
 			continue
 		}
 		o := offsetAt(f.Run.StartedAt)
 		f.Run.ID += o
-		f.Sentence = shiftRuns(f.Sentence, o)
+		if f.Replay != nil {
+			shift(f.Replay.AgainstRun)
+		}
+		if f.Late != nil && f.Late.Run != 0 {
+			f.Late.Run += o
+		}
 	}
 	for i := range e.Replayed {
 		e.Replayed[i].Run.ID += offsetAt(e.Replayed[i].Run.StartedAt)
-	}
-	for id, st := range s.Steps {
-		st.Because = shiftRuns(st.Because, offsetAt(st.At))
-		s.Steps[id] = st
 	}
 	table := func(t *Table) int {
 		o := offsetAt(t.TakenAt)
@@ -108,29 +117,11 @@ func (s *State) Renumber() bool {
 	}
 	for i := range e.Replays {
 		r := &e.Replays[i]
-		o := table(&r.Table)
+		table(&r.Table)
 		if r.Compare != nil {
-			r.Compare.Against = shiftRuns(r.Compare.Against, o)
+			shift(r.Compare.AgainstRun)
 		}
 	}
 	s.LastRun = max(s.LastRun, top)
 	return true
-}
-
-// runNumber is "run 3" or "Run 3" in a sentence.
-var runNumber = regexp.MustCompile(`\b([Rr]un) ([0-9]+)\b`)
-
-// shiftRuns adds offset to every run number text names.
-func shiftRuns(text string, offset int) string {
-	if offset == 0 {
-		return text
-	}
-	return runNumber.ReplaceAllStringFunc(text, func(m string) string {
-		sub := runNumber.FindStringSubmatch(m)
-		n, err := strconv.Atoi(sub[2])
-		if err != nil {
-			return m
-		}
-		return sub[1] + " " + strconv.Itoa(n+offset)
-	})
 }

@@ -108,9 +108,9 @@ func (s State) Clone() State {
 type Step struct {
 	Done bool `json:"done"`
 	// At is the lab's processing time, ms since the epoch, when the evidence first existed.
+	// What the evidence is, is the exercise's finding alone (files saved before held a
+	// sentence here too, "because", which is not read: it could disagree with the finding).
 	At int64 `json:"at,omitempty"`
-	// Because says in one sentence what the evidence was.
-	Because string `json:"because,omitempty"`
 }
 
 // Evidence is what labtui captured for the exercises. Tables are copies: they keep the
@@ -132,7 +132,7 @@ type Evidence struct {
 	// nil when Moved was noted record by record as the started_ts run went.
 	MovedSummary *MovedSummary `json:"moved_summary,omitempty"`
 	// Findings are each exercise's evidence as the rules state it, by exercise ID
-	// ("4.2"): the run that backs it and the sentence that proves it. Files saved
+	// ("4.2"): the run that backs it and the numbers that prove it. Files saved
 	// before findings existed have none; the tables above then stand alone.
 	Findings map[string]*Finding `json:"findings,omitempty"`
 	// HiccupTable is 4.2's table worked out from Hiccup by the session (session.Tables);

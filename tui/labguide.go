@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/internal/safetext"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/session"
@@ -21,7 +22,7 @@ func (m Model) labChanged() Model {
 	checks := map[string]labpanel.Check{}
 	for _, e := range state.Exercises() {
 		if f := m.sess.Finding(e.ID); f != nil {
-			checks[e.ID] = labpanel.Check{Done: f.Met, Sentence: safetext.Line(f.Sentence), Run: runName(f.Run)}
+			checks[e.ID] = labpanel.Check{Done: f.Met, Sentence: safetext.Line(lab4.Sentence(f)), Run: runName(f.Run)}
 		}
 	}
 	backing := 0 // the run backing 4.3: its replay's table is the one shown

@@ -325,7 +325,7 @@ func (m Model) checkText(id, rule string) string {
 	c, ok := m.checks[id]
 	if !ok {
 		if s := m.steps[id]; s.Done {
-			return m.styles.Good.Render("met: " + s.Because)
+			return m.styles.Good.Render("met (its evidence was saved by an earlier labtui without a finding)")
 		}
 		return "not yet: labtui ticks this step on " + rule
 	}

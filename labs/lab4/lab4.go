@@ -1,0 +1,87 @@
+// Package lab4 is Lab 4's exercises, each whole in a file of its own: the course's text
+// and questions, how it is done in labtui, what counts as its evidence, and how its
+// evidence reads in words. Evidence is kept as data (state.Finding); this package is the
+// one place that turns it into sentences, for the lab panel and the answer sheet alike.
+package lab4
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labtui/labtui/internal/thousands"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
+)
+
+// Sentence is finding f in one sentence, or a few: what it proves, from its own
+// numbers. A finding saved before findings were data is its saved sentence.
+func Sentence(f *state.Finding) string {
+	if f == nil {
+		return ""
+	}
+	var s string
+	switch {
+	case f.Agreement != nil:
+		s = agreementSentence(f.Run, *f.Agreement)
+	case f.Hiccup != nil:
+		s = hiccupSentence(f.Run, *f.Hiccup)
+	case f.Replay != nil:
+		s = replaySentence(f.Run, *f.Replay)
+	case f.Moved != nil:
+		s = movedSentence(f.Run, *f.Moved)
+	default:
+		return f.Saved
+	}
+	if f.Late != nil {
+		if why := LateWhy(*f.Late); why != "" {
+			s += " " + why
+		}
+	}
+	return s
+}
+
+// RunName names a run in a sentence: "run 2 (replay of hour.jsonl.gz, started_ts)".
+func RunName(r state.RunRef) string {
+	what := r.Kind
+	if r.Recording != "" {
+		what += " of " + r.Recording
+	}
+	return fmt.Sprintf("run %d (%s, %s)", r.ID, what, r.Timestamp)
+}
+
+// Count writes n with thousands separated by commas: 16,499.
+func Count(n int64) string { return thousands.Format(n) }
+
+// plural is "1 request" or "3 requests".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%s %ss", Count(int64(n)), word)
+}
+
+// hhmm is a time as UTC hh:mm.
+func hhmm(ms int64) string { return meter.Clock(ms)[:5] }
+
+// seconds is a time as UTC hh:mm:ss.
+func seconds(ms int64) string { return meter.Clock(ms)[:8] }
+
+// minuteList names minutes: "15:14", "15:14 and 15:16", "15:14, 15:15 and 15:16".
+func minuteList(starts []int64) string {
+	names := make([]string, len(starts))
+	for i, m := range starts {
+		names[i] = hhmm(m)
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// MinuteSpan names minutes: "the minute 10:01", "the 3 minutes 10:01, 10:02 and 10:04".
+func MinuteSpan(starts []int64) string {
+	if len(starts) == 1 {
+		return "the minute " + hhmm(starts[0])
+	}
+	return fmt.Sprintf("the %d minutes %s", len(starts), minuteList(starts))
+}
