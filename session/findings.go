@@ -7,6 +7,7 @@ import (
 
 	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
@@ -66,7 +67,7 @@ func (s *Session) Answered(answers map[string]string) {
 		if i := strings.LastIndexAny(q, "abcdefgh"); i > 0 {
 			ex = q[:i]
 		}
-		if f := s.ev.evidence.Findings[ex]; f != nil && !f.Pinned && strings.TrimSpace(a) != "" && s.Run(f.Run.ID) != nil {
+		if f := s.ev.evidence.Findings[ex]; f != nil && !f.Pinned && strings.TrimSpace(a) != "" {
 			f.Pinned = true
 			s.ev.changed = true
 		}
@@ -222,18 +223,71 @@ func (t *tracker) updateFindings(s *Session, now bool) {
 	for _, ex := range exerciseIDs {
 		old := t.evidence.Findings[ex]
 		if old != nil && old.Pinned {
-			if run := s.Run(old.Run.ID); run != nil && run.StartedAt == old.Run.StartedAt {
+			// Pinned before its rule was met, it follows its own run until it is: the
+			// answer cannot be about evidence that is not there yet.
+			if run := s.Run(old.Run.ID); !old.Met && run != nil && run.is(old.Run) {
 				if f := s.findingFor(ex, run, old.About); f != nil {
 					f.Pinned = true
 					t.setFinding(s, ex, f)
 				}
 			}
+			t.noteNewer(s, ex)
 			continue
 		}
+		delete(t.newer, ex)
 		if f := t.pick(s, ex); f != nil {
 			t.setFinding(s, ex, f)
 		}
 	}
+}
+
+// noteNewer notes what the rule would make of ex now, when it differs from the pinned
+// finding: a pinned finding is frozen as it stood when it was pinned (by p, or by an
+// answer written while it backed the step), and the learner decides whether the newer
+// evidence replaces it (Repin).
+func (t *tracker) noteNewer(s *Session, ex string) {
+	cur, was := t.evidence.Findings[ex], t.newer[ex]
+	if f := t.pick(s, ex); f != nil && cur != nil && !sameEvidence(cur, f) {
+		t.newer[ex] = f
+		t.changed = t.changed || was == nil || !sameEvidence(was, f)
+		return
+	}
+	if was != nil {
+		delete(t.newer, ex)
+		t.changed = true
+	}
+}
+
+// Newer is what the rule would make of exercise ex now, when its finding is pinned and
+// later runs (or more of its own run) would change it; nil when nothing would.
+func (s *Session) Newer(ex string) *state.Finding { return s.ev.newer[ex] }
+
+// Repin replaces exercise ex's pinned finding with what the rule makes of it now
+// (Newer), pinned in turn, and returns it; it fails, saying so, when nothing newer is
+// there.
+func (s *Session) Repin(ex string) (*state.Finding, error) {
+	f := s.ev.newer[ex]
+	if f == nil {
+		return nil, fmt.Errorf("%s's pinned evidence is what the runs show: nothing newer to pin", ex)
+	}
+	if run := s.Run(f.Run.ID); run != nil && run.is(f.Run) {
+		// Worked out again from its run, with the tables the export shows beside it.
+		if g := s.findingFor(ex, run, f.About); g != nil {
+			f = g
+		}
+	} else {
+		f = f.Clone()
+	}
+	f.Pinned = true
+	delete(s.ev.newer, ex)
+	s.ev.setFinding(s, ex, f)
+	return s.Finding(ex), nil
+}
+
+// sameEvidence reports whether two findings are the same evidence: the same run, the
+// same verdict and the same numbers, whenever each was worked out.
+func sameEvidence(a, b *state.Finding) bool {
+	return a.Run == b.Run && a.Met == b.Met && lab4.Sentence(a) == lab4.Sentence(b) && sameRows(a.Rows, b.Rows)
 }
 
 // pick is the rule's choice of run for ex: for 4.1 the live run with the most prompt
@@ -279,11 +333,16 @@ func (t *tracker) setFinding(s *Session, ex string, f *state.Finding) {
 
 // sameFinding reports whether two findings say the same of the same rows.
 func sameFinding(a, b *state.Finding) bool {
-	if a.Run != b.Run || a.Pinned != b.Pinned || a.Met != b.Met || lab4.Sentence(a) != lab4.Sentence(b) || len(a.Rows) != len(b.Rows) {
+	return a.Pinned == b.Pinned && sameEvidence(a, b)
+}
+
+// sameRows reports whether two findings' rows say the same.
+func sameRows(a, b []minutes.Row) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	for i := range a.Rows {
-		x, y := a.Rows[i], b.Rows[i]
+	for i := range a {
+		x, y := a[i], b[i]
 		if x.WindowStart != y.WindowStart || x.Tenant != y.Tenant || x.Cells != y.Cells || x.Differs != y.Differs || x.Mark != y.Mark {
 			return false
 		}

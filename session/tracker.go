@@ -28,6 +28,9 @@ type tracker struct {
 	// held is the 4.2 table the export has always shown, for each 4.2 finding worked
 	// out since then.
 	held map[*state.Finding]*state.Hiccup
+	// newer is what the rule would make of a pinned exercise now, where that differs
+	// from its frozen finding (Session.Newer).
+	newer map[string]*state.Finding
 }
 
 // hiccup is one injected hiccup, in the run it happened in.
@@ -60,7 +63,8 @@ type replayAsk struct {
 // newTracker returns a tracker starting from saved progress (steps and evidence).
 func newTracker(saved state.State) *tracker {
 	t := &tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(MovedIndexLimit),
-		answers: map[string]string{}, held: map[*state.Finding]*state.Hiccup{}}
+		answers: map[string]string{}, held: map[*state.Finding]*state.Hiccup{},
+		newer: map[string]*state.Finding{}}
 	for q, a := range saved.Answers {
 		t.answers[q] = a
 	}

@@ -145,7 +145,7 @@ func (h mainHelp) FullHelp() [][]key.Binding {
 		{k.Generator, k.Inject, k.Strategy, k.Replay, k.Timestamp, k.Mark, k.Kill},
 		{k.Diff, tabs, k.Skew, k.Open, k.Back, focus, k.Late, k.Inspector, k.Filter},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.Lab.Guide, k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Lab.Pin, k.Lab.Unpin, k.Export, k.Quit},
+		{k.Lab.Guide, k.Lab.Prev, k.Lab.Next, k.Lab.Edit, k.Lab.Done, k.Lab.Pin, k.Lab.Unpin, k.Lab.Repin, k.Export, k.Quit},
 	}
 }
 

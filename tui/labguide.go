@@ -22,7 +22,11 @@ func (m Model) labChanged() Model {
 	checks := map[string]labpanel.Check{}
 	for _, e := range state.Exercises() {
 		if f := m.sess.Finding(e.ID); f != nil {
-			checks[e.ID] = labpanel.Check{Done: f.Met, Sentence: safetext.Line(lab4.Sentence(f)), Run: runName(f.Run)}
+			c := labpanel.Check{Done: f.Met, Sentence: safetext.Line(lab4.Sentence(f)), Run: runName(f.Run)}
+			if n := m.sess.Newer(e.ID); n != nil {
+				c.Newer, c.NewerRun = safetext.Line(lab4.Sentence(n)), fmt.Sprintf("run %d", n.Run.ID)
+			}
+			checks[e.ID] = c
 		}
 	}
 	backing := 0 // the run backing 4.3: its replay's table is the one shown
@@ -61,6 +65,20 @@ func (m Model) pinNext() (Model, tea.Cmd) {
 			strings.TrimPrefix(runName(f.Run), fmt.Sprintf("run %d, ", f.Run.ID)))
 	case f != nil:
 		m = m.say(footer.Info, "%s follows the rule again: %s backs it", ex, runName(f.Run))
+	}
+	m = m.labChanged()
+	return m.dirty()
+}
+
+// repin pins the selected exercise to what the runs show now, in place of the evidence
+// pinned before, and says which.
+func (m Model) repin() (Model, tea.Cmd) {
+	ex := m.lab.SelectedExercise()
+	f, err := m.sess.Repin(ex)
+	if err != nil {
+		m = m.say(footer.Warn, "%v", err)
+	} else {
+		m = m.say(footer.Info, "%s is pinned to what %s shows now; your answer may need the new numbers", ex, runName(f.Run))
 	}
 	m = m.labChanged()
 	return m.dirty()

@@ -184,6 +184,8 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.pinNext()
 		case key.Matches(k, km.Lab.Unpin):
 			return m.unpin()
+		case key.Matches(k, km.Lab.Repin):
+			return m.repin()
 		}
 		before := m.lab.SelectedExercise()
 		var cmd tea.Cmd

@@ -22,6 +22,9 @@ type KeyMap struct {
 	Done  key.Binding
 	Pin   key.Binding
 	Unpin key.Binding
+	// Repin pins the selected exercise to what the runs show now, when that differs
+	// from its pinned evidence.
+	Repin key.Binding
 	// Guide opens the selected exercise's whole guide in a view that scrolls.
 	Guide key.Binding
 }
@@ -35,6 +38,7 @@ func DefaultKeyMap() KeyMap {
 		Done:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop writing")),
 		Pin:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin the step to the next run")),
 		Unpin: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "let the rule pick the run")),
+		Repin: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "pin what the runs show now")),
 		Guide: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "the exercise's whole guide")),
 	}
 }
@@ -117,6 +121,11 @@ type Check struct {
 	Sentence string
 	// Run names the run the check reads, such as "run 2 (replay, completed_ts)".
 	Run string
+	// Newer is what the runs would make of a pinned check now, when that differs from
+	// the evidence pinned (the answer was written against the pinned one); "" when not.
+	Newer string
+	// NewerRun names the run Newer comes from.
+	NewerRun string
 }
 
 // Table is the course's table beside the learner's: a title naming both (the course's

@@ -333,10 +333,17 @@ func (m Model) checkText(id, rule string) string {
 	if c.Run != "" {
 		text += " (" + c.Run + ")"
 	}
-	if c.Done {
-		return m.styles.Good.Render("met: " + text)
+	// Evidence that changed since it was pinned is said first, so a compact panel's one
+	// line of check says it; what the runs show now follows the pinned evidence.
+	changed, newer := "", ""
+	if c.Newer != "" {
+		changed = m.styles.Warn.Render("changed since pinned, u pins "+c.NewerRun+" as it is now · ") + "pinned, "
+		newer = m.styles.Warn.Render(" · now: " + c.Newer)
 	}
-	return "not yet: " + text
+	if c.Done {
+		return changed + m.styles.Good.Render("met: "+text) + newer
+	}
+	return changed + "not yet: " + text + newer
 }
 
 // tableRows is the exercise's table a row per wrapped line, each cell named by its

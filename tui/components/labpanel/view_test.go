@@ -118,3 +118,23 @@ func TestTheCompactPanelShowsTheRunsAMetExerciseCanBePinnedTo(t *testing.T) {
 		t.Errorf("4.3 met at 80x24, no runs:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestAPinnedCheckThatTheRunsWouldChangeSaysSoFirst: the answer pinned 4.1 to run 1's
+// minutes; run 2 would back it now. The check's first line says the evidence changed and
+// that u pins run 2, at 80x24 as at 160x48, and the check goes on with the pinned
+// evidence, then what the runs show now.
+func TestAPinnedCheckThatTheRunsWouldChangeSaysSoFirst(t *testing.T) {
+	check := Check{Done: true, Sentence: "In run 1 (start, completed_ts), the 5 minutes 10:00, 10:01, 10:02, 10:03 and 10:04 agree.",
+		Newer: "In run 2 (kill, completed_ts), the 5 minutes 10:07, 10:08, 10:09, 10:10 and 10:11 agree.", NewerRun: "run 2"}
+	for _, size := range [][2]int{{80, CompactHeight}, {160, 20}} {
+		m := New(theme.New(), DefaultKeyMap(), nil).SetSize(size[0], size[1]).SetFocused(true).SelectExercise("4.1").
+			SetChecks(map[string]Check{"4.1": check}).SetRuns(map[string][]RunChoice{"4.1": {{Name: "run 1 start", Backs: true, Pinned: true}}})
+		view := ansi.Strip(m.View())
+		if !strings.Contains(view, "check changed since pinned, u pins run 2 as it is now · pinned, met: In run 1") {
+			t.Errorf("%dx%d: the check does not say first that it changed:\n%s", size[0], size[1], view)
+		}
+		if size[0] == 160 && !strings.Contains(strings.ReplaceAll(view, "\n", " "), "now: In run 2 (kill, completed_ts)") {
+			t.Errorf("160 columns: the check does not say what the runs show now:\n%s", view)
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package session
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/export"
+	"github.com/labtui/labtui/labs/lab4"
+	"github.com/labtui/labtui/meter"
+)
+
+// sheet is the answer sheet of the session as it stands, with answers.
+func (l *lab) sheet(answers map[string]string) string {
+	st := l.h.Snapshot(answers, 1)
+	return export.Markdown(export.Build(st, time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC)))
+}
+
+// TestAnAnswerFreezesTheEvidenceItWasWrittenAgainst: 4.1 is answered while run 1's
+// minutes 10:00-10:04 back it; run 1 goes on with a minute of other sums and a restart
+// brings run 2 with five agreeing minutes of its own. The sheet still shows the minutes
+// and the sums the answer was written against, the session says what the rule would
+// make of 4.1 now, and Repin makes that the evidence.
+func TestAnAnswerFreezesTheEvidenceItWasWrittenAgainst(t *testing.T) {
+	l := newLab()
+	l.started()
+	for m := range int64(5) {
+		l.minute(m, 0.2, 0.2)
+	}
+	answered := "10:00-10:04 agree, $1.50 each."
+	answers := map[string]string{"4.1a": answered}
+	l.h.Answered(answers)
+	const then = "In run 1 (start, completed_ts), the 5 minutes 10:00, 10:01, 10:02, 10:03 and 10:04 agree tenant by tenant in both windows " +
+		"(10 rows, $1.5000 and 15 requests in each)"
+	if f := l.h.Finding("4.1"); f == nil || !f.Pinned || !strings.HasPrefix(lab4.Sentence(f), then) {
+		t.Fatalf("answered: %+v", f)
+	}
+
+	l.minute(5, 0.7, 0.7)
+	l.apply(backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseKill, Reason: "kill", At: t0 + 6*60000 + 3000}})
+	for m := int64(7); m < 12; m++ {
+		l.minute(m, 0.5, 0.5)
+	}
+
+	f := l.h.Finding("4.1")
+	if f == nil || f.Run.ID != 1 || !strings.HasPrefix(lab4.Sentence(f), then) || len(f.Rows) != 10 {
+		t.Fatalf("the pinned finding moved: %+v", f)
+	}
+	sheet := l.sheet(answers)
+	if !strings.Contains(sheet, then) || !strings.Contains(sheet, answered) {
+		t.Errorf("the sheet does not show the evidence the answer was written against:\n%s", sheet)
+	}
+	if strings.Contains(sheet, "10:07, 10:08") {
+		t.Errorf("the sheet shows run 2's minutes:\n%s", sheet)
+	}
+	newer := l.h.Newer("4.1")
+	if newer == nil || newer.Run.ID != 2 || !strings.Contains(lab4.Sentence(newer), "the 5 minutes 10:07, 10:08, 10:09, 10:10 and 10:11") {
+		t.Fatalf("Newer = %+v", newer)
+	}
+
+	f, err := l.h.Repin("4.1")
+	if err != nil || f.Run.ID != 2 || !f.Pinned || l.h.Newer("4.1") != nil {
+		t.Fatalf("Repin = %+v, %v; newer %+v", f, err, l.h.Newer("4.1"))
+	}
+	if sheet := l.sheet(answers); !strings.Contains(sheet, "In run 2 (kill, completed_ts), the 5 minutes 10:07") {
+		t.Errorf("after Repin the sheet shows:\n%s", sheet)
+	}
+	if _, err := l.h.Repin("4.1"); err == nil {
+		t.Error("Repin with nothing newer did not say so")
+	}
+}
+
+// TestAFindingPinnedBeforeItsRuleIsMetFollowsItsRunUntilItIs: an answer written after
+// three minutes pins run 1; its finding grows with run 1 until five minutes tick 4.1,
+// and only then stays as it is.
+func TestAFindingPinnedBeforeItsRuleIsMetFollowsItsRunUntilItIs(t *testing.T) {
+	l := newLab()
+	l.started()
+	for m := range int64(3) {
+		l.minute(m, 0.2, 0.2)
+	}
+	l.h.Answered(map[string]string{"4.1a": "so far they agree"})
+	for m := int64(3); m < 7; m++ {
+		l.minute(m, 0.2, 0.2)
+	}
+	f := l.h.Finding("4.1")
+	if f == nil || !f.Met || !f.Pinned || !l.h.Done("4.1") {
+		t.Fatalf("after seven minutes: %+v", f)
+	}
+	if got := f.Agreement.Minutes; len(got) != 5 || got[0] != t0 || got[4] != t0+4*60000 {
+		t.Errorf("the finding froze at minutes %v, want 10:00-10:04, the first five that met the rule", got)
+	}
+	_ = meter.CompletedTS
+}
