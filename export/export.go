@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -141,6 +142,23 @@ func replaysWith(rs []state.Replay, field string) []state.Replay {
 	return out
 }
 
+// earlierPicture is the picture an earlier export wrote into dir, while its run still
+// backs the exercise it was drawn for and its file is there; nil otherwise.
+func earlierPicture(dir string, st state.State) *state.Picture {
+	p := st.Evidence.Picture
+	if p == nil || filepath.Base(p.File) != p.File {
+		return nil
+	}
+	f := st.Evidence.Findings[p.Exercise]
+	if f == nil || f.Run.ID != p.Run.ID || f.Run.StartedAt != p.Run.StartedAt {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, p.File)); err != nil {
+		return nil
+	}
+	return p
+}
+
 // Write writes both files into dir, each atomically, and returns their paths.
 func Write(dir string, st state.State, now time.Time) ([]string, error) {
 	return WriteWith(dir, st, now, nil)
@@ -167,6 +185,8 @@ func writeWith(dir string, st state.State, now time.Time, pic *Picture) ([]strin
 			return nil, err
 		}
 		doc.attach(pic.ref(SkewFile), pic.Exercise)
+	} else if p := earlierPicture(dir, st); p != nil {
+		doc.attach(&PictureRef{File: p.File, Title: p.Title, Records: p.Records, Held: p.Held, Late: p.Late}, p.Exercise)
 	}
 	js, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {

@@ -30,10 +30,12 @@ func Markdown(doc Document) string {
 	b := sheet{twice: numberedTwice(doc)}
 	b.line("# Lab 4: event time and processing time — answer sheet")
 	b.line("")
-	b.line(fmt.Sprintf("Exported by labtui at %s UTC; every time below is UTC. Each exercise has your answers, then the evidence "+
+	// The sheet holds what the evidence holds and nothing of when it was written out,
+	// so two exports of the same evidence are the same sheet (the JSON says when).
+	b.line(fmt.Sprintf("Exported by labtui; every time below is UTC. Each exercise has your answers, then the evidence "+
 		"labtui found in your own runs: the run it comes from, the sentence that proves it, and the minutes it is about. "+
 		"What a table here leaves out is in %s (it keeps the first %d late records of a hiccup, and the sheet says how many "+
-		"there were).", doc.ExportedAt.Format("2006-01-02 15:04"), JSONFile, state.MaxLate))
+		"there were).", JSONFile, state.MaxLate))
 	b.line("")
 	b.line("| exercise | evidence | from |")
 	b.line("|---|---|---|")

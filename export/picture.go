@@ -18,9 +18,9 @@ type Picture struct {
 	Model skew.Model
 	// Title is written above the picture and under its reference.
 	Title string
-	// Exercise is the exercise the picture is evidence for: "4.2" for a hiccup in the
-	// live run, "4.3" or "4.4" for a replay.
+	// Exercise is the exercise the picture is evidence for, and Run the run drawn.
 	Exercise string
+	Run      state.RunRef
 }
 
 // PictureRef is the picture in the document: its file, beside the answers, and what it
@@ -55,6 +55,12 @@ func (p *Picture) writeSVG(dir string) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// Saved is the picture as the state keeps it once written to file.
+func (p *Picture) Saved(file string) state.Picture {
+	r := p.ref(file)
+	return state.Picture{File: r.File, Title: r.Title, Records: r.Records, Held: r.Held, Late: r.Late, Exercise: p.Exercise, Run: p.Run}
 }
 
 // attach puts the picture's reference in the evidence of its exercise.

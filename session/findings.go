@@ -14,6 +14,9 @@ import (
 // Exercises whose evidence a Session finds, in the course's order.
 var exerciseIDs = []string{"4.1", "4.2", "4.3", "4.4"}
 
+// RunRef names run as findings and the saved state name it.
+func (s *Session) RunRef(run *Run) state.RunRef { return s.runRef(run) }
+
 // runRef names run for a finding.
 func (s *Session) runRef(run *Run) state.RunRef {
 	ref := state.RunRef{ID: run.ID, Kind: run.Kind(), Timestamp: run.Timestamp.String(), Watermarks: run.WatermarkStrategy(), StartedAt: run.StartedAt}
@@ -235,10 +238,23 @@ func (t *tracker) updateFindings(s *Session, now bool) {
 			continue
 		}
 		delete(t.newer, ex)
-		if f := t.pick(s, ex); f != nil {
+		if f := t.pick(s, ex); f != nil && (old == nil || s.kept(old.Run) || outweighs(f, old)) {
 			t.setFinding(s, ex, f)
 		}
 	}
+}
+
+// kept reports whether the run ref names is one of the session's kept runs.
+func (s *Session) kept(ref state.RunRef) bool {
+	run := s.Run(ref.ID)
+	return run != nil && run.is(ref)
+}
+
+// outweighs reports whether finding f of this session may take the place of an earlier
+// session's: when it is met, or neither is and it shows more. A run that has just begun
+// does not undo the evidence a learner saved and continued from.
+func outweighs(f, old *state.Finding) bool {
+	return f.Met || !old.Met && len(f.Rows) > len(old.Rows)
 }
 
 // noteNewer notes what the rule would make of ex now, when it differs from the pinned
@@ -385,12 +401,24 @@ func (s *Session) PictureRun() (*Run, string) {
 			return run, ex
 		}
 	}
+	if len(s.ev.evidence.Findings) > 0 {
+		// The evidence is of runs no longer kept (an earlier session's): another run's
+		// picture would be evidence of nothing; the export refers to the one it wrote.
+		return nil, ""
+	}
 	for i := len(s.runs) - 1; i >= 0; i-- {
 		if run := s.runs[i]; run.Results.Traced() {
 			return run, exerciseOf(run)
 		}
 	}
 	return nil, ""
+}
+
+// PictureWritten notes the skew picture an export wrote, so a later export refers to it
+// while its run backs its exercise and is no longer kept.
+func (s *Session) PictureWritten(p state.Picture) {
+	s.ev.evidence.Picture = &p
+	s.ev.changed = true
 }
 
 // exerciseOf is the exercise a run's picture suggests: a replay is 4.3 or 4.4 by its

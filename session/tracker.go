@@ -203,6 +203,9 @@ func (t *tracker) restore(saved state.State) {
 	if len(e.Moved) == 0 {
 		e.Moved, e.MovedSummary = s.Evidence.Moved, s.Evidence.MovedSummary
 	}
+	if e.Picture == nil {
+		e.Picture = s.Evidence.Picture
+	}
 	for id, f := range s.Evidence.Findings {
 		if e.Findings == nil {
 			e.Findings = map[string]*state.Finding{}

@@ -135,9 +135,25 @@ type Evidence struct {
 	// ("4.2"): the run that backs it and the numbers that prove it. Files saved
 	// before findings existed have none; the tables above then stand alone.
 	Findings map[string]*Finding `json:"findings,omitempty"`
+	// Picture is the skew picture the last export wrote beside the answers, and the run
+	// and exercise it is evidence for: an export made when that run is no longer kept
+	// (after quit and continue) refers to it again instead of drawing another run.
+	Picture *Picture `json:"picture,omitempty"`
 	// HiccupTable is 4.2's table worked out from Hiccup by the session (session.Tables);
 	// it is not saved, since it follows from Hiccup.
 	HiccupTable *HiccupTable `json:"-"`
+}
+
+// Picture is a skew picture an export wrote: its file beside the answers, what it shows,
+// and the run and exercise it is evidence for.
+type Picture struct {
+	File     string `json:"file"`
+	Title    string `json:"title"`
+	Records  int    `json:"records"`
+	Held     string `json:"held,omitempty"`
+	Late     int    `json:"late"`
+	Exercise string `json:"exercise"`
+	Run      RunRef `json:"run"`
 }
 
 // MaxReplays is how many replays Evidence keeps.
@@ -186,6 +202,10 @@ func (e Evidence) clone() Evidence {
 	if e.HiccupTable != nil {
 		t := *e.HiccupTable
 		c.HiccupTable = &t
+	}
+	if e.Picture != nil {
+		p := *e.Picture
+		c.Picture = &p
 	}
 	return c
 }

@@ -20,6 +20,7 @@ type pictureSpec struct {
 	opts            skew.Options
 	model           *skew.Model
 	title, exercise string
+	run             state.RunRef
 }
 
 // picture returns the skew picture to export: of the run the session picks as an
@@ -29,7 +30,7 @@ func (m Model) picture() *pictureSpec {
 	if run == nil {
 		return nil
 	}
-	p := &pictureSpec{results: run.Results.Snapshot(), open: run.StillOpen(), title: run.Title(), exercise: exercise}
+	p := &pictureSpec{results: run.Results.Snapshot(), open: run.StillOpen(), title: run.Title(), exercise: exercise, run: m.sess.RunRef(run)}
 	if run.Replay {
 		p.title += " · " + filepath.Base(m.sess.RecordingOf(run))
 	}
@@ -46,7 +47,7 @@ func (p *pictureSpec) build() *export.Picture {
 		mdl := skew.Build(session.Output(p.results, p.open), p.opts)
 		p.model = &mdl
 	}
-	return &export.Picture{Model: *p.model, Title: p.title + " · event time against processing time", Exercise: p.exercise}
+	return &export.Picture{Model: *p.model, Title: p.title + " · event time against processing time", Exercise: p.exercise, Run: p.run}
 }
 
 func (m Model) exportCmd(st state.State, pic *pictureSpec) tea.Cmd {
@@ -57,7 +58,12 @@ func (m Model) exportCmd(st state.State, pic *pictureSpec) tea.Cmd {
 			p = pic.build()
 		}
 		paths, err := export.WriteWith(dir, st, now, p)
-		return exportedMsg{paths, err}
+		msg := exportedMsg{paths: paths, err: err}
+		if p != nil && err == nil {
+			saved := p.Saved(export.SkewFile)
+			msg.picture = &saved
+		}
+		return msg
 	})
 }
 

@@ -68,6 +68,8 @@ type archivedMsg struct {
 type exportedMsg struct {
 	paths []string
 	err   error
+	// picture is the skew picture written, for the session to note.
+	picture *state.Picture
 }
 
 // listen reads one update from ch; Update re-arms it after each.

@@ -72,6 +72,9 @@ func (m Model) saveMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if msg.err != nil {
 			return m.say(footer.Error, "export failed: %v", msg.err), nil, true
 		}
+		if msg.picture != nil {
+			m.sess.PictureWritten(*msg.picture)
+		}
 		return m.say(footer.Info, "exported %s", pathList(msg.paths)), nil, true
 	}
 	return m, nil, false
