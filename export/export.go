@@ -88,7 +88,7 @@ type Evidence struct {
 func Build(st state.State, now time.Time) Document {
 	st = withoutPaths(st)
 	doc := Document{Lab: "04-event-time-and-processing-time", ExportedAt: now.UTC()}
-	for _, ex := range state.Exercises() {
+	for _, ex := range lab4.Exercises() {
 		step := st.Steps[ex.ID]
 		e := Exercise{ID: ex.ID, Instruction: ex.Instruction, Rule: ex.Evidence, Done: step.Done, Finding: findingOf(st.Evidence.Findings[ex.ID])}
 		for _, q := range ex.Questions {
@@ -115,14 +115,14 @@ func findingOf(f *state.Finding) *Finding {
 func evidenceFor(id string, ev state.Evidence) *Evidence {
 	var e Evidence
 	switch id {
-	case "4.1":
+	case lab4.Agreement:
 		e.Agreement = ev.Agreement
-	case "4.2":
+	case lab4.Hiccup:
 		e.Hiccup, e.HiccupTable = ev.Hiccup, ev.HiccupTable
-	case "4.3":
+	case lab4.Replay:
 		e.Replays = replaysWith(ev.Replays, "completed_ts")
 		e.Replayed = ev.Replayed
-	case "4.4":
+	case lab4.Moved:
 		e.Replays = replaysWith(ev.Replays, "started_ts")
 		e.Moved, e.MovedSummary = ev.Moved, ev.MovedSummary
 	}

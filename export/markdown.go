@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"time"
 
@@ -71,7 +72,7 @@ func Markdown(doc Document) string {
 		}
 		b.line("")
 		writeFinding(&b, e)
-		if e.ID == "4.3" && e.Evidence != nil {
+		if e.ID == lab4.Replay && e.Evidence != nil {
 			writeReplayed(&b, e.Evidence.Replayed, doc)
 		}
 	}
@@ -178,14 +179,14 @@ func writeFinding(b *sheet, e Exercise) {
 	}
 	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, b.runLabel(f.Run), sentence))
 	switch e.ID {
-	case "4.3":
+	case lab4.Replay:
 		if len(f.Rows) > 0 {
 			b.line("")
 			b.line("The replay's processing-time windows, the wall-clock minutes the whole recording landed in:")
 			b.line("")
 			writeProcessingMinutes(b, f.Rows)
 		}
-	case "4.4":
+	case lab4.Moved:
 		if e.Evidence != nil {
 			writeMoved(b, e.Evidence.Moved, e.Evidence.MovedSummary)
 		}
@@ -195,10 +196,10 @@ func writeFinding(b *sheet, e Exercise) {
 			writeRows(b, f.Rows)
 		}
 	}
-	if e.ID == "4.2" && e.Evidence != nil && e.Evidence.HiccupTable != nil {
+	if e.ID == lab4.Hiccup && e.Evidence != nil && e.Evidence.HiccupTable != nil {
 		writeHiccupTable(b, *e.Evidence.HiccupTable)
 	}
-	if e.ID == "4.2" && e.Evidence != nil && e.Evidence.Hiccup != nil && len(e.Evidence.Hiccup.Late) > 0 {
+	if e.ID == lab4.Hiccup && e.Evidence != nil && e.Evidence.Hiccup != nil && len(e.Evidence.Hiccup.Late) > 0 {
 		writeLate(b, e.Evidence.Hiccup)
 	}
 }

@@ -2,12 +2,13 @@ package export
 
 import (
 	"github.com/labtui/labtui/internal/safetext"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/state"
 )
 
 // unasked is st's answers to questions no exercise asks, in ID order.
 func unasked(st state.State) []Answer {
-	u := st.Unasked()
+	u := st.Unasked(lab4.QuestionIDs())
 	var out []Answer
 	for _, id := range state.SortedIDs(u) {
 		out = append(out, Answer{ID: id, Answer: u[id]})

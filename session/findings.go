@@ -11,9 +11,6 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
-// Exercises whose evidence a Session finds, in the course's order.
-var exerciseIDs = []string{"4.1", "4.2", "4.3", "4.4"}
-
 // RunRef names run as findings and the saved state name it.
 func (s *Session) RunRef(run *Run) state.RunRef { return s.runRef(run) }
 
@@ -26,7 +23,7 @@ func (s *Session) runRef(run *Run) state.RunRef {
 	return ref
 }
 
-// Finding returns exercise id's finding as it stands ("4.1" to "4.4"): the run that backs
+// Finding returns exercise id's finding as it stands (lab4.Agreement to lab4.Moved): the run that backs
 // it, whether the rule is met, the sentence that proves it. It is nil while no run has
 // shown any of it. The finding is the session's; do not change it.
 func (s *Session) Finding(id string) *state.Finding { return s.ev.evidence.Findings[id] }
@@ -102,21 +99,16 @@ func refList(refs []state.RunRef) string {
 
 // ruleOf is exercise ex's evidence rule, as the learner reads it.
 func ruleOf(ex string) string {
-	for _, e := range state.Exercises() {
-		if e.ID == ex {
-			return e.Evidence
-		}
-	}
-	return "no rule"
+	return lab4.RuleOf(ex)
 }
 
 // findingFor works out exercise ex's finding from run alone, or nil; about, when not 0,
 // is the event it must be about (4.2's hiccup start).
 func (s *Session) findingFor(ex string, run *Run, about int64) *state.Finding {
 	switch ex {
-	case "4.1":
+	case lab4.Agreement:
 		return s.agreement(run)
-	case "4.2":
+	case lab4.Hiccup:
 		for i := len(run.Hiccups) - 1; i >= 0; i-- {
 			if about != 0 && run.Hiccups[i].From != about {
 				continue
@@ -126,11 +118,11 @@ func (s *Session) findingFor(ex string, run *Run, about int64) *state.Finding {
 				return f
 			}
 		}
-	case "4.3":
+	case lab4.Replay:
 		if run.ReplayDone && run.Timestamp == meter.CompletedTS {
 			return s.replayFinding(run)
 		}
-	case "4.4":
+	case lab4.Moved:
 		if run.ReplayDone && run.Timestamp == meter.StartedTS {
 			return s.movedFinding(run)
 		}
@@ -223,7 +215,8 @@ func (t *tracker) updateFindings(s *Session, now bool) {
 	}
 	t.findingsAt = s.Now()
 	clear(t.held)
-	for _, ex := range exerciseIDs {
+	for _, e := range lab4.Exercises() {
+		ex := e.ID
 		old := t.evidence.Findings[ex]
 		if old != nil && old.Pinned {
 			// Pinned before its rule was met, it follows its own run until it is: the
@@ -315,7 +308,7 @@ func (t *tracker) pick(s *Session, ex string) *state.Finding {
 		if f == nil {
 			continue
 		}
-		if ex != "4.1" {
+		if ex != lab4.Agreement {
 			return f
 		}
 		if best == nil || len(f.Rows) > len(best.Rows) && f.Met == best.Met || f.Met && !best.Met {
@@ -339,10 +332,10 @@ func (t *tracker) setFinding(s *Session, ex string, f *state.Finding) {
 	if f.Met {
 		t.tick(ex, s.Now())
 	}
-	if ex == "4.1" {
+	if ex == lab4.Agreement {
 		t.evidence.Agreement = &state.Table{Run: f.Run.ID, Reason: f.Run.Kind, Timestamp: f.Run.Timestamp, TakenAt: f.TakenAt, Rows: f.Rows}
 	}
-	if h := t.held[f]; ex == "4.2" && h != nil {
+	if h := t.held[f]; ex == lab4.Hiccup && h != nil {
 		t.evidence.Hiccup = h
 	}
 }
@@ -392,7 +385,7 @@ func (t *tracker) keepHiccup(run *Run, h Hiccup, f *state.Finding, late []meter.
 // with traced records, for the exercise its kind suggests. It is nil when no run kept
 // has any.
 func (s *Session) PictureRun() (*Run, string) {
-	for _, ex := range []string{"4.2", "4.3", "4.4", "4.1"} {
+	for _, ex := range []string{lab4.Hiccup, lab4.Replay, lab4.Moved, lab4.Agreement} {
 		f := s.ev.evidence.Findings[ex]
 		if f == nil {
 			continue
@@ -426,13 +419,13 @@ func (s *Session) PictureWritten(p state.Picture) {
 func exerciseOf(run *Run) string {
 	switch {
 	case run.Replay && run.Timestamp == meter.StartedTS:
-		return "4.4"
+		return lab4.Moved
 	case run.Replay:
-		return "4.3"
+		return lab4.Replay
 	case len(run.Hiccups) > 0:
-		return "4.2"
+		return lab4.Hiccup
 	}
-	return "4.1"
+	return lab4.Agreement
 }
 
 // traced reports whether rs hold a record's trace, looking from the newest.

@@ -28,7 +28,7 @@ func TestAnAnswerFreezesTheEvidenceItWasWrittenAgainst(t *testing.T) {
 	for m := range int64(5) {
 		l.minute(m, 0.2, 0.2)
 	}
-	answered := "10:00-10:04 agree, $1.50 each."
+	answered := "10:00-10:04 agree, 1.50 USD each."
 	answers := map[string]string{"4.1a": answered}
 	l.h.Answered(answers)
 	const then = "In run 1 (start, completed_ts), the 5 minutes 10:00, 10:01, 10:02, 10:03 and 10:04 agree tenant by tenant in both windows " +

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/labs/lab4"
 
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
@@ -84,7 +85,7 @@ func (s *Session) PinNext(ex string) (*state.Finding, error) {
 // whyNot says what run lacks for exercise ex's rule, in a few words.
 func (s *Session) whyNot(ex string, run *Run) string {
 	switch ex {
-	case "4.1":
+	case lab4.Agreement:
 		switch {
 		case run.Replay:
 			return "a replay: 4.1 needs the live generator"
@@ -92,7 +93,7 @@ func (s *Session) whyNot(ex string, run *Run) string {
 			return "a restart on the replay's topic: 4.1 needs the live generator"
 		}
 		return "no whole minute yet where both windows agree with prompt events (the run's first minute does not count)"
-	case "4.2":
+	case lab4.Hiccup:
 		switch {
 		case run.Replay:
 			return "a replay: 4.2 needs a hiccup of the live run"
@@ -113,13 +114,13 @@ func (s *Session) whyNot(ex string, run *Run) string {
 			return "its hiccup made no late record"
 		}
 		return "the minutes of its hiccup have not closed in both windows yet"
-	case "4.3", "4.4":
+	case lab4.Replay, lab4.Moved:
 		field := meter.CompletedTS
-		if ex == "4.4" {
+		if ex == lab4.Moved {
 			field = meter.StartedTS
 		}
 		key := "r"
-		if ex == "4.4" {
+		if ex == lab4.Moved {
 			key = "t"
 		}
 		switch {
@@ -134,7 +135,7 @@ func (s *Session) whyNot(ex string, run *Run) string {
 			return fmt.Sprintf("reads %s: %s replays with %s", run.Timestamp, ex, field)
 		case !run.ReplayDone:
 			return "its replay has not finished"
-		case ex == "4.4":
+		case ex == lab4.Moved:
 			return "no request found yet whose cost moved minutes"
 		case s.ev.comparisonOf(run.ID) == nil:
 			return "its comparison with the reference is not worked out (or was let go)"

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/labtui/labtui/labs/lab4"
 	"strconv"
 
 	"github.com/labtui/labtui/backend"
@@ -36,9 +37,9 @@ func (t *tracker) replayFinished(s *Session, p backend.ReplayProgress) {
 		t.changed = true
 		return
 	}
-	step, base := "4.3", t.liveRun(s, run)
+	step, base := lab4.Replay, t.liveRun(s, run)
 	if field == meter.StartedTS {
-		step, base = "4.4", t.completedReplay(s, run)
+		step, base = lab4.Moved, t.completedReplay(s, run)
 	}
 	_ = step
 	t.addReplay(ev)

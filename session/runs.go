@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/labtui/labtui/labs/lab4"
 	"strconv"
 
 	"github.com/labtui/labtui/backend"
@@ -443,7 +444,7 @@ func (s *Session) lookedAt(r *Run) bool {
 		if f == nil || !r.is(f.Run) {
 			continue
 		}
-		if ex != "4.1" {
+		if ex != lab4.Agreement {
 			return true
 		}
 		if pic, _ := s.PictureRun(); pic == r {

@@ -23,7 +23,7 @@ type State struct {
 	SavedAt  time.Time `json:"saved_at"`
 	// Answers maps a question ID ("4.2b") to the learner's text.
 	Answers map[string]string `json:"answers"`
-	// Steps maps an exercise ID ("4.1") to whether its evidence exists.
+	// Steps maps an exercise ID (such as 4.1) to whether its evidence exists.
 	Steps    map[string]Step `json:"steps"`
 	Evidence Evidence        `json:"evidence"`
 	// LastRun is the number of the last run of the session that saved the file: the
@@ -132,7 +132,7 @@ type Evidence struct {
 	// nil when Moved was noted record by record as the started_ts run went.
 	MovedSummary *MovedSummary `json:"moved_summary,omitempty"`
 	// Findings are each exercise's evidence as the rules state it, by exercise ID
-	// ("4.2"): the run that backs it and the numbers that prove it. Files saved
+	// (such as 4.2): the run that backs it and the numbers that prove it. Files saved
 	// before findings existed have none; the tables above then stand alone.
 	Findings map[string]*Finding `json:"findings,omitempty"`
 	// Picture is the skew picture the last export wrote beside the answers, and the run

@@ -2,16 +2,14 @@ package state
 
 import "sort"
 
-// Unasked returns the answers whose question no exercise of this labtui asks (a file
-// from another version, or edited by hand), by question ID, or nil when there are
-// none. They are kept: saved again with the rest and written on the sheet, never
-// dropped.
-func (s State) Unasked() map[string]string {
+// Unasked returns the answers whose question is not among questions, the IDs of those
+// this labtui asks (lab4.QuestionIDs): a file from another version, or edited by hand;
+// by question ID, or nil when there are none. They are kept: saved again with the rest
+// and written on the sheet, never dropped.
+func (s State) Unasked(questions []string) map[string]string {
 	asked := map[string]bool{}
-	for _, e := range Exercises() {
-		for _, q := range e.Questions {
-			asked[q.ID] = true
-		}
+	for _, q := range questions {
+		asked[q] = true
 	}
 	var out map[string]string
 	for id, a := range s.Answers {

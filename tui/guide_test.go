@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"testing"
 
@@ -8,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/labtui/labtui/tui/components/labpanel"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -35,7 +35,7 @@ func TestTheWholeGuideOpensWithOAt80x24(t *testing.T) {
 	}
 	whole := ansi.Strip(strings.Join(fm.lab.Whole(80), "\n"))
 	flat := strings.Join(strings.Fields(whole), " ")
-	g := labpanel.GuideOf("4.2")
+	g := lab4.GuideOf("4.2")
 	for _, want := range []string{g.Do, g.Look, "course 4.2:", "the course: acme, $0.10 a request", "4.2a (1 of 2)", "4.2b (2 of 2)",
 		"p pins the next"} {
 		if !strings.Contains(flat, strings.Join(strings.Fields(want), " ")) {
@@ -73,7 +73,7 @@ func TestEscLeavesTheWholeGuideAndTheFooterFollowsTheExercise(t *testing.T) {
 			t.Errorf("the 80-column footer on 4.2 lacks %q: %q", want, footer)
 		}
 	}
-	if h := (mainHelp{k: fm.keys, uses: labpanel.GuideOf("4.3").Uses, diff: true}).ShortHelp(); h[0].Help().Key != "r" || h[1].Help().Key != "d" || h[2].Help().Key != "l" {
+	if h := (mainHelp{k: fm.keys, uses: lab4.GuideOf("4.3").Uses, diff: true}).ShortHelp(); h[0].Help().Key != "r" || h[1].Help().Key != "d" || h[2].Help().Key != "l" {
 		t.Errorf("4.3's footer starts %q %q %q, want r d l", h[0].Help().Key, h[1].Help().Key, h[2].Help().Key)
 	}
 }
@@ -90,7 +90,7 @@ func TestTheFooterOffersOnlyKeysThatActNow(t *testing.T) {
 		return strings.Join(out, " ")
 	}
 	k := DefaultKeyMap()
-	uses := labpanel.GuideOf("4.3").Uses
+	uses := lab4.GuideOf("4.3").Uses
 	for _, c := range []struct {
 		h    mainHelp
 		want string

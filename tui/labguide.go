@@ -20,7 +20,7 @@ import (
 func (m Model) labChanged() Model {
 	ev := m.sess.Snapshot(nil, 0).Evidence
 	checks := map[string]labpanel.Check{}
-	for _, e := range state.Exercises() {
+	for _, e := range lab4.Exercises() {
 		if f := m.sess.Finding(e.ID); f != nil {
 			c := labpanel.Check{Done: f.Met, Sentence: safetext.Line(lab4.Sentence(f)), Run: runName(f.Run)}
 			if n := m.sess.Newer(e.ID); n != nil {
@@ -30,7 +30,7 @@ func (m Model) labChanged() Model {
 		}
 	}
 	backing := 0 // the run backing 4.3: its replay's table is the one shown
-	if f := m.sess.Finding("4.3"); f != nil {
+	if f := m.sess.Finding(lab4.Replay); f != nil {
 		backing = f.Run.ID
 	}
 	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(labTables(ev, backing))
@@ -115,13 +115,13 @@ func runName(r state.RunRef) string {
 func labTables(ev state.Evidence, replay43 int) map[string]labpanel.Table {
 	out := map[string]labpanel.Table{}
 	if h := ev.HiccupTable; h != nil {
-		out["4.2"] = hiccupTable(*h)
+		out[lab4.Hiccup] = hiccupTable(*h)
 	}
 	if t, ok := replayTable(ev.Replays, replay43); ok {
-		out["4.3"] = t
+		out[lab4.Replay] = t
 	}
 	if t, ok := movedTable(ev); ok {
-		out["4.4"] = t
+		out[lab4.Moved] = t
 	}
 	return out
 }

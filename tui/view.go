@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/session"
 	"strings"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/header"
-	"github.com/labtui/labtui/tui/components/labpanel"
 	"github.com/labtui/labtui/tui/components/strategy"
 	"github.com/labtui/labtui/tui/textutil"
 )
@@ -96,7 +96,7 @@ func (m Model) bodyViews() []string {
 // footerView draws the status line, or the prompt of the screen that asks something;
 // guide is the whole guide's lines while it is open.
 func (m Model) footerView(guide []string) string {
-	main := mainHelp{k: m.keys, uses: labpanel.GuideOf(m.lab.Current()).Uses,
+	main := mainHelp{k: m.keys, uses: lab4.GuideOf(m.lab.Current()).Uses,
 		replaying: m.replaying, diff: m.replaying || m.sess.DiffRun() != nil}
 	var keys help.KeyMap = main
 	if own := main.keysOf(m.screen); own != nil {

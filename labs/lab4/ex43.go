@@ -6,6 +6,36 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
+// ex43 is exercise 4.3: the course's text and questions, and how it is done in labtui.
+var ex43 = Exercise{
+	ID: Replay,
+	Instruction: "Replay the recorded hour from the earliest offset into both jobs. Diff the event-time " +
+		"output against the live run; explain the processing-time output.",
+	Evidence: "a replay of the recorded hour with completed_ts, read to the end and diffed against the reference you chose " +
+		"(by default the hour re-enacted at its recorded times), with the processing-time minutes the whole hour landed in",
+	Questions: []Question{
+		{ID: "4.3a", Prompt: "How does the replayed event-time output compare with the live run?"},
+		{ID: "4.3b", Prompt: "Explain the processing-time output of the replay."},
+	},
+	Guide: Guide{
+		Uses:  []string{"r", "d", "l", "w"},
+		Title: "replay the recorded hour",
+		Keys:  "r, then d and ←/→",
+		Short: "Press r to replay the recorded hour; when it is done, d diffs it against the reference (←/→ tabs). w, p, enter, then r: the second result.",
+		Do: "Press r: the recorded hour is written into a fresh topic and the job restarts on it from the " +
+			"earliest offset, as fast as it can read. When it is done, d diffs the replay against the reference " +
+			"(the same hour re-enacted at its recorded times); ←/→ switches between the event-time and the " +
+			"processing-time tab.",
+		Look: "Event time: the same minutes and dollars as the reference, but for differences the diff explains: " +
+			"at full speed the three partitions are read unevenly and the watermark follows the one furthest ahead, " +
+			"so a replay drops records as late that the hour's live run kept; the diff and the late pane (l) say " +
+			"which partition ran ahead and how many were late only because of it. w, p, enter puts watermarks per " +
+			"partition on the source, which removes those: r again gives the second result for your answer, and p " +
+			"here picks the replay the step names. Processing time: one or two enormous minutes, the whole " +
+			"hour billed to the wall-clock minutes the replay ran in.",
+	},
+}
+
 // Reenacted is how a replay's default reference reads in a sentence.
 const Reenacted = "the recorded hour re-enacted at its recorded times"
 

@@ -7,6 +7,32 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
+// ex44 is exercise 4.4: the course's text and questions, and how it is done in labtui.
+var ex44 = Exercise{
+	ID: Moved,
+	Instruction: "Switch EventTsAssigner to started_ts, replay again, and find a request whose cost " +
+		"moved minutes. State in one sentence each why TenantCost and module 6's ModelLatency both " +
+		"use completed_ts.",
+	Evidence: "a replay with started_ts read to the end, and a request whose cost moved to another minute",
+	Questions: []Question{
+		{ID: "4.4a", Prompt: "Which request's cost moved minutes, from which minute to which?"},
+		{ID: "4.4b", Prompt: "In one sentence: why does TenantCost use completed_ts?"},
+		{ID: "4.4c", Prompt: "In one sentence: why does module 6's ModelLatency use completed_ts?"},
+	},
+	Guide: Guide{
+		Uses:  []string{"t", "d"},
+		Title: "started_ts moves a request's cost",
+		Keys:  "t, then d and →",
+		Short: "Press t: the job replays the recorded hour reading started_ts. Then d and → to the moved requests: find one whose cost moved minutes.",
+		Do: "Press t: the job restarts with started_ts as its event time and replays the recorded hour. Then d " +
+			"and → to the moved requests tab: the requests whose minute changed between the completed_ts replay " +
+			"and this one.",
+		Look: "A request that started in one minute and completed in the next: with started_ts its cost moves " +
+			"to the earlier minute. Long requests move most; a request is billed when it completes, which is " +
+			"why TenantCost (and ModelLatency, whose latency ends then) read completed_ts.",
+	},
+}
+
 func movedSentence(run state.RunRef, m state.MovedFacts) string {
 	mv := m.Request
 	s := fmt.Sprintf("In %s, %s changed minute; %s (%s, $%.4f) started %s", RunName(run), plural(m.Count, "request"), mv.RequestID, mv.Tenant, mv.USD,

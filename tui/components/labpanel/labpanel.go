@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/labtui/labtui/labs/lab4"
 
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/theme"
@@ -54,8 +55,8 @@ const CompactHeight = 10
 type Model struct {
 	styles    theme.Styles
 	keys      KeyMap
-	exercises []state.Exercise
-	questions []state.Question
+	exercises []lab4.Exercise
+	questions []lab4.Question
 	// stepOf maps a question index to its exercise index.
 	stepOf   []int
 	areas    []textarea.Model
@@ -76,7 +77,7 @@ type Model struct {
 
 // New returns the panel with the answers given, by question ID.
 func New(styles theme.Styles, keys KeyMap, answers map[string]string) Model {
-	m := Model{styles: styles, keys: keys, exercises: state.Exercises(), steps: map[string]state.Step{}}
+	m := Model{styles: styles, keys: keys, exercises: lab4.Exercises(), steps: map[string]state.Step{}}
 	for i, e := range m.exercises {
 		for _, q := range e.Questions {
 			m.questions = append(m.questions, q)

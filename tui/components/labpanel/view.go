@@ -2,6 +2,7 @@ package labpanel
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -19,7 +20,7 @@ func (m Model) View() string {
 	lines := []string{m.title()}
 	if !m.focused || m.height <= CollapsedHeight {
 		for _, e := range m.exercises {
-			g := GuideOf(e.ID)
+			g := lab4.GuideOf(e.ID)
 			line := m.box(e.ID) + " " + e.ID + " " + g.Title + m.styles.Dim.Render(" · "+g.Keys)
 			lines = append(lines, textutil.Fit(line, m.width))
 		}
@@ -126,7 +127,7 @@ const (
 // parts are the selected exercise's parts wrapped to the panel's width, in part order.
 func (m Model) parts() [numParts][]string {
 	e := m.exercises[m.stepOf[m.selected]]
-	g := GuideOf(e.ID)
+	g := lab4.GuideOf(e.ID)
 	wrap := func(label, text string) []string {
 		return strings.Split(textutil.Wrap(m.styles.Title.Render(label)+text, m.width), "\n")
 	}
@@ -184,7 +185,7 @@ func (m Model) detail(h int) []string {
 		// then the first two lines of the check (whether it is met, by which run) and
 		// of the runs, cut, before anything whole.
 		id := m.SelectedExercise()
-		if g := GuideOf(id); g.Short != "" && g.Short != g.Do {
+		if g := lab4.GuideOf(id); g.Short != "" && g.Short != g.Do {
 			parts[doPart] = strings.Split(textutil.Wrap(m.styles.Title.Render("do    ")+g.Short, m.width), "\n")
 			short = true
 		}
@@ -253,7 +254,7 @@ func (m Model) detail(h int) []string {
 func (m Model) Whole(width int) []string {
 	m.width = max(20, width)
 	e := m.exercises[m.stepOf[m.selected]]
-	g := GuideOf(e.ID)
+	g := lab4.GuideOf(e.ID)
 	out := []string{textutil.Fit(m.styles.Title.Render(m.box(e.ID)+" "+e.ID+" "+g.Title), m.width)}
 	parts := m.parts()
 	if len(parts[tablePart]) == 0 {

@@ -1,6 +1,7 @@
 package labpanel
 
 import (
+	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"testing"
 
@@ -88,7 +89,7 @@ func TestTheCompactPanelSaysWhatToDoForTheExerciseInProgress(t *testing.T) {
 		t.Errorf("4.1 met at 80x24:\n%s", strings.Join(lines, "\n"))
 	}
 	for _, id := range []string{"4.1", "4.2", "4.3", "4.4"} {
-		g := GuideOf(id)
+		g := lab4.GuideOf(id)
 		if n := len(strings.Split(textutil.Wrap("do    "+g.Short, 80), "\n")); g.Short == "" || n > 2 {
 			t.Errorf("%s's short form is %d lines at 80 columns: %q", id, n, g.Short)
 		}

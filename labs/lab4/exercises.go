@@ -1,0 +1,101 @@
+package lab4
+
+// The exercises' IDs, the course's numbers. They are named here, and only here, so that
+// the session, the panel and the sheet iterate the exercises or name one by what it is.
+const (
+	Agreement = "4.1" // both windows agree while events arrive promptly
+	Hiccup    = "4.2" // a hiccup bills the burst to the wrong minute
+	Replay    = "4.3" // replay the recorded hour
+	Moved     = "4.4" // started_ts moves a request's cost
+)
+
+// Exercise is one "Try it" step of Lab 4: the course's instruction, what labtui counts
+// as evidence that the step was done, the questions the learner answers, and how it is
+// done in labtui.
+type Exercise struct {
+	// ID is the course's number, "4.1" to "4.4".
+	ID string
+	// Instruction is the course's text for the step, verbatim.
+	Instruction string
+	// Evidence says, in one sentence, what ticks the step.
+	Evidence string
+	// Questions are what the learner writes down for the step.
+	Questions []Question
+	// Guide is how the step is done in labtui.
+	Guide Guide
+}
+
+// Question is one answer the learner writes for an exercise.
+type Question struct {
+	// ID is the exercise's ID and a letter, "4.2b".
+	ID string
+	// Prompt is the question as the learner reads it.
+	Prompt string
+}
+
+// Guide is how an exercise is done in labtui: a short title, the keys, what to do with
+// them and what to look for on screen. The course's own text is quoted below it.
+type Guide struct {
+	Title string
+	// Keys is the one-line reminder the collapsed panel shows.
+	Keys string
+	// Uses are the main screen's keys the exercise's text tells the learner to press,
+	// most needed first: the footer lists them first, so an 80-column footer has them.
+	Uses []string
+	Do   string
+	// Short is Do in two lines of an 80-column panel: what a compact panel (80x24) shows
+	// so the exercise in progress says what to do without o.
+	Short string
+	Look  string
+}
+
+// Exercises returns the four steps of Lab 4's "Try it", in the course's order, with the
+// instructions quoted from the course (../shared/course, "Event Time and Processing Time").
+func Exercises() []Exercise { return []Exercise{ex41, ex42, ex43, ex44} }
+
+// ByID returns exercise id, and false when Lab 4 has none of that ID.
+func ByID(id string) (Exercise, bool) {
+	for _, e := range Exercises() {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return Exercise{}, false
+}
+
+// GuideOf returns exercise id's guide (the zero Guide for an unknown ID).
+func GuideOf(id string) Guide {
+	e, _ := ByID(id)
+	return e.Guide
+}
+
+// RuleOf is exercise id's evidence rule, as the learner reads it.
+func RuleOf(id string) string {
+	if e, ok := ByID(id); ok {
+		return e.Evidence
+	}
+	return "no rule"
+}
+
+// QuestionIDs are the IDs of every question the exercises ask, in order.
+func QuestionIDs() []string {
+	var out []string
+	for _, e := range Exercises() {
+		for _, q := range e.Questions {
+			out = append(out, q.ID)
+		}
+	}
+	return out
+}
+
+// ExerciseOf is the exercise question q (such as "4.2b") belongs to, "" for none.
+func ExerciseOf(q string) string {
+	for _, e := range Exercises() {
+		for _, x := range e.Questions {
+			if x.ID == q {
+				return e.ID
+			}
+		}
+	}
+	return ""
+}
