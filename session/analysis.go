@@ -224,20 +224,23 @@ func (s *Session) compare(run *Run) []Task {
 	path := s.RecordingOf(run)
 	var refs []meter.Result
 	names := Names
-	against := lab4.Reenacted
+	// The re-enactment runs under the job's configured strategy, whatever the replay's:
+	// the reference and the replay are named with theirs wherever they are compared.
+	strategy := s.cfg.Job.Watermarks.Name()
+	against := lab4.Reenacted + " under " + strategy
 	var againstRun *state.RunRef
-	reference := fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s (what its live run billed)",
-		filepath.Base(path), run.Timestamp)
+	reference := fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s under %s (what its live run billed)",
+		filepath.Base(path), run.Timestamp, strategy)
 	if run.Timestamp != meter.CompletedTS {
 		// The hour's live run read completed_ts: a started_ts re-enactment is what a live
 		// run reading started_ts would have billed, not what it billed.
-		reference = fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s (what a live run reading %s would have billed)",
-			filepath.Base(path), run.Timestamp, run.Timestamp)
+		reference = fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s under %s (what a live run reading %s would have billed)",
+			filepath.Base(path), run.Timestamp, strategy, run.Timestamp)
 	}
 	if chosen := s.Run(s.an.chosen); chosen != nil && chosen != run {
 		refs, names = chosen.lendOutput(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
 		ref := s.runRef(chosen)
-		against, againstRun = lab4.RunName(ref), &ref
+		against, againstRun = lab4.RunName(ref)+" under "+ref.Watermarks, &ref
 		reference = against + ", the reference you chose"
 	} else {
 		ref, tasks := s.reference(refKey{path, run.Timestamp}, run.ID)
@@ -263,6 +266,9 @@ func (s *Session) compare(run *Run) []Task {
 		d.explainNever(dropped, letGo, forgotten)
 		ev := d.Evidence(reference)
 		ev.AgainstRun = againstRun
+		if againstRun == nil {
+			ev.ReferenceWatermarks = strategy
+		}
 		d = d.light()
 		return Outcome{apply: func(s *Session) []Task { return s.compared(id, &d, title, against, ev) }}
 	}}}

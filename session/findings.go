@@ -147,7 +147,7 @@ func (s *Session) replayFinding(run *Run) *state.Finding {
 		f.Rows = append(f.Rows, r)
 	}
 	ev := c.EventTime
-	f.Replay = &state.ReplayFacts{AgainstRun: c.AgainstRun, Rows: ev.Rows, Identical: ev.Identical, Unexplained: ev.Unexplained,
+	f.Replay = &state.ReplayFacts{AgainstRun: c.AgainstRun, ReferenceWatermarks: c.ReferenceWatermarks, Rows: ev.Rows, Identical: ev.Identical, Unexplained: ev.Unexplained,
 		ProcessingUSD: c.ProcessingUSD, ProcessingRequests: c.ProcessingRequests, ProcessingStarts: append([]int64(nil), c.ProcessingStarts...)}
 	s.explainLate(f, run)
 	return f

@@ -218,7 +218,7 @@ func TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst(t *testing.T) {
 		t.Fatalf("the chosen replay let go of its results: %+v", r)
 	}
 	f := l.h.Finding("4.3")
-	want := "In run 3 (replay of hour.jsonl.gz, completed_ts), the event-time output against run 2 (replay of hour.jsonl.gz, completed_ts): " +
+	want := "In run 3 (replay of hour.jsonl.gz, completed_ts), the event-time output against run 2 (replay of hour.jsonl.gz, completed_ts) under for_monotonous_timestamps(): " +
 		"2 of 2 (tenant, minute) rows identical; its processing-time windows put the whole recording, $10.0000 and 3 requests, " +
 		"into the minute 10:00 of the wall clock the replay ran at."
 	if f == nil || lab4.Sentence(f) != want {

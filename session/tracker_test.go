@@ -82,7 +82,7 @@ func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
 		t.Fatalf("steps = %+v", l.t.steps)
 	}
 	f := l.h.Finding("4.3")
-	want := "In run 2 (replay of hour.jsonl.gz, completed_ts), the event-time output against the recorded hour re-enacted at its recorded times: " +
+	want := "In run 2 (replay of hour.jsonl.gz, completed_ts), the event-time output against the recorded hour re-enacted at its recorded times under for_monotonous_timestamps(): " +
 		"2 of 2 (tenant, minute) rows identical; its processing-time windows put the whole recording, $10.0000 and 3 requests, " +
 		"into the minute 10:00 of the wall clock the replay ran at."
 	if f == nil || lab4.Sentence(f) != want || f.Run.Recording != "hour.jsonl.gz" {
@@ -119,11 +119,11 @@ func TestReplaysTick43And44WithDiffsAndMovedRequests(t *testing.T) {
 		t.Errorf("replay 2 = %+v diff %+v", r, r.Diff)
 	}
 	// The hour's live run read completed_ts: only that re-enactment is what it billed.
-	if c := st.Evidence.Replays[0].Compare; c == nil || !strings.Contains(c.Reference, "with completed_ts (what its live run billed)") {
+	if c := st.Evidence.Replays[0].Compare; c == nil || !strings.Contains(c.Reference, "with completed_ts under for_monotonous_timestamps() (what its live run billed)") {
 		t.Errorf("replay 1's reference = %+v", c)
 	}
 	if c := r.Compare; c == nil || strings.Contains(c.Reference, "what its live run billed") ||
-		!strings.Contains(c.Reference, "with started_ts (what a live run reading started_ts would have billed)") {
+		!strings.Contains(c.Reference, "with started_ts under for_monotonous_timestamps() (what a live run reading started_ts would have billed)") {
 		t.Errorf("replay 2's reference = %+v", c)
 	}
 }

@@ -12,6 +12,10 @@ type Comparison struct {
 	Reference  string  `json:"reference"`
 	AgainstRun *RunRef `json:"against_run,omitempty"`
 	Against    string  `json:"against,omitempty"`
+	// ReferenceWatermarks names the re-enactment's watermark strategy when the
+	// reference is the recording re-enacted ("" in files saved before it, and for a run
+	// chosen as the reference, whose RunRef names its own).
+	ReferenceWatermarks string `json:"reference_watermarks,omitempty"`
 	// EventTime compares the event-time sinks; ProcessingTime the processing-time sinks.
 	EventTime      DiffReport `json:"event_time"`
 	ProcessingTime DiffReport `json:"processing_time"`

@@ -73,6 +73,8 @@ type ReplayFacts struct {
 	// AgainstRun is the reference when the learner chose a run; nil when it is the
 	// recording re-enacted at its recorded times.
 	AgainstRun *RunRef `json:"against_run,omitempty"`
+	// ReferenceWatermarks names the re-enactment's strategy, when the reference is one.
+	ReferenceWatermarks string `json:"reference_watermarks,omitempty"`
 	// Rows, Identical and Unexplained are the event-time comparison's counts.
 	Rows        int `json:"rows"`
 	Identical   int `json:"identical"`

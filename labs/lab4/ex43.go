@@ -39,23 +39,44 @@ var ex43 = Exercise{
 // Reenacted is how a replay's default reference reads in a sentence.
 const Reenacted = "the recorded hour re-enacted at its recorded times"
 
-// Against names a replay's reference in a sentence: the run the learner chose, or the
-// recording re-enacted.
-func Against(r *state.RunRef) string {
-	if r == nil {
-		return Reenacted
+// Against names a replay's reference in a sentence, with its watermark strategy: the
+// run the learner chose, or the recording re-enacted.
+func Against(r state.ReplayFacts) string {
+	if r.AgainstRun != nil {
+		if w := r.AgainstRun.Watermarks; w != "" {
+			return RunName(*r.AgainstRun) + " under " + w
+		}
+		return RunName(*r.AgainstRun)
 	}
-	return RunName(*r)
+	if r.ReferenceWatermarks != "" {
+		return Reenacted + " under " + r.ReferenceWatermarks
+	}
+	return Reenacted
+}
+
+// referenceStrategy is the strategy the reference ran under, "" when not known.
+func referenceStrategy(r state.ReplayFacts) string {
+	if r.AgainstRun != nil {
+		return r.AgainstRun.Watermarks
+	}
+	return r.ReferenceWatermarks
 }
 
 func replaySentence(run state.RunRef, r state.ReplayFacts) string {
-	s := fmt.Sprintf("In %s, the event-time output against %s: %d of %d (tenant, minute) rows identical", RunName(run), Against(r.AgainstRun),
+	s := fmt.Sprintf("In %s, the event-time output against %s: %d of %d (tenant, minute) rows identical", RunName(run), Against(r),
 		r.Identical, r.Rows)
 	if n := r.Rows - r.Identical; n > 0 {
 		s += fmt.Sprintf(", %d not", n)
-		if r.Unexplained == 0 {
+		ref := referenceStrategy(r)
+		switch {
+		case r.Unexplained == 0 && ref != "" && run.Watermarks != "" && ref != run.Watermarks:
+			// Two strategies keep and drop different records: the difference is theirs
+			// as much as the order the records arrived in.
+			s += fmt.Sprintf(", every difference explained (see the appendix): the reference ran under %s and this replay under %s, "+
+				"so records one drops as late the other keeps, besides the order the records arrived in", ref, run.Watermarks)
+		case r.Unexplained == 0:
 			s += ", every difference explained by the records' arrival (see the appendix)"
-		} else {
+		default:
 			s += fmt.Sprintf(", %d unexplained", r.Unexplained)
 		}
 	}

@@ -1,0 +1,41 @@
+package lab4
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/state"
+)
+
+// TestA43FindingNamesTheReferencesStrategyAndBlamesTheStrategiesForTheirDifference: after
+// 4.2 leaves for_bounded_out_of_orderness(40 s) selected, r replays the hour under it
+// against the re-enactment under for_monotonous_timestamps(): 5 of 300 rows differ, every
+// difference explained. The sentence names both strategies and says the difference is
+// theirs, not only the records' arrival (issue 22, item 4); under one strategy it is the
+// arrival.
+func TestA43FindingNamesTheReferencesStrategyAndBlamesTheStrategiesForTheirDifference(t *testing.T) {
+	run := state.RunRef{ID: 3, Kind: "replay", Timestamp: "completed_ts", Watermarks: "for_bounded_out_of_orderness(40 s)", Recording: "recorded-hour.jsonl.gz"}
+	r := state.ReplayFacts{ReferenceWatermarks: "for_monotonous_timestamps()", Rows: 300, Identical: 295}
+	got := Sentence(&state.Finding{Run: run, Met: true, Replay: &r})
+	for _, want := range []string{
+		"against the recorded hour re-enacted at its recorded times under for_monotonous_timestamps(): 295 of 300 (tenant, minute) rows identical, 5 not",
+		"the reference ran under for_monotonous_timestamps() and this replay under for_bounded_out_of_orderness(40 s)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the sentence lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "explained by the records' arrival") {
+		t.Errorf("the strategies' difference is put down to the arrival alone:\n%s", got)
+	}
+	run.Watermarks = "for_monotonous_timestamps()"
+	if got := Sentence(&state.Finding{Run: run, Met: true, Replay: &r}); !strings.Contains(got, "every difference explained by the records' arrival") {
+		t.Errorf("under one strategy: %s", got)
+	}
+	chosen := state.RunRef{ID: 2, Kind: "replay", Timestamp: "completed_ts", Watermarks: "for_monotonous_timestamps() per partition at the source", Recording: "recorded-hour.jsonl.gz"}
+	r = state.ReplayFacts{AgainstRun: &chosen, Rows: 300, Identical: 300}
+	if got := Sentence(&state.Finding{Run: run, Met: true, Replay: &r}); !strings.Contains(got,
+		"against run 2 (replay of recorded-hour.jsonl.gz, completed_ts) under for_monotonous_timestamps() per partition at the source: 300 of 300") {
+		t.Errorf("against a chosen run: %s", got)
+	}
+}
