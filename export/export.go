@@ -107,7 +107,7 @@ func findingOf(f *state.Finding) *Finding {
 		return nil
 	}
 	out := &Finding{Finding: *f.Clone(), Sentence: shown(lab4.Sentence(f))}
-	out.Earlier = out.Agreement == nil && out.Hiccup == nil && out.Replay == nil && out.Moved == nil
+	out.Earlier = out.Agreement == nil && out.Hiccup == nil && out.Replay == nil && out.Moved == nil && out.Failure == nil
 	return out
 }
 

@@ -190,6 +190,10 @@ func writeFinding(b *sheet, e Exercise) {
 		if e.Evidence != nil {
 			writeMoved(b, e.Evidence.Moved, e.Evidence.MovedSummary)
 		}
+	case lab4.Failure:
+		if x := f.Failure; x != nil && len(x.Examples) > 0 {
+			writeTwice(b, *x)
+		}
 	default:
 		if len(f.Rows) > 0 {
 			b.line("")
@@ -201,6 +205,26 @@ func writeFinding(b *sheet, e Exercise) {
 	}
 	if e.ID == lab4.Hiccup && e.Evidence != nil && e.Evidence.Hiccup != nil && len(e.Evidence.Hiccup.Late) > 0 {
 		writeLate(b, e.Evidence.Hiccup)
+	}
+}
+
+// writeTwice writes the event-time windows both runs of a kill emitted, those that
+// differ first.
+func writeTwice(b *sheet, x state.FailureFacts) {
+	b.line("")
+	b.line(fmt.Sprintf("Event-time windows emitted twice, by run %d and again after the kill:", x.Killed.ID))
+	b.line("")
+	b.line("| minute | tenant | first | again | |")
+	b.line("|---|---|---|---|---|")
+	for _, r := range x.Examples {
+		same := "identical"
+		if !minutes.Equal(r.First, r.Second) {
+			same = "differs"
+		}
+		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s |", minute(r.WindowStart), shown(r.Tenant), cellOf(r.First), cellOf(r.Second), same))
+	}
+	if more := x.Twice.Windows - len(x.Examples); more > 0 {
+		b.line(fmt.Sprintf("| … | %s more in the run | | | |", thousands.Format(int64(more))))
 	}
 }
 

@@ -63,10 +63,7 @@ func (s *Session) Answered(answers map[string]string) {
 			continue
 		}
 		s.ev.answers[q] = a
-		ex := q
-		if i := strings.LastIndexAny(q, "abcdefgh"); i > 0 {
-			ex = q[:i]
-		}
+		ex := lab4.ExerciseOf(q)
 		if f := s.ev.evidence.Findings[ex]; f != nil && !f.Pinned && strings.TrimSpace(a) != "" {
 			f.Pinned = true
 			s.ev.changed = true
@@ -126,6 +123,8 @@ func (s *Session) findingFor(ex string, run *Run, about int64) *state.Finding {
 		if run.ReplayDone && run.Timestamp == meter.StartedTS {
 			return s.movedFinding(run)
 		}
+	case lab4.Failure:
+		return s.failureFinding(run)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/labs/lab4"
 
 	"github.com/labtui/labtui/meter"
@@ -143,6 +144,16 @@ func (s *Session) whyNot(ex string, run *Run) string {
 		if side := emptySide(s.ev.comparisonOf(run.ID).EventTime); side != "" {
 			return side + " wrote no event-time window: a comparison with an empty run shows nothing"
 		}
+	case lab4.Failure:
+		switch {
+		case run.Replay:
+			return "a replay: the failure section needs x, a kill of the job"
+		case run.Cause != backend.CauseKill:
+			return "not a kill: x kills the job and restarts it"
+		case s.runBefore(run) == nil:
+			return "the run the kill ended is no longer kept"
+		}
+		return "the run the kill ended had emitted no window"
 	}
 	return "nothing for " + ex
 }

@@ -30,6 +30,7 @@ type Finding struct {
 	Hiccup    *HiccupFacts    `json:"hiccup,omitempty"`
 	Replay    *ReplayFacts    `json:"replay,omitempty"`
 	Moved     *MovedFacts     `json:"moved,omitempty"`
+	Failure   *FailureFacts   `json:"failure,omitempty"`
 	// Late is why the run's records were late, when that explains the finding.
 	Late *LateFacts `json:"late,omitempty"`
 
@@ -91,6 +92,66 @@ type MovedFacts struct {
 	Count   int   `json:"count"`
 	Request Moved `json:"request"`
 }
+
+// FailureFacts are what a kill of the job did, the course's "If a TaskManager dies right
+// now", worked out from the killed run's table and the restarted run's, (minute,
+// tenant) by (minute, tenant).
+type FailureFacts struct {
+	// Killed is the run the kill ended; it had emitted Survived event-time and
+	// SurvivedProcessing processing-time windows, which the sink keeps.
+	Killed             RunRef  `json:"killed"`
+	Survived           Windows `json:"survived"`
+	SurvivedProcessing Windows `json:"survived_processing"`
+	// Lost are the killed run's windows still open when it died, their running totals
+	// as its last status listed them: its accumulators, gone with it (LostProcessing the
+	// processing-time ones, which nothing can recompute).
+	Lost           Windows `json:"lost"`
+	LostProcessing Windows `json:"lost_processing"`
+	// Recomputed are the event-time windows the killed run had open that the restarted
+	// run emitted, from the records it re-read from the topic.
+	Recomputed Windows `json:"recomputed"`
+	// Twice are the event-time windows both runs emitted: the same (tenant, window_end)
+	// twice. Identical of them are the same record again (the chargeback case); the
+	// others differ, and DifferLate counts the restarted run's late records while it
+	// caught up, which is what makes a recomputed window differ.
+	Twice      Windows    `json:"twice"`
+	Identical  int        `json:"identical"`
+	DifferLate int        `json:"differ_late"`
+	Examples   []TwiceRow `json:"examples,omitempty"`
+	// Back is the start of the processing-time minute the restarted run came back in;
+	// BackProcessing is what its processing-time windows billed in it, and BackEvent what
+	// its event-time windows billed for that minute: the difference is the re-read
+	// backlog of earlier minutes folded into it (the accounting error).
+	Back           int64   `json:"back"`
+	BackProcessing Windows `json:"back_processing"`
+	BackEvent      Windows `json:"back_event"`
+}
+
+// Windows counts windows, and the requests and dollars they billed.
+type Windows struct {
+	Windows  int     `json:"windows"`
+	Requests int64   `json:"requests"`
+	USD      float64 `json:"usd"`
+}
+
+// Add counts c's window in w.
+func (w *Windows) Add(c minutes.Cell) {
+	w.Windows++
+	w.Requests += c.Requests
+	w.USD += c.USD
+}
+
+// TwiceRow is an event-time window both runs emitted: the killed run's cell and the
+// restarted run's.
+type TwiceRow struct {
+	WindowStart int64        `json:"window_start"`
+	Tenant      string       `json:"tenant_id"`
+	First       minutes.Cell `json:"first"`
+	Second      minutes.Cell `json:"second"`
+}
+
+// MaxTwiceRows is how many windows emitted twice a FailureFacts lists.
+const MaxTwiceRows = 8
 
 // LateFacts are what explains a run's late records: how it read, its watermarks, and
 // how far one partition ran ahead of another.
@@ -171,6 +232,11 @@ func (f *Finding) clone() *Finding {
 	if f.Moved != nil {
 		m := *f.Moved
 		c.Moved = &m
+	}
+	if f.Failure != nil {
+		x := *f.Failure
+		x.Examples = append([]TwiceRow(nil), x.Examples...)
+		c.Failure = &x
 	}
 	if f.Late != nil {
 		l := *f.Late

@@ -113,13 +113,13 @@ func TestMouseWheelScrollsThePaneUnderIt(t *testing.T) {
 	}
 	fb := fakebackend.New(backend.Update{Results: rs, Status: status(at("41:00"), at("40:59"))})
 	tm := start(t, fb, Config{}, 80, 24)
-	waitFor(t, tm, "rows 32–40 of 40")
+	waitFor(t, tm, "rows 33–40 of 40")
 	tm.Send(tea.MouseMsg{X: 10, Y: 8, Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
-	waitFor(t, tm, "rows 29–37 of 40", "scrolled")
+	waitFor(t, tm, "rows 30–37 of 40", "scrolled")
 	// The wheel over the lab panel does not move the panes.
 	tm.Send(tea.MouseMsg{X: 10, Y: 20, Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnd})
-	waitFor(t, tm, "rows 32–40 of 40 · following")
+	waitFor(t, tm, "rows 33–40 of 40 · following")
 	finalView(t, tm)
 }
 

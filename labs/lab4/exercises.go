@@ -50,8 +50,9 @@ type Guide struct {
 }
 
 // Exercises returns the four steps of Lab 4's "Try it", in the course's order, with the
-// instructions quoted from the course (../shared/course, "Event Time and Processing Time").
-func Exercises() []Exercise { return []Exercise{ex41, ex42, ex43, ex44} }
+// instructions quoted from the course (../shared/course, "Event Time and Processing Time"),
+// then the course's failure section done with x.
+func Exercises() []Exercise { return []Exercise{ex41, ex42, ex43, ex44, exFailure} }
 
 // ByID returns exercise id, and false when Lab 4 has none of that ID.
 func ByID(id string) (Exercise, bool) {

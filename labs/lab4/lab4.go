@@ -29,6 +29,8 @@ func Sentence(f *state.Finding) string {
 		s = replaySentence(f.Run, *f.Replay)
 	case f.Moved != nil:
 		s = movedSentence(f.Run, *f.Moved)
+	case f.Failure != nil:
+		s = failureSentence(f.Run, *f.Failure)
 	default:
 		return f.Saved
 	}

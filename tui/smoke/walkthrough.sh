@@ -8,7 +8,8 @@
 # pinned the completed_ts replay, run 2; after w, p, enter and t, p in the lab panel pins
 # the replay with watermarks per partition on the source), that a replay's late
 # records are explained by the partition that ran ahead, and that the answer sheet is at
-# most 300 lines. 4.1 needs five quiet minutes: with
+# most 300 lines, that 4.3's diff names the reference's strategy, and that an export after
+# quitting, starting again and continuing (y) is the same sheet. 4.1 needs five quiet minutes: with
 # WALK_FULL=1 the walk waits for them and checks 4.1 is met by run 1; by default it only
 # checks 4.1 names run 1 if it names a run, so the walk takes three to four minutes.
 #
@@ -216,6 +217,28 @@ for b in bad:
     print("walkthrough:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+# 4.3's diff names the strategy of the reference it is against.
+if ! grep -q "^### 4.3: run $R's diff against the recorded hour recorded-hour.jsonl.gz re-enacted at its recorded times with completed_ts under for_monotonous_timestamps()" "$MD"; then
+	echo "walkthrough: the sheet's 4.3 diff does not name the reference's strategy" >&2; fail=1
+fi
+# Export, quit, start again, y to continue, export: the same sheet, byte for byte.
+cp "$MD" "$OUT/first-sheet.md"
+tmux new-session -d -s "$S" -x "${WALK_COLS:-160}" -y "${WALK_ROWS:-48}" \
+	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' --broker-addr $ADDR"
+wait_for "Continue with the answers" 60
+tmux send-keys -t "$S" y
+# The status line says what was restored until the generator's next message.
+wait_for "checks met by your runs" 10
+cap 9-continued
+tmux send-keys -t "$S" e
+wait_for "exported" 30
+cap 10-exported-again
+tmux send-keys -t "$S" q
+for _ in $(seq 1 100); do tmux has-session -t "$S" 2>/dev/null || break; sleep 0.1; done
+if ! cmp -s "$OUT/first-sheet.md" "$MD"; then
+	echo "walkthrough: the sheet exported after quit and continue differs from the one before:" >&2
+	diff "$OUT/first-sheet.md" "$MD" | head -20 >&2; fail=1
+fi
 if grep -qF -- "$OUT" "$MD" "$JSON" || grep -qF -- "$HOME/" "$MD" "$JSON"; then
 	echo "walkthrough: the export holds a local path" >&2; fail=1
 fi

@@ -44,8 +44,9 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// CollapsedHeight is the height of the panel without the focus: a title and the steps.
-const CollapsedHeight = 5
+// CollapsedHeight is the height of the panel without the focus: a title and a line per
+// exercise (lab4.Exercises: the four steps and the failure section).
+const CollapsedHeight = 6
 
 // CompactHeight is the least height of the panel with the focus: the title, the
 // exercises, the question and its answer, and the check as room allows.

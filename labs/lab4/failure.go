@@ -1,0 +1,81 @@
+package lab4
+
+import (
+	"fmt"
+
+	"github.com/labtui/labtui/state"
+)
+
+// Failure is the course's "If a TaskManager dies right now", done with x: not one of
+// the numbered "Try it" steps, but a part of the lab with its own evidence.
+const Failure = "TM"
+
+// exFailure is the course's failure section: its question, and how x shows it.
+var exFailure = Exercise{
+	ID: Failure,
+	Instruction: "If a TaskManager dies right now: which numbers survive, which are recomputed, and which could be emitted twice? " +
+		"Checkpointing is still off, so the job restarts with empty state and its source re-reads from the configured " +
+		"starting offsets.",
+	Evidence: "a kill (x) of a run that had emitted windows, once the restarted run has closed the minute it came back in, " +
+		"in both windows: what the killed run had emitted and had open, and what the restarted run emitted again",
+	Questions: []Question{
+		{ID: "TMa", Prompt: "Which numbers survived the kill, which were recomputed, and which were emitted twice (and were the duplicates identical)?"},
+		{ID: "TMb", Prompt: "What was lost, and where did processing time put the records the restarted job re-read?"},
+	},
+	Guide: Guide{
+		Uses:  []string{"x"},
+		Title: "x kills the job: what survives, is redone, comes twice",
+		Keys:  "x, a minute",
+		Short: "Press x once minutes have closed: the job restarts with empty state and re-reads the topic. Wait for the minute it came back in to close.",
+		Do: "Once both panes have closed a few minutes, press x: the job is killed and restarts with empty state, its source " +
+			"re-reading the topic from its starting offsets, as a TaskManager's death does with checkpointing off. Wait until " +
+			"the minute the job came back in has closed in both panes.",
+		Look: "What the killed run emitted is in the sink and survives. Its open windows died with it: the processing-time ones " +
+			"for good, the event-time ones are recomputed from the records re-read. The event-time windows it had already " +
+			"emitted fire again for the same (tenant, window_end), identical to the first unless records went late while the " +
+			"job caught up: the chargeback case, removable because it is identical. Processing time bills every re-read record " +
+			"in the minute the job came back: the accounting error.",
+	},
+}
+
+func failureSentence(run state.RunRef, x state.FailureFacts) string {
+	s := fmt.Sprintf("In %s, after run %d was killed: survived, in the sink, the %s it had emitted (%s) and its %s (%s)",
+		RunName(run), x.Killed.ID, windows(x.Survived.Windows, "event-time"), usd(x.Survived), windows(x.SurvivedProcessing.Windows, "processing-time"),
+		usd(x.SurvivedProcessing))
+	s += fmt.Sprintf("; lost with it, the %s and %s it still had open (%s and %s of running totals)", windows(x.Lost.Windows, "event-time"),
+		windows(x.LostProcessing.Windows, "processing-time"), usd(x.Lost), usd(x.LostProcessing))
+	s += fmt.Sprintf("; recomputed from the records re-read from the topic, %s of those event-time windows (%s), and none of the "+
+		"processing-time ones, which nothing can recompute", Count(int64(x.Recomputed.Windows)), usd(x.Recomputed))
+	s += fmt.Sprintf("; emitted twice, %s for a (tenant, window_end) run %d had already emitted (%s)", windows(x.Twice.Windows, "event-time"),
+		x.Killed.ID, usd(x.Twice))
+	if x.Twice.Windows > 0 {
+		switch differ := x.Twice.Windows - x.Identical; {
+		case differ == 0:
+			s += ", every one identical to the first: the chargeback case, removable because it is identical"
+		default:
+			s += fmt.Sprintf(", %s identical to the first (the chargeback case) and %s not", Count(int64(x.Identical)), Count(int64(differ)))
+			if x.DifferLate > 0 {
+				s += fmt.Sprintf(": run %d dropped %s as late while it caught up", run.ID, plural(x.DifferLate, "record"))
+			}
+		}
+	}
+	if x.BackProcessing.Windows > 0 {
+		s += fmt.Sprintf("; processing time billed %s in %s, the minute the job came back, where event time bills %s for that minute: "+
+			"$%.4f of it is records of earlier minutes re-read and folded in, the accounting error", usd(x.BackProcessing), hhmm(x.Back),
+			usd(x.BackEvent), x.BackProcessing.USD-x.BackEvent.USD)
+	}
+	return s + "."
+}
+
+// windows is "1 event-time window" or "12 event-time windows".
+func windows(n int, kind string) string {
+	if n == 1 {
+		return "1 " + kind + " window"
+	}
+	return Count(int64(n)) + " " + kind + " windows"
+}
+
+// usd is "$3.4000, 34 requests".
+func usd(w state.Windows) string {
+	return fmt.Sprintf("$%.4f, %s", w.USD, plural(int(w.Requests), "request"))
+}
