@@ -2,13 +2,13 @@ package export
 
 import (
 	"encoding/json"
-	"github.com/labtui/labtui/labs/lab4"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )

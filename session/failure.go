@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
@@ -42,6 +43,21 @@ func (s *Session) failureFinding(run *Run) *state.Finding {
 			x.LostProcessing.Add(pt)
 		case pt.Fired > 0:
 			x.SurvivedProcessing.Add(pt)
+		}
+	}
+	// The windows its last status listed open, with their running totals: the
+	// accumulators the kill lost (a backend that writes them as pending results put
+	// them in the table above).
+	for _, o := range killed.StillOpen() {
+		k := rowKey{o.Minute.WindowStart, o.Minute.TenantID}
+		c := minutes.Cell{USD: o.Minute.USD, Requests: o.Minute.Requests, Open: true}
+		if o.Window == meter.EventTimeResult {
+			if old, ok := before[k]; !ok || !old.Open {
+				before[k] = c
+				x.Lost.Add(c)
+			}
+		} else if pt, ok := killed.Table.Cell(minutes.Processing, k.start, k.tenant); !ok || !pt.Open {
+			x.LostProcessing.Add(c)
 		}
 	}
 	if x.Survived.Windows+x.SurvivedProcessing.Windows == 0 {
@@ -88,9 +104,14 @@ func (s *Session) failureFinding(run *Run) *state.Finding {
 	}
 	c := s.ClocksFor(run)
 	back := &minutes.Row{WindowStart: x.Back, WindowEnd: x.Back + minute}
-	f := &state.Finding{Run: s.runRef(run), Met: c.Closed(minutes.Processing, back) && c.Closed(minutes.Event, back), TakenAt: s.Now(),
-		Failure: &x}
-	return f
+	met := c.Closed(minutes.Processing, back) && c.Closed(minutes.Event, back)
+	if run.ReadsRecording() {
+		// On a replay's topic event time is the recording's, hours from the minute the
+		// job came back in: only processing time bills that minute.
+		x.BackEvent = state.Windows{}
+		met = c.Closed(minutes.Processing, back)
+	}
+	return &state.Finding{Run: s.runRef(run), Met: met, TakenAt: s.Now(), Failure: &x}
 }
 
 // runBefore is the run the session kept just before run, nil when none is kept.

@@ -1,11 +1,11 @@
 package session
 
 import (
-	"github.com/labtui/labtui/labs/lab4"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/state"
 )
 

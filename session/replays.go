@@ -1,11 +1,11 @@
 package session
 
 import (
-	"github.com/labtui/labtui/labs/lab4"
 	"strconv"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/internal/keyhash"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"

@@ -121,7 +121,8 @@ type FailureFacts struct {
 	// Back is the start of the processing-time minute the restarted run came back in;
 	// BackProcessing is what its processing-time windows billed in it, and BackEvent what
 	// its event-time windows billed for that minute: the difference is the re-read
-	// backlog of earlier minutes folded into it (the accounting error).
+	// backlog of earlier minutes folded into it (the accounting error). On a replay's
+	// topic BackEvent is empty: event time is the recording's, not that minute.
 	Back           int64   `json:"back"`
 	BackProcessing Windows `json:"back_processing"`
 	BackEvent      Windows `json:"back_event"`

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 

@@ -59,7 +59,10 @@ func failureSentence(run state.RunRef, x state.FailureFacts) string {
 			}
 		}
 	}
-	if x.BackProcessing.Windows > 0 {
+	if x.BackProcessing.Windows > 0 && x.BackEvent.Windows == 0 && run.Recording != "" {
+		s += fmt.Sprintf("; processing time billed %s in %s, the minute the job came back: every record of the recording it re-read, "+
+			"whatever its event time", usd(x.BackProcessing), hhmm(x.Back))
+	} else if x.BackProcessing.Windows > 0 {
 		s += fmt.Sprintf("; processing time billed %s in %s, the minute the job came back, where event time bills %s for that minute: "+
 			"$%.4f of it is records of earlier minutes re-read and folded in, the accounting error", usd(x.BackProcessing), hhmm(x.Back),
 			usd(x.BackEvent), x.BackProcessing.USD-x.BackEvent.USD)

@@ -4,8 +4,9 @@
 # next :40), 4.3 with r, 4.4 with t, every answer typed as one burst (send-keys -l, as a
 # paste without bracketed paste arrives), then e to export. It checks that every answer
 # was saved verbatim, that each exercise's evidence names the run the rules pick (4.2 the
-# live run 1, 4.4 the started_ts replay, run 3) or the learner pinned (4.3: its answer
-# pinned the completed_ts replay, run 2; after w, p, enter and t, p in the lab panel pins
+# live run 1, the failure section the run x restarted, run 2, 4.4 the started_ts replay,
+# run 4) or the learner pinned (4.3: its answer pinned the completed_ts replay, run 3;
+# after w, p, enter and t, p in the lab panel pins
 # the replay with watermarks per partition on the source), that a replay's late
 # records are explained by the partition that ran ahead, and that the answer sheet is at
 # most 300 lines, that 4.3's diff names the reference's strategy, and that an export after
@@ -97,6 +98,13 @@ tmux send-keys -t "$S" m
 wait_for "[x] 4.2" 150
 cap 3-hiccup
 
+# The course's "If a TaskManager dies right now": x kills the job (run 2 restarts with
+# empty state and re-reads the topic); its part of the lab is met once the minute the
+# job came back in has closed in both windows.
+tmux send-keys -t "$S" x
+wait_for "[x] TM" 150
+cap 3b-killed
+
 # 4.3: the recorded hour, then 4.4: started_ts.
 tmux send-keys -t "$S" r
 wait_for "replay completed_ts done" 180
@@ -127,7 +135,7 @@ cap 6-answers
 
 # 4.3's second result: watermarks per partition on the source (w, p, enter restarts the
 # job), then t replays the hour with completed_ts again (run R, 4 or 5); p in the lab
-# panel pins 4.3, which its answer pinned to run 2, to run R.
+# panel pins 4.3, which its answer pinned to run 3, to run R.
 tmux send-keys -t "$S" w
 wait_for "watermarks [" 5
 tmux send-keys -t "$S" p
@@ -193,7 +201,8 @@ elif [ "$(field "$JSON" run 4.1)" != "None None None" ]; then
 fi
 run 4.2 1 start completed_ts met
 run 4.3 "$R" replay completed_ts met
-run 4.4 3 replay started_ts met
+run 4.4 4 replay started_ts met
+run TM 2 kill completed_ts met
 # 4.3 is pinned to run R, with watermarks per partition on the source, and the sheet says
 # so; a replay that dropped records as late says which partition ran ahead and by how much.
 python3 - "$JSON" "$MD" "$R" <<'PY' || fail=1
@@ -213,6 +222,28 @@ if "dropped" in s and "ran up to" not in s:
     bad.append("4.3's replay dropped records as late without saying which partition ran ahead: " + s)
 if f"run {sys.argv[3]}: replay of recorded-hour.jsonl.gz, completed_ts, for_monotonous_timestamps() per partition at the source (pinned)" not in md:
     bad.append(f"the sheet's summary does not name run {sys.argv[3]}, pinned")
+for b in bad:
+    print("walkthrough:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+# The failure section: what run 1 had emitted survived, run 2 emitted event-time windows
+# again, and the sheet says which and whether identical, and where processing time put
+# the backlog.
+python3 - "$JSON" "$MD" <<'PY' || fail=1
+import json, sys
+doc, md = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+f = next(e for e in doc["exercises"] if e["id"] == "TM")["finding"]
+x, bad = f.get("failure") or {}, []
+if (x.get("killed") or {}).get("id") != 1:
+    bad.append("the failure section's killed run is not run 1: " + repr(x.get("killed")))
+if x.get("survived", {}).get("windows", 0) == 0 or x.get("twice", {}).get("windows", 0) == 0:
+    bad.append("the kill shows no window that survived or was emitted twice: " + repr(x))
+if x.get("identical", 0) > x.get("twice", {}).get("windows", 0):
+    bad.append("more identical windows than windows emitted twice: " + repr(x))
+for want in ("after run 1 was killed: survived, in the sink", "emitted twice", "the minute the job came back",
+             "Event-time windows emitted twice, by run 1 and again after the kill"):
+    if want not in md:
+        bad.append("the sheet's failure section lacks: " + want)
 for b in bad:
     print("walkthrough:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)

@@ -2,11 +2,11 @@ package labpanel
 
 import (
 	"fmt"
-	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/tui/textutil"
 )
 

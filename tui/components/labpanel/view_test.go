@@ -1,12 +1,12 @@
 package labpanel
 
 import (
-	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/tui/textutil"
 	"github.com/labtui/labtui/tui/theme"
 )
