@@ -159,3 +159,26 @@ func TestDiffViewSaysWhatToDoBeforeAnyReplay(t *testing.T) {
 		t.Errorf("esc left view %d", fm.view)
 	}
 }
+
+// TestArrowsSwitchTheDiffsTabsWithTheLabPanelFocused: with the diff open and the lab
+// panel focused (to answer 4.3 while reading it), → and ← still switch the diff's tabs,
+// as the footer says (issue 22, item 8).
+func TestArrowsSwitchTheDiffsTabsWithTheLabPanelFocused(t *testing.T) {
+	fb := replayingBackend(t)
+	tm := start(t, fb, Config{Recording: seedBurst}, 120, 40)
+	waitFor(t, tm, "running", "10:01:09.000")
+	press(tm, "r")
+	waitFor(t, tm, "replay done")
+	press(tm, "d")
+	waitFor(t, tm, "[ event time ]")
+	press(tm, "tab")
+	waitFor(t, tm, "tab on to the panes")
+	press(tm, "right")
+	waitFor(t, tm, "[ processing time ]")
+	press(tm, "left")
+	waitFor(t, tm, "[ event time ]")
+	fm, _ := finalView(t, tm)
+	if fm.focus != areaLab {
+		t.Errorf("the focus moved to %v", fm.focus)
+	}
+}

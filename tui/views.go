@@ -77,10 +77,19 @@ func (m Model) onViewTick() (Model, tea.Cmd) {
 // viewKey handles the keys of the diff and skew views; ok is false for a key they do
 // not take.
 func (m Model) viewKey(k tea.KeyMsg) (Model, bool) {
-	if m.view == viewPanes || m.focus == areaLab {
+	km := m.keys
+	if m.view == viewPanes {
 		return m, false
 	}
-	km := m.keys
+	if m.focus == areaLab {
+		// The lab panel takes ↑/↓, enter and esc; ←/→ are the diff's tabs still, as its
+		// footer says (an answer being written has every key before this).
+		if m.view == viewDiff && (key.Matches(k, km.NextTab) || key.Matches(k, km.PrevTab)) {
+			m.diffView = m.diffView.NextTab(key.Matches(k, km.NextTab))
+			return m, true
+		}
+		return m, false
+	}
 	switch {
 	case key.Matches(k, km.Back):
 		m.view = viewPanes
