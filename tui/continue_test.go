@@ -81,3 +81,32 @@ func TestExportQuitContinueExportWritesTheSameSheet(t *testing.T) {
 		t.Errorf("the second sheet does not show the picture:\n%s", second)
 	}
 }
+
+// TestTheRunsLineNamesTheRunBehindTheStepWhenItIsNoLongerKept: continued from a saved
+// 4.2 pinned to run 1 of the earlier session, the lab panel's runs line names run 1
+// first, as the one behind the step, beside this session's runs (issue 22, item 8: the
+// runs line omitted the run that backs the step).
+func TestTheRunsLineNamesTheRunBehindTheStepWhenItIsNoLongerKept(t *testing.T) {
+	store := state.NewStore(t.TempDir())
+	old := state.New()
+	old.Revision, old.LastRun = 3, 1
+	old.Answers["4.2a"] = "No: dropped as late."
+	old.Steps["4.2"] = state.Step{Done: true, At: at("01:30")}
+	old.Evidence.Findings = map[string]*state.Finding{"4.2": {Run: state.RunRef{ID: 1, Kind: "start", Timestamp: "completed_ts", StartedAt: at("-00:05")},
+		Met: true, Pinned: true, Hiccup: &state.HiccupFacts{Instance: "gw-1", From: at("00:40"), To: at("01:15"), Late: 2, USD: 0.2,
+			FirstArrival: at("01:17"), LastArrival: at("01:19"), Example: state.Late{RequestID: "r-103", Timestamp: at("00:44"), Watermark: at("01:08.999")}}}}
+	if _, err := store.Save(old); err != nil {
+		t.Fatal(err)
+	}
+	saved, _, _ := store.Load()
+	fb := fakebackend.New(backend.Update{Restarted: &backend.Restart{Run: 2, Cause: backend.CauseStart, Reason: "started", At: at("30:00")}},
+		backend.Update{Status: status(at("30:10"), at("30:09"))})
+	tm := start(t, fb, Config{Store: store, Saved: &saved}, 120, 40)
+	waitFor(t, tm, "Continue with the answers")
+	press(tm, "y")
+	waitFor(t, tm, "restored 1 answer")
+	press(tm, "tab")
+	press(tm, "down")
+	waitFor(t, tm, "runs  ▸run 1 start (not kept: p pins a kept run), pinned · run 2 start ✗")
+	finalView(t, tm)
+}

@@ -49,8 +49,16 @@ func (m Model) labRuns() Model {
 	}
 	ex := m.lab.SelectedExercise()
 	var rs []labpanel.RunChoice
+	backs := false
 	for _, c := range m.sess.PinChoices(ex) {
 		rs = append(rs, labpanel.RunChoice{Name: fmt.Sprintf("run %d %s", c.Run.ID, c.Run.Kind), Why: c.Why, Backs: c.Backs, Pinned: c.Pinned})
+		backs = backs || c.Backs
+	}
+	if f := m.sess.Finding(ex); f != nil && !backs && f.Run.ID != 0 {
+		// The run behind the step is an earlier session's, or one let go: it is named
+		// all the same, first, as the one the sheet names.
+		rs = append([]labpanel.RunChoice{{Name: fmt.Sprintf("run %d %s (not kept: p pins a kept run)", f.Run.ID, f.Run.Kind),
+			Backs: true, Pinned: f.Pinned}}, rs...)
 	}
 	m.lab = m.lab.SetRuns(map[string][]labpanel.RunChoice{ex: rs})
 	return m
