@@ -221,7 +221,7 @@ func writeTwice(b *sheet, x state.FailureFacts) {
 		if !minutes.Equal(r.First, r.Second) {
 			same = "differs"
 		}
-		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s |", minute(r.WindowStart), shown(r.Tenant), cellOf(r.First), cellOf(r.Second), same))
+		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s |", minute(r.WindowStart), shown(r.Tenant), cell(&r.First), cell(&r.Second), same))
 	}
 	if more := x.Twice.Windows - len(x.Examples); more > 0 {
 		b.line(fmt.Sprintf("| … | %s more in the run | | | |", thousands.Format(int64(more))))

@@ -94,13 +94,18 @@ func (s *Session) failureFinding(run *Run) *state.Finding {
 				same = append(same, row)
 			} else {
 				x.Examples = append(x.Examples, row)
+				if et.Requests > first.Requests {
+					x.More++
+				} else if et.Requests < first.Requests {
+					x.Fewer++
+				}
 			}
 		}
 	}
 	// The windows that differ first, then identical ones, as many as the evidence lists.
 	x.Examples = append(x.Examples, same...)[:min(len(x.Examples)+len(same), state.MaxTwiceRows)]
 	if x.Identical < x.Twice.Windows {
-		x.DifferLate = run.LateCount
+		x.DifferLate, x.KilledLate = run.LateCount, killed.LateCount
 	}
 	c := s.ClocksFor(run)
 	back := &minutes.Row{WindowStart: x.Back, WindowEnd: x.Back + minute}

@@ -114,9 +114,16 @@ type FailureFacts struct {
 	// twice. Identical of them are the same record again (the chargeback case); the
 	// others differ, and DifferLate counts the restarted run's late records while it
 	// caught up, which is what makes a recomputed window differ.
-	Twice      Windows    `json:"twice"`
-	Identical  int        `json:"identical"`
-	DifferLate int        `json:"differ_late"`
+	Twice      Windows `json:"twice"`
+	Identical  int     `json:"identical"`
+	DifferLate int     `json:"differ_late"`
+	// More of the windows that differ have more requests the second time (records the
+	// killed run had dropped as late, KilledLate in all, were read in time by the
+	// restarted run), Fewer have fewer (records the restarted run dropped as late while
+	// it caught up, DifferLate in all).
+	More       int        `json:"more,omitempty"`
+	Fewer      int        `json:"fewer,omitempty"`
+	KilledLate int        `json:"killed_late,omitempty"`
 	Examples   []TwiceRow `json:"examples,omitempty"`
 	// Back is the start of the processing-time minute the restarted run came back in;
 	// BackProcessing is what its processing-time windows billed in it, and BackEvent what

@@ -25,16 +25,29 @@ var ex43 = Exercise{
 		Do: "Press r: the recorded hour is written into a fresh topic and the job restarts on it from the " +
 			"earliest offset, as fast as it can read. When it is done, d diffs the replay against the reference " +
 			"(the same hour re-enacted at its recorded times); ←/→ switches between the event-time and the " +
-			"processing-time tab.",
+			"processing-time tab. r replays with the timestamp field the job reads now: after t (4.4) it reads started_ts, " +
+			"and t again replays with completed_ts.",
 		Look: "Event time: the same minutes and dollars as the reference, but for differences the diff explains: " +
 			"at full speed the three partitions are read unevenly and the watermark follows the one furthest ahead, " +
 			"so a replay drops records as late that the hour's live run kept; the diff and the late pane (l) say " +
 			"which partition ran ahead and how many were late only because of it. w, p, enter puts watermarks per " +
 			"partition on the source, which removes those: r again gives the second result for your answer, and p " +
 			"here picks the replay the step names. Processing time: one or two enormous minutes, the whole " +
-			"hour billed to the wall-clock minutes the replay ran in.",
+			"hour billed to the wall-clock minutes the replay ran in. The recorded hour holds its own hiccup, gw-1 held " +
+			"10:20:40-10:21:15: the reference, under for_monotonous_timestamps(), drops its retry burst as late; a replay under " +
+			"a bound above the hold (after 4.2's w) keeps it, and the diff counts those rows as the strategies' difference.",
 	},
 }
+
+// RecordedHour is the recorded hour the lab replays (labs/04-event-time-and-processing-
+// time/data/README.md): its file name, and the hiccup recorded in it, gw-1 held across a
+// minute boundary as in the course's story, whose retry burst a strategy drops as late
+// or keeps.
+var RecordedHour = struct {
+	File     string
+	Instance string
+	From, To int64
+}{File: "recorded-hour.jsonl.gz", Instance: "gw-1", From: 1795947640000, To: 1795947675000}
 
 // Reenacted is how a replay's default reference reads in a sentence.
 const Reenacted = "the recorded hour re-enacted at its recorded times"
@@ -74,6 +87,11 @@ func replaySentence(run state.RunRef, r state.ReplayFacts) string {
 			// as much as the order the records arrived in.
 			s += fmt.Sprintf(", every difference explained (see the appendix): the reference ran under %s and this replay under %s, "+
 				"so records one drops as late the other keeps, besides the order the records arrived in", ref, run.Watermarks)
+			if run.Recording == RecordedHour.File {
+				s += fmt.Sprintf(" (the recorded hour holds its own hiccup, %s held %s–%s: its retry burst arrives behind "+
+					"for_monotonous_timestamps()'s watermark and within a bound above the hold)", RecordedHour.Instance,
+					seconds(RecordedHour.From), seconds(RecordedHour.To))
+			}
 		case r.Unexplained == 0:
 			s += ", every difference explained by the records' arrival (see the appendix)"
 		default:

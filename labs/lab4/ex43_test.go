@@ -25,6 +25,9 @@ func TestA43FindingNamesTheReferencesStrategyAndBlamesTheStrategiesForTheirDiffe
 			t.Errorf("the sentence lacks %q:\n%s", want, got)
 		}
 	}
+	if want := "(the recorded hour holds its own hiccup, gw-1 held 10:20:40–10:21:15: its retry burst arrives behind"; !strings.Contains(got, want) {
+		t.Errorf("the sentence does not name the recorded hour's own retry burst:\n%s", got)
+	}
 	if strings.Contains(got, "explained by the records' arrival") {
 		t.Errorf("the strategies' difference is put down to the arrival alone:\n%s", got)
 	}

@@ -2,6 +2,7 @@ package lab4
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/labtui/labtui/state"
 )
@@ -54,8 +55,18 @@ func failureSentence(run state.RunRef, x state.FailureFacts) string {
 			s += ", every one identical to the first: the chargeback case, removable because it is identical"
 		default:
 			s += fmt.Sprintf(", %s identical to the first (the chargeback case) and %s not", Count(int64(x.Identical)), Count(int64(differ)))
-			if x.DifferLate > 0 {
-				s += fmt.Sprintf(": run %d dropped %s as late while it caught up", run.ID, plural(x.DifferLate, "record"))
+			var why []string
+			if x.More > 0 {
+				why = append(why, fmt.Sprintf("%s with more requests the second time: records run %d had dropped as late "+
+					"(%s in all, a hiccup's held ones among them) that run %d, re-reading at full speed, read before its watermark passed them",
+					Count(int64(x.More)), x.Killed.ID, Count(int64(x.KilledLate)), run.ID))
+			}
+			if x.Fewer > 0 {
+				why = append(why, fmt.Sprintf("%s with fewer: run %d dropped %s as late while it caught up", Count(int64(x.Fewer)), run.ID,
+					plural(x.DifferLate, "record")))
+			}
+			if len(why) > 0 {
+				s += " (" + strings.Join(why, "; ") + ")"
 			}
 		}
 	}
