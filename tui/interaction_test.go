@@ -162,8 +162,8 @@ func TestLateRecordsPaneListsWhatTheWatermarkDropped(t *testing.T) {
 	press(tm, "l")
 	waitFor(t, tm, "late records dropped by the event-time window")
 	_, view := finalView(t, tm)
-	if !strings.Contains(view, "r-103            acme       gw-1     10:00:44.000 10:01:09.000") {
-		t.Errorf("the late pane lacks r-103 with the watermark it met:\n%s", view)
+	if !strings.Contains(view, "r-103            acme       gw-1     10:00:44.000 10:01:11.000 10:01:09.000") {
+		t.Errorf("the late pane lacks r-103 with when it arrived and the watermark it met:\n%s", view)
 	}
 }
 

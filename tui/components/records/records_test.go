@@ -53,7 +53,7 @@ func TestTheInspectorShowsRequestIDsWholeAt80Columns(t *testing.T) {
 	r := ring.New[meter.RecordTrace](10)
 	r.Push(meter.RecordTrace{RequestID: "r-tpd0hw-1078", TenantID: "umbrella", Gateway: "gw-1"})
 	view := New(theme.New(), Inspector).SetSize(80, 5).View(r, "record inspector")
-	if !strings.Contains(view, "r-tpd0hw-1078 ") || strings.Contains(view, "kafka ts") {
+	if !strings.Contains(view, "r-tpd0hw-1078 ") || strings.Contains(view, "written") {
 		t.Errorf("at 80 columns:\n%s", view)
 	}
 	for _, l := range strings.Split(view, "\n") {
@@ -61,7 +61,27 @@ func TestTheInspectorShowsRequestIDsWholeAt80Columns(t *testing.T) {
 			t.Errorf("a line is cut: %q", l)
 		}
 	}
-	if wide := New(theme.New(), Inspector).SetSize(160, 5).View(r, "record inspector"); !strings.Contains(wide, "kafka ts") {
+	if wide := New(theme.New(), Inspector).SetSize(160, 5).View(r, "record inspector"); !strings.Contains(wide, "written") {
 		t.Errorf("at 160 columns the Kafka timestamp is missing:\n%s", wide)
+	}
+}
+
+// TestTheLatePaneSaysWhenEachRecordArrived: 4.2b asks the operator's event time when
+// r-103 arrived; the late pane lists the arrival beside the timestamp and the watermark
+// met, whole at 80 columns (mm:ss.mmm) and at 160 (hh:mm:ss.mmm).
+func TestTheLatePaneSaysWhenEachRecordArrived(t *testing.T) {
+	r := ring.New[meter.RecordTrace](10)
+	r.Push(meter.RecordTrace{RequestID: "r-103", TenantID: "acme", Gateway: "gw-1", Timestamp: 1795946444000, Arrival: 1795946477000,
+		Watermark: 1795946468999, USD: 0.1, Late: true})
+	for w, want := range map[int]string{80: "00:44.000 01:17.000 01:08.999", 160: "10:00:44.000 10:01:17.000 10:01:08.999"} {
+		view := New(theme.New(), Late).SetSize(w, 4).View(r, "late records")
+		if !strings.Contains(view, "arrived") || !strings.Contains(strings.Join(strings.Fields(view), " "), want) {
+			t.Errorf("at %d columns the late pane lacks the arrival (%s):\n%s", w, want, view)
+		}
+		for _, l := range strings.Split(view, "\n") {
+			if strings.Contains(l, "…") {
+				t.Errorf("at %d columns a line is cut: %q", w, l)
+			}
+		}
 	}
 }

@@ -24,13 +24,13 @@ func (m Model) View(r *ring.Ring[meter.RecordTrace], title string) string {
 		title += " · filter " + fmt.Sprintf("%q", m.filter)
 	}
 	if d := r.Dropped(); d > 0 {
-		title += fmt.Sprintf(" · %s older dropped", thousands.Format(int64(d)))
+		title += fmt.Sprintf(" · the %s oldest not kept here", thousands.Format(int64(d)))
 	}
 	if !m.follow {
 		title += " · scrolled (end to follow)"
 	}
 	lines := []string{textutil.Fit(st.Render(title), m.width)}
-	narrow := m.kind == Inspector && m.width < 110
+	narrow := m.kind == Inspector && m.width < 110 || m.kind == Late && m.width < 90
 	if m.height > 1 {
 		lines = append(lines, m.styles.Dim.Render(textutil.Fit(m.head(narrow), m.width)))
 	}
@@ -84,9 +84,9 @@ func (m Model) head(narrow bool) string {
 	cw := clockWidth(narrow)
 	if m.kind == Late {
 		return textutil.Fit("request", 16) + " " + textutil.Fit("tenant", 10) + " " + textutil.Fit("gateway", 8) + " " +
-			textutil.Fit("timestamp", cw) + " " + textutil.Fit("watermark met", 13) + " " + textutil.Right("USD", 9)
+			textutil.Fit("timestamp", cw) + " " + textutil.Fit("arrived", cw) + " " + textutil.Fit("watermark met", 13) + " " + textutil.Right("USD", 9)
 	}
-	kafka := textutil.Fit("kafka ts", cw) + " "
+	kafka := textutil.Fit("written", cw) + " "
 	if narrow {
 		kafka = ""
 	}
@@ -111,7 +111,7 @@ func (m Model) line(r *meter.RecordTrace, narrow bool) string {
 	cw := clockWidth(narrow)
 	if m.kind == Late {
 		return textutil.Fit(safetext.Line(r.RequestID), 16) + " " + textutil.Fit(safetext.Line(r.TenantID), 10) + " " + textutil.Fit(safetext.Line(r.Gateway), 8) + " " +
-			textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), 13) + " " +
+			textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.Arrival, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), 13) + " " +
 			textutil.Right(fmt.Sprintf("$%.4f", r.USD), 9)
 	}
 	late := "no"
