@@ -105,7 +105,7 @@ func (s *Session) failureFinding(run *Run) *state.Finding {
 	// The windows that differ first, then identical ones, as many as the evidence lists.
 	x.Examples = append(x.Examples, same...)[:min(len(x.Examples)+len(same), state.MaxTwiceRows)]
 	if x.Identical < x.Twice.Windows {
-		x.DifferLate, x.KilledLate = run.LateCount, killed.LateCount
+		x.DifferLate, x.KilledLate, x.KilledHiccup = run.LateCount, killed.LateCount, len(killed.Hiccups) > 0
 	}
 	c := s.ClocksFor(run)
 	back := &minutes.Row{WindowStart: x.Back, WindowEnd: x.Back + minute}

@@ -121,10 +121,12 @@ type FailureFacts struct {
 	// killed run had dropped as late, KilledLate in all, were read in time by the
 	// restarted run), Fewer have fewer (records the restarted run dropped as late while
 	// it caught up, DifferLate in all).
-	More       int        `json:"more,omitempty"`
-	Fewer      int        `json:"fewer,omitempty"`
-	KilledLate int        `json:"killed_late,omitempty"`
-	Examples   []TwiceRow `json:"examples,omitempty"`
+	More       int `json:"more,omitempty"`
+	Fewer      int `json:"fewer,omitempty"`
+	KilledLate int `json:"killed_late,omitempty"`
+	// KilledHiccup says the killed run had a hiccup, whose held records it dropped.
+	KilledHiccup bool       `json:"killed_hiccup,omitempty"`
+	Examples     []TwiceRow `json:"examples,omitempty"`
 	// Back is the start of the processing-time minute the restarted run came back in;
 	// BackProcessing is what its processing-time windows billed in it, and BackEvent what
 	// its event-time windows billed for that minute: the difference is the re-read

@@ -57,9 +57,13 @@ func failureSentence(run state.RunRef, x state.FailureFacts) string {
 			s += fmt.Sprintf(", %s identical to the first (the chargeback case) and %s not", Count(int64(x.Identical)), Count(int64(differ)))
 			var why []string
 			if x.More > 0 {
+				held := ""
+				if x.KilledHiccup {
+					held = ", a hiccup's held ones among them"
+				}
 				why = append(why, fmt.Sprintf("%s with more requests the second time: records run %d had dropped as late "+
-					"(%s in all, a hiccup's held ones among them) that run %d, re-reading at full speed, read before its watermark passed them",
-					Count(int64(x.More)), x.Killed.ID, Count(int64(x.KilledLate)), run.ID))
+					"(%s in all%s) that run %d, re-reading at full speed, read before its watermark passed them",
+					Count(int64(x.More)), x.Killed.ID, Count(int64(x.KilledLate)), held, run.ID))
 			}
 			if x.Fewer > 0 {
 				why = append(why, fmt.Sprintf("%s with fewer: run %d dropped %s as late while it caught up", Count(int64(x.Fewer)), run.ID,
