@@ -221,3 +221,20 @@ func TestKillIsOffWhenTheBackendCannot(t *testing.T) {
 		t.Error("x is offered for a backend that cannot restart its job")
 	}
 }
+
+// TestLWithTheLabPanelFocusedAt80x24ShowsTheLateRecords: at 80x24 the focused lab panel
+// has the late pane's room; l shows the late records at once, with the focus, instead of
+// nothing until another tab (issue 22, item 8).
+func TestLWithTheLabPanelFocusedAt80x24ShowsTheLateRecords(t *testing.T) {
+	fb := fakebackend.New(courseScript()...)
+	tm := start(t, fb, Config{}, 80, 24)
+	waitFor(t, tm, "02:01.500")
+	press(tm, "tab")
+	waitFor(t, tm, "tab on to the panes")
+	press(tm, "l")
+	waitFor(t, tm, "late records dropped by the event-time window", "r-103")
+	fm, _ := finalView(t, tm)
+	if fm.focus != areaLate {
+		t.Errorf("the focus is %v, want the late pane", fm.focus)
+	}
+}

@@ -167,7 +167,14 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if !m.showLate && m.focus == areaLate {
 			m.focus = areaPanes
 		}
-		return m.relayout(), nil
+		m = m.relayout()
+		if m.showLate && m.layout.lateH == 0 && m.focus == areaLab {
+			// A small screen gives the focused lab panel the late pane's room: l asked
+			// for the late records, so they take the focus and are shown.
+			m.focus = areaLate
+			m = m.relayout()
+		}
+		return m, nil
 	case key.Matches(k, km.Inspector):
 		m = m.panesFirst()
 		m.showInspector = !m.showInspector
