@@ -186,7 +186,44 @@ func (s *Session) hiccupFinding(run *Run, h Hiccup) (*state.Finding, []meter.Rec
 	f.Hiccup = &state.HiccupFacts{Instance: h.Instance, From: h.From, To: h.To, Late: len(late), USD: usd, FirstArrival: first, LastArrival: lastAt,
 		Example: state.Late{RequestID: x.RequestID, Tenant: x.TenantID, Gateway: x.Gateway, Timestamp: x.Timestamp, Watermark: x.Watermark,
 			Arrival: x.Arrival, USD: x.USD}}
+	f.Hiccup.Bounded = s.boundedHiccup()
 	return f, late
+}
+
+// boundedHiccup is the newest hiccup of a kept live run under for_bounded_out_of_orderness
+// with a bound at least its hold, across a minute boundary, once both windows closed the
+// minute it ended in: the course's event-time column. nil when there is none.
+func (s *Session) boundedHiccup() *state.BoundedHiccup {
+	for i := len(s.runs) - 1; i >= 0; i-- {
+		run := s.runs[i]
+		bound := run.Watermarks.OutOfOrderness
+		if run.ReadsRecording() || bound == 0 {
+			continue
+		}
+		c := s.ClocksFor(run)
+		for j := len(run.Hiccups) - 1; j >= 0; j-- {
+			h := run.Hiccups[j]
+			end := &minutes.Row{WindowStart: startOf(h.To), WindowEnd: startOf(h.To) + minute}
+			if h.To == 0 || bound < h.To-h.From || startOf(h.From) == startOf(h.To) || !c.Closed(minutes.Processing, end) || !c.Closed(minutes.Event, end) {
+				continue
+			}
+			b := &state.BoundedHiccup{Run: s.runRef(run), Instance: h.Instance, From: h.From, To: h.To, Watermarks: run.WatermarkStrategy(),
+				Late: len(heldLate(run, h))}
+			for k := range b.Minutes {
+				m := &b.Minutes[k]
+				m.WindowStart = startOf(h.From) + int64(k)*minute
+				rows, _ := run.Table.CopyRange(m.WindowStart, m.WindowStart+minute, 1000, c)
+				for _, r := range rows {
+					if !r.IsMark() {
+						m.Processing += r.Cells[minutes.Processing].USD
+						m.Event += r.Cells[minutes.Event].USD
+					}
+				}
+			}
+			return b
+		}
+	}
+	return nil
 }
 
 // seconds is a time as UTC hh:mm:ss.

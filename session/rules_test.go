@@ -245,3 +245,40 @@ func TestRestoringSavedProgressKeepsItsFindingsUntilThisSessionHasItsOwn(t *test
 		t.Errorf("a pinned saved finding was replaced by %q", lab4.Sentence(f))
 	}
 }
+
+// TestASecondHiccupUnderABoundAboveTheHoldIs42sEventTimeColumn: after the course's
+// hiccup under for_monotonous_timestamps(), w restarts the job under
+// for_bounded_out_of_orderness(40 s) and a second hiccup holds gw-1 10:05:40–10:06:15:
+// no held record is late, and 4.2's evidence adds what both windows billed in those
+// minutes, the course's event-time column (issue 22, item 5: it was captured nowhere).
+func TestASecondHiccupUnderABoundAboveTheHoldIs42sEventTimeColumn(t *testing.T) {
+	l := newLab()
+	courseHiccup(l)
+	l.minute(1, 0.4, 0.2)
+	if f := l.h.Finding("4.2"); f == nil || f.Hiccup == nil || f.Hiccup.Bounded != nil {
+		t.Fatalf("after the first hiccup: %+v", f)
+	}
+	l.apply(backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseStrategy, Reason: "strategy", At: t0 + 125000,
+		Watermarks: meter.Watermarks{OutOfOrderness: 40000}}})
+	l.minute(3, 0.2, 0.2)
+	l.minute(4, 0.2, 0.2)
+	l.apply(backend.Update{Status: held(t0+340000, t0+299000, true)})
+	l.apply(backend.Update{Status: held(t0+375000, t0+334000, false)})
+	l.minute(5, 0.2, 0.4) // the held records arrive in 10:06: event time bills them in 10:05
+	l.minute(6, 0.4, 0.2)
+	l.apply(backend.Update{Status: status(t0+7*60000+2000, t0+7*60000+1500)})
+	f := l.h.Finding("4.2")
+	if f == nil || f.Run.ID != 1 || f.Hiccup == nil || f.Hiccup.Bounded == nil {
+		t.Fatalf("after the second hiccup: %+v", f)
+	}
+	b := f.Hiccup.Bounded
+	if b.Run.ID != 2 || b.Watermarks != "for_bounded_out_of_orderness(40 s)" || b.Late != 0 || b.From != t0+340000 || b.To != t0+375000 {
+		t.Errorf("the bounded hiccup = %+v", b)
+	}
+	want := "Under for_bounded_out_of_orderness(40 s), in run 2 (strategy, completed_ts), gw-1 was held 10:05:40–10:06:15 with none of the " +
+		"held records late: event time billed $0.5000 in 10:05 and $0.3000 in 10:06, processing time $0.3000 and $0.5000: the burst in " +
+		"its own minute, the course's event-time column."
+	if s := lab4.Sentence(f); !strings.HasSuffix(s, want) {
+		t.Errorf("4.2 = %q\nwant it to end %q", s, want)
+	}
+}

@@ -67,6 +67,31 @@ type HiccupFacts struct {
 	FirstArrival int64   `json:"first_arrival"`
 	LastArrival  int64   `json:"last_arrival"`
 	Example      Late    `json:"example"`
+	// Bounded is the course's event-time column: a later hiccup under a bound above its
+	// hold, in a live run of its own; nil until there is one.
+	Bounded *BoundedHiccup `json:"bounded,omitempty"`
+}
+
+// BoundedHiccup is a hiccup under for_bounded_out_of_orderness with a bound above the
+// hold: the event-time window receives the burst in its own minute.
+type BoundedHiccup struct {
+	Run        RunRef `json:"run"`
+	Instance   string `json:"instance"`
+	From       int64  `json:"from"`
+	To         int64  `json:"to"`
+	Watermarks string `json:"watermarks"`
+	// Late counts the held records the event-time window dropped as late anyway.
+	Late int `json:"late"`
+	// Minutes are the minute the hold began in and the next: what each window billed
+	// in them, every tenant together.
+	Minutes [2]BoundedMinute `json:"minutes"`
+}
+
+// BoundedMinute is one minute of a BoundedHiccup, both windows' sums.
+type BoundedMinute struct {
+	WindowStart int64   `json:"window_start"`
+	Processing  float64 `json:"processing_usd"`
+	Event       float64 `json:"event_usd"`
 }
 
 // ReplayFacts are 4.3's: a completed_ts replay against its reference.
@@ -228,6 +253,10 @@ func (f *Finding) clone() *Finding {
 	}
 	if f.Hiccup != nil {
 		h := *f.Hiccup
+		if h.Bounded != nil {
+			b := *h.Bounded
+			h.Bounded = &b
+		}
 		c.Hiccup = &h
 	}
 	if f.Replay != nil {

@@ -42,8 +42,19 @@ func hiccupSentence(run state.RunRef, h state.HiccupFacts) string {
 		arrived = seconds(h.FirstArrival) + "–" + seconds(h.LastArrival)
 	}
 	x := h.Example
-	return fmt.Sprintf("In %s, %s was held %s–%s, across the %s boundary: %s of its records ($%.4f) arrived %s behind the watermark "+
+	s := fmt.Sprintf("In %s, %s was held %s–%s, across the %s boundary: %s of its records ($%.4f) arrived %s behind the watermark "+
 		"and the event-time window dropped them as late (%s, timestamp %s, met a watermark of %s); processing time billed them in the minute they arrived.",
 		RunName(run), h.Instance, seconds(h.From), seconds(h.To), hhmm(h.To-h.To%60000), Count(int64(h.Late)), h.USD, arrived,
 		x.RequestID, meter.Clock(x.Timestamp), meter.Clock(x.Watermark))
+	if b := h.Bounded; b != nil {
+		late := "none of the held records late"
+		if b.Late > 0 {
+			late = plural(b.Late, "held record") + " late all the same"
+		}
+		s += fmt.Sprintf(" Under %s, in %s, %s was held %s–%s with %s: event time billed $%.4f in %s and $%.4f in %s, processing time "+
+			"$%.4f and $%.4f: the burst in its own minute, the course's event-time column.", b.Watermarks, RunName(b.Run), b.Instance,
+			seconds(b.From), seconds(b.To), late, b.Minutes[0].Event, hhmm(b.Minutes[0].WindowStart), b.Minutes[1].Event,
+			hhmm(b.Minutes[1].WindowStart), b.Minutes[0].Processing, b.Minutes[1].Processing)
+	}
+	return s
 }
