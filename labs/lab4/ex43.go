@@ -2,6 +2,7 @@ package lab4
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/labtui/labtui/state"
 )
@@ -67,6 +68,12 @@ func Against(r state.ReplayFacts) string {
 	return Reenacted
 }
 
+// monotonous reports whether a strategy's name is for_monotonous_timestamps(), wherever
+// it is generated.
+func monotonous(strategy string) bool {
+	return strings.HasPrefix(strategy, "for_monotonous_timestamps()")
+}
+
 // referenceStrategy is the strategy the reference ran under, "" when not known.
 func referenceStrategy(r state.ReplayFacts) string {
 	if r.AgainstRun != nil {
@@ -87,7 +94,7 @@ func replaySentence(run state.RunRef, r state.ReplayFacts) string {
 			// as much as the order the records arrived in.
 			s += fmt.Sprintf(", every difference explained (see the appendix): the reference ran under %s and this replay under %s, "+
 				"so records one drops as late the other keeps, besides the order the records arrived in", ref, run.Watermarks)
-			if run.Recording == RecordedHour.File {
+			if run.Recording == RecordedHour.File && monotonous(ref) != monotonous(run.Watermarks) {
 				s += fmt.Sprintf(" (the recorded hour holds its own hiccup, %s held %s–%s: its retry burst arrives behind "+
 					"for_monotonous_timestamps()'s watermark and within a bound above the hold)", RecordedHour.Instance,
 					seconds(RecordedHour.From), seconds(RecordedHour.To))
