@@ -190,15 +190,14 @@ func writeFinding(b *sheet, e Exercise) {
 		if e.Evidence != nil {
 			writeMoved(b, e.Evidence.Moved, e.Evidence.MovedSummary)
 		}
-	case lab4.Failure:
-		if x := f.Failure; x != nil && len(x.Examples) > 0 {
-			writeTwice(b, *x)
-		}
 	default:
 		if len(f.Rows) > 0 {
 			b.line("")
 			writeRows(b, f.Rows)
 		}
+	}
+	for _, t := range lab4.TablesOf(e.ID, &f.Finding) {
+		writeTable(b, t)
 	}
 	if e.ID == lab4.Hiccup && e.Evidence != nil && e.Evidence.HiccupTable != nil {
 		writeHiccupTable(b, *e.Evidence.HiccupTable)
@@ -208,23 +207,24 @@ func writeFinding(b *sheet, e Exercise) {
 	}
 }
 
-// writeTwice writes the event-time windows both runs of a kill emitted, those that
-// differ first.
-func writeTwice(b *sheet, x state.FailureFacts) {
+// writeTable writes an exercise's table as its lab panel draws it: its title, the
+// table, its note. The cells are the evidence's, and pass through shown.
+func writeTable(b *sheet, t lab4.Table) {
 	b.line("")
-	b.line(fmt.Sprintf("Event-time windows emitted twice, by run %d and again after the kill:", x.Killed.ID))
+	b.line(shown(t.Title))
 	b.line("")
-	b.line("| minute | tenant | first | again | |")
-	b.line("|---|---|---|---|---|")
-	for _, r := range x.Examples {
-		same := "identical"
-		if !minutes.Equal(r.First, r.Second) {
-			same = "differs"
+	b.line("| " + strings.Join(t.Header, " | ") + " |")
+	b.line(strings.Repeat("|---", len(t.Header)) + "|")
+	for _, r := range t.Rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = shown(c)
 		}
-		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s |", minute(r.WindowStart), shown(r.Tenant), cell(&r.First), cell(&r.Second), same))
+		b.line("| " + strings.Join(cells, " | ") + " |")
 	}
-	if more := x.Twice.Windows - len(x.Examples); more > 0 {
-		b.line(fmt.Sprintf("| … | %s more in the run | | | |", thousands.Format(int64(more))))
+	if t.Note != "" {
+		b.line("")
+		b.line(shown(t.Note))
 	}
 }
 

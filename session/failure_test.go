@@ -102,7 +102,8 @@ func TestAKillShowsWhatSurvivedWasLostRecomputedAndEmittedTwice(t *testing.T) {
 			t.Errorf("the sentence lacks %q:\n%s", want, s)
 		}
 	}
-	if sheet := l.sheet(nil); !strings.Contains(sheet, "## TM") || !strings.Contains(sheet, "| 10:01 | acme | $0.3000 (2) | $0.2000 (1) | differs |") {
-		t.Errorf("the sheet lacks the failure section or its windows emitted twice:\n%s", sheet)
+	if sheet := l.sheet(nil); !strings.Contains(sheet, "## TM") || !strings.Contains(sheet, "| 10:01 | acme | $0.3000 (2) | $0.2000 (1) | differs |") ||
+		!strings.Contains(sheet, "| emitted twice (2 identical) | 4 | 6 | $0.7000 |") || !strings.Contains(sheet, "| lost: processing time open | 2 | 5 | $0.5000 |") {
+		t.Errorf("the sheet lacks the failure section, its numbers or its windows emitted twice:\n%s", sheet)
 	}
 }

@@ -34,8 +34,11 @@ func (m Model) labChanged() Model {
 		backing = f.Run.ID
 	}
 	tables := labTables(ev, backing)
-	if f := m.sess.Finding(lab4.Failure); f != nil && f.Failure != nil {
-		tables[lab4.Failure] = failureTable(f.Run, *f.Failure)
+	for _, e := range lab4.Exercises() {
+		// An exercise with tables of its own: the panel shows the first.
+		if ts := lab4.TablesOf(e.ID, m.sess.Finding(e.ID)); len(ts) > 0 {
+			tables[e.ID] = labpanel.Table(ts[0])
+		}
 	}
 	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(tables)
 	return m.labRuns()
@@ -183,34 +186,6 @@ func replayTable(replays []state.Replay, id int) (labpanel.Table, bool) {
 		},
 		Note: safetext.Line(c.EventTime.Summary),
 	}, true
-}
-
-// failureTable is the course's three questions of a kill in the runs' numbers: what the
-// killed run had emitted and had open, what the restarted run emitted again.
-func failureTable(run state.RunRef, x state.FailureFacts) labpanel.Table {
-	w := func(v state.Windows) []string {
-		return []string{lab4.Count(int64(v.Windows)), lab4.Count(v.Requests), fmt.Sprintf("$%.4f", v.USD)}
-	}
-	row := func(what string, v state.Windows) []string { return append([]string{what}, w(v)...) }
-	t := labpanel.Table{
-		Title:  fmt.Sprintf("yours: run %d killed, run %d restarted with empty state and re-read the topic", x.Killed.ID, run.ID),
-		Header: []string{"", "windows", "requests", "USD"},
-		Rows: [][]string{
-			row("survived: event time emitted", x.Survived),
-			row("survived: processing time emitted", x.SurvivedProcessing),
-			row("lost: event time open", x.Lost),
-			row("lost: processing time open", x.LostProcessing),
-			row("recomputed: event time", x.Recomputed),
-			row(fmt.Sprintf("emitted twice (%s identical)", lab4.Count(int64(x.Identical))), x.Twice),
-			row("processing time in "+meter.Clock(x.Back)[:5]+", the minute back", x.BackProcessing),
-		},
-	}
-	if x.BackEvent.Windows > 0 {
-		t.Rows = append(t.Rows, row("event time for "+meter.Clock(x.Back)[:5], x.BackEvent))
-		t.Note = fmt.Sprintf("Processing time billed $%.4f more in %s than event time bills for it: the re-read backlog of earlier minutes.",
-			x.BackProcessing.USD-x.BackEvent.USD, meter.Clock(x.Back)[:5])
-	}
-	return t
 }
 
 // movedTable lists the first requests whose cost moved minutes with started_ts.

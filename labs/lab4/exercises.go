@@ -1,5 +1,7 @@
 package lab4
 
+import "github.com/labtui/labtui/state"
+
 // The exercises' IDs, the course's numbers. They are named here, and only here, so that
 // the session, the panel and the sheet iterate the exercises or name one by what it is.
 const (
@@ -23,6 +25,28 @@ type Exercise struct {
 	Questions []Question
 	// Guide is how the step is done in labtui.
 	Guide Guide
+	// Tables, when set, are the exercise's tables worked out from its finding, the same
+	// for the lab panel (which shows the first) and the sheet (which writes them all).
+	Tables func(f *state.Finding) []Table
+}
+
+// Table is an exercise's table in the learner's numbers: a title, a header, rows of
+// cells and a note, as the lab panel and the sheet both draw it.
+type Table struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+	Note   string
+}
+
+// TablesOf is exercise id's tables for finding f; none when the exercise has no tables
+// of its own or f is nil.
+func TablesOf(id string, f *state.Finding) []Table {
+	e, ok := ByID(id)
+	if !ok || e.Tables == nil || f == nil {
+		return nil
+	}
+	return e.Tables(f)
 }
 
 // Question is one answer the learner writes for an exercise.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
@@ -37,7 +38,59 @@ var exFailure = Exercise{
 			"job caught up: the chargeback case, removable because it is identical. Processing time bills every re-read record " +
 			"in the minute the job came back: the accounting error.",
 	},
+	Tables: failureTables,
 }
+
+// failureTables are the kill's numbers, (the course's three questions), and the windows
+// emitted twice, those that differ first.
+func failureTables(f *state.Finding) []Table {
+	x := f.Failure
+	if x == nil {
+		return nil
+	}
+	row := func(what string, v state.Windows) []string {
+		return []string{what, Count(int64(v.Windows)), Count(v.Requests), fmt.Sprintf("$%.4f", v.USD)}
+	}
+	back := hhmm(x.Back)
+	sum := Table{
+		Title:  fmt.Sprintf("yours: run %d killed, run %d restarted with empty state and re-read the topic", x.Killed.ID, f.Run.ID),
+		Header: []string{"", "windows", "requests", "USD"},
+		Rows: [][]string{
+			row("survived: event time emitted", x.Survived),
+			row("survived: processing time emitted", x.SurvivedProcessing),
+			row("lost: event time open", x.Lost),
+			row("lost: processing time open", x.LostProcessing),
+			row("recomputed: event time", x.Recomputed),
+			row(fmt.Sprintf("emitted twice (%s identical)", Count(int64(x.Identical))), x.Twice),
+			row("processing time in "+back+", the minute back", x.BackProcessing),
+		},
+	}
+	if x.BackEvent.Windows > 0 {
+		sum.Rows = append(sum.Rows, row("event time for "+back, x.BackEvent))
+		sum.Note = fmt.Sprintf("Processing time billed $%.4f more in %s than event time bills for it: the re-read backlog of earlier minutes.",
+			x.BackProcessing.USD-x.BackEvent.USD, back)
+	}
+	out := []Table{sum}
+	if len(x.Examples) == 0 {
+		return out
+	}
+	twice := Table{Title: fmt.Sprintf("Event-time windows emitted twice, by run %d and again after the kill:", x.Killed.ID),
+		Header: []string{"minute", "tenant", "first", "again", ""}}
+	for _, r := range x.Examples {
+		same := "identical"
+		if !minutes.Equal(r.First, r.Second) {
+			same = "differs"
+		}
+		twice.Rows = append(twice.Rows, []string{hhmm(r.WindowStart), r.Tenant, cellText(r.First), cellText(r.Second), same})
+	}
+	if more := x.Twice.Windows - len(x.Examples); more > 0 {
+		twice.Rows = append(twice.Rows, []string{"…", Count(int64(more)) + " more in the run", "", "", ""})
+	}
+	return append(out, twice)
+}
+
+// cellText is a fired window's cell: "$0.3000 (2)".
+func cellText(c minutes.Cell) string { return fmt.Sprintf("$%.4f (%s)", c.USD, Count(c.Requests)) }
 
 func failureSentence(run state.RunRef, x state.FailureFacts) string {
 	s := fmt.Sprintf("In %s, after run %d was killed: survived, in the sink, the %s it had emitted (%s) and its %s (%s)",
