@@ -252,10 +252,11 @@ func outweighs(f, old *state.Finding) bool {
 // noteNewer notes what the rule would make of ex now, when it differs from the pinned
 // finding: a pinned finding is frozen as it stood when it was pinned (by p, or by an
 // answer written while it backed the step), and the learner decides whether the newer
-// evidence replaces it (Repin).
+// evidence replaces it (Repin). An earlier session's pinned finding is offered only what
+// outweighs it (a run that has just begun is no newer evidence).
 func (t *tracker) noteNewer(s *Session, ex string) {
 	cur, was := t.evidence.Findings[ex], t.newer[ex]
-	if f := t.pick(s, ex); f != nil && cur != nil && !sameEvidence(cur, f) {
+	if f := t.pick(s, ex); f != nil && cur != nil && !sameEvidence(cur, f) && (s.kept(cur.Run) || outweighs(f, cur)) {
 		t.newer[ex] = f
 		t.changed = t.changed || was == nil || !sameEvidence(was, f)
 		return

@@ -9,6 +9,7 @@ import (
 	"github.com/labtui/labtui/export"
 	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/state"
 )
 
 // sheet is the answer sheet of the session as it stands, with answers.
@@ -92,4 +93,30 @@ func TestAFindingPinnedBeforeItsRuleIsMetFollowsItsRunUntilItIs(t *testing.T) {
 		t.Errorf("the finding froze at minutes %v, want 10:00-10:04, the first five that met the rule", got)
 	}
 	_ = meter.CompletedTS
+}
+
+// TestAnEarlierSessionsPinnedFindingIsOfferedOnlyWhatOutweighsIt: continued from a saved
+// 4.1 pinned to five minutes of an earlier session's run, this session's first agreeing
+// minute is no newer evidence; five of its own are.
+func TestAnEarlierSessionsPinnedFindingIsOfferedOnlyWhatOutweighsIt(t *testing.T) {
+	saved := state.New()
+	saved.Evidence.Findings = map[string]*state.Finding{"4.1": {Run: state.RunRef{ID: 1, Kind: "start", Timestamp: "completed_ts", StartedAt: t0 - 86400000},
+		Met: true, Pinned: true, Agreement: &state.AgreementFacts{Minutes: []int64{t0 - 86400000, t0 - 86340000, t0 - 86280000, t0 - 86220000, t0 - 86160000},
+			Wanted: 5, Rows: 10, USD: 1.5, Requests: 15}}}
+	l := newLabWith(Config{RunsBefore: 1})
+	l.h.Restore(saved)
+	l.started()
+	l.minute(0, 0.2, 0.2)
+	if n := l.h.Newer("4.1"); n != nil {
+		t.Errorf("one minute of this session is offered over five saved: %+v", n)
+	}
+	for m := int64(1); m < 5; m++ {
+		l.minute(m, 0.2, 0.2)
+	}
+	if n := l.h.Newer("4.1"); n == nil || !n.Met {
+		t.Errorf("five minutes of this session are not offered: %+v", n)
+	}
+	if f := l.h.Finding("4.1"); f == nil || f.Run.StartedAt != t0-86400000 {
+		t.Errorf("the pinned saved finding moved: %+v", f)
+	}
 }
