@@ -261,8 +261,18 @@ tmux send-keys -t "$S" y
 # The status line says what was restored until the generator's next message.
 wait_for "checks met by your runs" 10
 cap 9-continued
+# The lab may still be starting: its own messages can take the status line's place within
+# milliseconds of "exported", so the export is awaited in labtui's log.
+LOG="$OUT/state/labtui/labtui.log"
+exports=$(grep -c 'msg="exported ' "$LOG" || true)
 tmux send-keys -t "$S" e
-wait_for "exported" 30
+for _ in $(seq 1 300); do
+	[ "$(grep -c 'msg="exported ' "$LOG" || true)" -gt "$exports" ] && break
+	sleep 0.1
+done
+if [ "$(grep -c 'msg="exported ' "$LOG" || true)" -le "$exports" ]; then
+	echo "walkthrough: the export after continuing did not finish in 30 s" >&2; tail -5 "$LOG" >&2; exit 1
+fi
 cap 10-exported-again
 tmux send-keys -t "$S" q
 for _ in $(seq 1 100); do tmux has-session -t "$S" 2>/dev/null || break; sleep 0.1; done
