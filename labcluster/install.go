@@ -217,15 +217,10 @@ func installVenv(ctx context.Context, l Layout, o InstallOptions, progress func(
 	c := Command{Path: l.Python(), Args: []string{"-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", "apache-flink==" + FlinkVersion}}
 	opts.logf("$ %s", c.Line())
 	cmd := c.cmd(ctx)
-	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("run pip: %w", err)
-	}
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait(); pw.Close() }()
+	go func() { waited <- opts.runGuarded(cmd); pw.Close() }()
 	var done int64
 	last := newLines(8)
 	sc := bufio.NewScanner(pr)
