@@ -39,14 +39,19 @@ const (
 	pipDownloadBytes  = 485_000_000
 	pipEstimate       = 80 * time.Second
 	jarsEstimate      = 5 * time.Second
+	loopbackEstimate  = 10 * time.Second
+	loopbackDiskBytes = 43_000_000
 	installDiskMargin = 200 << 20
 )
 
 // Plan is what an install still has to do.
 type Plan struct {
-	// Venv says the venv with apache-flink is missing; Jars lists the jars missing.
-	Venv bool
-	Jars []artifact
+	// Venv says the venv with apache-flink is missing; Jars lists the jars missing;
+	// Loopback says the copy of flink-python that keeps the Python worker's services on
+	// loopback is to be built (loopback.go).
+	Venv     bool
+	Jars     []artifact
+	Loopback bool
 	// Download is how many bytes the install downloads (the venv's part estimated),
 	// Disk how much room it needs, Time how long it should take.
 	Download, Disk int64
@@ -54,7 +59,7 @@ type Plan struct {
 }
 
 // Done reports whether nothing is left to install.
-func (p Plan) Done() bool { return !p.Venv && len(p.Jars) == 0 }
+func (p Plan) Done() bool { return !p.Venv && len(p.Jars) == 0 && !p.Loopback }
 
 // String describes the plan in one sentence, sizes and time included.
 func (p Plan) String() string {
@@ -71,6 +76,9 @@ func (p Plan) String() string {
 			n += a.size
 		}
 		parts = append(parts, fmt.Sprintf("%d jars from Maven Central (%s)", len(p.Jars), mib(n)))
+	}
+	if len(parts) == 0 {
+		return "to build: the loopback copy of flink-python's jar (javac, about 10 s; nothing to download)"
 	}
 	return fmt.Sprintf("to download: %s; about %s in all, %s of disk, about %s on a fast connection",
 		strings.Join(parts, " and "), mib(p.Download), mib(p.Disk), p.Time.Round(10*time.Second))
@@ -98,6 +106,11 @@ func (l Layout) Plan() Plan {
 	if len(p.Jars) > 0 {
 		p.Time += jarsEstimate
 	}
+	if p.Venv || !l.loopbackBuilt() {
+		p.Loopback = true
+		p.Disk += loopbackDiskBytes
+		p.Time += loopbackEstimate
+	}
 	if !p.Done() {
 		p.Disk += installDiskMargin
 	}
@@ -121,7 +134,7 @@ func (l Layout) jars() []placedJar {
 
 // Progress is how far an install has come.
 type Progress struct {
-	// Step is "venv" or "jars".
+	// Step is "venv", "loopback" or "jars".
 	Step string
 	// Done and Total are bytes downloaded and expected (Total estimated for the venv).
 	Done, Total int64
@@ -175,6 +188,16 @@ func Install(ctx context.Context, l Layout, o InstallOptions) error {
 		if err := installVenv(ctx, l, o, progress); err != nil {
 			return err
 		}
+	}
+	if plan.Loopback {
+		javaHome, err := FindJavaHome()
+		if err != nil {
+			return err
+		}
+		if err := buildLoopbackJar(ctx, l, javaHome, o.Logf); err != nil {
+			return err
+		}
+		progress(Progress{Step: "loopback", Done: 1, Total: 1, Line: "built " + l.loopbackJar()})
 	}
 	if err := installJars(ctx, l, o, plan.Jars, progress); err != nil {
 		return err

@@ -92,5 +92,8 @@ func (l Layout) Installed() (bool, string) {
 	if _, err := os.Stat(l.KafkaLibs()); err != nil {
 		return false, "the Kafka broker's jars"
 	}
+	if !l.loopbackBuilt() {
+		return false, "the copy of flink-python's jar whose Python-worker services listen on loopback only"
+	}
 	return true, ""
 }
