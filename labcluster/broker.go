@@ -76,7 +76,7 @@ func (b *Broker) java(tool bool, class string, args ...string) Command {
 	if tool {
 		jvm = []string{"-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}
 	}
-	jvm = append(jvm, "-cp", filepath.Join(b.opts.Layout.KafkaLibs(), "*"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", class)
+	jvm = append(jvm, "-Djava.io.tmpdir="+b.opts.TmpDir(), "-cp", filepath.Join(b.opts.Layout.KafkaLibs(), "*"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", class)
 	return Command{Path: b.opts.java(), Args: append(jvm, args...)}
 }
 

@@ -69,6 +69,7 @@ func Quote(s string) string {
 // what it wrote on stdout and stderr together. Whatever of its group outlives it is
 // killed. A non-zero exit is an error carrying the last lines it wrote.
 func (o *Options) run(ctx context.Context, c Command) ([]byte, error) {
+	c = o.withTmp(c)
 	o.logf("$ %s", c.Line())
 	var out bytes.Buffer
 	cmd := c.cmd(ctx)

@@ -60,7 +60,7 @@ func NewClient(opts Options, restURL string) (*Client, error) {
 	}
 	p, _ := strconv.Atoi(port)
 	dir := filepath.Join(opts.RunDir, "flink-client")
-	if err := writeConfDir(filepath.Join(dir, "conf"), home, opts.Layout.Python(), 0, p, true); err != nil {
+	if err := writeConfDir(filepath.Join(dir, "conf"), home, opts.Layout.Python(), opts.TmpDir(), 0, p, true); err != nil {
 		return nil, fmt.Errorf("write the Flink client's configuration: %w", err)
 	}
 	logDir := filepath.Join(dir, "log")

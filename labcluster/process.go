@@ -24,6 +24,7 @@ type Process struct {
 // kernel kills it when labtui dies (Linux's parent-death signal), and the watchdog kills
 // the rest of its group (see guard).
 func (o *Options) startProcess(name string, c Command, out string) (*Process, error) {
+	c = o.withTmp(c)
 	o.logf("$ %s", c.Line())
 	cmd := c.cmd(context.Background())
 	if out != "" {
