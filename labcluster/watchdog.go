@@ -162,7 +162,7 @@ func startWatchdog(logf func(string, ...any)) error {
 		}
 	}()
 	if logf != nil {
-		logf("watchdog (pid %d): if labtui dies, however it dies, it kills the process groups of the cluster at once", dog.pid)
+		logf("watchdog (pid %d): if labtui dies, however it dies, it kills the process groups labtui started at once", dog.pid)
 	}
 	return nil
 }
