@@ -83,6 +83,9 @@ func (l Layout) Installed() (bool, string) {
 	if l.FlinkHome() == "" {
 		return false, "the Flink distribution inside the apache-flink wheel"
 	}
+	if !l.venvPinned() {
+		return false, "the pinned versions of the venv's Python packages (labcluster/pylock)"
+	}
 	if _, err := os.Stat(l.jarsStamp()); err != nil {
 		return false, "the Kafka connector and broker jars"
 	}
