@@ -124,3 +124,46 @@ func TestPlanOfAnEmptyCacheNamesSizesAndTime(t *testing.T) {
 		}
 	}
 }
+
+// The results path: a TaskManager whose stdout Flink serves is OK; one that logs to the
+// console (the REST API answers 404 with an error) is a problem whose fix says why.
+func TestDoctorRemoteChecksTheTaskManagersStdout(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   compose.Status
+	}{{http.StatusOK, compose.OK}, {http.StatusNotFound, compose.Problem}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/taskmanagers":
+				w.Write([]byte(`{"taskmanagers":[{"id":"tm-1"}]}`))
+			case "/taskmanagers/tm-1/stdout":
+				w.WriteHeader(tc.status)
+				w.Write([]byte(`{"errors":["Could not find the file"]}`))
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		r := checkStdout(context.Background(), srv.URL)
+		srv.Close()
+		if r.Status != tc.want || (tc.want == compose.Problem && !strings.Contains(r.Fix, "taskmanager.sh")) {
+			t.Errorf("stdout answered %d: %s, want %s", tc.status, r, tc.want)
+		}
+	}
+}
+
+// A loopback broker address is refused for a Flink on another machine, and taken for a
+// Flink on this one or when both are the teacher's host.
+func TestDoctorRemoteChecksTheBrokerAsTheTaskManagersReachIt(t *testing.T) {
+	for _, tc := range []struct {
+		brokers, flink string
+		want           compose.Status
+	}{
+		{"127.0.0.1:9092", "http://127.0.0.1:8081", compose.OK},
+		{"localhost:9092", "http://teacher.lan:8081", compose.Problem},
+		{"teacher.lan:9092", "http://teacher.lan:8081", compose.OK},
+	} {
+		if r := checkBrokerAsFlinkSeesIt(tc.brokers, tc.flink); r.Status != tc.want {
+			t.Errorf("--brokers %s --flink %s: %s, want %s", tc.brokers, tc.flink, r, tc.want)
+		}
+	}
+}
