@@ -185,3 +185,33 @@ func (b *Broker) Stop() {
 		b.proc.Stop(20 * time.Second)
 	}
 }
+
+// TopicRecords returns how many records topic holds on the Kafka at brokers: the sum over
+// its partitions of the end offset less the start offset.
+func TopicRecords(ctx context.Context, brokers, topic string) (int64, error) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-cluster"))
+	if err != nil {
+		return 0, err
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	ends, err := adm.ListEndOffsets(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	starts, err := adm.ListStartOffsets(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	var ferr error
+	ends.Each(func(o kadm.ListedOffset) {
+		if o.Err != nil {
+			ferr = o.Err
+			return
+		}
+		s, _ := starts.Lookup(topic, o.Partition)
+		n += o.Offset - s.Offset
+	})
+	return n, ferr
+}
