@@ -97,6 +97,10 @@ func (c *Client) Submit(ctx context.Context, script string, args ...string) (str
 	return id, nil
 }
 
+// Close removes the client's temporary files (Options.TmpDir); call it once no command
+// of the client runs.
+func (c *Client) Close() error { return os.RemoveAll(c.opts.TmpDir()) }
+
 // Submit submits the job to this cluster; see Client.Submit.
 func (f *Flink) Submit(ctx context.Context, script string, args ...string) (string, error) {
 	c := &Client{opts: f.opts, home: f.home, confDir: f.confDir(), logDir: filepath.Join(f.dir, "log", "client"), address: hostPort(f.RESTPort)}

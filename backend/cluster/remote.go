@@ -205,5 +205,11 @@ func (p *remote) KillTaskManager(context.Context) error { return errNotOurs }
 // StartTaskManager is refused.
 func (p *remote) StartTaskManager(context.Context) error { return errNotOurs }
 
-// Down stops nothing: the lab cancels the job it submitted.
-func (p *remote) Down(context.Context) error { return nil }
+// Down stops nothing (the lab cancels the job it submitted) and removes the Flink
+// client's temporary files.
+func (p *remote) Down(context.Context) error {
+	if p.client != nil {
+		return p.client.Close()
+	}
+	return nil
+}
