@@ -200,6 +200,11 @@ log "after kill -9: ${leftover:-nothing} left after $(( $(now_ms) - t0 )) ms"
 check kill9-nothing-left "$([ -z "$leftover" ]; echo $?)" "10 s after kill -9 of labtui no process of its run is left${leftover:+: $leftover}"
 # Whatever the check found, nothing of this run stays for the next steps.
 for p in $(left "$K/run" | awk '{print $1}'); do kill -KILL "$p" 2>/dev/null || true; done
+# A killed run leaves its temporary files (144 MB); labtui removes them only in the cache's
+# own runs/ folders, and this run's folder is the script's.
+tmp_mb=$(du -sm "$K/run/tmp" 2>/dev/null | cut -f1)
+log "the killed run left ${tmp_mb:-0} MB of temporary files in $K/run/tmp: removed"
+rm -rf "$K/run/tmp"
 
 # ---------------------------------------------------------------------------------------------
 # 2. --backend remote, on a broker and a cluster started here.
