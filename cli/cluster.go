@@ -162,6 +162,7 @@ func truncateRunes(s string, n int) string {
 func addRemoteFlags(cmd *cobra.Command) {
 	cmd.Flags().String("brokers", "", "--backend remote: the Kafka bootstrap address, HOST:PORT")
 	cmd.Flags().String("flink", "", "--backend remote: the URL of Flink's REST API and web UI, such as http://127.0.0.1:8081")
+	cmd.Flags().String("session", "", "--backend remote: this learner's name on a cluster a class shares: the lab's topic is gateway-events-NAME (default: login-host)")
 }
 
 // remoteAddrs reads --brokers and --flink, which --backend remote needs (their rules
@@ -204,7 +205,7 @@ func (a *app) clusterBackend(name string, lossless bool) (*flinklab.Lab, error) 
 		if aerr != nil {
 			return nil, aerr
 		}
-		l, err = clusterlab.NewRemote(clusterlab.RemoteConfig{Lab: lab, Brokers: brokers, FlinkURL: flinkURL, Layout: layout})
+		l, err = clusterlab.NewRemote(clusterlab.RemoteConfig{Lab: lab, Brokers: brokers, FlinkURL: flinkURL, Layout: layout, Session: a.cfg.Session})
 	}
 	if err != nil {
 		return nil, err
@@ -227,21 +228,29 @@ type topicRecorder struct {
 	path   string
 }
 
+// labTopic is the live topic of a real lab: the course's, or a remote session's own.
+func labTopic(lab any) string {
+	if t, ok := lab.(interface{ Topic() string }); ok {
+		return t.Topic()
+	}
+	return project.Topic
+}
+
 // recordTopic starts reading the lab's topic on brokers from its first record into path,
 // after the topic line with its partition count (a replay of the recording re-creates
 // the topic, its partitions nobody writes to included).
-func recordTopic(brokers, path string) (*topicRecorder, error) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ConsumeTopics(project.Topic),
+func recordTopic(brokers, topic, path string) (*topicRecorder, error) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.ClientID("labtui-record"))
 	if err != nil {
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
-	topic, err := topicOf(cl, project.Topic)
+	meta, err := topicOf(cl, topic)
 	if err != nil {
 		cl.Close()
 		return nil, fmt.Errorf("record %s: %w", path, err)
 	}
-	w, err := createRecording(path, topic)
+	w, err := createRecording(path, meta)
 	if err != nil {
 		cl.Close()
 		return nil, err

@@ -56,6 +56,7 @@ var options = []option{
 
 	{"doctor", "backend", "cluster", func(s settings) any { return s.Backend }, "cluster", []string{"embedded", "clustr"}},
 	{"doctor", "cluster-cache", "/x/cache", func(s settings) any { return s.ClusterCache }, "/x/cache", nil},
+	{"doctor", "session", "class3-ana", func(s settings) any { return s.Session }, "class3-ana", []string{"Ana", "a b", strings.Repeat("a", 41)}},
 	{"doctor", "flink", "http://127.0.0.1:8081", func(s settings) any { return s.Flink }, "http://127.0.0.1:8081", []string{"127.0.0.1:8081", "ftp://x"}},
 
 	{"broker", "broker-addr", "127.0.0.1:9094", func(s settings) any { return s.BrokerAddr }, "127.0.0.1:9094", []string{" "}},

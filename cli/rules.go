@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	clusterlab "github.com/labtui/labtui/backend/cluster"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/meter"
@@ -54,6 +55,7 @@ var rules = map[string]rule{
 	"kill-after":       {"0 (never) or a positive duration such as 3m40s", durationAtLeast(0)},
 	"doctor/backend":   {"compose, cluster or remote", oneOf("compose", "cluster", "remote")},
 	"flink":            {"the http or https URL of Flink's REST API, such as http://127.0.0.1:8081", httpURL},
+	"session":          {"1 to 40 of a-z, 0-9, '-' and '_', such as ana or class3-ana", sessionName},
 	"hiccup-duration":  {"a duration of 1s or more, such as 35s", durationAtLeast(time.Second)},
 	"run/duration":     {"0 (run until ctrl-c) or a positive duration such as 3m", durationAtLeast(0)},
 	"record/duration":  {"a positive duration such as 1m or 1h", durationAbove(0)},
@@ -157,6 +159,9 @@ func parses[T any](parse func(string) (T, error)) func(string) bool {
 }
 
 func nonEmpty(s string) bool { return strings.TrimSpace(s) != "" }
+
+// sessionName is a remote session's name, a part of its topics' names.
+func sessionName(s string) bool { return s != "" && clusterlab.SessionName(s) == s }
 
 func hiccupSpec(s string) bool {
 	_, err := inject.ParseHiccups([]string{s})

@@ -128,7 +128,7 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 	}
 	var rec *topicRecorder
 	if a.cfg.Record != "" {
-		if rec, err = recordTopic(lab.Broker(), a.cfg.Record); err != nil {
+		if rec, err = recordTopic(lab.Broker(), labTopic(lab), a.cfg.Record); err != nil {
 			lab.Close()
 			out.wait(time.Second)
 			return err

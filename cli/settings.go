@@ -70,6 +70,7 @@ type settings struct {
 	ClusterCache  string // --cluster-cache; "" for labcluster.DefaultCache()
 	ClusterRunDir string // --cluster-run-dir; "" for a new folder in the cache
 	Flink         string // --flink, the remote Flink's REST API
+	Session       string // --session, the learner's name on a shared cluster
 	Record        string // run --headless --record: the recording of the topic
 	GenerateFor   time.Duration
 	KillAfter     time.Duration
@@ -146,6 +147,7 @@ func readSettings(fs *pflag.FlagSet, where map[string]string) settings {
 		ClusterCache:  g.str("cluster-cache"),
 		ClusterRunDir: g.str("cluster-run-dir"),
 		Flink:         g.str("flink"),
+		Session:       g.str("session"),
 		Record:        g.str("record"),
 		GenerateFor:   g.duration("generate-for"),
 		KillAfter:     g.duration("kill-after"),

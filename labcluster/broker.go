@@ -76,7 +76,7 @@ func (b *Broker) java(tool bool, class string, args ...string) Command {
 	if tool {
 		jvm = []string{"-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}
 	}
-	jvm = append(jvm, "-cp", filepath.Join(b.opts.Layout.KafkaLibs(), "*"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", class)
+	jvm = append(jvm, "-Djava.io.tmpdir="+b.opts.TmpDir(), "-cp", filepath.Join(b.opts.Layout.KafkaLibs(), "*"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", class)
 	return Command{Path: b.opts.java(), Args: append(jvm, args...)}
 }
 
@@ -184,4 +184,34 @@ func (b *Broker) Stop() {
 		b.opts.logf("stop the Kafka broker (pid %d)", b.proc.Pid())
 		b.proc.Stop(20 * time.Second)
 	}
+}
+
+// TopicRecords returns how many records topic holds on the Kafka at brokers: the sum over
+// its partitions of the end offset less the start offset.
+func TopicRecords(ctx context.Context, brokers, topic string) (int64, error) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-cluster"))
+	if err != nil {
+		return 0, err
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	ends, err := adm.ListEndOffsets(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	starts, err := adm.ListStartOffsets(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	var ferr error
+	ends.Each(func(o kadm.ListedOffset) {
+		if o.Err != nil {
+			ferr = o.Err
+			return
+		}
+		s, _ := starts.Lookup(topic, o.Partition)
+		n += o.Offset - s.Offset
+	})
+	return n, ferr
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 )
@@ -14,6 +15,14 @@ type Cluster struct {
 	Flink  *Flink
 	// Timings are how long each part took to start.
 	Timings Timings
+	tmp     string
+}
+
+// removeTmp removes the run's temporary files once no process of the run is left.
+func (c *Cluster) removeTmp() {
+	if c.tmp != "" {
+		os.RemoveAll(c.tmp)
+	}
 }
 
 // Timings are the measured start times of a cluster.
@@ -41,7 +50,7 @@ func Start(ctx context.Context, opts Options, ports Ports, topic string, partiti
 		return nil, fmt.Errorf("%s is not installed in %s: run `labtui cluster install`", missing, opts.Layout.Cache)
 	}
 	opts.logf("starting Kafka %s and Flink %s as processes of labtui; their files are in %s", KafkaVersion, FlinkVersion, opts.RunDir)
-	c := &Cluster{}
+	c := &Cluster{tmp: opts.TmpDir()}
 	began := time.Now()
 	var wg sync.WaitGroup
 	var berr, ferr error
@@ -70,9 +79,11 @@ func Start(ctx context.Context, opts Options, ports Ports, topic string, partiti
 	return c, nil
 }
 
-// Stop stops Flink and the broker side by side and returns once every process has
-// exited. Parts that never started are skipped; a second Stop does nothing more.
+// Stop stops Flink and the broker side by side, returns once every process has exited,
+// and removes the run's temporary files (Options.TmpDir). Parts that never started are
+// skipped; a second Stop does nothing more.
 func (c *Cluster) Stop() {
+	defer c.removeTmp()
 	var wg sync.WaitGroup
 	if c.Flink != nil {
 		wg.Add(1)

@@ -64,20 +64,43 @@ func Quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// run announces c and runs it to its end in a process group of its own (so that ctx
-// ending stops its children too), and returns what it wrote on stdout and stderr
-// together. A non-zero exit is an error carrying the last lines it wrote.
+// run announces c and runs it to its end in a process group of its own, guarded by the
+// watchdog (so that ctx ending, or labtui dying, stops its children too), and returns
+// what it wrote on stdout and stderr together. Whatever of its group outlives it is
+// killed. A non-zero exit is an error carrying the last lines it wrote.
 func (o *Options) run(ctx context.Context, c Command) ([]byte, error) {
+	c = o.withTmp(c)
 	o.logf("$ %s", c.Line())
 	var out bytes.Buffer
 	cmd := c.cmd(ctx)
 	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-	if err := cmd.Run(); err != nil {
+	if err := o.runGuarded(cmd); err != nil {
 		return out.Bytes(), fmt.Errorf("%s: %w%s", c.Path, err, lastLines(out.Bytes(), 6))
 	}
 	return out.Bytes(), nil
+}
+
+// runGuarded runs cmd to its end as the leader of a process group the watchdog guards;
+// ctx ending (cmd's Cancel) kills the whole group, and so does the end of cmd: nothing
+// of it is left when runGuarded returns.
+func (o *Options) runGuarded(cmd *exec.Cmd) error {
+	cmd.SysProcAttr = groupAttr()
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	pgid := cmd.Process.Pid
+	if err := guard(pgid, o.Logf); err != nil {
+		killGroup(pgid)
+		cmd.Wait()
+		return err
+	}
+	err := cmd.Wait()
+	killGroup(pgid)
+	if waitGroupGone(pgid) {
+		release(pgid)
+	}
+	return err
 }
 
 // lastLines returns the last n non-empty lines of out, indented after a colon, or "".

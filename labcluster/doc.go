@@ -12,7 +12,8 @@
 // a learner would type to run it by hand (environment assignments, then the program and
 // its arguments, quoted for a POSIX shell). Each long-running process is the leader of a
 // process group of its own, so stopping it stops its children too (the TaskManager's
-// Python workers), and the kernel kills it if labtui dies.
+// Python workers); the kernel kills it if labtui dies, and a watchdog process kills the
+// rest of its group (watchdog.go), so nothing is left however labtui dies.
 //
 // What it installs (a venv with apache-flink, the Kafka connector jar, the broker's jars)
 // lives in a cache folder with the layout of the conformance scripts' env.sh, so either

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,11 +173,16 @@ func checkMemory() compose.Result {
 }
 
 // DoctorRemote checks what --backend remote needs: a Kafka that answers at brokers, a
-// Flink whose REST API answers at flinkURL with a TaskManager and a free slot, and,
-// for `flink run`, the local install and a JDK 17 or later.
+// Flink whose REST API answers at flinkURL with a TaskManager and a free slot, the
+// results path (each TaskManager's stdout served by the REST API, where labtui reads the
+// print sinks), a broker address the TaskManagers can reach as well as this machine,
+// and, for `flink run`, the local install and a JDK 17 or later. Whether the
+// TaskManagers have PyFlink shows only when the job runs: the job then fails at once,
+// and its exception is in Flink's web UI.
 func DoctorRemote(ctx context.Context, l Layout, brokers, flinkURL string) compose.Report {
 	var r compose.Report
-	r.Results = append(r.Results, checkKafka(ctx, brokers), checkFlink(ctx, flinkURL), checkJava(ctx))
+	r.Results = append(r.Results, checkKafka(ctx, brokers), checkFlink(ctx, flinkURL), checkStdout(ctx, flinkURL),
+		checkBrokerAsFlinkSeesIt(brokers, flinkURL), checkJava(ctx))
 	inst := checkInstall(l)
 	inst.Detail = strings.Replace(inst.Detail, "a start downloads nothing", "`flink run` comes from it", 1)
 	r.Results = append(r.Results, inst)
@@ -223,6 +229,56 @@ func checkFlink(ctx context.Context, flinkURL string) compose.Result {
 		res.Status, res.Detail = compose.OK, fmt.Sprintf("Flink %s, %d TaskManager(s), %d of %d slots free", o.Version, o.TaskManagers, o.SlotsFree, o.Slots)
 	}
 	return res
+}
+
+// checkStdout asks for the first TaskManager's stdout: a TaskManager that logs to the
+// console (the official Docker image, Kubernetes) has no such file, and labtui would
+// show no results at all.
+func checkStdout(ctx context.Context, flinkURL string) compose.Result {
+	res := compose.Result{Name: "Results through " + flinkURL + "/taskmanagers/…/stdout"}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	c := NewREST(flinkURL)
+	tms, err := c.TaskManagers(ctx)
+	if err != nil || len(tms) == 0 {
+		res.Status, res.Detail = compose.Skipped, "no TaskManager to ask (see the check above)"
+		return res
+	}
+	if _, err := c.TaskManagerStdout(ctx, tms[0].ID); err != nil {
+		res.Status, res.Err = compose.Problem, err
+		res.Fix = "The TaskManagers' stdout is not a file Flink's REST API serves, so labtui cannot read the job's print sinks: start the TaskManagers with Flink's own scripts (taskmanager.sh start writes log/*.out), not with a console-logging image."
+		return res
+	}
+	res.Status, res.Detail = compose.OK, fmt.Sprintf("TaskManager %s's stdout is served", tms[0].ID)
+	return res
+}
+
+// checkBrokerAsFlinkSeesIt refuses a loopback broker address for a Flink on another
+// machine: the TaskManagers would look for Kafka on their own loopback.
+func checkBrokerAsFlinkSeesIt(brokers, flinkURL string) compose.Result {
+	res := compose.Result{Name: "Kafka as the TaskManagers reach it", Status: compose.OK}
+	bhost, _, err := net.SplitHostPort(brokers)
+	u, uerr := url.Parse(flinkURL)
+	if err != nil || uerr != nil {
+		res.Status, res.Detail = compose.Skipped, "see the checks of --brokers and --flink"
+		return res
+	}
+	if isLoopbackHost(bhost) && !isLoopbackHost(u.Hostname()) {
+		res.Status = compose.Problem
+		res.Fix = fmt.Sprintf("--brokers %s is this machine's loopback, but Flink runs on %s: the job runs there and would look for Kafka on that machine's loopback. Give --brokers the address the broker advertises to the class, such as the teacher's host name and port.", brokers, u.Hostname())
+		return res
+	}
+	res.Detail = fmt.Sprintf("the job reaches Kafka at %s, as labtui does", brokers)
+	return res
+}
+
+// isLoopbackHost reports whether host is localhost or a loopback IP.
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // firstLine is the first non-empty line of b.

@@ -67,15 +67,103 @@ func TestDoctorRemoteFlink(t *testing.T) {
 	}
 }
 
+// Given a cache whose venv was installed before the lock (its stamp of the PyFlink
+// version only), the plan is to pin it in place, not to make it again.
+func TestPlanOfAVenvWithoutTheLockIsToPinIt(t *testing.T) {
+	l := Layout{Cache: t.TempDir()}
+	home := filepath.Join(l.Venv(), "lib", "python3.11", "site-packages", "pyflink", "bin")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(home, "flink"), nil, 0o755)
+	os.WriteFile(l.venvStamp(), []byte("2.2.1\n"), 0o644)
+	p := l.Plan()
+	if p.Venv || !p.Pin {
+		t.Fatalf("plan of an unpinned venv: venv %v, pin %v, want a pin in place", p.Venv, p.Pin)
+	}
+	if ok, missing := l.Installed(); ok || !strings.Contains(missing, "pinned") {
+		t.Fatalf("Installed() = %v, %q: an unpinned venv is not the install", ok, missing)
+	}
+	os.WriteFile(l.lockStamp(), []byte(pyLockSum()), 0o644)
+	if p := l.Plan(); p.Venv || p.Pin {
+		t.Fatalf("plan of a pinned venv: venv %v, pin %v, want nothing", p.Venv, p.Pin)
+	}
+}
+
+// The lock names apache-flink at the version labtui runs, and every package with hashes.
+func TestTheLockPinsEveryPackageWithHashes(t *testing.T) {
+	for name, b := range map[string][]byte{"requirements.txt": pyRequirements, "build.txt": pyBuildRequirements} {
+		pkgs := 0
+		for _, line := range strings.Split(string(b), "\n") {
+			if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, " ") {
+				continue
+			}
+			pkgs++
+			if !strings.Contains(line, "==") || !strings.HasSuffix(line, "\\") {
+				t.Errorf("%s: %q is not pinned with hashes after it", name, line)
+			}
+		}
+		if pkgs == 0 {
+			t.Errorf("%s pins nothing", name)
+		}
+	}
+	if !strings.Contains(string(pyRequirements), "\napache-flink=="+FlinkVersion+" \\") {
+		t.Errorf("requirements.txt does not pin apache-flink==%s", FlinkVersion)
+	}
+}
+
 func TestPlanOfAnEmptyCacheNamesSizesAndTime(t *testing.T) {
 	p := Layout{Cache: t.TempDir()}.Plan()
-	if !p.Venv || len(p.Jars) != 1+len(brokerJars) {
-		t.Fatalf("plan of an empty cache: venv %v, %d jars", p.Venv, len(p.Jars))
+	if !p.Venv || p.Pin || !p.Loopback || len(p.Jars) != 1+len(brokerJars) {
+		t.Fatalf("plan of an empty cache: venv %v, pin %v, loopback %v, %d jars", p.Venv, p.Pin, p.Loopback, len(p.Jars))
 	}
 	s := p.String()
-	for _, want := range []string{"apache-flink==2.2.1", "54 jars from Maven Central (53 MiB)", "MiB of disk", "about 1m30s"} {
+	for _, want := range []string{"apache-flink==2.2.1", "54 jars from Maven Central (53 MiB)", "loopback copy", "MiB of disk", "about 1m40s"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("plan %q lacks %q", s, want)
+		}
+	}
+}
+
+// The results path: a TaskManager whose stdout Flink serves is OK; one that logs to the
+// console (the REST API answers 404 with an error) is a problem whose fix says why.
+func TestDoctorRemoteChecksTheTaskManagersStdout(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   compose.Status
+	}{{http.StatusOK, compose.OK}, {http.StatusNotFound, compose.Problem}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch r.URL.Path {
+			case "/taskmanagers":
+				w.Write([]byte(`{"taskmanagers":[{"id":"tm-1"}]}`))
+			case "/taskmanagers/tm-1/stdout":
+				w.WriteHeader(tc.status)
+				w.Write([]byte(`{"errors":["Could not find the file"]}`))
+			default:
+				http.NotFound(w, r)
+			}
+		}))
+		r := checkStdout(context.Background(), srv.URL)
+		srv.Close()
+		if r.Status != tc.want || (tc.want == compose.Problem && !strings.Contains(r.Fix, "taskmanager.sh")) {
+			t.Errorf("stdout answered %d: %s, want %s", tc.status, r, tc.want)
+		}
+	}
+}
+
+// A loopback broker address is refused for a Flink on another machine, and taken for a
+// Flink on this one or when both are the teacher's host.
+func TestDoctorRemoteChecksTheBrokerAsTheTaskManagersReachIt(t *testing.T) {
+	for _, tc := range []struct {
+		brokers, flink string
+		want           compose.Status
+	}{
+		{"127.0.0.1:9092", "http://127.0.0.1:8081", compose.OK},
+		{"localhost:9092", "http://teacher.lan:8081", compose.Problem},
+		{"teacher.lan:9092", "http://teacher.lan:8081", compose.OK},
+	} {
+		if r := checkBrokerAsFlinkSeesIt(tc.brokers, tc.flink); r.Status != tc.want {
+			t.Errorf("--brokers %s --flink %s: %s, want %s", tc.brokers, tc.flink, r, tc.want)
 		}
 	}
 }

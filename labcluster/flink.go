@@ -62,7 +62,7 @@ func StartFlink(ctx context.Context, opts Options, wantREST int) (*Flink, error)
 	if f.rpcPort, err = pickPort(0); err != nil {
 		return nil, err
 	}
-	if err := writeConfDir(f.confDir(), f.home, opts.Layout.Python(), f.rpcPort, f.RESTPort, false); err != nil {
+	if err := writeConfDir(f.confDir(), f.home, opts.Layout.Python(), opts.TmpDir(), f.rpcPort, f.RESTPort, false); err != nil {
 		return nil, fmt.Errorf("write Flink's configuration: %w", err)
 	}
 	f.REST = NewREST("http://" + hostPort(f.RESTPort))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -17,12 +18,17 @@ import (
 // restarts every 5 s, up to 1000 times, once a TaskManager is back.
 //
 // It keeps the JVM options of the wheel's own config.yaml (the --add-opens Java 17
-// needs).
+// needs). Every temporary file goes under tmp, a folder of the run that labtui removes
+// when the run ends (see Options.TmpDir): Flink's working folders (io.tmp.dirs: the
+// JobManager's and TaskManager's blob stores, the network buffers' spill files, the
+// Python worker's files), the web UI's uploads (web.tmpdir), and what the JVMs and
+// Python write to their own temporary folder (java.io.tmpdir, $TMPDIR: the RPC system's
+// jar Flink unpacks on every start, 21 MB per JVM, and native libraries).
 //
 // A client's configuration for a cluster labtui did not start (remote) leaves out
 // python.executable: the job would take it along, and that cluster's TaskManagers run
 // the Python its own configuration names.
-func flinkConfig(flinkHome, python string, rpcPort, restPort int, remote bool) ([]byte, error) {
+func flinkConfig(flinkHome, python, tmp string, rpcPort, restPort int, remote bool) ([]byte, error) {
 	var wheel struct {
 		Env struct {
 			Java struct {
@@ -41,7 +47,9 @@ func flinkConfig(flinkHome, python string, rpcPort, restPort int, remote bool) (
 		return nil, fmt.Errorf("read %s: %w", src, err)
 	}
 	conf := map[string]any{
-		"env.java.opts.all":                      wheel.Env.Java.Opts.All,
+		"env.java.opts.all":                      strings.TrimSpace(wheel.Env.Java.Opts.All + " -Djava.io.tmpdir=" + filepath.Join(tmp, "java")),
+		"io.tmp.dirs":                            filepath.Join(tmp, "flink"),
+		"web.tmpdir":                             filepath.Join(tmp, "flink-web"),
 		"jobmanager.bind-host":                   Host,
 		"jobmanager.rpc.address":                 Host,
 		"jobmanager.rpc.port":                    rpcPort,
@@ -68,6 +76,8 @@ func flinkConfig(flinkHome, python string, rpcPort, restPort int, remote bool) (
 	}
 	if remote {
 		delete(conf, "python.executable")
+		delete(conf, "io.tmp.dirs")
+		delete(conf, "web.tmpdir")
 	}
 	out, err := yaml.Marshal(conf)
 	if err != nil {
@@ -78,11 +88,16 @@ func flinkConfig(flinkHome, python string, rpcPort, restPort int, remote bool) (
 
 // writeConfDir makes the cluster's conf folder: config.yaml, the wheel's logging
 // configurations, masters and workers.
-func writeConfDir(dir, flinkHome, python string, rpcPort, restPort int, remote bool) error {
+func writeConfDir(dir, flinkHome, python, tmp string, rpcPort, restPort int, remote bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	conf, err := flinkConfig(flinkHome, python, rpcPort, restPort, remote)
+	for _, d := range []string{"java", "flink", "flink-web"} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			return err
+		}
+	}
+	conf, err := flinkConfig(flinkHome, python, tmp, rpcPort, restPort, remote)
 	if err != nil {
 		return err
 	}

@@ -39,14 +39,23 @@ const (
 	pipDownloadBytes  = 485_000_000
 	pipEstimate       = 80 * time.Second
 	jarsEstimate      = 5 * time.Second
+	loopbackEstimate  = 10 * time.Second
+	pinEstimate       = 15 * time.Second
+	loopbackDiskBytes = 43_000_000
 	installDiskMargin = 200 << 20
 )
 
 // Plan is what an install still has to do.
 type Plan struct {
-	// Venv says the venv with apache-flink is missing; Jars lists the jars missing.
-	Venv bool
-	Jars []artifact
+	// Venv says the venv with apache-flink is missing; Pin says the venv is there but
+	// its packages are not (or not known to be) the locked set of pylock.go, which pip
+	// then installs into it in place; Jars lists the jars missing;
+	// Loopback says the copy of flink-python that keeps the Python worker's services on
+	// loopback is to be built (loopback.go).
+	Venv     bool
+	Pin      bool
+	Jars     []artifact
+	Loopback bool
 	// Download is how many bytes the install downloads (the venv's part estimated),
 	// Disk how much room it needs, Time how long it should take.
 	Download, Disk int64
@@ -54,26 +63,38 @@ type Plan struct {
 }
 
 // Done reports whether nothing is left to install.
-func (p Plan) Done() bool { return !p.Venv && len(p.Jars) == 0 }
+func (p Plan) Done() bool { return !p.Venv && !p.Pin && len(p.Jars) == 0 && !p.Loopback }
 
 // String describes the plan in one sentence, sizes and time included.
 func (p Plan) String() string {
 	if p.Done() {
 		return "everything is installed: nothing to download"
 	}
-	var parts []string
+	var download, local []string
 	if p.Venv {
-		parts = append(parts, fmt.Sprintf("apache-flink==%s and its Python dependencies with pip (about %s)", FlinkVersion, mib(pipDownloadBytes)))
+		download = append(download, fmt.Sprintf("apache-flink==%s and its pinned Python dependencies with pip (about %s)", FlinkVersion, mib(pipDownloadBytes)))
 	}
 	if len(p.Jars) > 0 {
 		var n int64
 		for _, a := range p.Jars {
 			n += a.size
 		}
-		parts = append(parts, fmt.Sprintf("%d jars from Maven Central (%s)", len(p.Jars), mib(n)))
+		download = append(download, fmt.Sprintf("%d jars from Maven Central (%s)", len(p.Jars), mib(n)))
 	}
-	return fmt.Sprintf("to download: %s; about %s in all, %s of disk, about %s on a fast connection",
-		strings.Join(parts, " and "), mib(p.Download), mib(p.Disk), p.Time.Round(10*time.Second))
+	if p.Pin {
+		local = append(local, "check the venv's Python packages against the pinned set with pip (it downloads only what differs)")
+	}
+	if p.Loopback {
+		local = append(local, "build the loopback copy of flink-python's jar (javac)")
+	}
+	var s []string
+	if len(download) > 0 {
+		s = append(s, fmt.Sprintf("to download: %s; about %s in all", strings.Join(download, " and "), mib(p.Download)))
+	}
+	if len(local) > 0 {
+		s = append(s, "to do: "+strings.Join(local, " and "))
+	}
+	return fmt.Sprintf("%s; %s of disk, about %s on a fast connection", strings.Join(s, "; "), mib(p.Disk), p.Time.Round(10*time.Second))
 }
 
 // mib renders a byte count in MiB.
@@ -87,6 +108,9 @@ func (l Layout) Plan() Plan {
 		p.Download += pipDownloadBytes
 		p.Disk += venvDiskBytes
 		p.Time += pipEstimate
+	} else if !l.venvPinned() {
+		p.Pin = true
+		p.Time += pinEstimate
 	}
 	for _, j := range l.jars() {
 		if st, err := os.Stat(j.dest); err != nil || st.Size() != j.size {
@@ -97,6 +121,11 @@ func (l Layout) Plan() Plan {
 	}
 	if len(p.Jars) > 0 {
 		p.Time += jarsEstimate
+	}
+	if p.Venv || !l.loopbackBuilt() {
+		p.Loopback = true
+		p.Disk += loopbackDiskBytes
+		p.Time += loopbackEstimate
 	}
 	if !p.Done() {
 		p.Disk += installDiskMargin
@@ -121,7 +150,7 @@ func (l Layout) jars() []placedJar {
 
 // Progress is how far an install has come.
 type Progress struct {
-	// Step is "venv" or "jars".
+	// Step is "venv", "loopback" or "jars".
 	Step string
 	// Done and Total are bytes downloaded and expected (Total estimated for the venv).
 	Done, Total int64
@@ -171,10 +200,20 @@ func Install(ctx context.Context, l Layout, o InstallOptions) error {
 		}
 	}
 	plan := l.Plan()
-	if plan.Venv {
-		if err := installVenv(ctx, l, o, progress); err != nil {
+	if plan.Venv || plan.Pin {
+		if err := installVenv(ctx, l, o, plan.Venv, progress); err != nil {
 			return err
 		}
+	}
+	if plan.Loopback {
+		javaHome, err := FindJavaHome()
+		if err != nil {
+			return err
+		}
+		if err := buildLoopbackJar(ctx, l, javaHome, o.Logf); err != nil {
+			return err
+		}
+		progress(Progress{Step: "loopback", Done: 1, Total: 1, Line: "built " + l.loopbackJar()})
 	}
 	if err := installJars(ctx, l, o, plan.Jars, progress); err != nil {
 		return err
@@ -201,31 +240,43 @@ func lockFile(path string) (func(), error) {
 // pipDownload matches pip's "  Downloading apache_flink-2.2.1-….whl (9.6 MB)".
 var pipDownload = regexp.MustCompile(`Downloading \S+ \(([0-9.]+) (kB|MB|GB)\)`)
 
-// installVenv makes the venv afresh and installs apache-flink into it.
-func installVenv(ctx context.Context, l Layout, o InstallOptions, progress func(Progress)) error {
+// installVenv installs the locked Python packages (pylock.go) into the venv, made afresh
+// when fresh is set, else the one there (pip then changes only what differs from the
+// lock). The build tools come first, then apache-flink and its dependencies, each pip
+// with --require-hashes.
+func installVenv(ctx context.Context, l Layout, o InstallOptions, fresh bool, progress func(Progress)) error {
 	py := o.Python
 	if py == "" {
 		py = "python3"
 	}
-	if err := os.RemoveAll(l.Venv()); err != nil {
-		return fmt.Errorf("remove the half-made venv: %w", err)
-	}
 	opts := Options{Logf: o.Logf}
-	if _, err := opts.run(ctx, Command{Path: py, Args: []string{"-m", "venv", l.Venv()}}); err != nil {
-		return fmt.Errorf("create the venv (Debian and Ubuntu need the python3-venv package): %w", err)
+	if fresh {
+		if err := os.RemoveAll(l.Venv()); err != nil {
+			return fmt.Errorf("remove the half-made venv: %w", err)
+		}
+		if _, err := opts.run(ctx, Command{Path: py, Args: []string{"-m", "venv", l.Venv()}}); err != nil {
+			return fmt.Errorf("create the venv (Debian and Ubuntu need the python3-venv package): %w", err)
+		}
 	}
-	c := Command{Path: l.Python(), Args: []string{"-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", "apache-flink==" + FlinkVersion}}
+	os.Remove(l.lockStamp())
+	reqs, build := filepath.Join(l.Venv(), "requirements.txt"), filepath.Join(l.Venv(), "build-requirements.txt")
+	if err := os.WriteFile(reqs, pyRequirements, 0o644); err != nil {
+		return fmt.Errorf("write the venv's pinned requirements: %w", err)
+	}
+	if err := os.WriteFile(build, pyBuildRequirements, 0o644); err != nil {
+		return fmt.Errorf("write the venv's pinned requirements: %w", err)
+	}
+	pip := []string{"-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", "--require-hashes"}
+	if _, err := opts.run(ctx, Command{Path: l.Python(), Args: append(pip, "-r", build)}); err != nil {
+		return fmt.Errorf("pip install the pinned build tools: %w", err)
+	}
+	c := Command{Path: l.Python(), Args: append(pip, "--no-build-isolation", "-r", reqs)}
 	opts.logf("$ %s", c.Line())
 	cmd := c.cmd(ctx)
-	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("run pip: %w", err)
-	}
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait(); pw.Close() }()
+	go func() { waited <- opts.runGuarded(cmd); pw.Close() }()
 	var done int64
 	last := newLines(8)
 	sc := bufio.NewScanner(pr)
@@ -248,6 +299,9 @@ func installVenv(ctx context.Context, l Layout, o InstallOptions, progress func(
 		return fmt.Errorf("pip installed apache-flink, but python cannot import pyflink: %w", err)
 	}
 	if err := os.WriteFile(l.venvStamp(), out, 0o644); err != nil {
+		return fmt.Errorf("write the venv's stamp: %w", err)
+	}
+	if err := os.WriteFile(l.lockStamp(), []byte(pyLockSum()), 0o644); err != nil {
 		return fmt.Errorf("write the venv's stamp: %w", err)
 	}
 	progress(Progress{Step: "venv", Done: pipDownloadBytes, Total: pipDownloadBytes, Line: "apache-flink " + strings.TrimSpace(string(out)) + " installed"})

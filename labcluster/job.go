@@ -60,7 +60,7 @@ func NewClient(opts Options, restURL string) (*Client, error) {
 	}
 	p, _ := strconv.Atoi(port)
 	dir := filepath.Join(opts.RunDir, "flink-client")
-	if err := writeConfDir(filepath.Join(dir, "conf"), home, opts.Layout.Python(), 0, p, true); err != nil {
+	if err := writeConfDir(filepath.Join(dir, "conf"), home, opts.Layout.Python(), opts.TmpDir(), 0, p, true); err != nil {
 		return nil, fmt.Errorf("write the Flink client's configuration: %w", err)
 	}
 	logDir := filepath.Join(dir, "log")
@@ -75,13 +75,15 @@ func NewClient(opts Options, restURL string) (*Client, error) {
 // reading options of its own at the Python program and hands everything after it to
 // the program, so args are the job's own options (gateway_meter.py's --bootstrap,
 // --topic, --starting-offsets, …); the client uploads the script and the connector jar
-// with the job. The client starts a JVM and a Python interpreter: on two busy cores it
+// with the job, and, as flink-python's jar, the copy of it whose Python-worker services
+// listen on loopback only (FLINK_OPT_DIR; see loopback.go). The client starts a JVM and a Python interpreter: on two busy cores it
 // takes 10-30 s.
 func (c *Client) Submit(ctx context.Context, script string, args ...string) (string, error) {
 	cmdArgs := append([]string{"run", "-m", c.address, "-d", "-py", script,
 		"--jars", "file://" + c.opts.Layout.ConnectorJar()}, args...)
 	cmd := Command{Path: filepath.Join(c.home, "bin", "flink"), Args: cmdArgs,
-		Env: []string{"FLINK_CONF_DIR=" + c.confDir, "FLINK_LOG_DIR=" + c.logDir, "JAVA_HOME=" + c.opts.JavaHome}}
+		Env: []string{"FLINK_CONF_DIR=" + c.confDir, "FLINK_LOG_DIR=" + c.logDir, "JAVA_HOME=" + c.opts.JavaHome,
+			"FLINK_OPT_DIR=" + c.opts.Layout.LoopbackOptDir()}}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	out, err := c.opts.run(ctx, cmd)
@@ -94,6 +96,10 @@ func (c *Client) Submit(ctx context.Context, script string, args ...string) (str
 	}
 	return id, nil
 }
+
+// Close removes the client's temporary files (Options.TmpDir); call it once no command
+// of the client runs.
+func (c *Client) Close() error { return os.RemoveAll(c.opts.TmpDir()) }
 
 // Submit submits the job to this cluster; see Client.Submit.
 func (f *Flink) Submit(ctx context.Context, script string, args ...string) (string, error) {

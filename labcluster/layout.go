@@ -83,6 +83,9 @@ func (l Layout) Installed() (bool, string) {
 	if l.FlinkHome() == "" {
 		return false, "the Flink distribution inside the apache-flink wheel"
 	}
+	if !l.venvPinned() {
+		return false, "the pinned versions of the venv's Python packages (labcluster/pylock)"
+	}
 	if _, err := os.Stat(l.jarsStamp()); err != nil {
 		return false, "the Kafka connector and broker jars"
 	}
@@ -91,6 +94,9 @@ func (l Layout) Installed() (bool, string) {
 	}
 	if _, err := os.Stat(l.KafkaLibs()); err != nil {
 		return false, "the Kafka broker's jars"
+	}
+	if !l.loopbackBuilt() {
+		return false, "the copy of flink-python's jar whose Python-worker services listen on loopback only"
 	}
 	return true, ""
 }

@@ -46,10 +46,28 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		o.RunDir = dir
 	}
-	if err := os.MkdirAll(o.RunDir, 0o755); err != nil {
+	if err := os.MkdirAll(o.TmpDir(), 0o755); err != nil {
 		return o, fmt.Errorf("create the run folder: %w", err)
 	}
 	return o, nil
+}
+
+// TmpDir is the run's folder of temporary files: $TMPDIR and java.io.tmpdir of every
+// process of the run, and Flink's io.tmp.dirs. Cluster.Stop removes it, and so does the
+// next run for a run that died (see pruneRuns).
+func (o *Options) TmpDir() string { return filepath.Join(o.RunDir, tmpName) }
+
+// tmpName is the name of a run's folder of temporary files.
+const tmpName = "tmp"
+
+// withTmp adds $TMPDIR, the run's folder of temporary files, to c's environment when
+// there is a run folder.
+func (o *Options) withTmp(c Command) Command {
+	if o.RunDir == "" {
+		return c
+	}
+	c.Env = append(append([]string(nil), c.Env...), "TMPDIR="+o.TmpDir())
+	return c
 }
 
 // java is the java executable of JavaHome.

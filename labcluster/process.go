@@ -21,8 +21,10 @@ type Process struct {
 
 // startProcess announces c and starts it as the leader of a new process group, with
 // stdout and stderr to the file out (created or truncated; "" discards them). The
-// kernel kills it when labtui dies (Linux's parent-death signal).
+// kernel kills it when labtui dies (Linux's parent-death signal), and the watchdog kills
+// the rest of its group (see guard).
 func (o *Options) startProcess(name string, c Command, out string) (*Process, error) {
+	c = o.withTmp(c)
 	o.logf("$ %s", c.Line())
 	cmd := c.cmd(context.Background())
 	if out != "" {
@@ -35,6 +37,11 @@ func (o *Options) startProcess(name string, c Command, out string) (*Process, er
 	}
 	cmd.SysProcAttr = groupAttr()
 	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start the %s: %w", name, err)
+	}
+	if err := guard(cmd.Process.Pid, o.Logf); err != nil {
+		killGroup(cmd.Process.Pid)
+		cmd.Wait()
 		return nil, fmt.Errorf("start the %s: %w", name, err)
 	}
 	p := &Process{Name: name, pid: cmd.Process.Pid, done: make(chan struct{})}
@@ -66,7 +73,14 @@ func (p *Process) Exited() (bool, error) {
 func (p *Process) Kill() {
 	killGroup(p.pid)
 	<-p.done
-	waitGroupGone(p.pid)
+	p.gone()
+}
+
+// gone waits until no process of the group is left and takes it off the watchdog's list.
+func (p *Process) gone() {
+	if waitGroupGone(p.pid) {
+		release(p.pid)
+	}
 }
 
 // Stop sends SIGTERM to the process group, waits up to grace for the leader to exit,
@@ -87,15 +101,19 @@ func (p *Process) Stop(grace time.Duration) {
 	// The group may outlive its leader (a Python worker): nothing of it stays.
 	killGroup(p.pid)
 	<-p.done
-	waitGroupGone(p.pid)
+	p.gone()
 }
 
-// waitGroupGone waits, up to 5 s, until no process of the group pgid is left: a killed
-// child of the leader stays until init has reaped it.
-func waitGroupGone(pgid int) {
-	for deadline := time.Now().Add(5 * time.Second); groupAlive(pgid) && time.Now().Before(deadline); {
+// waitGroupGone waits, up to 5 s, until no process of the group pgid is left (a killed
+// child of the leader stays until init has reaped it), and reports whether none is.
+func waitGroupGone(pgid int) bool {
+	for deadline := time.Now().Add(5 * time.Second); groupAlive(pgid); {
+		if time.Now().After(deadline) {
+			return false
+		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	return true
 }
 
 // Wait waits for the process to exit or ctx to end.

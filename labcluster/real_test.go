@@ -20,7 +20,8 @@ import (
 // through the CLI), produces a malformed value, reads the job's `malformed>` line from
 // the TaskManager's stdout, kills and restarts the TaskManager, reads the same line again
 // from the new TaskManager (the job re-read the topic from the earliest offset), stops
-// everything and checks that no process of it is left and its ports are free. It takes
+// everything and checks that no process of it is left, its ports are free and its
+// temporary files are gone; while the job runs, that it listens on loopback only. It takes
 // one to three minutes of two busy cores, so it runs only when asked.
 func TestRealCluster(t *testing.T) {
 	cache := os.Getenv("LABTUI_REAL_CLUSTER")
@@ -104,6 +105,22 @@ func TestRealCluster(t *testing.T) {
 	cl.Close()
 	waitFor("first run", 1)
 	t.Logf("first result %s after submission", time.Since(sub))
+	// The job runs, its Python worker connected: every listener of the run is on loopback,
+	// the worker's gRPC services too (loopback.go).
+	var groups []int
+	for _, p := range procs {
+		groups = append(groups, p.Pid())
+	}
+	ls, err := listeners(groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		if !loopbackOnly(l) {
+			t.Errorf("the cluster listens beyond loopback: %s", l)
+		}
+	}
+	t.Logf("listeners while the job runs: %s", strings.Join(ls, ", "))
 
 	kill := time.Now()
 	if err := c.Flink.RestartTaskManager(ctx); err != nil {
@@ -138,5 +155,8 @@ func TestRealCluster(t *testing.T) {
 		if !PortFree(p) {
 			t.Errorf("port %d is still taken after Stop", p)
 		}
+	}
+	if _, err := os.Stat(opts.TmpDir()); !os.IsNotExist(err) {
+		t.Errorf("the run's temporary files are still in %s after Stop (%v)", opts.TmpDir(), err)
 	}
 }

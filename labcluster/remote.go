@@ -43,15 +43,23 @@ func (c *REST) TaskManagerStdout(ctx context.Context, id string) ([]byte, error)
 
 // FollowRESTStdout hands each new line the cluster's TaskManagers write on stdout to
 // line, polling GET /taskmanagers and each one's stdout every interval until ctx ends.
+// What the TaskManagers that run when it starts have written already is not handed over:
+// on a shared cluster it is earlier sessions' output, and the caller follows from before
+// its job exists. A TaskManager that registers later is read from its first byte.
 // It remembers how far it read each TaskManager's file, so a line is handed over once;
 // a file that got shorter (its TaskManager started again under the same id) is read from
 // its beginning. What a TaskManager wrote after the last poll before it died cannot be
 // read any more; what else goes wrong is reported on problem, once until it works again.
 func FollowRESTStdout(ctx context.Context, c *REST, interval time.Duration, line func(string), problem func(error)) {
 	read := map[string]int{}
-	failing := false
+	failing, started := false, false
 	for {
-		err := pollStdout(ctx, c, read, line)
+		var err error
+		if started {
+			err = pollStdout(ctx, c, read, line)
+		} else if err = skipStdout(ctx, c, read); err == nil {
+			started = true
+		}
 		switch {
 		case err != nil && !failing && ctx.Err() == nil:
 			problem(err)
@@ -65,6 +73,23 @@ func FollowRESTStdout(ctx context.Context, c *REST, interval time.Duration, line
 		case <-time.After(interval):
 		}
 	}
+}
+
+// skipStdout marks what each TaskManager has written so far as read, up to its last
+// complete line.
+func skipStdout(ctx context.Context, c *REST, read map[string]int) error {
+	tms, err := c.TaskManagers(ctx)
+	if err != nil {
+		return err
+	}
+	for _, tm := range tms {
+		body, err := c.TaskManagerStdout(ctx, tm.ID)
+		if err != nil {
+			return err
+		}
+		read[tm.ID] = strings.LastIndexByte(string(body), '\n') + 1
+	}
+	return nil
 }
 
 // pollStdout reads what is new in each TaskManager's stdout.

@@ -51,6 +51,37 @@ func TestFollowRESTStdout(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("lines %q, want %q", got, want)
 	}
+	// Given a TaskManager whose stdout holds an earlier session's lines, a follower that
+	// starts then hands over only what comes after, and all of a TaskManager that
+	// registers later.
+	mu.Lock()
+	stdout = "earlier> {}\n"
+	mu.Unlock()
+	var followed []string
+	var fmu sync.Mutex
+	fctx, fcancel := context.WithCancel(context.Background())
+	fdone := make(chan struct{})
+	go func() {
+		defer close(fdone)
+		FollowRESTStdout(fctx, c, 5*time.Millisecond, func(s string) { fmu.Lock(); followed = append(followed, s); fmu.Unlock() }, func(error) {})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	stdout += "mine> {}\n"
+	mu.Unlock()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		fmu.Lock()
+		n := len(followed)
+		fmu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	fcancel()
+	<-fdone
+	if want := []string{"mine> {}"}; !reflect.DeepEqual(followed, want) {
+		t.Fatalf("a follower started after an earlier session's lines read %q, want %q", followed, want)
+	}
 	// A cluster that does not answer is reported once.
 	srv.Close()
 	var problems int

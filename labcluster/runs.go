@@ -74,7 +74,15 @@ func pruneRuns(base, current string, now time.Time) (int, error) {
 	removed := 0
 	var firstErr error
 	for i, r := range runs {
-		if i < keepRuns-1 || !finished(r.dir, r.modTime, now) {
+		if !finished(r.dir, r.modTime, now) {
+			continue
+		}
+		// A run that died (kill -9) left its temporary files: a kept run keeps only
+		// its logs and data.
+		if err := os.RemoveAll(filepath.Join(r.dir, tmpName)); err != nil && firstErr == nil {
+			firstErr = err
+		}
+		if i < keepRuns-1 {
 			continue
 		}
 		if err := os.RemoveAll(r.dir); err != nil {

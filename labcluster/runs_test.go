@@ -12,7 +12,8 @@ import (
 // TestNewRunDirRemovesOnlyFinishedRunsBeyondTheNewest makes run folders of every kind (a
 // finished run, a run whose process still holds its lock, a folder from before the locks,
 // recent and old) and checks that a new run removes exactly the finished ones beyond the
-// newest five, and keeps its own folder locked.
+// newest five and the temporary files of every finished one, and keeps its own folder
+// locked.
 func TestNewRunDirRemovesOnlyFinishedRunsBeyondTheNewest(t *testing.T) {
 	base := t.TempDir()
 	now := time.Now()
@@ -25,6 +26,10 @@ func TestNewRunDirRemovesOnlyFinishedRunsBeyondTheNewest(t *testing.T) {
 	mk := func(name string, age time.Duration, lock string) {
 		dir := filepath.Join(base, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// Every run left temporary files, as a run killed with SIGKILL does.
+		if err := os.MkdirAll(filepath.Join(dir, tmpName, "flink"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if lock != "none" {
@@ -78,6 +83,14 @@ func TestNewRunDirRemovesOnlyFinishedRunsBeyondTheNewest(t *testing.T) {
 	for i := range want {
 		if left[i] != want[i] {
 			t.Fatalf("left %v, want %v", left, want)
+		}
+	}
+	// A finished run that is kept keeps its logs, not its temporary files; a run still
+	// going keeps both.
+	for name, want := range map[string]bool{"run-a": false, "run-b": true, "run-d": false, "run-f": true} {
+		_, err := os.Stat(filepath.Join(base, name, tmpName))
+		if got := err == nil; got != want {
+			t.Errorf("%s: temporary files kept %v, want %v", name, got, want)
 		}
 	}
 	if len(logged) != 1 {

@@ -31,6 +31,9 @@ func (m Model) say(level footer.Level, format string, args ...any) Model {
 	m.status, m.level = line, level
 	switch level {
 	case footer.Error:
+		// An error stays, as the start's warning does, until the learner presses a key:
+		// the lab's next log line came 27 ms after a failed replay's and took its place.
+		m.warning = true
 		m.cfg.Logger.Error(m.status)
 	case footer.Warn:
 		m.cfg.Logger.Warn(m.status)

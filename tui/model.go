@@ -215,8 +215,8 @@ type Model struct {
 	// rev is the autosave revision; labRev the lab panel's revision last seen.
 	rev    uint64
 	labRev uint64
-	// warning says the status line shows Config.Warning, which log lines do not replace
-	// until the learner presses a key.
+	// warning says the status line shows Config.Warning or an error, which log lines do
+	// not replace until the learner presses a key.
 	warning bool
 	// savePending says an autosave is writing; saveAgain that a change came after it.
 	savePending, saveAgain bool

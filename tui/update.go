@@ -23,7 +23,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		m.warning = false // the learner has had the start's warning in front of them
+		m.warning = false // the learner has had the start's warning, or the error, in front of them
 		return m.key(msg)
 	case tea.MouseMsg:
 		return m.mouse(msg), nil

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -29,6 +30,31 @@ func TestTheStartsWarningStaysUntilAKey(t *testing.T) {
 	m, _ = mm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
 	mm, _ = m.(Model).apply(backend.Update{Log: "hiccup on gw-1 for 35s"})
 	if mm.status != "hiccup on gw-1 for 35s" {
+		t.Fatalf("after a key the log line did not show: %q", mm.status)
+	}
+}
+
+// TestAnErrorStaysUntilAKey: a replay that fails (TOPIC_ALREADY_EXISTS on a shared
+// cluster) says so on the status line, the lab's next log line does not push it away,
+// and after a key log lines show again.
+func TestAnErrorStaysUntilAKey(t *testing.T) {
+	fb := fakebackend.New()
+	t.Cleanup(func() { fb.Close() })
+	var m tea.Model = New(fb, Config{})
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = m.Update(startedMsg{})
+	m, _ = m.Update(replayedMsg{err: errors.New("create topic gateway-events-replay-1: TOPIC_ALREADY_EXISTS")})
+	const want = "replay: create topic gateway-events-replay-1: TOPIC_ALREADY_EXISTS"
+	if s := m.(Model).status; s != want {
+		t.Fatalf("status %q after the failed replay", s)
+	}
+	mm, _ := m.(Model).apply(backend.Update{Log: "job 42 is RUNNING"})
+	if mm.status != want {
+		t.Fatalf("a log line replaced the error: %q", mm.status)
+	}
+	m, _ = mm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
+	mm, _ = m.(Model).apply(backend.Update{Log: "generator started"})
+	if mm.status != "generator started" {
 		t.Fatalf("after a key the log line did not show: %q", mm.status)
 	}
 }

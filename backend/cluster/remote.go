@@ -3,7 +3,10 @@ package cluster
 import (
 	"context"
 	"errors"
+	"os"
+	osuser "os/user"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/labtui/labtui/backend/flinklab"
@@ -26,16 +29,69 @@ type RemoteConfig struct {
 	Layout labcluster.Layout
 	// RunDir is the folder of this run's files (the Flink client's configuration).
 	RunDir string
+	// Session names this learner's session on a cluster a class shares (see
+	// SessionTopic); "" is DefaultSession.
+	Session string
 }
 
-// NewRemote returns a lab on a cluster labtui did not start: it creates the lab's topic
-// if it is missing, submits the job with the install's `flink run -m HOST:PORT -py`,
+// SessionTopic is the live topic of session: the course's topic with the session's name,
+// such as gateway-events-ana. Each replay's topic is named after it
+// (gateway-events-ana-replay-1), so two sessions never write one topic.
+func SessionTopic(session string) string { return project.Topic + "-" + session }
+
+// sessionGroup is the consumer group the session's job reads with.
+func sessionGroup(session string) string { return flinklab.JobName + "-" + session }
+
+// DefaultSession is the session name of a learner who gives none: the login name and
+// the machine's short host name, lower-case, each character outside a-z, 0-9, '-' and
+// '_' made '-', such as ana-laptop3. Two learners on one machine under one login must
+// give --session.
+func DefaultSession() string {
+	user := os.Getenv("USER")
+	if u, err := osuser.Current(); err == nil && u.Username != "" {
+		user = u.Username
+	}
+	host, _ := os.Hostname()
+	host, _, _ = strings.Cut(host, ".")
+	name := strings.Trim(user+"-"+host, "-")
+	if name == "" {
+		name = "learner"
+	}
+	return SessionName(name)
+}
+
+// SessionName makes s a valid part of a topic name: lower-case, each character outside
+// a-z, 0-9, '-' and '_' made '-', at most MaxSession characters.
+func SessionName(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '-'
+		}
+	}
+	if len(b) > MaxSession {
+		b = b[:MaxSession]
+	}
+	return string(b)
+}
+
+// MaxSession is the longest session name: topic names end at 249 characters, and a
+// replay's adds its suffix to the session's.
+const MaxSession = 40
+
+// NewRemote returns a lab on a cluster labtui did not start, as one session of those a
+// class may run on it at once: it creates the session's topic (SessionTopic) if it is
+// missing, says when that topic holds an earlier run's records and which of the lab's
+// jobs run already, submits the job with the install's `flink run -m HOST:PORT -py`,
 // reads the print sinks through the REST API (each TaskManager's stdout file), and on
 // Close cancels only the job it submitted. It never stops or kills what it did not
 // start: RestartJob is refused with a sentence. The hiccup works as anywhere: the
 // gateways are labtui's own.
 func NewRemote(cfg RemoteConfig) (*flinklab.Lab, error) {
 	lc := cfg.Lab
+	if cfg.Session == "" {
+		cfg.Session = DefaultSession()
+	}
 	lc.Platform = func(logf flinklab.Log) flinklab.Platform {
 		return &remote{cfg: cfg, logf: logf}
 	}
@@ -83,16 +139,50 @@ func (p *remote) Up(ctx context.Context) (flinklab.Endpoints, error) {
 		return flinklab.Endpoints{}, err
 	}
 	p.rest = labcluster.NewREST(p.cfg.FlinkURL)
-	if err := labcluster.CreateTopic(ctx, p.cfg.Brokers, project.Topic, project.TopicPartitions, p.logf); err != nil {
+	topic := SessionTopic(p.cfg.Session)
+	if err := labcluster.CreateTopic(ctx, p.cfg.Brokers, topic, project.TopicPartitions, p.logf); err != nil {
 		return flinklab.Endpoints{}, err
 	}
-	p.logf("using the cluster at %s (Flink) and %s (Kafka), which labtui did not start: it stops only the job it submits", p.cfg.FlinkURL, p.cfg.Brokers)
-	return flinklab.Endpoints{Broker: p.cfg.Brokers, FlinkURL: p.rest.Base, Shared: true}, nil
+	p.logf("session %s on the cluster at %s (Flink) and %s (Kafka), which labtui did not start: its topic is %s, its replays' %s-replay-N, its job's consumer group %s; labtui stops only the job it submits",
+		p.cfg.Session, p.cfg.FlinkURL, p.cfg.Brokers, topic, topic, sessionGroup(p.cfg.Session))
+	p.warnOlderRecords(ctx, topic)
+	p.listLabJobs(ctx)
+	return flinklab.Endpoints{Broker: p.cfg.Brokers, FlinkURL: p.rest.Base, Topic: topic, Shared: true}, nil
+}
+
+// warnOlderRecords says so when the session's topic holds records already: an earlier
+// run of this session's (or of a session of the same name) wrote them, and a job that
+// reads from the earliest offsets bills them all into its first processing-time minute.
+func (p *remote) warnOlderRecords(ctx context.Context, topic string) {
+	n, err := labcluster.TopicRecords(ctx, p.cfg.Brokers, topic)
+	if err != nil {
+		p.logf("warning: how many records topic %s holds cannot be read (%v)", topic, err)
+		return
+	}
+	if n > 0 {
+		p.logf("warning: topic %s already holds %d records from an earlier run of session %s: the job reads them first, and its first processing-time minute bills them all; start with --starting-offsets latest, or give a new --session, to begin with an empty topic",
+			topic, n, p.cfg.Session)
+	}
+}
+
+// listLabJobs names the lab's jobs that run on the cluster already: other sessions', or
+// one a session that crashed left behind, which holds a slot until it is cancelled.
+func (p *remote) listLabJobs(ctx context.Context) {
+	jobs, err := p.rest.Jobs(ctx)
+	if err != nil {
+		return
+	}
+	for _, j := range jobs {
+		if j.Name == flinklab.JobName && !j.Terminal() {
+			p.logf("job %s (%s) of the lab already runs on this cluster: another session's, or one a session that crashed left; if it is yours, cancel it in Flink's web UI (%s/#/job/running/%s/overview) or with `curl -X PATCH '%s/jobs/%s?mode=cancel'`",
+				j.ID, j.State, p.rest.Base, j.ID, p.rest.Base, j.ID)
+		}
+	}
 }
 
 // Submit runs the install's `flink run -m HOST:PORT -d -py gateway_meter.py …`.
 func (p *remote) Submit(ctx context.Context, jobArgs []string) (string, error) {
-	return p.client.Submit(ctx, p.script, jobArgs...)
+	return p.client.Submit(ctx, p.script, append(jobArgs, "--group-id", sessionGroup(p.cfg.Session))...)
 }
 
 // Follow reads every TaskManager's stdout through the REST API every second until ctx
@@ -115,5 +205,11 @@ func (p *remote) KillTaskManager(context.Context) error { return errNotOurs }
 // StartTaskManager is refused.
 func (p *remote) StartTaskManager(context.Context) error { return errNotOurs }
 
-// Down stops nothing: the lab cancels the job it submitted.
-func (p *remote) Down(context.Context) error { return nil }
+// Down stops nothing (the lab cancels the job it submitted) and removes the Flink
+// client's temporary files.
+func (p *remote) Down(context.Context) error {
+	if p.client != nil {
+		return p.client.Close()
+	}
+	return nil
+}

@@ -43,6 +43,10 @@ type Endpoints struct {
 	JobBroker string
 	// FlinkURL is the base URL of Flink's REST API and web UI.
 	FlinkURL string
+	// Topic is the lab's live topic, which the fleet writes and the job reads; "" is the
+	// course's (compose.Topic). On a shared cluster it is the session's own, and each
+	// replay's topic is named after it.
+	Topic string
 	// Shared says labtui did not start this cluster: jobs of the lab's name that it
 	// did not submit are left alone, and its own is cancelled when the lab closes.
 	Shared bool

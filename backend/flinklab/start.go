@@ -84,6 +84,9 @@ func (l *Lab) Start(ctx context.Context) error {
 	if ep.JobBroker == "" {
 		ep.JobBroker = ep.Broker
 	}
+	if ep.Topic == "" {
+		ep.Topic = compose.Topic
+	}
 	l.mu.Lock()
 	l.ep, l.flink = ep, labcluster.NewREST(ep.FlinkURL)
 	l.mu.Unlock()
@@ -101,17 +104,28 @@ func (l *Lab) Start(ctx context.Context) error {
 	go l.follow(wait)
 	go l.watch()
 	go l.watchPositions()
-	if err := l.SetKafka(ep.Broker, []string{ep.Broker}, compose.Topic); err != nil {
+	if err := l.SetKafka(ep.Broker, []string{ep.Broker}, ep.Topic); err != nil {
 		return err
 	}
 	startAt := labrt.Earliest
 	if l.cfg.StartAt == "latest" {
 		startAt = labrt.Latest
 	}
-	spec := labrt.Spec{Topic: compose.Topic, StartAt: startAt, Timestamp: l.cfg.Job.Timestamp,
+	spec := labrt.Spec{Topic: ep.Topic, StartAt: startAt, Timestamp: l.cfg.Job.Timestamp,
 		Watermarks: l.cfg.Job.Watermarks}
 	if err := l.Restart(ctx, backend.Restart{Cause: backend.CauseStart, Reason: "started"}, spec); err != nil {
 		return err
 	}
 	return l.Started()
+}
+
+// Topic is the lab's live topic once Start has brought the platform up: the course's,
+// or on a shared cluster the session's own.
+func (l *Lab) Topic() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ep.Topic == "" {
+		return compose.Topic
+	}
+	return l.ep.Topic
 }

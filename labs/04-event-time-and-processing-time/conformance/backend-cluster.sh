@@ -15,6 +15,9 @@
 #      started is left running and its ports are free; and run 1's print lines agree with
 #      `labtui replay --pace recorded` of the recording it made, by compare.py with the
 #      scenarios' latency margin (15 s).
+#   1b. a second `--backend cluster` run: once its job's Python worker runs, every listener
+#      of the run (ss -ltnp) is on loopback; after a kill -9 of labtui, no process of it is
+#      left within 10 s (the watchdog, labcluster/watchdog.go). About 2 min.
 #   2. `labtui run --headless --backend remote` on a broker and a Flink cluster this script
 #      starts (broker.sh, cluster.sh): results read through Flink's REST API, the kill
 #      refused with a sentence, and the cluster still running afterwards (labtui stops only
@@ -24,7 +27,7 @@
 #      replay complete once the job has read it all, read positions per partition.
 #
 # One line per check, then `N passed, N failed` (exit 1 on a failure). Files in
-# $LABTUI_CACHE/runs/<time>-backend-cluster/. LABTUI_BIN uses a built labtui. About 12 min.
+# $LABTUI_CACHE/runs/<time>-backend-cluster/. LABTUI_BIN uses a built labtui. About 14 min.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib.sh"
@@ -138,6 +141,70 @@ python3 "$HERE/compare.py" check --name backend-cluster --shifted "$C/recording.
 rc=$?
 set -e
 check cluster-agrees-with-replay "$rc" "$(head -1 "$C/result" 2>/dev/null || tail -1 "$C/compare.err")"
+
+# ---------------------------------------------------------------------------------------------
+# 1b. Loopback and kill -9: a second --backend cluster run, once its job's Python worker
+# runs (the TaskManager's grandchild), must listen on loopback only (ss -ltnp), and after a
+# kill -9 of labtui no process of it may be left within 10 s. About 2 min.
+K="$RUN_DIR/kill9"
+mkdir -p "$K"
+log "labtui run --headless --backend cluster, killed with SIGKILL once its Python worker runs"
+"$LABTUI" run --headless --backend cluster --cluster-cache "$LABTUI_CACHE" --cluster-run-dir "$K/run" \
+  --duration 600s > "$K/out.txt" 2> "$K/err.txt" < /dev/null &
+LPID=$!
+t0=$(now_ms)
+# The Python worker names the run folder in its environment (FLINK_CONF_DIR), as every
+# process of the run does.
+worker=""
+while [ -z "$worker" ] && [ $(( $(now_ms) - t0 )) -lt 300000 ] && kill -0 $LPID 2>/dev/null; do
+  sleep 2
+  worker=$(left "$K/run" | grep -m1 'beam_boot' || true)
+done
+log "Python worker after $(( ($(now_ms) - t0) / 1000 )) s: ${worker:-none}"
+check kill9-python-worker "$([ -n "$worker" ]; echo $?)" "the job's Python worker runs (${worker:-none within 5 min; $K/err.txt})"
+ss -ltnpH > "$K/ss.txt"
+python3 - "$K/run" "$K/ss.txt" > "$K/listeners.txt" <<'PY'
+import os, re, sys
+d = sys.argv[1].encode()
+pids = set()
+for p in os.listdir("/proc"):
+    if p.isdigit():
+        try:
+            if d in open(f"/proc/{p}/cmdline", "rb").read() or d in open(f"/proc/{p}/environ", "rb").read():
+                pids.add(int(p))
+        except OSError:
+            pass
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) < 6:
+        continue
+    owners = {int(m) for m in re.findall(r"pid=(\d+)", line)}
+    if owners & pids:
+        host = f[3].rsplit(":", 1)[0].strip("[]")
+        print("loopback" if host in ("127.0.0.1", "::ffff:127.0.0.1", "::1") else "BEYOND", f[3], f[5])
+PY
+n=$(grep -c '' "$K/listeners.txt" || true)
+beyond=$(grep '^BEYOND' "$K/listeners.txt" | tr '\n' ' ' || true)
+check kill9-loopback "$([ "${n:-0}" -gt 0 ] && [ -z "$beyond" ]; echo $?)" "ss -ltnp: the run's ${n:-0} listeners are all on loopback${beyond:+; beyond: $beyond}"
+kids=$(ps -o pid= --ppid $LPID | tr -d ' ' | tr '\n' ' ')
+kill -KILL $LPID
+t0=$(now_ms)
+wait $LPID 2>/dev/null || true
+leftover=x
+while [ -n "$leftover" ] && [ $(( $(now_ms) - t0 )) -lt 10000 ]; do
+  leftover=$(left "$K/run" || true)
+  for k in $kids; do [ -d /proc/$k ] && leftover="$leftover $k:$(tr '\0' ' ' < /proc/$k/cmdline | cut -c1-60)"; done
+  [ -n "$leftover" ] && sleep 0.2
+done
+log "after kill -9: ${leftover:-nothing} left after $(( $(now_ms) - t0 )) ms"
+check kill9-nothing-left "$([ -z "$leftover" ]; echo $?)" "10 s after kill -9 of labtui no process of its run is left${leftover:+: $leftover}"
+# Whatever the check found, nothing of this run stays for the next steps.
+for p in $(left "$K/run" | awk '{print $1}'); do kill -KILL "$p" 2>/dev/null || true; done
+# A killed run leaves its temporary files (144 MB); labtui removes them only in the cache's
+# own runs/ folders, and this run's folder is the script's.
+tmp_mb=$(du -sm "$K/run/tmp" 2>/dev/null | cut -f1)
+log "the killed run left ${tmp_mb:-0} MB of temporary files in $K/run/tmp: removed"
+rm -rf "$K/run/tmp"
 
 # ---------------------------------------------------------------------------------------------
 # 2. --backend remote, on a broker and a cluster started here.
