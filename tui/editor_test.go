@@ -3,10 +3,10 @@ package tui
 import (
 	"io"
 	"os"
-	"time"
-
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -106,14 +106,28 @@ func TestTheRealInputReaderKeepsABurstVerbatim(t *testing.T) {
 	}
 	defer r.Close()
 	cfg := Config{Now: func() time.Time { return time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) }}
-	p := tea.NewProgram(New(fb, cfg), tea.WithInput(r), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+	// The program quits once the esc that ends the burst reaches Update, however long a
+	// loaded machine takes to read and parse the burst.
+	escaped := make(chan struct{})
+	var once sync.Once
+	seeEsc := func(_ tea.Model, msg tea.Msg) tea.Msg {
+		if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyEsc {
+			once.Do(func() { close(escaped) })
+		}
+		return msg
+	}
+	p := tea.NewProgram(New(fb, cfg), tea.WithInput(r), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(), tea.WithFilter(seeEsc))
 	go func() {
 		p.Send(resize(100, 32))
 		// Tab to the lab panel, enter to write, the sentence, esc to stop writing.
 		if _, err := w.Write([]byte("\t\rpast the window end 07:19:59.999, home up left tab q\x1b")); err != nil {
 			t.Error(err)
 		}
-		time.Sleep(300 * time.Millisecond)
+		select {
+		case <-escaped:
+		case <-time.After(20 * time.Second):
+			t.Error("the burst's esc never reached the program")
+		}
 		p.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	}()
 	fm, err := p.Run()
