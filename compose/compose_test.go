@@ -56,6 +56,7 @@ var properties = []property{
 	{"services", checkServices},
 	{"images pinned", checkImagesPinned},
 	{"flink build", checkFlinkBuild},
+	{"kafka build", checkKafkaBuild},
 	{"dockerfile base pinned", checkDockerfileBase},
 	{"dockerfile pyflink pin", checkDockerfilePyFlink},
 	{"dockerfile connector", checkDockerfileConnector},
@@ -125,9 +126,6 @@ func checkImagesPinned(l lab) error {
 	if k, i := l.project.Services[KafkaService].Image, l.project.Services[TopicService].Image; k != i {
 		return fmt.Errorf("kafka runs %s but the topic service runs %s", k, i)
 	}
-	if !strings.HasPrefix(l.project.Services[KafkaService].Image, "apache/kafka:") {
-		return fmt.Errorf("kafka image is %s, want apache/kafka", l.project.Services[KafkaService].Image)
-	}
 	return nil
 }
 
@@ -146,6 +144,9 @@ func checkFlinkBuild(l lab) error {
 			return fmt.Errorf("service %s has platform %q, want linux/amd64 (PyFlink wheels are x86_64 only)", name, s.Platform)
 		}
 		images = append(images, s.Image)
+	}
+	if images[0] != FlinkImage {
+		return fmt.Errorf("the Flink services run %s, want %s", images[0], FlinkImage)
 	}
 	if images[0] != images[1] {
 		return fmt.Errorf("the Flink services name different images: %v", images)

@@ -12,19 +12,18 @@ import (
 type dockerfile struct {
 	text  string
 	from  string // the FROM image reference
-	flink string // the Flink version in the FROM tag, e.g. 2.2.1 ("" when the tag has none)
+	flink string // the Flink version requirements.txt pins apache-flink to, e.g. 2.2.1
 	minor string // the Flink minor version, e.g. 2.2
 }
 
 var (
 	fromLine     = regexp.MustCompile(`(?m)^FROM\s+(\S+)`)
-	flinkTag     = regexp.MustCompile(`^(?:docker\.io/(?:library/)?)?flink:((\d+\.\d+)\.\d+)-scala_\d+\.\d+-java\d+$`)
-	pyflinkPin   = regexp.MustCompile(`apache-flink==([0-9][0-9A-Za-z.+!]*)`)
+	pyflinkPin   = regexp.MustCompile(`(?m)^apache-flink==((\d+\.\d+)\.\d+)\s*$`)
 	connectorURL = regexp.MustCompile(`(?m)^ADD\s+https://repo1\.maven\.org/maven2/org/apache/flink/flink-sql-connector-kafka/([^/\s]+)/flink-sql-connector-kafka-([^/\s]+)\.jar\s+/opt/flink/lib/\s*$`)
 	userLine     = regexp.MustCompile(`(?m)^USER\s+(\S+)`)
 	pinned       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*==[0-9][0-9A-Za-z.+!-]*$`)
 	pipInstall   = regexp.MustCompile(`pip install ([^;\n]*)`)
-	aptSnapshot  = regexp.MustCompile(`(?m)^ARG UBUNTU_SNAPSHOT=(\d{8}T\d{6}Z)$`)
+	kafkaJar     = regexp.MustCompile(`(?m)^org/apache/kafka/kafka_2\.13/(\d+\.\d+\.\d+)/kafka_2\.13-(\d+\.\d+\.\d+)\.jar \d+ [0-9a-f]{64}$`)
 )
 
 // readDockerfile reads the Dockerfile that the jobmanager service builds from.
@@ -41,22 +40,54 @@ func readDockerfile(l lab) (dockerfile, error) {
 	if m := fromLine.FindAllStringSubmatch(d.text, -1); len(m) == 1 {
 		d.from = m[0][1]
 	}
-	if m := flinkTag.FindStringSubmatch(d.from); m != nil {
-		d.flink, d.minor = m[1], m[2]
+	if req, err := os.ReadFile(filepath.Join(b.Context, "requirements.txt")); err == nil {
+		if m := pyflinkPin.FindSubmatch(req); m != nil {
+			d.flink, d.minor = string(m[1]), string(m[2])
+		}
 	}
 	return d, nil
 }
 
+// readKafkaDockerfile reads the Dockerfile the kafka service builds from, and the
+// Kafka version of the broker's jar in jars.txt beside it ("" when there is none).
+func readKafkaDockerfile(l lab) (text, version string, err error) {
+	b := l.project.Services[KafkaService].Build
+	if b == nil {
+		return "", "", fmt.Errorf("service %s has no build section", KafkaService)
+	}
+	raw, err := os.ReadFile(filepath.Join(b.Context, b.Dockerfile))
+	if err != nil {
+		return "", "", fmt.Errorf("read the Kafka Dockerfile: %w", err)
+	}
+	jars, err := os.ReadFile(filepath.Join(b.Context, "jars.txt"))
+	if err != nil {
+		return "", "", fmt.Errorf("read the Kafka image's jars.txt: %w", err)
+	}
+	if m := kafkaJar.FindSubmatch(jars); m != nil && string(m[1]) == string(m[2]) {
+		version = string(m[1])
+	}
+	return string(raw), version, nil
+}
+
+// checkDockerfileBase: both images build FROM BaseImage, named by a tag, with
+// exactly one FROM each.
 func checkDockerfileBase(l lab) error {
 	d, err := readDockerfile(l)
 	if err != nil {
 		return err
 	}
-	if d.from == "" {
-		return fmt.Errorf("the Dockerfile must have exactly one FROM")
+	kafka, _, err := readKafkaDockerfile(l)
+	if err != nil {
+		return err
 	}
-	if d.flink == "" {
-		return fmt.Errorf("FROM %s is not an official flink image pinned to a patch version (flink:X.Y.Z-scala_2.12-javaNN)", d.from)
+	for name, text := range map[string]string{"Flink": d.text, "Kafka": kafka} {
+		m := fromLine.FindAllStringSubmatch(text, -1)
+		if len(m) != 1 {
+			return fmt.Errorf("the %s Dockerfile must have exactly one FROM", name)
+		}
+		if from, _, _ := strings.Cut(m[0][1], "@"); from != BaseImage {
+			return fmt.Errorf("the %s Dockerfile builds FROM %s, want %s (the base CI makes with debootstrap)", name, m[0][1], BaseImage)
+		}
 	}
 	return nil
 }
@@ -94,10 +125,10 @@ func checkDockerfilePyFlink(l lab) error {
 		if !pinned.MatchString(line) {
 			return fmt.Errorf("requirements.txt line %d, %q, is not pinned as NAME==VERSION", i+1, line)
 		}
-		if m := pyflinkPin.FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "apache-flink==") {
+		if m := pyflinkPin.FindStringSubmatch(line); m != nil {
 			flink++
-			if m[1] != d.flink {
-				return fmt.Errorf("requirements.txt pins apache-flink==%s, but the image's Flink is %q", m[1], d.flink)
+			if !strings.Contains(d.text, "assert v == '"+m[1]+"'") {
+				return fmt.Errorf("requirements.txt pins apache-flink==%s, but the Dockerfile does not check that pyflink is %s", m[1], m[1])
 			}
 		}
 	}
@@ -107,21 +138,25 @@ func checkDockerfilePyFlink(l lab) error {
 	return nil
 }
 
-// checkDockerfileApt: every apt package comes from one Ubuntu archive snapshot.
+// checkDockerfileApt: both images install Debian's packages without recommends and
+// leave no apt lists behind.
 func checkDockerfileApt(l lab) error {
 	d, err := readDockerfile(l)
 	if err != nil {
 		return err
 	}
-	m := aptSnapshot.FindStringSubmatch(d.text)
-	if m == nil {
-		return fmt.Errorf("the Dockerfile must set ARG UBUNTU_SNAPSHOT=YYYYMMDDTHHMMSSZ, the Ubuntu archive snapshot apt installs from")
+	kafka, _, err := readKafkaDockerfile(l)
+	if err != nil {
+		return err
 	}
-	for _, line := range strings.Split(d.text, "\n") {
-		if strings.Contains(line, "apt-get update") || strings.Contains(line, "apt-get install") {
-			if !strings.Contains(line, `--snapshot "$UBUNTU_SNAPSHOT"`) {
-				return fmt.Errorf("%q does not use the snapshot: add --snapshot \"$UBUNTU_SNAPSHOT\"", strings.TrimSpace(line))
+	for name, text := range map[string]string{"Flink": d.text, "Kafka": kafka} {
+		for _, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "apt-get install") && !strings.Contains(line, "--no-install-recommends") {
+				return fmt.Errorf("the %s Dockerfile's %q installs recommends too", name, strings.TrimSpace(line))
 			}
+		}
+		if !strings.Contains(text, "rm -rf /var/lib/apt/lists/*") {
+			return fmt.Errorf("the %s Dockerfile leaves apt's lists in the image", name)
 		}
 	}
 	return nil
@@ -151,14 +186,47 @@ func checkDockerfileConnector(l lab) error {
 	return nil
 }
 
+// checkDockerfileUser: neither image runs its service as root.
 func checkDockerfileUser(l lab) error {
 	d, err := readDockerfile(l)
 	if err != nil {
 		return err
 	}
-	users := userLine.FindAllStringSubmatch(d.text, -1)
-	if len(users) == 0 || users[len(users)-1][1] != "flink" {
-		return fmt.Errorf("the Dockerfile must end as USER flink, like the official image")
+	kafka, _, err := readKafkaDockerfile(l)
+	if err != nil {
+		return err
+	}
+	for name, text := range map[string]string{"Flink": d.text, "Kafka": kafka} {
+		users := userLine.FindAllStringSubmatch(text, -1)
+		if len(users) == 0 || users[len(users)-1][1] == "root" || users[len(users)-1][1] == "0" {
+			return fmt.Errorf("the %s Dockerfile must end with a USER other than root", name)
+		}
+	}
+	return nil
+}
+
+// checkKafkaBuild: the broker and the topic service run the image built from kafka/,
+// tagged with the Kafka version of its jars.
+func checkKafkaBuild(l lab) error {
+	wantContext := filepath.Join(l.dir, "kafka")
+	for _, name := range []string{KafkaService, TopicService} {
+		s := l.project.Services[name]
+		if s.Build == nil || s.Build.Context != wantContext || s.Build.Dockerfile != "Dockerfile" {
+			return fmt.Errorf("service %s must build %s/Dockerfile", name, wantContext)
+		}
+		if s.Image != KafkaImage {
+			return fmt.Errorf("service %s runs %s, want %s", name, s.Image, KafkaImage)
+		}
+	}
+	_, version, err := readKafkaDockerfile(l)
+	if err != nil {
+		return err
+	}
+	if version == "" {
+		return fmt.Errorf("jars.txt has no kafka_2.13 jar of one version")
+	}
+	if tag := imageTag(KafkaImage); tag != version {
+		return fmt.Errorf("image %s is tagged %q but its jars are Kafka %s: a stale image would be reused", KafkaImage, tag, version)
 	}
 	return nil
 }

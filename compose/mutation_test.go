@@ -11,42 +11,48 @@ import (
 // mutation breaks one property in a copy of the lab's files.
 type mutation struct {
 	property string // the property that must now fail
-	file     string // File or flinkDockerfile
+	file     string // File, or a file of an image's build context
 	old, new string // old must occur in file; every occurrence becomes new
 }
 
 const (
 	flinkDockerfile   = "flink/Dockerfile"
 	flinkRequirements = "flink/requirements.txt"
+	kafkaDockerfile   = "kafka/Dockerfile"
+	kafkaJars         = "kafka/jars.txt"
 )
 
 var mutations = []mutation{
 	{"project name", File, "name: labtui-lab4\n", "name: another-lab\n"},
 	{"project name", File, "name: labtui-lab4\n", ""},
 	{"services", File, "  kafka-init:\n", "  topic-init:\n"},
-	{"images pinned", File, "image: apache/kafka:4.1.1\n    hostname", "image: apache/kafka\n    hostname"},
-	{"images pinned", File, "image: apache/kafka:4.1.1\n    depends_on", "image: apache/kafka:latest\n    depends_on"},
+	{"images pinned", File, "image: labtui-lab4/kafka:4.1.1\n", "image: labtui-lab4/kafka\n"},
+	{"images pinned", File, "image: labtui-lab4/kafka:4.1.1\n", "image: labtui-lab4/kafka:latest\n"},
+	{"kafka build", File, "image: labtui-lab4/kafka:4.1.1\n", "image: labtui-lab4/kafka:4.1.0\n"},
+	{"kafka build", File, "    context: ./kafka\n", "    context: ./flink\n"},
+	{"kafka build", kafkaJars, "kafka_2.13/4.1.1/kafka_2.13-4.1.1.jar", "kafka_2.13/4.2.0/kafka_2.13-4.2.0.jar"},
 	{"images pinned", File, "labtui-lab4/pyflink:2.2.1", "labtui-lab4/pyflink"},
 	{"flink build", File, "labtui-lab4/pyflink:2.2.1", "labtui-lab4/pyflink:dev"},
 	{"flink build", File, "  platform: linux/amd64\n", ""},
 	{"flink build", File, "    context: ./flink\n", "    context: .\n"},
-	{"dockerfile base pinned", flinkDockerfile, "FROM flink:2.2.1-scala_2.12-java17", "FROM flink:2.2-scala_2.12-java17"},
-	{"dockerfile base pinned", flinkDockerfile, "FROM flink:2.2.1-scala_2.12-java17", "FROM flink:latest"},
+	{"dockerfile base pinned", flinkDockerfile, "FROM debian:bookworm-slim", "FROM debian:latest"},
+	{"dockerfile base pinned", kafkaDockerfile, "FROM debian:bookworm-slim", "FROM debian:bookworm-slim\nFROM debian:bookworm-slim"},
+	{"dockerfile base pinned", kafkaDockerfile, "FROM debian:bookworm-slim", "FROM ubuntu:24.04"},
 	{"dockerfile pyflink pin", flinkRequirements, "apache-flink==2.2.1", "apache-flink==2.2.0"},
 	{"dockerfile pyflink pin", flinkRequirements, "apache-flink==2.2.1", "apache-flink"},
 	{"dockerfile pyflink pin", flinkRequirements, "numpy==2.1.3", "numpy>=2"},
 	{"dockerfile pyflink pin", flinkDockerfile, "--no-deps ", ""},
 	{"dockerfile pyflink pin", flinkDockerfile, "setuptools==80.9.0", "setuptools"},
 	{"dockerfile pyflink pin", flinkDockerfile, "    /opt/venv/bin/pip check; \\\n", ""},
-	{"dockerfile apt pinned", flinkDockerfile, `apt-get update --snapshot "$UBUNTU_SNAPSHOT"`, "apt-get update"},
-	{"dockerfile apt pinned", flinkDockerfile, `--no-install-recommends --snapshot "$UBUNTU_SNAPSHOT"`, "--no-install-recommends"},
-	{"dockerfile apt pinned", flinkDockerfile, "ARG UBUNTU_SNAPSHOT=20261124T000000Z", "ARG UBUNTU_SNAPSHOT=latest"},
+	{"dockerfile apt pinned", flinkDockerfile, "--no-install-recommends ", ""},
+	{"dockerfile apt pinned", kafkaDockerfile, "rm -rf /var/lib/apt/lists/*", "true"},
 	{"flink web submit off", File, "web.submit.enable: false", "web.submit.enable: true"},
 	{"flink web submit off", File, "      web.submit.enable: false\n", ""},
 	{"dockerfile connector", flinkDockerfile, "5.0.0-2.2", "5.0.0-2.1"},
 	{"dockerfile connector", flinkDockerfile, "5.0.0-2.2.jar /opt/flink/lib/", "5.0.0-2.2.jar /opt/flink/usrlib/"},
 	{"dockerfile connector", flinkDockerfile, "sha256sum -c -", "true"},
 	{"dockerfile user", flinkDockerfile, "\nUSER flink\n", "\n"},
+	{"dockerfile user", kafkaDockerfile, "\nUSER appuser\n", "\nUSER root\n"},
 	{"healthchecks", File, "    healthcheck:\n      test: [\"CMD\", \"pgrep\"", "    x-healthcheck:\n      test: [\"CMD\", \"pgrep\""},
 	{"healthchecks", File, "      test: [\"CMD\", \"curl\"", "      disable: true\n      x-test: [\"CMD\", \"curl\""},
 	{"healthchecks", File, "      kafka-init:\n        condition: service_completed_successfully", "      kafka-init:\n        condition: service_started"},
@@ -103,7 +109,7 @@ func TestComposeFileMutations(t *testing.T) {
 func copyLab(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "compose")
-	for _, rel := range []string{File, flinkDockerfile, flinkRequirements} {
+	for _, rel := range []string{File, flinkDockerfile, flinkRequirements, kafkaDockerfile, kafkaJars} {
 		raw, err := os.ReadFile(rel)
 		if err != nil {
 			t.Fatal(err)

@@ -32,6 +32,13 @@ const (
 	// HostIP is the only host address the cluster publishes ports on.
 	HostIP = "127.0.0.1"
 
+	// KafkaImage and FlinkImage are the images the compose file builds (kafka/ and
+	// flink/), from BaseImage.
+	KafkaImage = "labtui-lab4/kafka:4.1.1"
+	FlinkImage = "labtui-lab4/pyflink:2.2.1"
+	// BaseImage is what both Dockerfiles build FROM.
+	BaseImage = "debian:bookworm-slim"
+
 	// LabsMount is where the repository's labs folder is mounted, read-only, in
 	// both Flink containers.
 	LabsMount = "/opt/labs"
