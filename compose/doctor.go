@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -25,11 +26,12 @@ type RunFunc func(ctx context.Context, path string, args ...string) (stdout, std
 type ListenFunc func(network, address string) (net.Listener, error)
 
 // Checker runs the checks of `labtui doctor`: the Docker CLI, Compose v2, the
-// Docker daemon and the lab's host ports. Build one with NewChecker.
+// Docker daemon, the lab's images and its host ports. Build one with NewChecker.
 type Checker struct {
 	lookPath LookPathFunc
 	run      RunFunc
 	listen   ListenFunc
+	getenv   func(string) string
 	ports    []int
 	timeout  time.Duration
 }
@@ -46,6 +48,9 @@ func WithRunner(f RunFunc) CheckerOption { return func(c *Checker) { c.run = f }
 
 // WithListen replaces net.Listen for the port checks.
 func WithListen(f ListenFunc) CheckerOption { return func(c *Checker) { c.listen = f } }
+
+// WithGetenv replaces os.Getenv, which the daemon check asks for DOCKER_HOST.
+func WithGetenv(f func(string) string) CheckerOption { return func(c *Checker) { c.getenv = f } }
 
 // WithPorts sets the 127.0.0.1 ports that must be free. The default is the
 // lab's published ports, KafkaHostPort and FlinkWebPort (9092 and 8081).
@@ -65,6 +70,7 @@ func NewChecker(opts ...CheckerOption) *Checker {
 		lookPath: exec.LookPath,
 		run:      execRun,
 		listen:   net.Listen,
+		getenv:   os.Getenv,
 		ports:    []int{KafkaHostPort, FlinkWebPort},
 		timeout:  10 * time.Second,
 	}
@@ -79,6 +85,9 @@ func NewChecker(opts ...CheckerOption) *Checker {
 	}
 	if c.listen == nil {
 		c.listen = net.Listen
+	}
+	if c.getenv == nil {
+		c.getenv = os.Getenv
 	}
 	if c.timeout <= 0 {
 		c.timeout = 10 * time.Second
@@ -108,9 +117,16 @@ func (c *Checker) Check(ctx context.Context) Report {
 	if docker == "" {
 		r.Results = append(r.Results,
 			Result{Name: CheckCompose, Status: Skipped, Detail: "needs the Docker CLI"},
-			Result{Name: CheckDaemon, Status: Skipped, Detail: "needs the Docker CLI"})
+			Result{Name: CheckDaemon, Status: Skipped, Detail: "needs the Docker CLI"},
+			Result{Name: CheckImages, Status: Skipped, Detail: "needs the Docker CLI"})
 	} else {
-		r.Results = append(r.Results, c.checkCompose(ctx, docker), c.checkDaemon(ctx, docker))
+		r.Results = append(r.Results, c.checkCompose(ctx, docker))
+		daemon := c.checkDaemon(ctx, docker)
+		images := Result{Name: CheckImages, Status: Skipped, Detail: "needs the Docker daemon"}
+		if daemon.Status == OK {
+			images = c.checkImages(ctx, docker)
+		}
+		r.Results = append(r.Results, daemon, images)
 	}
 	for _, p := range c.ports {
 		r.Results = append(r.Results, c.checkPort(p))

@@ -14,7 +14,7 @@ import (
 // Each problem's fix, as one plain sentence.
 const (
 	fixNoDocker          = "Docker is not installed: install Docker Desktop or Docker Engine, or run labtui without --backend compose to use the embedded lab."
-	fixNoCompose         = "Docker Compose v2 is not installed: install the Compose plugin (Docker Desktop includes it; on Linux install the docker-compose-plugin package) so that `docker compose version` works."
+	fixNoCompose         = "Docker Compose v2 is not installed: install the Compose plugin (Docker Desktop includes it; on Linux the docker-compose-plugin package of Docker's apt repository, as Debian's and Ubuntu's own docker-compose is v1, or a docker-compose binary of Compose v2 in ~/.docker/cli-plugins/) so that `docker compose version` works."
 	fixComposeV1         = "Only Docker Compose v1 (docker-compose) is installed: install the Compose v2 plugin (Docker Desktop includes it; on Linux install the docker-compose-plugin package) so that `docker compose version` works."
 	fixComposeStandalone = "Docker Compose v2 is installed only as the standalone docker-compose: install it as the Docker CLI plugin (on Linux the docker-compose-plugin package) so that `docker compose version` works."
 	fixComposeUnknown    = "labtui could not read a version from `docker compose version`: update Docker Desktop or the docker-compose-plugin package to Compose v2 or later."
@@ -26,6 +26,11 @@ const (
 // fixTimeout names the fix for a docker command that never answered.
 func fixTimeout(command string) string {
 	return fmt.Sprintf("`%s` did not answer in time: restart Docker Desktop or the Docker service (`sudo systemctl restart docker`), then run labtui doctor again.", command)
+}
+
+// fixDaemonHost names the fix for a daemon that does not answer where DOCKER_HOST points.
+func fixDaemonHost(host string) string {
+	return fmt.Sprintf("No Docker daemon answers at DOCKER_HOST (%s): start the daemon that serves it, or unset DOCKER_HOST to use the default one.", host)
 }
 
 // fixComposeOld names the fix for a Compose older than v2.
@@ -144,6 +149,9 @@ func (c *Checker) checkDaemon(ctx context.Context, docker string) Result {
 		strings.Contains(lower, "is the docker daemon running"),
 		strings.Contains(lower, "error during connect"):
 		res.Fix = fixDaemonDown
+		if host := c.getenv("DOCKER_HOST"); host != "" {
+			res.Fix = fixDaemonHost(host)
+		}
 	default:
 		res.Fix = fixDaemonOther
 	}

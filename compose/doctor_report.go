@@ -16,6 +16,10 @@ const (
 	Problem
 	// Skipped means the check could not run because an earlier one failed.
 	Skipped
+	// Note means the check found something a user should know that is no problem: the
+	// Result's Detail says what (the lab's images are not built yet, and what building
+	// them takes).
+	Note
 )
 
 // String returns "ok", "problem" or "skipped".
@@ -27,6 +31,8 @@ func (s Status) String() string {
 		return "problem"
 	case Skipped:
 		return "skipped"
+	case Note:
+		return "note"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -39,6 +45,8 @@ const (
 	CheckCompose = "Docker Compose v2"
 	// CheckDaemon is the name of the check that `docker info` reaches the daemon.
 	CheckDaemon = "Docker daemon"
+	// CheckImages is the name of the check that the lab's images are built, or can be.
+	CheckImages = "Lab images"
 )
 
 // Result is the outcome of one check.

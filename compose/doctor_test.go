@@ -30,7 +30,9 @@ const (
 
 // fakeDocker writes an executable named name into dir that logs its arguments
 // to $FAKE_DOCKER_LOG and answers `compose version` and
-// `info --format {{.ServerVersion}}` with the given snippets.
+// `info --format {{.ServerVersion}}` with the given snippets, and
+// `image inspect --format {{.Id}} IMAGE` as docker does: an id for an image named in
+// $FAKE_DOCKER_IMAGES, "No such image" for any other.
 func fakeDocker(t *testing.T, dir, name, compose, info string) {
 	t.Helper()
 	script := `#!/bin/sh
@@ -39,6 +41,12 @@ case "$*" in
 'compose version') ` + compose + ` ;;
 'version') ` + compose + ` ;;
 'info --format {{.ServerVersion}}') ` + info + ` ;;
+"image inspect --format {{.Id}} "*)
+  img=${*##* }
+  case " $FAKE_DOCKER_IMAGES " in
+  *" $img "*) printf 'sha256:0123\n' ;;
+  *) printf 'Error response from daemon: No such image: %s\n' "$img" >&2; exit 1 ;;
+  esac ;;
 *) printf 'docker: unknown command: docker %s\n' "$1" >&2; exit 1 ;;
 esac
 `
@@ -55,6 +63,8 @@ func fakePath(t *testing.T) (dir, log string) {
 	log = filepath.Join(t.TempDir(), "invocations.log")
 	t.Setenv("PATH", dir)
 	t.Setenv("FAKE_DOCKER_LOG", log)
+	t.Setenv("FAKE_DOCKER_IMAGES", KafkaImage+" "+FlinkImage)
+	t.Setenv("DOCKER_HOST", "")
 	return dir, log
 }
 
@@ -121,11 +131,15 @@ func TestDoctorAllGood(t *testing.T) {
 	if got := result(t, r, CheckDaemon).Detail; got != "server 28.2.2" {
 		t.Errorf("daemon detail = %q, want server 28.2.2", got)
 	}
-	if got := len(r.Results); got != 4 {
-		t.Errorf("got %d results, want CLI, compose, daemon and one port", got)
+	if got := result(t, r, CheckImages); got.Status != OK || got.Detail != KafkaImage+" and "+FlinkImage+" are built" {
+		t.Errorf("images = %v, want both built", got)
+	}
+	if got := len(r.Results); got != 5 {
+		t.Errorf("got %d results, want CLI, compose, daemon, images and one port", got)
 	}
 	// Arguments arrive verbatim, braces and all: docker ran as a program, not through a shell.
-	want := []string{"compose version", "info --format {{.ServerVersion}}"}
+	want := []string{"compose version", "info --format {{.ServerVersion}}",
+		"image inspect --format {{.Id}} " + KafkaImage, "image inspect --format {{.Id}} " + FlinkImage}
 	if got := invocations(t, log); !slices.Equal(got, want) {
 		t.Errorf("docker ran with %q, want %q", got, want)
 	}
@@ -222,7 +236,8 @@ func TestDoctorComposeV1Only(t *testing.T) {
 	if c.Detail != "docker: 'compose' is not a docker command." {
 		t.Errorf("compose detail = %q, want docker's message", c.Detail)
 	}
-	want := []string{"compose version", "version", "info --format {{.ServerVersion}}"}
+	want := []string{"compose version", "version", "info --format {{.ServerVersion}}",
+		"image inspect --format {{.Id}} " + KafkaImage, "image inspect --format {{.Id}} " + FlinkImage}
 	if got := invocations(t, log); !slices.Equal(got, want) {
 		t.Errorf("ran %q, want %q", got, want)
 	}
@@ -326,12 +341,76 @@ func TestDoctorUsesInjectedFunctions(t *testing.T) {
 
 	r := c.Check(context.Background())
 
-	want := []string{"/opt/fake/docker compose version", "/opt/fake/docker info --format {{.ServerVersion}}"}
+	want := []string{"/opt/fake/docker compose version", "/opt/fake/docker info --format {{.ServerVersion}}",
+		"/opt/fake/docker image inspect --format {{.Id}} " + KafkaImage, "/opt/fake/docker image inspect --format {{.Id}} " + FlinkImage}
 	if !slices.Equal(ran, want) {
 		t.Errorf("ran %q, want %q", ran, want)
 	}
 	p := result(t, r, "Port 127.0.0.1:9092")
 	if p.Status != Problem || !strings.HasPrefix(p.Fix, "Port 9092 on 127.0.0.1 is in use: ") {
 		t.Errorf("port: got %v", p)
+	}
+}
+
+func TestDoctorImagesNotBuiltAreANoteSayingWhatTheBuildNeeds(t *testing.T) {
+	t.Run("the base image is here", func(t *testing.T) {
+		dir, _ := fakePath(t)
+		fakeDocker(t, dir, "docker", composeV2, infoUp)
+		t.Setenv("FAKE_DOCKER_IMAGES", KafkaImage+" "+BaseImage)
+
+		r := NewChecker(WithPorts()).Check(context.Background())
+
+		img := result(t, r, CheckImages)
+		want := FlinkImage + " not built yet: " + noteBuildTakes + ", " + noteBaseLocal + "."
+		if img.Status != Note || img.Detail != want {
+			t.Errorf("images = %v, want a note: %s", img, want)
+		}
+		if !r.OK() {
+			t.Errorf("images not built yet are no problem, got\n%s", r)
+		}
+	})
+	t.Run("no base image either", func(t *testing.T) {
+		dir, _ := fakePath(t)
+		fakeDocker(t, dir, "docker", composeV2, infoUp)
+		t.Setenv("FAKE_DOCKER_IMAGES", "")
+
+		r := NewChecker(WithPorts()).Check(context.Background())
+
+		img := result(t, r, CheckImages)
+		want := KafkaImage + " and " + FlinkImage + " not built yet: " + noteBuildTakes + ", " + noteBasePull + "."
+		if img.Status != Note || img.Detail != want {
+			t.Errorf("images = %v, want a note: %s", img, want)
+		}
+		if !strings.Contains(img.String(), "note     Lab images: ") || !strings.Contains(img.String(), "docker import - debian:bookworm-slim") {
+			t.Errorf("the line reads %q, want the note and how to make the base without Docker Hub", img)
+		}
+	})
+	t.Run("no daemon", func(t *testing.T) {
+		dir, log := fakePath(t)
+		fakeDocker(t, dir, "docker", composeV2, infoDown)
+
+		r := NewChecker(WithPorts()).Check(context.Background())
+
+		if img := result(t, r, CheckImages); img.Status != Skipped || img.Detail != "needs the Docker daemon" {
+			t.Errorf("images = %v, want skipped for the daemon", img)
+		}
+		for _, call := range invocations(t, log) {
+			if strings.HasPrefix(call, "image ") {
+				t.Errorf("docker ran %q with no daemon", call)
+			}
+		}
+	})
+}
+
+func TestDoctorDaemonNotAnsweringAtDockerHostNamesIt(t *testing.T) {
+	dir, _ := fakePath(t)
+	fakeDocker(t, dir, "docker", composeV2, `printf 'Cannot connect to the Docker daemon at unix:///tmp/d/docker.sock. Is the docker daemon running?\n' >&2; exit 1`)
+	t.Setenv("DOCKER_HOST", "unix:///tmp/d/docker.sock")
+
+	r := NewChecker(WithPorts()).Check(context.Background())
+
+	d := result(t, r, CheckDaemon)
+	if d.Status != Problem || d.Fix != "No Docker daemon answers at DOCKER_HOST (unix:///tmp/d/docker.sock): start the daemon that serves it, or unset DOCKER_HOST to use the default one." {
+		t.Errorf("daemon: got %v", d)
 	}
 }

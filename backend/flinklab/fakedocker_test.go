@@ -18,6 +18,7 @@ import (
 //
 //	compose version                          Docker Compose version v2.29.7
 //	info --format {{.ServerVersion}}         27.3.1, or the daemon's "Cannot connect" error when daemon-down exists
+//	image inspect --format {{.Id}} IMAGE     an image id, as if every image were built
 //	compose -p P -f F up … --build …         up.txt on stderr, as Compose writes its progress
 //	compose -p P -f F logs -f …              taskmanager-N.log for the Nth call, once a job was
 //	                                         submitted; then it exits when
@@ -51,6 +52,9 @@ func fakeDocker(args []string) int {
 			return 1
 		}
 		fmt.Println("27.3.1")
+		return 0
+	case len(args) == 5 && slices.Equal(args[:4], []string{"image", "inspect", "--format", "{{.Id}}"}):
+		fmt.Println("sha256:0123")
 		return 0
 	}
 	if len(args) < 6 || args[0] != "compose" || args[1] != "-p" || args[3] != "-f" {
