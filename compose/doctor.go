@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"time"
 )
@@ -32,8 +33,10 @@ type Checker struct {
 	run      RunFunc
 	listen   ListenFunc
 	getenv   func(string) string
-	ports    []int
-	timeout  time.Duration
+	// goos is runtime.GOOS: where no dockerd on PATH means no engine is installed.
+	goos    string
+	ports   []int
+	timeout time.Duration
 }
 
 // CheckerOption changes one setting of a Checker.
@@ -71,6 +74,7 @@ func NewChecker(opts ...CheckerOption) *Checker {
 		run:      execRun,
 		listen:   net.Listen,
 		getenv:   os.Getenv,
+		goos:     runtime.GOOS,
 		ports:    []int{KafkaHostPort, FlinkWebPort},
 		timeout:  10 * time.Second,
 	}

@@ -18,7 +18,8 @@ const (
 	fixComposeV1         = "Only Docker Compose v1 (docker-compose) is installed: install the Compose v2 plugin (Docker Desktop includes it; on Linux install the docker-compose-plugin package) so that `docker compose version` works."
 	fixComposeStandalone = "Docker Compose v2 is installed only as the standalone docker-compose: install it as the Docker CLI plugin (on Linux the docker-compose-plugin package) so that `docker compose version` works."
 	fixComposeUnknown    = "labtui could not read a version from `docker compose version`: update Docker Desktop or the docker-compose-plugin package to Compose v2 or later."
-	fixDaemonDown        = "The Docker daemon is not running: start Docker Desktop, or on Linux run `sudo systemctl start docker`."
+	fixDaemonDown        = "The Docker daemon is not running: start Docker Desktop, or on Linux run `sudo systemctl start docker` (`sudo service docker start` where systemd does not run)."
+	fixNoEngine          = "No Docker daemon runs and none is installed: install Docker Engine (on Debian and Ubuntu `sudo apt-get install docker.io`) and start it with `sudo systemctl start docker` (`sudo service docker start` where systemd does not run), or start Docker Desktop."
 	fixDaemonPermission  = "Your user may not use the Docker daemon: add it to the docker group with `sudo usermod -aG docker $USER` and log in again, or start Docker Desktop."
 	fixDaemonOther       = "Docker could not reach its daemon: check that Docker Desktop or the Docker service is running (`docker info` shows the cause), then run labtui doctor again."
 )
@@ -151,6 +152,10 @@ func (c *Checker) checkDaemon(ctx context.Context, docker string) Result {
 		res.Fix = fixDaemonDown
 		if host := c.getenv("DOCKER_HOST"); host != "" {
 			res.Fix = fixDaemonHost(host)
+		} else if _, err := c.lookPath("dockerd"); err != nil && c.goos == "linux" {
+			// Docker Desktop keeps its engine in a VM: no dockerd on PATH is a missing
+			// engine only on Linux, where Docker Engine is what users install.
+			res.Fix = fixNoEngine
 		}
 	default:
 		res.Fix = fixDaemonOther

@@ -180,6 +180,7 @@ func TestDoctorDockerMissing(t *testing.T) {
 func TestDoctorDaemonNotRunning(t *testing.T) {
 	dir, _ := fakePath(t)
 	fakeDocker(t, dir, "docker", composeV2, infoDown)
+	fakeDocker(t, dir, "dockerd", composeV2, infoDown)
 
 	r := NewChecker(WithPorts()).Check(context.Background())
 
@@ -412,5 +413,22 @@ func TestDoctorDaemonNotAnsweringAtDockerHostNamesIt(t *testing.T) {
 	d := result(t, r, CheckDaemon)
 	if d.Status != Problem || d.Fix != "No Docker daemon answers at DOCKER_HOST (unix:///tmp/d/docker.sock): start the daemon that serves it, or unset DOCKER_HOST to use the default one." {
 		t.Errorf("daemon: got %v", d)
+	}
+}
+
+func TestDoctorNoDaemonAndNoDockerdOnLinuxSaysInstallTheEngine(t *testing.T) {
+	for goos, want := range map[string]string{"linux": fixNoEngine, "darwin": fixDaemonDown} {
+		t.Run(goos, func(t *testing.T) {
+			dir, _ := fakePath(t)
+			fakeDocker(t, dir, "docker", composeV2, infoDown)
+			c := NewChecker(WithPorts())
+			c.goos = goos
+
+			d := result(t, c.Check(context.Background()), CheckDaemon)
+
+			if d.Status != Problem || d.Fix != want {
+				t.Errorf("no dockerd on PATH on %s: got %v, want %q", goos, d, want)
+			}
+		})
 	}
 }
