@@ -146,7 +146,7 @@ func TestUpSubmitFollowResultsCloseDown(t *testing.T) {
 	logs := strings.Join(logLines(us), "\n")
 	for _, want := range []string{
 		"compose: pulling images",
-		"compose: building the PyFlink image",
+		"compose: building the lab's images",
 		"  build #5 [jobmanager 3/5] RUN set -eux;",
 		"  container labtui-lab4-kafka-1 healthy",
 		"  container labtui-lab4-kafka-init-1 exited",

@@ -19,7 +19,7 @@ const (
 // phaseLine is the log line that announces a phase.
 var phaseLine = map[phase]string{
 	phasePulling:  "pulling images (the first start downloads about 1.5 GB)",
-	phaseBuilding: "building the PyFlink image (the first build installs PyFlink: minutes)",
+	phaseBuilding: "building the lab's images (a first build downloads about 1 GB and installs PyFlink: minutes)",
 	phaseStarting: "starting containers",
 	phaseWaiting:  "waiting until every service is healthy",
 }
