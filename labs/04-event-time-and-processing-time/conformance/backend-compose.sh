@@ -1,0 +1,334 @@
+#!/usr/bin/env bash
+# backend-compose.sh: labtui's compose lab (compose/docker-compose.yml), driven for real on a
+# Docker engine this script starts and stops itself:
+#
+#   setup  installs Debian's docker.io and debootstrap when missing (apt-get, as root);
+#          starts its own dockerd: a private socket, data-root, exec-root and pidfile,
+#          --iptables=false --bridge=none, so nothing of the host's firewall, docker0 or
+#          another Docker is touched (the compose project's own network is a bridge that
+#          `down` removes); builds Compose v2 from its Go module (github.com/docker/compose/v2)
+#          as the CLI plugin; makes the base image debian:bookworm-slim from
+#          `debootstrap --variant=minbase bookworm` (there is no Docker Hub here); builds
+#          the lab's images (`docker compose build`, host network for the build's
+#          downloads, LABTUI_BUILD_NETWORK=host). Compose, the rootfs and the engine's
+#          data-root (images and build cache) are kept in $LABTUI_COMPOSE_CACHE (default
+#          ~/.cache/labtui-compose), outside the clone, so a second run reuses them.
+#   checks `labtui doctor` names what is missing before the engine runs and is ready
+#          after; then `labtui run --headless --backend compose` with the course's hiccup
+#          (--hiccup gw-1@:40+35s), the generator on for 110 s and the x key
+#          (--kill-after: `docker compose kill taskmanager`, then `up -d --no-deps --wait
+#          taskmanager`), as backend-cluster.sh does for --backend cluster. Checked: every
+#          docker command labtui typed is on its log; the two windows disagree and late
+#          records appear (run 1); the job came back on the new TaskManager and traced
+#          every request of run 1 again (it re-read the topic from the earliest offsets);
+#          run 1's print lines agree with `labtui replay --pace recorded` of the recording
+#          labtui made (compare.py, 15 s latency margin); and afterwards no container,
+#          network or volume of the project is left, and ports 9092 and 8081 are free.
+#
+# Whatever happens (an error, ctrl-c, SIGTERM, SIGHUP) the EXIT trap takes the project
+# down, stops dockerd (and the containerd it started), unmounts what it left, and checks
+# that no process of it is left. One line per check, then `N passed, N failed` (exit 1 on
+# a failure). Files in $LABTUI_COMPOSE_CACHE/runs/<time>/. LABTUI_BIN uses a built labtui.
+# Cold (nothing cached) about 15 min; warm about 7 min. Needs root, go, python3.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/lib.sh"
+
+COMPOSE_VERSION=v2.40.3
+CACHE=${LABTUI_COMPOSE_CACHE:-"${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/labtui-compose"}
+DEBIAN_MIRROR=${LABTUI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+COMPOSE_FILE="$REPO_DIR/compose/docker-compose.yml"
+PROJECT=labtui-lab4
+
+[ "$(id -u)" = 0 ] || die "backend-compose.sh starts its own Docker engine and needs root"
+mkdir -p "$CACHE/runs"
+RUN_DIR="$CACHE/runs/$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$RUN_DIR"
+# One engine on the cached data-root at a time.
+exec 9> "$CACHE/lock"
+flock -n 9 || die "another backend-compose.sh uses $CACHE (its lock is held)"
+
+PASS=0; FAIL=0
+check() {  # check NAME CONDITION-EXIT-CODE DETAIL
+  if [ "$2" = 0 ]; then PASS=$((PASS + 1)); log "PASS $1: $3"; else FAIL=$((FAIL + 1)); log "FAIL $1: $3"; fi
+}
+step() {  # step NAME: logs the step, and how long the previous one took
+  local t; t=$(now_ms)
+  [ -n "${STEP_NAME:-}" ] && log "   ($STEP_NAME took $(( (t - STEP_T0) / 1000 )) s)"
+  STEP_NAME=$1; STEP_T0=$t
+  log "== $1"
+}
+T0=$(now_ms)
+
+# ---------------------------------------------------------------------------------------------
+step "install docker.io and debootstrap when missing"
+missing=()
+command -v dockerd > /dev/null || missing+=(docker.io)
+command -v debootstrap > /dev/null || missing+=(debootstrap)
+command -v iptables > /dev/null || missing+=(iptables)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "apt-get install ${missing[*]}"
+  apt-get update -qq > "$RUN_DIR/apt.log" 2>&1 || die "apt-get update failed ($RUN_DIR/apt.log)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >> "$RUN_DIR/apt.log" 2>&1 \
+    || die "apt-get install ${missing[*]} failed ($RUN_DIR/apt.log)"
+fi
+
+# Compose v2 as the Docker CLI's plugin, in a DOCKER_CONFIG of this script's own.
+export DOCKER_CONFIG="$CACHE/docker-config"
+PLUGIN="$DOCKER_CONFIG/cli-plugins/docker-compose"
+# The CLI: Debian's, or one already on PATH (both talk to the engine this script starts).
+DOCKER_CLI=$(command -v docker) || die "no docker CLI on PATH after installing docker.io"
+
+# ---------------------------------------------------------------------------------------------
+# `labtui doctor` before the engine runs: it must name what is missing. Its socket is this
+# script's (nothing listens there yet), so a Docker of the host cannot answer for it.
+if [ -n "${LABTUI_BIN:-}" ]; then
+  LABTUI=$LABTUI_BIN
+else
+  step "build labtui"
+  LABTUI="$RUN_DIR/labtui"
+  (cd "$REPO_DIR" && nice go build -o "$LABTUI" .) || die "go build failed"
+fi
+# dockerd's socket, exec-root (containerd's state, network namespaces) and pidfile are
+# this run's: a short path, as a unix socket's path must be.
+RT=$(mktemp -d /tmp/labtui-dockerd.XXXXXX)
+export DOCKER_HOST="unix://$RT/docker.sock"
+# The lab's image builds download Debian packages, wheels and jars: with --bridge=none
+# and no iptables the build containers reach them on the host's network.
+export LABTUI_BUILD_NETWORK=host
+export LABTUI_STATE_DIR="$RUN_DIR/state"
+XDG_CONFIG_HOME="$RUN_DIR/config"; export XDG_CONFIG_HOME
+
+step "labtui doctor before the engine runs"
+set +e
+(cd "$REPO_DIR" && "$LABTUI" doctor --backend compose) > "$RUN_DIR/doctor-before.txt" 2>&1
+rc=$?
+set -e
+ok=1
+if [ $rc != 0 ] && grep -qF "problem  Docker daemon: No Docker daemon answers at DOCKER_HOST ($DOCKER_HOST)" "$RUN_DIR/doctor-before.txt"; then
+  if [ -x "$PLUGIN" ] || grep -q '^problem  Docker Compose v2:' "$RUN_DIR/doctor-before.txt"; then ok=0; fi
+fi
+check doctor-before "$ok" "labtui doctor exits 1 and names the missing engine$([ -x "$PLUGIN" ] || echo ' and Compose v2') ($RUN_DIR/doctor-before.txt)"
+
+# ---------------------------------------------------------------------------------------------
+DOCKERD_PID=""
+# stop_engine: the project down (it stops the containers and removes them with their
+# network), any other container removed, then dockerd stopped (it stops its containerd).
+stop_engine() {
+  [ -n "$DOCKERD_PID" ] || return 0
+  if kill -0 "$DOCKERD_PID" 2> /dev/null; then
+    timeout 120 docker compose -p "$PROJECT" -f "$COMPOSE_FILE" down --volumes --remove-orphans >> "$RUN_DIR/stop.log" 2>&1 || true
+    ids=$(timeout 20 docker ps -aq 2> /dev/null || true)
+    [ -z "$ids" ] || timeout 60 docker rm -f $ids >> "$RUN_DIR/stop.log" 2>&1 || true
+    kill -TERM "$DOCKERD_PID" 2> /dev/null || true
+    for _ in $(seq 1 150); do kill -0 "$DOCKERD_PID" 2> /dev/null || break; sleep 0.2; done
+    kill -KILL "$DOCKERD_PID" 2> /dev/null || true
+  fi
+  wait "$DOCKERD_PID" 2> /dev/null || true
+  DOCKERD_PID=""
+}
+# our_mounts: mounts under the exec-root or the data-root (overlays, network namespaces).
+our_mounts() { awk -v a="$RT" -v b="$CACHE/docker/" 'index($2, a) == 1 || index($2, b) == 1 {print $2}' /proc/mounts; }
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM HUP
+  [ -z "${CAPTURE_PID:-}" ] || kill "$CAPTURE_PID" 2> /dev/null || true
+  stop_engine
+  # Processes left that name this run's folders (containerd, shims): started by this script.
+  for pid in $(left_pids); do kill -KILL "$pid" 2> /dev/null || true; done
+  our_mounts | sort -r | while read -r m; do umount -l "$m" 2> /dev/null || true; done
+  rm -rf "$RT"
+  log "finished in $(( ($(now_ms) - T0) / 1000 )) s"
+  exit $rc
+}
+# left_pids: processes (other than this shell's) whose command line names the run's folders.
+left_pids() {
+  python3 - "$RT" "$CACHE/docker" <<'PY'
+import os, sys
+marks = [m.encode() for m in sys.argv[1:]]
+me = {os.getpid(), os.getppid()}
+for p in os.listdir("/proc"):
+    if not p.isdigit() or int(p) in me:
+        continue
+    try:
+        cmd = open(f"/proc/{p}/cmdline", "rb").read()
+    except OSError:
+        continue
+    if any(m in cmd for m in marks):
+        print(p)
+PY
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+step "start dockerd (private socket, data-root $CACHE/docker, exec-root $RT/exec)"
+mkdir -p "$CACHE/docker" "$RT/exec"
+dockerd --host "$DOCKER_HOST" --data-root "$CACHE/docker" --exec-root "$RT/exec" --pidfile "$RT/docker.pid" \
+  --iptables=false --ip6tables=false --bridge=none --storage-driver overlay2 \
+  > "$RUN_DIR/dockerd.log" 2>&1 < /dev/null &
+DOCKERD_PID=$!
+for _ in $(seq 1 150); do
+  docker info --format '{{.ServerVersion}}' > /dev/null 2>&1 && break
+  kill -0 "$DOCKERD_PID" 2> /dev/null || die "dockerd exited: $(tail -3 "$RUN_DIR/dockerd.log")"
+  sleep 0.2
+done
+docker info --format '{{.ServerVersion}}' > /dev/null 2>&1 || die "dockerd did not answer within 30 s ($RUN_DIR/dockerd.log)"
+log "dockerd $(docker info --format '{{.ServerVersion}}') (pid $DOCKERD_PID); CLI $DOCKER_CLI $(docker version --format '{{.Client.Version}}')"
+
+step "Compose $COMPOSE_VERSION from its Go module"
+if ! [ -x "$PLUGIN" ] || ! "$PLUGIN" version 2> /dev/null | grep -q "${COMPOSE_VERSION}\$"; then
+  dir=$(cd "$RUN_DIR" && GOFLAGS=-mod=mod go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])') || die "go mod download github.com/docker/compose/v2@$COMPOSE_VERSION failed"
+  mkdir -p "$(dirname "$PLUGIN")"
+  (cd "$dir" && CGO_ENABLED=0 nice go build -trimpath \
+    -ldflags "-w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" -o "$PLUGIN.new" ./cmd) \
+    > "$RUN_DIR/compose-build.log" 2>&1 || die "building Compose failed ($RUN_DIR/compose-build.log)"
+  mv "$PLUGIN.new" "$PLUGIN"
+fi
+log "$(docker compose version)"
+
+step "the base image debian:bookworm-slim, from debootstrap"
+ROOTFS_TAR="$CACHE/debian-bookworm-minbase.tar"
+if ! docker image inspect labtui-base/debian-minbase:bookworm > /dev/null 2>&1; then
+  if ! [ -s "$ROOTFS_TAR" ]; then
+    root="$RUN_DIR/rootfs"
+    debootstrap --variant=minbase bookworm "$root" "$DEBIAN_MIRROR" > "$RUN_DIR/debootstrap.log" 2>&1 \
+      || die "debootstrap failed ($RUN_DIR/debootstrap.log)"
+    tar -C "$root" -cf "$ROOTFS_TAR.new" . && mv "$ROOTFS_TAR.new" "$ROOTFS_TAR"
+    rm -rf "$root"
+  fi
+  docker import "$ROOTFS_TAR" labtui-base/debian-minbase:bookworm > /dev/null || die "docker import of $ROOTFS_TAR failed"
+fi
+# The machine's own certificate authorities (/usr/local/share/ca-certificates) go into the
+# base, where the images' ca-certificates package takes them in: behind a proxy that
+# inspects TLS, as here, the builds' downloads (curl, pip) must trust what the host trusts.
+BASE_CTX="$RUN_DIR/base"
+mkdir -p "$BASE_CTX/ca"
+cp /usr/local/share/ca-certificates/*.crt "$BASE_CTX/ca/" 2> /dev/null || true
+ca_sum=$(cat "$BASE_CTX"/ca/*.crt 2> /dev/null | sha256sum | cut -c1-16)
+if [ "$(docker image inspect --format '{{index .Config.Labels "labtui.ca"}}' debian:bookworm-slim 2> /dev/null)" != "$ca_sum" ]; then
+  printf 'FROM labtui-base/debian-minbase:bookworm\nCOPY ca/ /usr/local/share/ca-certificates/\nLABEL labtui.ca=%s\n' "$ca_sum" > "$BASE_CTX/Dockerfile"
+  docker build -q -t debian:bookworm-slim "$BASE_CTX" > /dev/null || die "docker build of the base image failed"
+  log "debian:bookworm-slim: debootstrap's bookworm with $(ls "$BASE_CTX/ca" | wc -l) certificate authorities of this machine"
+fi
+
+step "build the lab's images (docker compose build)"
+(cd "$REPO_DIR" && docker compose -f "$COMPOSE_FILE" build) > "$RUN_DIR/build.log" 2>&1 \
+  || die "docker compose build failed: $(tail -5 "$RUN_DIR/build.log")"
+docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | sed 's/^/   /' >&2
+
+step "labtui doctor with the engine"
+set +e
+(cd "$REPO_DIR" && "$LABTUI" doctor --backend compose) > "$RUN_DIR/doctor-after.txt" 2>&1
+rc=$?
+set -e
+grep -q '^ok       Lab images:' "$RUN_DIR/doctor-after.txt"
+images=$?
+check doctor-after "$([ $rc = 0 ] && [ $images = 0 ]; echo $?)" "labtui doctor is ready, the lab's images built ($RUN_DIR/doctor-after.txt)"
+
+# ---------------------------------------------------------------------------------------------
+# The taskmanager's log, captured as the run goes: `docker logs -f` ends when its container
+# stops (the kill), and starts again from the beginning of the container's log when the same
+# container is started again, so tm-1.log is run 1 and the last one holds both runs.
+capture() {
+  local n=0 cid
+  while ! [ -e "$RUN_DIR/capture.stop" ]; do
+    cid=$(docker ps -q --filter "label=com.docker.compose.project=$PROJECT" \
+      --filter "label=com.docker.compose.service=taskmanager" --filter status=running 2> /dev/null || true)
+    if [ -n "$cid" ]; then
+      n=$((n + 1))
+      docker logs -f "$cid" > "$RUN_DIR/tm-$n.log" 2> /dev/null || true
+    fi
+    sleep 0.5
+  done
+}
+capture &
+CAPTURE_PID=$!
+
+step "labtui run --headless --backend compose: about 5 min"
+t0=$(now_ms)
+set +e
+(cd "$REPO_DIR" && "$LABTUI" run --headless --backend compose \
+  --record "$RUN_DIR/recording.jsonl" --hiccup gw-1@:40+35s --generate-for 110s --kill-after 185s --duration 265s \
+  > "$RUN_DIR/out.txt" 2> "$RUN_DIR/err.txt" < /dev/null)
+rc=$?
+set -e
+log "labtui exited $rc after $(( ($(now_ms) - t0) / 1000 )) s"
+touch "$RUN_DIR/capture.stop"
+for _ in $(seq 1 50); do kill -0 "$CAPTURE_PID" 2> /dev/null || break; sleep 0.2; done
+kill "$CAPTURE_PID" 2> /dev/null || true
+wait "$CAPTURE_PID" 2> /dev/null || true
+check compose-exit "$([ $rc = 0 ]; echo $?)" "labtui run --headless --backend compose exits 0 (got $rc; $RUN_DIR/err.txt)"
+
+# Every docker command labtui runs is on its log as typed.
+missing=""
+for want in "up -d --build --wait" "exec -T jobmanager flink run -d -py" "logs -f --no-log-prefix --since" \
+  "kill taskmanager" "up -d --no-deps --wait taskmanager" "down"; do
+  grep -qF "# \$ docker compose -p $PROJECT -f compose/docker-compose.yml $want" "$RUN_DIR/err.txt" || missing="$missing [$want]"
+done
+check compose-commands "$([ -z "$missing" ]; echo $?)" "labtui's log shows each docker compose command it ran${missing:+; not found:$missing}"
+
+left_objects=$(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"; docker network ls -q --filter "label=com.docker.compose.project=$PROJECT"; docker volume ls -q --filter "label=com.docker.compose.project=$PROJECT")
+check compose-nothing-left "$([ -z "$left_objects" ]; echo $?)" "no container, network or volume of project $PROJECT is left after labtui quit${left_objects:+: $left_objects}"
+busy=""
+for p in 9092 8081; do
+  python3 -c 'import socket,sys; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()' "$p" 2> /dev/null || busy="$busy $p"
+done
+check compose-ports-free "$([ -z "$busy" ]; echo $?)" "ports 9092 and 8081 are free after the run${busy:+ (taken:$busy)}"
+
+TM1="$RUN_DIR/tm-1.log"
+TMLAST=$(ls "$RUN_DIR"/tm-*.log 2> /dev/null | sort -V | tail -1)
+python3 - "$TM1" "${TMLAST:-/nonexistent}" "$RUN_DIR/err.txt" "$RUN_DIR/tm-run2.log" > "$RUN_DIR/checks.txt" <<'PY' || true
+import json, re, sys
+from collections import defaultdict
+def lines(path):
+    try:
+        return open(path, encoding="utf-8", errors="replace").read().splitlines()
+    except OSError:
+        return []
+def read(ls):
+    out = defaultdict(list)
+    for line in ls:
+        m = re.match(r"^([a-z-]+)(?::\d+)?> (\{.*\})", line)
+        if m:
+            out[m[1]].append(json.loads(m[2]))
+    return out
+l1, last = lines(sys.argv[1]), lines(sys.argv[2])
+# The container's log holds run 1, then run 2: the last capture began at its start.
+two = last[len(l1):] if sys.argv[1] != sys.argv[2] and last[:len(l1)] == l1 else []
+open(sys.argv[4], "w").write("\n".join(two) + "\n")
+r1, r2 = read(l1), read(two)
+err = open(sys.argv[3], encoding="utf-8", errors="replace").read()
+pt = {(w["tenant_id"], w["window_start"]): w for w in r1["processing-time"]}
+et = {(w["tenant_id"], w["window_start"]): w for w in r1["event-time"]}
+differ = sorted(k for k in pt.keys() & et.keys() if pt[k]["usd"] != et[k]["usd"] or pt[k]["requests"] != et[k]["requests"])
+print("disagree", 0 if differ else 1, f"{len(differ)} (tenant, minute) windows differ between processing and event time in run 1, of {len(pt.keys() & et.keys())} both fired")
+print("late", 0 if r1["late"] else 1, f"{len(r1['late'])} late records in run 1 under for_monotonous_timestamps()")
+restarted = "# run 2 begins (kill): TaskManager killed" in err
+print("restart", 0 if restarted and two else 1, "the x key killed the taskmanager container and the job ran again on it (run 2 begins (kill))")
+ids1 = {t["request_id"] for t in r1["trace"]}
+ids2 = {t["request_id"] for t in r2["trace"]}
+print("recovered", 0 if ids1 and ids1 <= ids2 else 1, f"run 2 re-read the topic from the earliest offsets: it traced {len(ids1 & ids2)} of run 1's {len(ids1)} requests again")
+PY
+while read -r name code detail; do check "compose-$name" "$code" "$detail"; done < "$RUN_DIR/checks.txt"
+
+"$LABTUI" replay --pace recorded --format jsonl --trace "$RUN_DIR/recording.jsonl" > "$RUN_DIR/reference.jsonl" 2> "$RUN_DIR/reference.log" || true
+set +e
+python3 "$HERE/compare.py" check --name backend-compose --shifted "$RUN_DIR/recording.jsonl" --reference "$RUN_DIR/reference.jsonl" \
+  --flink "$TM1" --latency-ms 15000 --report "$RUN_DIR/report.txt" > "$RUN_DIR/result" 2> "$RUN_DIR/compare.err"
+rc=$?
+set -e
+check compose-agrees-with-replay "$rc" "$(head -1 "$RUN_DIR/result" 2> /dev/null || tail -1 "$RUN_DIR/compare.err")"
+
+step "stop the engine"
+stop_engine
+sleep 1
+pids=$(left_pids | tr '\n' ' ')
+mounts=$(our_mounts | wc -l)
+check engine-stopped "$([ -z "${pids// /}" ] && [ "$mounts" = 0 ]; echo $?)" "no dockerd, containerd or shim of the run is left, and no mount of it (${pids:+left: $pids, }$mounts mounts)"
+STEP_NAME=""
+
+log "$PASS passed, $FAIL failed ($RUN_DIR)"
+[ "$FAIL" = 0 ]
