@@ -11,6 +11,7 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/flinklab"
 	"github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/livejob"
 )
@@ -90,8 +91,12 @@ func plural(n int, one, many string) string {
 // composeBackend builds the compose lab from the settings and runs the doctor's checks
 // before anything else, so a machine without Docker gets one message (that names
 // `labtui doctor` and the embedded default) and nothing is started.
-func (a *app) composeBackend() (backend.Backend, error) {
+func (a *app) composeBackend(lossless bool) (backend.Backend, error) {
 	cfg, err := a.labConfig()
+	if err != nil {
+		return nil, err
+	}
+	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +110,8 @@ func (a *app) composeBackend() (backend.Backend, error) {
 		Job:         cfg.Job,
 		StartAt:     start,
 		KeepCluster: a.cfg.KeepCluster,
+		Hiccups:     hiccups,
+		Lossless:    lossless,
 	})
 	if err != nil {
 		return nil, err

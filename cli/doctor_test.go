@@ -10,8 +10,8 @@ import (
 	"github.com/labtui/labtui/compose"
 )
 
-// fakeDocker puts a docker that knows only the doctor's two commands first and alone
-// on PATH; it records each invocation, and its daemon is down when down is true.
+// fakeDocker puts a docker that knows only the doctor's commands (every image built)
+// first and alone on PATH, beside a dockerd; it records each invocation, and its daemon is down when down is true.
 func fakeDocker(t *testing.T, down bool) (calls func() []string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -24,9 +24,14 @@ func fakeDocker(t *testing.T, down bool) (calls func() []string) {
 		"    echo 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?' >&2; exit 1\n" +
 		"  fi\n" +
 		"  echo 27.3.1 ;;\n" +
+		"'image inspect --format {{.Id}} '*) echo sha256:0123 ;;\n" +
 		"*) echo \"fake docker: unexpected $*\" >&2; exit 2 ;;\n" +
 		"esac\n"
 	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The engine is installed (Docker Engine on Linux has dockerd on PATH), only down.
+	if err := os.WriteFile(filepath.Join(dir, "dockerd"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if down {
@@ -55,7 +60,7 @@ func TestDoctorPassesOnAReadyMachine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
 	}
-	for _, want := range []string{"ok       Docker CLI: ", "ok       Docker Compose v2: v2.29.7", "ok       Docker daemon: server 27.3.1", "ready: labtui --backend compose"} {
+	for _, want := range []string{"ok       Docker CLI: ", "ok       Docker Compose v2: v2.29.7", "ok       Docker daemon: server 27.3.1", "ok       Lab images: labtui-lab4/kafka:4.1.1 and labtui-lab4/pyflink:2.2.1 are built", "ready: labtui --backend compose"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -70,7 +75,7 @@ func TestDoctorNamesTheFixAndExits1(t *testing.T) {
 		t.Fatalf("exit %d, want 1: %s%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		"problem  Docker daemon: The Docker daemon is not running: start Docker Desktop, or on Linux run `sudo systemctl start docker`.",
+		"problem  Docker daemon: The Docker daemon is not running: start Docker Desktop, or on Linux run `sudo systemctl start docker` (`sudo service docker start` where systemd does not run).",
 		"(Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?)",
 	} {
 		if !strings.Contains(out, want) {

@@ -207,7 +207,7 @@ func (a *app) headlessLab() (headlessLab, *embedded.Lab, error) {
 		}
 		return embeddedHeadless{lab}, lab, nil
 	case "compose":
-		lab, err := a.composeBackend()
+		lab, err := a.composeBackend(true)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -36,7 +36,7 @@ var newBackend = func(a *app) (backend.Backend, error) {
 		cfg.Lossless = true
 		return embedded.New(cfg)
 	case "compose":
-		return a.composeBackend()
+		return a.composeBackend(false)
 	case "cluster", "remote":
 		return a.clusterBackend(name, true)
 	default:
