@@ -68,7 +68,13 @@ func newHarness(t *testing.T) *harness {
 	if err := os.Symlink(exe, filepath.Join(dir, "docker")); err != nil {
 		t.Skipf("cannot link the fake docker: %v", err)
 	}
+	// Docker Engine is installed (dockerd on PATH): a daemon down is one not running.
+	writeFile(t, dir, "dockerd", "")
+	if err := os.Chmod(filepath.Join(dir, "dockerd"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("PATH", dir)
+	t.Setenv("DOCKER_HOST", "")
 	t.Setenv(fakeDirEnv, dir)
 	// A race-enabled fake would sleep a second at every exit to let reports through.
 	t.Setenv("GORACE", "atexit_sleep_ms=0")

@@ -19,6 +19,10 @@ const (
 		"--out-of-orderness-ms 0 --forget-after-ms 600000"
 	doctorVersion = "docker compose version"
 	doctorInfo    = "docker info --format '{{.ServerVersion}}'"
+	doctorKafka   = "docker image inspect --format '{{.Id}}' labtui-lab4/kafka:4.1.1"
+	doctorFlink   = "docker image inspect --format '{{.Id}}' labtui-lab4/pyflink:2.2.1"
+	// doctorCommands is how many commands the doctor's checks announce before `up`.
+	doctorCommands = 4
 )
 
 // results returns every result in the updates, in order.
@@ -77,6 +81,8 @@ func TestUpSubmitFollowResultsCloseDown(t *testing.T) {
 	want := []string{
 		doctorVersion,
 		doctorInfo,
+		doctorKafka,
+		doctorFlink,
 		dc + "up -d --build --wait",
 		dc + "logs -f --no-log-prefix --since 2026-01-01T10:01:30Z taskmanager",
 		submitCmd,
@@ -193,7 +199,7 @@ func TestTaskManagerThatDiesIsReportedAndBroughtBack(t *testing.T) {
 		dc + "logs -f --no-log-prefix --since 2026-01-01T10:01:30Z taskmanager",
 		dc + "down",
 	}
-	if len(got) < 5+len(want) || !slices.Equal(got[5:], want) {
+	if len(got) < doctorCommands+3+len(want) || !slices.Equal(got[doctorCommands+3:], want) {
 		t.Errorf("commands after the submission:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 	if r := restarts(us); !slices.Equal(r, []string{"started", "TaskManager died"}) {
@@ -246,7 +252,7 @@ func TestRestartTaskManagerKillsItAndBringsItBack(t *testing.T) {
 		dc + "logs -f --no-log-prefix --since 2026-01-01T10:02:10Z taskmanager",
 		dc + "down",
 	}
-	if got := commands(us); len(got) < 5+len(want) || !slices.Equal(got[5:], want) {
+	if got := commands(us); len(got) < doctorCommands+3+len(want) || !slices.Equal(got[doctorCommands+3:], want) {
 		t.Errorf("commands after the submission:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 	if r := restarts(us); !slices.Equal(r, []string{"started", "TaskManager killed"}) {
