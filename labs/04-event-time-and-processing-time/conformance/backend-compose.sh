@@ -15,7 +15,7 @@
 #          ~/.cache/labtui-compose), outside the clone, so a second run reuses them.
 #   checks `labtui doctor` names what is missing before the engine runs and is ready
 #          after; then `labtui run --headless --backend compose` with the course's hiccup
-#          (--hiccup gw-1@:40+35s), the generator on for 110 s and the x key
+#          (--hiccup gw-1@:40+35s), the generator on for 150 s and the x key at 220 s
 #          (--kill-after: `docker compose kill taskmanager`, then `up -d --no-deps --wait
 #          taskmanager`), as backend-cluster.sh does for --backend cluster. Checked: every
 #          docker command labtui typed is on its log; the two windows disagree and late
@@ -257,7 +257,7 @@ step "labtui run --headless --backend compose: about 5 min"
 t0=$(now_ms)
 set +e
 (cd "$REPO_DIR" && "$LABTUI" run --headless --backend compose \
-  --record "$RUN_DIR/recording.jsonl" --hiccup gw-1@:40+35s --generate-for 110s --kill-after 185s --duration 265s \
+  --record "$RUN_DIR/recording.jsonl" --hiccup gw-1@:40+35s --generate-for 150s --kill-after 220s --duration 300s \
   > "$RUN_DIR/out.txt" 2> "$RUN_DIR/err.txt" < /dev/null)
 rc=$?
 set -e
