@@ -172,3 +172,46 @@ func TestAReplayMakesTheTopicItsRecordingSays(t *testing.T) {
 		t.Fatalf("end offsets by partition %v, want 3 partitions", got)
 	}
 }
+
+// TestAReplayTakesTheNextNameWhenATopicOfItsNameExists: a topic named as the first
+// replay's (left by an earlier session under the same name on a shared broker) is
+// neither reused nor an error: the replay writes into the next free name, and the other
+// topic stays as it was.
+func TestAReplayTakesTheNextNameWhenATopicOfItsNameExists(t *testing.T) {
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer lab.Close()
+	go func() {
+		for range lab.Updates() {
+		}
+	}()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(lab.broker.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	live := lab.broker.Topic()
+	if _, err := adm.CreateTopic(context.Background(), 1, 1, nil, live+"-replay-1"); err != nil {
+		t.Fatal(err)
+	}
+	const scenario = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+	if err := lab.Replay(context.Background(), scenario, meter.CompletedTS); err != nil {
+		t.Fatalf("the first replay beside an existing %s-replay-1: %v", live, err)
+	}
+	td, err := adm.ListTopics(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := td.Names(), []string{live, live + "-replay-1", live + "-replay-2"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("topics %q, want %q", got, want)
+	}
+	if n := len(td[live+"-replay-1"].Partitions); n != 1 {
+		t.Errorf("the existing topic has %d partitions, want its own 1", n)
+	}
+}

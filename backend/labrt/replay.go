@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/backend"
@@ -82,8 +84,8 @@ func (rt *Runtime) ReplayEntries(ctx context.Context, path string, field meter.T
 		return fmt.Errorf("connect to Kafka on %s: %w", rt.brokerAddr(), err)
 	}
 	defer cl.Close()
-	topic := rt.ReplayTopic()
-	if err := CreateTopic(ctx, kadm.NewClient(cl), topic, target.Partitions); err != nil {
+	topic, err := rt.createReplayTopic(ctx, kadm.NewClient(cl), target.Partitions)
+	if err != nil {
 		return err
 	}
 	rt.Logf("created topic %s with %d partitions on %s", topic, target.Partitions, rt.brokerAddr())
@@ -178,6 +180,25 @@ func (rt *Runtime) brokerAddr() string {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return rt.broker
+}
+
+// maxTakenReplayTopics bounds how many existing replay topics a replay skips before it
+// says why it cannot make one.
+const maxTakenReplayTopics = 1000
+
+// createReplayTopic creates the next replay topic (ReplayTopic) with partitions. A name
+// some other topic already has (an earlier session's under the same name on a shared
+// broker) is skipped, never written into: its records would mix with the recording's.
+func (rt *Runtime) createReplayTopic(ctx context.Context, adm *kadm.Client, partitions int) (string, error) {
+	for range maxTakenReplayTopics {
+		topic := rt.ReplayTopic()
+		err := CreateTopic(ctx, adm, topic, partitions)
+		if !errors.Is(err, kerr.TopicAlreadyExists) {
+			return topic, err
+		}
+		rt.Logf("topic %s already exists on %s (an earlier session's replay?): it is left as it is, and the replay takes the next name", topic, rt.brokerAddr())
+	}
+	return "", fmt.Errorf("create a replay topic on %s: the next %d replay topic names are all taken; delete old %s-replay-N topics or start labtui with another --session", rt.brokerAddr(), maxTakenReplayTopics, rt.live)
 }
 
 // CreateTopic creates topic with partitions partitions and one replica.
