@@ -16,8 +16,20 @@ func openPty(t *testing.T, cols, rows int) (master, slave *os.File) {
 	if err != nil {
 		t.Skipf("no pseudo-terminals here: %v", err)
 	}
+	// The ioctls go through SyscallConn, never m.Fd(): Fd puts the master in blocking
+	// mode, and then Close waits for the reader's blocked Read to return, so the hangup
+	// (which the close delivers) would wait until the TUI next draws something.
+	rc, err := m.SyscallConn()
+	if err != nil {
+		m.Close()
+		t.Skipf("pseudo-terminal without a raw connection: %v", err)
+	}
 	ioctl := func(req uintptr, arg unsafe.Pointer) {
-		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), req, uintptr(arg)); e != 0 {
+		var e syscall.Errno
+		rc.Control(func(fd uintptr) {
+			_, _, e = syscall.Syscall(syscall.SYS_IOCTL, fd, req, uintptr(arg))
+		})
+		if e != 0 {
 			m.Close()
 			t.Skipf("pseudo-terminal ioctl %#x: %v", req, e)
 		}
