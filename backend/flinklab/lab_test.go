@@ -94,8 +94,10 @@ func TestUpSubmitFollowResultsCloseDown(t *testing.T) {
 	// The fake recorded the same invocations; the follower and the submission run at
 	// once, so only their order may differ.
 	got := h.calls()
-	if len(got) != len(want) || !slices.Equal(got[:3], want[:3]) || got[5] != want[5] ||
-		!(slices.Equal(got[3:5], want[3:5]) || slices.Equal(got[3:5], []string{want[4], want[3]})) {
+	const follower, submission = 5, 6
+	if len(got) != len(want) || !slices.Equal(got[:follower], want[:follower]) || got[submission+1] != want[submission+1] ||
+		!(slices.Equal(got[follower:submission+1], want[follower:submission+1]) ||
+			slices.Equal(got[follower:submission+1], []string{want[submission], want[follower]})) {
 		t.Errorf("docker was run as:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 
