@@ -96,10 +96,6 @@ func (a *app) runReplay(cmd *cobra.Command, args []string) error {
 	fmt.Fprintf(a.stderr, "replayed %d records (%d skipped) at %s pace in %s: %d requests assembled, %d late, %d %s pending\n",
 		sum.Entries-sum.BadEvents, sum.BadLines+sum.BadEvents+sum.Tombstones, pace, sum.Elapsed.Round(time.Millisecond), s.Records, s.Late,
 		sum.Pending, plural(int(sum.Pending), "window", "windows"))
-	if s.OutOfRange > 0 {
-		fmt.Fprintf(a.stderr, "%d %s ($%.4f) fell in no event-time window: stamped within a window of the ends of the long range, where Flink's window arithmetic overflows and drops them without a word (as this job does)\n",
-			s.OutOfRange, plural(int(s.OutOfRange), "request", "requests"), s.OutOfRangeUSD)
-	}
 	if s.Overflowed > 0 {
 		fmt.Fprintf(a.stderr, "%d request halves were dropped on arrival: %d halves already waited for their other half, the most the job keeps\n",
 			s.Overflowed, meter.MaxPendingHalves)

@@ -55,7 +55,7 @@ func readContract(t *testing.T) []contractCase {
 }
 
 // TestTheEventContractTable: the fast path, the general path and ParseEvent with the
-// price check each read every value of the table as the table says, and agree with each
+// price check and the window check (the job's, Job.ProcessParsed) each read every value of the table as the table says, and agree with each
 // other: the same event, or an error naming the same reason.
 func TestTheEventContractTable(t *testing.T) {
 	prices := DefaultPrices()
@@ -75,6 +75,9 @@ func TestTheEventContractTable(t *testing.T) {
 		}
 		if err == nil {
 			err = prices.Check(parsed.Model)
+		}
+		if err == nil {
+			err = CheckWindow(parsed.TS, 60_000) // the lab's job's window, a minute
 		}
 		if c.Event == nil {
 			if err == nil || !strings.Contains(err.Error(), c.Error) {

@@ -49,7 +49,7 @@ func New(rt *engine.Runtime, opts meter.Options, sink func(meter.Result)) (*Job,
 		return nil, err
 	}
 	j.eventWin.NumberedBy(tenantNo)
-	var records engine.Output[Request] = &outOfRange{size: opts.WindowSize, stats: &j.stats, out: &windowsOf{j.procWin, j.eventWin}}
+	var records engine.Output[Request] = &windowsOf{j.procWin, j.eventWin}
 	if opts.Trace {
 		records = &tap{j: j, out: records}
 	}
@@ -85,9 +85,10 @@ func (j *Job) Runtime() *engine.Runtime { return j.rt }
 // Now returns the job's processing time.
 func (j *Job) Now() int64 { return j.rt.Now() }
 
-// ProcessValue parses one record value and processes it. A malformed value, or an event
-// for a model the price table does not know, is counted and returned as an error
-// wrapping gateway.ErrMalformed; the job goes on.
+// ProcessValue parses one record value and processes it. A malformed value, an event for
+// a model the price table does not know, or one whose ts has no window a long holds
+// (gateway.CheckWindow), is counted and returned as an error wrapping
+// gateway.ErrMalformed; the job goes on.
 func (j *Job) ProcessValue(partition int32, value []byte, kafkaTimestamp int64) error {
 	ev, err := j.parser.Parse(value)
 	return j.ProcessParsed(partition, &ev, err, kafkaTimestamp)
@@ -103,6 +104,9 @@ func (j *Job) ProcessParsed(partition int32, ev *gateway.Event, parseErr error, 
 	err := parseErr
 	if err == nil {
 		err = j.checkPriced(ev)
+	}
+	if err == nil {
+		err = gateway.CheckWindow(ev.TS, j.opts.WindowSize)
 	}
 	if err != nil {
 		j.stats.Malformed++

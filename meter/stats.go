@@ -17,9 +17,4 @@ type Stats struct {
 	ProcessingUSD   float64
 	EventFired      int64
 	EventUSD        float64
-	// OutOfRange counts the records whose event-time window overflows a long (a
-	// timestamp within a window of the ends of the range): Flink's window neither fires
-	// nor drops them as late, silently; OutOfRangeUSD is their cost.
-	OutOfRange    int64
-	OutOfRangeUSD float64
 }

@@ -20,10 +20,6 @@ type Summary struct {
 	RecordsUSD, ProcessingUSD, EventUSD, LateUSD float64
 	OpenProcessingUSD, OpenEventUSD              float64
 	Late, Malformed, PendingRequests             int64
-	// OutOfRange counts the records whose event-time window overflows a long, and
-	// OutOfRangeUSD their cost: Flink's window drops them silently.
-	OutOfRange    int64
-	OutOfRangeUSD float64
 	// Overflowed counts the request halves the job dropped on arrival, with
 	// meter.MaxPendingHalves already waiting.
 	Overflowed int64
@@ -39,7 +35,7 @@ func (l *Lab) Summary() Summary {
 	f := l.job.last()
 	s := Summary{Lost: l.lost, Totals: l.Totals(), Consumed: f.Consumed, Records: f.Stats.Records, RecordsUSD: f.Stats.RecordsUSD,
 		ProcessingUSD: f.Stats.ProcessingUSD, EventUSD: f.Stats.EventUSD, LateUSD: f.Stats.LateUSD, Late: f.Stats.Late,
-		Malformed: f.Stats.Malformed, PendingRequests: int64(f.Pending), Overflowed: f.Stats.Overflowed, OutOfRange: f.Stats.OutOfRange, OutOfRangeUSD: f.Stats.OutOfRangeUSD, Open: f.Open}
+		Malformed: f.Stats.Malformed, PendingRequests: int64(f.Pending), Overflowed: f.Stats.Overflowed, Open: f.Open}
 	for _, r := range f.Open {
 		if r.Window == meter.ProcessingTimeResult {
 			s.OpenProcessingUSD += r.Minute.USD
@@ -56,7 +52,7 @@ func (l *Lab) Summary() Summary {
 func (s Summary) Balanced() bool {
 	return s.Lost == (labrt.Lost{}) && s.Consumed == s.Acked && s.Failed == 0 && s.Records == s.Completed &&
 		same(s.RecordsUSD, s.USD) && same(s.ProcessingUSD+s.OpenProcessingUSD, s.RecordsUSD) &&
-		same(s.EventUSD+s.LateUSD+s.OpenEventUSD+s.OutOfRangeUSD, s.RecordsUSD)
+		same(s.EventUSD+s.LateUSD+s.OpenEventUSD, s.RecordsUSD)
 }
 
 func same(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
@@ -83,12 +79,8 @@ func (s Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "  processing time      %12.6f fired + %.6f in open windows = %.6f  %s\n",
 		s.ProcessingUSD, s.OpenProcessingUSD, s.ProcessingUSD+s.OpenProcessingUSD, check(same(s.ProcessingUSD+s.OpenProcessingUSD, s.RecordsUSD)))
 	fmt.Fprintf(w, "  event time           %12.6f fired + %.6f late (%d records) + %.6f in open windows = %.6f  %s\n",
-		s.EventUSD, s.LateUSD, s.Late, s.OpenEventUSD+s.OutOfRangeUSD, s.EventUSD+s.LateUSD+s.OpenEventUSD+s.OutOfRangeUSD,
-		check(same(s.EventUSD+s.LateUSD+s.OpenEventUSD+s.OutOfRangeUSD, s.RecordsUSD)))
-	if s.OutOfRange > 0 {
-		fmt.Fprintf(w, "  in no window         %8d  ($%.6f) timestamps within a minute of the ends of the long range: Flink's window overflows and drops them silently\n",
-			s.OutOfRange, s.OutOfRangeUSD)
-	}
+		s.EventUSD, s.LateUSD, s.Late, s.OpenEventUSD, s.EventUSD+s.LateUSD+s.OpenEventUSD,
+		check(same(s.EventUSD+s.LateUSD+s.OpenEventUSD, s.RecordsUSD)))
 	if s.Overflowed > 0 {
 		fmt.Fprintf(w, "  request halves dropped %6d  %d halves already waited for their other half, the most the job keeps\n",
 			s.Overflowed, meter.MaxPendingHalves)

@@ -129,6 +129,8 @@ def to_json(obj) -> str:
 #     type: type, request_id, tenant_id, model and gateway strings, ts and the token counts
 #     integers in JSON's integer syntax (1.0 and 1e3 are not) from -(2^63-1) to 2^63-1
 #     (Long.MIN_VALUE is Flink's "no timestamp" marker);
+#   - ts lies in a one-minute window a long holds, TS_MIN to TS_MAX (checked last, after the
+#     price: labtui's job checks it where it checks the price);
 #   - the record's bytes are UTF-8, decoded by Flink's SimpleStringSchema before this code
 #     sees them: bytes that are not UTF-8 arrive as U+FFFD, one per ill-formed sequence.
 
@@ -137,6 +139,11 @@ class MalformedEvent(ValueError):
 
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+# The first and the last ts whose one-minute window a long holds: within a minute of the ends
+# of the long range Flink's window arithmetic (TimeWindow.getWindowStartWithOffset, then
+# start + size) overflows, and the event would be neither fired, nor late, nor kept.
+TS_MIN = INT64_MIN + (-INT64_MIN) % MINUTE_MS          # -9223372036854720000
+TS_MAX = INT64_MAX - INT64_MAX % MINUTE_MS - 1         # 9223372036854719999
 _STRING_FIELDS = ("type", "request_id", "tenant_id", "model", "gateway")
 _INT_FIELDS = ("ts", "prompt_tokens", "completion_tokens")
 
@@ -174,7 +181,8 @@ def _decode(raw: str) -> dict:
 
 def parse_event(raw: str) -> Row:
     """JSON -> Event. Raises MalformedEvent for: not a JSON object, an unknown or missing type,
-    a missing or empty field, a missing or negative token count, a model not in PRICE_PER_1K."""
+    a missing or empty field, a missing or negative token count, a model not in PRICE_PER_1K,
+    a ts whose one-minute window a long does not hold."""
     f = _decode(raw)
     kind = f.get("type", "")
     if kind == STARTED:
@@ -198,6 +206,9 @@ def parse_event(raw: str) -> Row:
         raise MalformedEvent("negative token count")
     if f["model"] not in PRICE_PER_1K:
         raise MalformedEvent(f"model {json.dumps(f['model'], ensure_ascii=False)} is not in the price table")
+    if not TS_MIN <= f["ts"] <= TS_MAX:
+        raise MalformedEvent(f"ts {f['ts']} is out of range for a one-minute window: a window must start "
+                             f"and end within a long, so ts is accepted from {TS_MIN} to {TS_MAX}")
     return Row(type=kind, request_id=f["request_id"], tenant_id=f["tenant_id"],
                model=f["model"], gateway=f["gateway"], ts=f["ts"],
                prompt_tokens=prompt, completion_tokens=completion)

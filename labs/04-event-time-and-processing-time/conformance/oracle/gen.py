@@ -274,13 +274,20 @@ def corners():
             _rec(0, 2, T + 601001, T + 601500, "y", S), _rec(0, 3, T + 601002, T + 601600, "a", C),
             _rec(0, 4, T + 601003, T + 601700, "y", C)],
         "ill-formed-utf8": _ill_formed(T),
-        "long-range-ends": [  # records stamped within a minute of the ends of the long range
+        "long-range-ends": [  # records stamped within a minute of the ends of the long range:
+            # refused where their minute's window would overflow a long, accepted just inside
             # (each first half at a plain time: ts + --forget-after overflowing is left out,
             # PyFlink's job cannot register such a timer at all; see the README)
             _rec(0, 0, 1000, T, "a", S, kts=T), _rec(0, 1, 2**63 - 1, T + 1, "a", C, kts=T),
             _rec(0, 2, 2000, T + 2, "b", S, kts=T), _rec(0, 3, -(2**63 - 1), T + 3, "b", C, kts=T),
             _rec(1, 0, 3000, T + 400, "c", S, kts=T), _rec(1, 1, 2**63 - 59000, T + 600, "c", C, kts=T),
             _rec(1, 2, 4000, T + 700, "e", S, kts=T), _rec(1, 3, -(2**63) + 70000, T + 900, "e", C, kts=T)],
+        "long-range-bounds": [  # the job's TS_MIN and TS_MAX, and one past each
+            _rec(0, 0, 1000, T, "a", S, kts=T), _rec(0, 1, 2**63 - 55_809, T + 1, "a", C, kts=T),
+            _rec(0, 2, 2000, T + 2, "b", S, kts=T), _rec(0, 3, 2**63 - 55_808, T + 3, "b", C, kts=T),
+            _rec(0, 4, 3000, T + 4, "c", S, kts=T), _rec(0, 5, -(2**63) + 55_808, T + 5, "c", C, kts=T),
+            _rec(0, 6, 4000, T + 6, "d", S, kts=T), _rec(0, 7, -(2**63) + 55_807, T + 7, "d", C, kts=T),
+            _rec(0, 8, 5000, T + 8, "e", S, kts=T), _rec(0, 9, 6000, T + 9, "e", C, kts=T)],
         "long-range-start": [
             _rec(0, 0, 1000, T, "a", S, kts=T), _rec(0, 1, -(2**63 - 1), T + 1, "a", C, kts=T),
             _rec(0, 2, 2000, T + 2, "b", C, kts=T), _rec(0, 3, -(2**63) + 59_999, T + 300, "b", S, kts=T)],

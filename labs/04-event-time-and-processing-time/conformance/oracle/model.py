@@ -50,6 +50,9 @@ LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 MINUTE = 60_000
 MAX_SPLITS = 1 << 16  # labtui's meter.MaxPartitions
 YEAR1_MS, YEAR9999_MS = -62135596800000, 253402300799999
+# The first and the last ts whose minute a long holds (the lab job's TS_MIN, TS_MAX): the job
+# refuses an event outside them as malformed, where Flink's window arithmetic would overflow.
+TS_MIN, TS_MAX = LONG_MIN + (-LONG_MIN) % MINUTE, LONG_MAX - LONG_MAX % MINUTE - 1
 
 PRICE_PER_1K = {
     "nova-large": (0.0030, 0.0150),
@@ -119,6 +122,8 @@ def parse_event(raw: str) -> dict:
         raise Malformed("negative token count")
     if f["model"] not in PRICE_PER_1K:
         raise Malformed("model is not in the price table")
+    if not TS_MIN <= f["ts"] <= TS_MAX:
+        raise Malformed("ts is out of range for a one-minute window")
     return {"type": kind, "request_id": f["request_id"], "tenant_id": f["tenant_id"],
             "model": f["model"], "gateway": f["gateway"], "ts": f["ts"],
             "prompt_tokens": prompt, "completion_tokens": completion}

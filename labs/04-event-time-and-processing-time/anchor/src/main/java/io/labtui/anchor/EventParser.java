@@ -15,7 +15,8 @@ package io.labtui.anchor;
  *       the token counts integers in JSON's integer syntax from -(2^63-1) to 2^63-1;
  *   <li>then: the type is RequestStarted (with prompt_tokens) or RequestCompleted (with
  *       completion_tokens); request_id, tenant_id, model and gateway are present and not
- *       empty; ts is present; no token count is negative; the model is priced.
+ *       empty; ts is present; no token count is negative; the model is priced; ts lies in a
+ *       one-minute window a long holds (TS_MIN to TS_MAX).
  * </ul>
  */
 final class EventParser {
@@ -31,6 +32,12 @@ final class EventParser {
     };
     private static final int TYPE = 0, REQUEST_ID = 1, TENANT_ID = 2, MODEL = 3, GATEWAY = 4,
             TS = 5, PROMPT = 6, COMPLETION = 7, FIRST_INT = TS;
+
+    /**
+     * The first and the last ts whose one-minute window a long holds: outside them
+     * TimeWindow.getWindowStartWithOffset, then start + size, overflows.
+     */
+    static final long TS_MIN = -9223372036854720000L, TS_MAX = 9223372036854719999L;
 
     private EventParser() {}
 
@@ -125,11 +132,16 @@ final class EventParser {
         if (!Prices.priced(strs[MODEL])) {
             throw new MalformedEvent("model " + JsonOut.quoteUnicode(strs[MODEL]) + " is not in the price table");
         }
+        long ts = ints[TS - FIRST_INT];
+        if (ts < TS_MIN || ts > TS_MAX) {
+            throw new MalformedEvent("ts " + ts + " is out of range for a one-minute window: a window must start"
+                    + " and end within a long, so ts is accepted from " + TS_MIN + " to " + TS_MAX);
+        }
         e.requestId = strs[REQUEST_ID];
         e.tenantId = strs[TENANT_ID];
         e.model = strs[MODEL];
         e.gateway = strs[GATEWAY];
-        e.ts = ints[TS - FIRST_INT];
+        e.ts = ts;
         return e;
     }
 
