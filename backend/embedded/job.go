@@ -3,14 +3,12 @@ package embedded
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"sync"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
 	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/broker"
-	"github.com/labtui/labtui/internal/logcap"
 	"github.com/labtui/labtui/livejob"
 	"github.com/labtui/labtui/meter"
 )
@@ -19,8 +17,6 @@ import (
 // consuming the broker through franz-go (a livejob.Job).
 type engineJob struct {
 	lab *Lab
-	// logs caps the lines of one kind the job's records and source write to the log.
-	logs logcap.Cap
 
 	mu    sync.Mutex
 	job   *livejob.Job
@@ -63,8 +59,10 @@ func (j *engineJob) Start(ctx context.Context, spec labrt.Spec, collect func(met
 	opts.Timestamp, opts.Watermarks = spec.Timestamp, spec.Watermarks
 	job, err := livejob.Start(ctx, livejob.Config{
 		Brokers: []string{l.broker.Addr()}, Topic: spec.Topic, StartAt: startAt, Job: opts,
-		Malformed:   func(p int32, off int64, err error) { j.malformed(p, off, err) },
-		SourceError: func(err error) { j.sourceError(spec.Topic, err) },
+		Malformed: func(p int32, off int64, err error) {
+			l.Skipped(fmt.Sprintf("topic %s partition %d offset %d", spec.Topic, p, off), err)
+		},
+		SourceError: func(err error) { l.Unreadable(spec.Topic, err) },
 		Consumed:    l.cfg.Consumed, ClientOpts: jobClientOpts(),
 	}, collect)
 	if err != nil {
@@ -153,49 +151,4 @@ func (l *Lab) deletedFromLive(ctx context.Context) (int64, error) {
 		return nil
 	})
 	return gone, err
-}
-
-// malformed logs a record the job skipped, the first of them and then one at each power
-// of ten with how many there were (the summary counts them all).
-func (j *engineJob) malformed(p int32, off int64, err error) {
-	ok, n := j.logs.Line("malformed")
-	switch {
-	case !ok:
-	case n <= logcap.First:
-		j.lab.Logf("skipped partition %d offset %d: %v", p, off, err)
-	default:
-		j.lab.Logf("skipped partition %d offset %d: %v (the %s record skipped as malformed: past the first %d only every power of ten is logged)",
-			p, off, err, ordinal(n), logcap.First)
-	}
-}
-
-// sourceError says that the job cannot read its topic (deleted from outside, say): it
-// then reads nothing more, and the panes stand still. Said once, then at each power of
-// ten of the fetches that failed.
-func (j *engineJob) sourceError(topic string, err error) {
-	ok, n := j.logs.Line("source")
-	if !ok {
-		return
-	}
-	what := fmt.Sprintf("the job cannot read topic %s (%v): it reads nothing more, so the panes stand still; if the topic was deleted, quit and start labtui again", topic, err)
-	if n > 1 {
-		what += fmt.Sprintf(" (%d fetches have failed)", n)
-	}
-	j.lab.Logf("%s", what)
-}
-
-// ordinal is n as "21st", "100th".
-func ordinal(n int64) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return strconv.FormatInt(n, 10) + suffix
 }

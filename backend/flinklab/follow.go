@@ -97,7 +97,7 @@ func (l *Lab) taskManagerLine(s string) {
 		l.mu.Lock()
 		l.books.stats.Malformed++
 		l.mu.Unlock()
-		l.logf("the job skipped a malformed event: %s", truncate(strings.TrimSpace(s[strings.Index(s, ">")+1:]), 200))
+		l.skipped(s[strings.Index(s, ">")+1:])
 		return
 	}
 	r, ok, err := meter.ParseResultLine([]byte(s))

@@ -161,7 +161,8 @@ func TestUpSubmitFollowResultsCloseDown(t *testing.T) {
 		"every service is healthy",
 		"job " + job1 + " submitted",
 		"job " + job1 + " is RUNNING",
-		`the job skipped a malformed event: {"reason":"missing field ts"`,
+		`skipped a record of gateway-events holding {`,
+		`: missing field ts`,
 		"  network labtui-lab4_default removed",
 	} {
 		if !strings.Contains(logs, want) {

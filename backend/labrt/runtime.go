@@ -12,6 +12,7 @@ import (
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/internal/logcap"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -149,6 +150,8 @@ type Runtime struct {
 
 	// latency measures how far the job's results trail their records (Status.Latency).
 	latency latency
+	// logs caps the log lines of one kind (Skipped, Unreadable).
+	logs logcap.Cap
 
 	mu        sync.Mutex
 	broker    string
