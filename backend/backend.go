@@ -112,6 +112,9 @@ type Status struct {
 	// completed_ts. It is measured on the live topic with completed_ts as event time
 	// (a replay's records are an hour old); 0 until then.
 	Latency time.Duration
+	// TopicGone names the topic the job reads when Kafka no longer has it (deleted
+	// from outside): the job reads nothing more. Empty otherwise.
+	TopicGone string
 }
 
 // Instance is one gateway instance's state.

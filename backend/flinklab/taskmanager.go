@@ -36,9 +36,15 @@ func (l *Lab) takeKill() *killRequest {
 // --wait taskmanager`). The job loses its state: a backend.Restart with
 // reason "TaskManager killed" arrives on Updates, and Flink runs the job again from its
 // starting offsets once the taskmanager is back. It is the answer, live, to the course's
-// question "If a TaskManager dies right now".
+// question "If a TaskManager dies right now". When Kafka no longer has the topic the job
+// reads, it refuses (labrt.Runtime.CheckTopic) and kills nothing.
 func (l *Lab) RestartTaskManager(ctx context.Context) error {
 	if err := l.ready(); err != nil {
+		return err
+	}
+	// A job restarted on a topic Kafka no longer has reads nothing: the TaskManager is
+	// left running, and the sentence says what to do.
+	if err := l.CheckTopic(ctx, l.Spec().Topic); err != nil {
 		return err
 	}
 	req := &killRequest{reason: "TaskManager killed", done: make(chan error, 1)}

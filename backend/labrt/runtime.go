@@ -44,6 +44,9 @@ type Config struct {
 	Lossless bool
 	// CloseWait is how long Close waits for a reader that is behind; default 500 ms.
 	CloseWait time.Duration
+	// TopicEvery is how often the runtime asks Kafka whether the topic the job reads
+	// is still there (a job on a deleted topic reads nothing more); default 2 s.
+	TopicEvery time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }
@@ -66,6 +69,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.CloseWait <= 0 {
 		c.CloseWait = 500 * time.Millisecond
+	}
+	if c.TopicEvery <= 0 {
+		c.TopicEvery = 2 * time.Second
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -169,6 +175,9 @@ type Runtime struct {
 	planDone  chan struct{}
 	pumpStop  context.CancelFunc
 	pumpDone  chan struct{}
+	watchDone chan struct{}
+	// topicGoneName is the topic the job reads when Kafka no longer has it (watchTopic).
+	topicGoneName string
 }
 
 // New returns a runtime for a backend whose job is job. It starts nothing: the backend
@@ -212,6 +221,10 @@ func (rt *Runtime) SetKafka(broker string, brokers []string, live string) error 
 func (rt *Runtime) Started() error {
 	rt.mu.Lock()
 	rt.started = true
+	if rt.watchDone == nil && !rt.closed {
+		rt.watchDone = make(chan struct{})
+		go rt.watchTopic(rt.watchDone)
+	}
 	rt.mu.Unlock()
 	return rt.startPlan()
 }
@@ -306,13 +319,18 @@ func (rt *Runtime) Restart(ctx context.Context, r backend.Restart, spec Spec) er
 
 // RestartJob kills the job and starts a new one on the same topic, as a TaskManager
 // that dies and comes back without checkpoints: empty state, reading from the
-// configured starting offsets (a CauseKill restart).
+// configured starting offsets (a CauseKill restart). When Kafka no longer has the topic
+// it refuses (CheckTopic) and leaves the job as it is: a job started on it would read
+// nothing.
 func (rt *Runtime) RestartJob(ctx context.Context) error {
 	if err := rt.Ready(); err != nil {
 		return err
 	}
 	ctx, cancel := rt.bound(ctx)
 	defer cancel()
+	if err := rt.CheckTopic(ctx, rt.Spec().Topic); err != nil {
+		return err
+	}
 	return rt.Restart(ctx, backend.Restart{Cause: backend.CauseKill, Reason: "job restarted with empty state"}, rt.Spec())
 }
 
@@ -326,6 +344,9 @@ func (rt *Runtime) Reconfigure(ctx context.Context, field meter.TimestampField, 
 	ctx, cancel := rt.bound(ctx)
 	defer cancel()
 	spec := rt.Spec()
+	if err := rt.CheckTopic(ctx, spec.Topic); err != nil {
+		return err
+	}
 	r := backend.Restart{Cause: backend.CauseStrategy, Reason: "new watermark strategy"}
 	if field != spec.Timestamp {
 		r = backend.Restart{Cause: backend.CauseTimestamp, Reason: "event time from " + field.String()}
@@ -369,6 +390,9 @@ func (rt *Runtime) Status() backend.Status {
 	st := backend.Status{Now: rt.cfg.Now().UnixMilli(), Backend: rt.cfg.Name, Broker: rt.broker, Generator: rt.gen != nil,
 		Timestamp: rt.spec.Timestamp, Watermark: js.Watermark, Job: js.Stats, Open: js.Open, Reads: js.Reads,
 		Latency: rt.latency.median()}
+	if rt.topicGoneName == rt.spec.Topic {
+		st.TopicGone = rt.topicGoneName
+	}
 	rt.mu.Unlock()
 	st.Instances = rt.instances()
 	return st
@@ -405,11 +429,14 @@ func (rt *Runtime) Life() context.Context { return rt.life }
 func (rt *Runtime) Close() Lost {
 	rt.Closing()
 	rt.mu.Lock()
-	stop, done := rt.pumpStop, rt.pumpDone
+	stop, done, watch := rt.pumpStop, rt.pumpDone, rt.watchDone
 	rt.mu.Unlock()
 	if stop != nil {
 		stop()
 		<-done
+	}
+	if watch != nil {
+		<-watch
 	}
 	st := rt.Status()
 	return rt.out.close(&st, rt.cfg.CloseWait)

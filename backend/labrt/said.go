@@ -1,8 +1,15 @@
 package labrt
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/internal/logcap"
 )
@@ -40,6 +47,84 @@ func (rt *Runtime) Unreadable(topic string, why error) {
 		what += fmt.Sprintf(" (seen %d times)", n)
 	}
 	rt.Logf("%s", what)
+}
+
+// ErrTopicGone wraps the error of a call that needs the job's topic when Kafka no
+// longer has it.
+var ErrTopicGone = errors.New("the topic is gone from Kafka")
+
+// CheckTopic returns an error wrapping ErrTopicGone, in a sentence that says what
+// happened and what can be done, when Kafka has no topic named topic; nil when it has
+// it or cannot say (the call that needs it then says what went wrong).
+func (rt *Runtime) CheckTopic(ctx context.Context, topic string) error {
+	gone, err := rt.topicGone(ctx, topic)
+	if err != nil || !gone {
+		return nil
+	}
+	rt.mu.Lock()
+	broker := rt.broker
+	rt.mu.Unlock()
+	return fmt.Errorf("%w: topic %s is not on the broker at %s any more (deleted from outside): the job was left as it is, with its results so far; quit and start labtui again to go on on a fresh topic",
+		ErrTopicGone, topic, broker)
+}
+
+// topicGone asks Kafka whether it has topic; it never creates it.
+func (rt *Runtime) topicGone(ctx context.Context, topic string) (bool, error) {
+	rt.mu.Lock()
+	brokers := rt.brokers
+	rt.mu.Unlock()
+	if len(brokers) == 0 || topic == "" {
+		return false, nil
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
+	if err != nil {
+		return false, err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	md, err := kadm.NewClient(cl).Metadata(ctx, topic)
+	if err != nil {
+		return false, err
+	}
+	td, ok := md.Topics[topic]
+	if !ok {
+		return true, nil
+	}
+	return errors.Is(td.Err, kerr.UnknownTopicOrPartition) || errors.Is(td.Err, kerr.UnknownTopicID), nil
+}
+
+// watchTopic checks, every Config.TopicEvery until the lab closes, that Kafka still has
+// the topic the job reads, and says when it has gone (Unreadable) and sets Status's
+// TopicGone: a job on a deleted topic reads nothing more, on any backend, and Flink's
+// Kafka source does not fail for it.
+func (rt *Runtime) watchTopic(done chan struct{}) {
+	defer close(done)
+	t := time.NewTicker(rt.cfg.TopicEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-rt.life.Done():
+			return
+		case <-t.C:
+		}
+		topic := rt.Spec().Topic
+		gone, err := rt.topicGone(rt.life, topic)
+		if err != nil || rt.life.Err() != nil || topic != rt.Spec().Topic {
+			continue // a restart onto another topic, or Kafka not answering: asked again
+		}
+		rt.mu.Lock()
+		was := rt.topicGoneName == topic
+		if gone {
+			rt.topicGoneName = topic
+		} else if was {
+			rt.topicGoneName = ""
+		}
+		rt.mu.Unlock()
+		if gone && !was {
+			rt.Unreadable(topic, ErrTopicGone)
+		}
+	}
 }
 
 // ordinal is n as "21st", "100th".

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/meter"
@@ -50,7 +53,7 @@ func runningRuntime(t *testing.T) (*Runtime, *countingJob, *broker.Broker, func(
 		t.Fatal(err)
 	}
 	job := &countingJob{}
-	rt, err := New(Config{Name: "test", StatusEvery: 20 * time.Millisecond}, job)
+	rt, err := New(Config{Name: "test", StatusEvery: 20 * time.Millisecond, TopicEvery: 50 * time.Millisecond}, job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +99,54 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 			t.Fatalf("%s: not within 10 s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Given a running lab, when the topic its job reads is deleted from outside, then the
+// runtime says so once, its status names the topic, and x (RestartJob) and a new
+// strategy (Reconfigure) refuse in a sentence that says what happened and what to do,
+// leaving the job as it was: no stop, no start, no run announced.
+func TestATopicDeletedFromOutsideIsSaidAndARestartOnItRefusedLosingNothing(t *testing.T) {
+	rt, job, b, seen := runningRuntime(t)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if _, err := kadm.NewClient(cl).DeleteTopics(context.Background(), b.Topic()); err != nil {
+		t.Fatal(err)
+	}
+	said := func() int {
+		n := 0
+		logs, _ := seen()
+		for _, l := range logs {
+			if strings.HasPrefix(l, "the job cannot read topic "+b.Topic()+" (the topic is gone from Kafka)") {
+				n++
+			}
+		}
+		return n
+	}
+	waitFor(t, "the deleted topic said and in the status", func() bool { return said() == 1 && rt.Status().TopicGone == b.Topic() })
+	time.Sleep(200 * time.Millisecond) // four more checks
+	if n := said(); n != 1 {
+		t.Errorf("said %d times, want once", n)
+	}
+	starts, stops := job.counts()
+	for name, call := range map[string]func() error{
+		"RestartJob":  func() error { return rt.RestartJob(context.Background()) },
+		"Reconfigure": func() error { return rt.Reconfigure(context.Background(), meter.StartedTS, meter.Watermarks{}) },
+	} {
+		err := call()
+		if !errors.Is(err, ErrTopicGone) || !strings.Contains(err.Error(), "topic "+b.Topic()+" is not on the broker at "+b.Addr()) ||
+			!strings.Contains(err.Error(), "the job was left as it is, with its results so far; quit and start labtui again") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if s, st := job.counts(); s != starts || st != stops || rt.Run() != 1 {
+		t.Errorf("the job was started %d and stopped %d times more, run %d: want it left as it was", s-starts, st-stops, rt.Run())
+	}
+	if _, restarts := seen(); restarts != 1 {
+		t.Errorf("%d restarts announced, want only the start's", restarts)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
@@ -131,6 +132,10 @@ func (m Model) clocks(st *backend.Status, replay bool) string {
 	late := fmt.Sprintf("late dropped %s ($%.4f)", thousands.Format(int64(st.Job.Late)), st.Job.LateUSD)
 	if st.Job.Late > 0 {
 		late = m.styles.Warn.Render(late)
+	}
+	if st.TopicGone != "" {
+		// The watermark stands still for good: say why instead.
+		return m.styles.Warn.Render("topic "+safetext.Line(st.TopicGone)+" is gone from Kafka: the job reads nothing more; quit and start labtui again") + " · " + late
 	}
 	if st.Watermark == meter.MinWatermark {
 		return "watermark none yet (no event seen) · " + late

@@ -57,3 +57,15 @@ func TestTheJobsLatencyIsShownWhenMeasured(t *testing.T) {
 		t.Errorf("80 columns: %q", got)
 	}
 }
+
+// A job whose topic was deleted from outside reads nothing more: the header says so
+// where the watermark, which stands still, would be.
+func TestADeletedTopicIsSaidWhereTheWatermarkWouldBe(t *testing.T) {
+	m := New(theme.New()).SetWidth(160)
+	now := int64(1795946500000)
+	st := &backend.Status{Now: now, Watermark: now - 1200, TopicGone: "gateway-events"}
+	got := ansi.Strip(m.clocks(st, false))
+	if !strings.HasPrefix(got, "topic gateway-events is gone from Kafka: the job reads nothing more") || strings.Contains(got, "behind") {
+		t.Errorf("clocks %q", got)
+	}
+}
