@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -44,7 +45,7 @@ func printUpdates(updates <-chan backend.Update, stdout, stderr io.Writer, f met
 				p.out.Print(r)
 			}
 			if u.Log != "" {
-				fmt.Fprintln(stderr, "#", u.Log)
+				fmt.Fprintln(stderr, "#", safetext.Line(u.Log))
 			}
 			if u.Dropped > 0 {
 				fmt.Fprintf(stderr, "# %d results dropped: the printer fell behind\n", u.Dropped)

@@ -12,6 +12,7 @@ import (
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/internal/safetext"
 
 	"github.com/labtui/labtui/recording"
 )
@@ -74,8 +75,13 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 		w.Close()
 		return brokerError(err)
 	}
-	go func() { // nobody watches the panes here
-		for range lab.Updates() {
+	logged := make(chan struct{})
+	go func() { // nobody watches the panes here; the lab's log goes to stderr, capped
+		defer close(logged)
+		for u := range lab.Updates() {
+			if u.Log != "" {
+				fmt.Fprintln(a.stderr, "#", safetext.Line(u.Log))
+			}
 		}
 	}()
 	if err := lab.SetGenerator(true); err != nil {
@@ -86,6 +92,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 	fmt.Fprintf(a.stderr, "recording %s from the embedded lab on %s for %s\n", out, lab.Addr(), a.cfg.Duration)
 	<-ctx.Done()
 	cerr := lab.Close()
+	<-logged
 	if err := w.Close(); werr == nil {
 		werr = err
 	}
