@@ -61,12 +61,17 @@ func (rt *Runtime) CheckTopic(ctx context.Context, topic string) error {
 	if err != nil || !gone {
 		return nil
 	}
-	rt.mu.Lock()
-	broker := rt.broker
-	rt.mu.Unlock()
-	return fmt.Errorf("%w: topic %s is not on the broker at %s any more (deleted from outside): the job was left as it is, with its results so far; quit and start labtui again to go on on a fresh topic",
-		ErrTopicGone, topic, broker)
+	return topicGoneError{topic}
 }
+
+// topicGoneError is CheckTopic's sentence, short enough for the TUI's status line.
+type topicGoneError struct{ topic string }
+
+func (e topicGoneError) Error() string {
+	return "topic " + e.topic + " was deleted from outside: the job is left as it is, with its results; to go on, quit and start labtui again"
+}
+
+func (topicGoneError) Is(target error) bool { return target == ErrTopicGone }
 
 // topicGone asks Kafka whether it has topic; it never creates it.
 func (rt *Runtime) topicGone(ctx context.Context, topic string) (bool, error) {
