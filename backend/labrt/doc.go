@@ -22,6 +22,10 @@
 //     the job's latency measured on its traces);
 //   - the one replay (Replay): a recording into a fresh topic, complete when the job has
 //     read all of it.
+//   - what the job cannot do, said alike on every backend in lines capped by kind:
+//     Skipped for a record the job refused, Unreadable for a topic it cannot read; and a
+//     watch that asks Kafka every TopicEvery whether the job's topic is still there
+//     (Status.TopicGone), which RestartJob and Reconfigure check first (CheckTopic).
 //
 // # Adding a backend
 //
