@@ -115,7 +115,7 @@ func (p *remote) Name() string { return "remote" }
 
 // Preflight runs `labtui doctor --backend remote`'s checks and fails on a problem.
 func (p *remote) Preflight(ctx context.Context) error {
-	report := labcluster.DoctorRemote(ctx, p.cfg.Layout, p.cfg.Brokers, p.cfg.FlinkURL)
+	report := labcluster.DoctorRemote(ctx, p.cfg.Layout, p.cfg.Brokers, p.cfg.FlinkURL, flinklab.ResultsTopic(p.cfg.Session))
 	for _, r := range report.Results {
 		p.logf("doctor: %s", r)
 	}

@@ -84,6 +84,16 @@ func openResults(ctx context.Context, broker, topic, session string, logf Log) (
 		return nil, fmt.Errorf("read the results topic %s: %w", topic, err)
 	}
 	adm := kadm.NewClient(meta)
+	topics, err := adm.ListTopics(ctx, topic)
+	if err == nil {
+		if n := len(topics[topic].Partitions); n != 1 {
+			err = fmt.Errorf("it has %d partitions, and the job's results are read from one, in the order it wrote them: delete the topic, or give another --session", n)
+		}
+	}
+	if err != nil {
+		meta.Close()
+		return nil, fmt.Errorf("the results topic %s: %w", topic, err)
+	}
 	end, err := endOffset(ctx, adm, topic)
 	if err != nil {
 		meta.Close()
