@@ -10,6 +10,7 @@ import (
 
 	"github.com/labtui/labtui/backend/flinklab"
 	project "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/labs"
 )
@@ -171,10 +172,15 @@ func (p *remote) listLabJobs(ctx context.Context) {
 	if err != nil {
 		return
 	}
+	own := flinklab.SessionJobName(p.cfg.Session)
 	for _, j := range jobs {
-		if j.Name == flinklab.JobName && !j.Terminal() {
-			p.logf("job %s (%s) of the lab already runs on this cluster: another session's, or one a session that crashed left; if it is yours, cancel it in Flink's web UI (%s/#/job/running/%s/overview) or with `curl -X PATCH '%s/jobs/%s?mode=cancel'`",
-				j.ID, j.State, p.rest.Base, j.ID, p.rest.Base, j.ID)
+		switch {
+		case j.Terminal():
+		case j.Name == own:
+			p.logf("job %s (%s) is named after this session, %s, and runs already: a labtui of this session that crashed left it (or another learner uses --session %s); it holds a slot and reads this session's topic until it is cancelled: cancel it in Flink's web UI (%s/#/job/running/%s/overview) or with `curl -X PATCH '%s/jobs/%s?mode=cancel'`; its results are not shown here",
+				j.ID, j.State, own, p.cfg.Session, p.rest.Base, j.ID, p.rest.Base, j.ID)
+		case j.Name == flinklab.JobName || strings.HasPrefix(j.Name, flinklab.JobName+"-"):
+			p.logf("job %s (%s, %s) of the lab runs on this cluster: another session's", j.ID, safetext.Line(j.Name), j.State)
 		}
 	}
 }
