@@ -162,7 +162,7 @@ func truncateRunes(s string, n int) string {
 func addRemoteFlags(cmd *cobra.Command) {
 	cmd.Flags().String("brokers", "", "--backend remote: the Kafka bootstrap address, HOST:PORT")
 	cmd.Flags().String("flink", "", "--backend remote: the URL of Flink's REST API and web UI, such as http://127.0.0.1:8081")
-	cmd.Flags().String("session", "", "--backend remote: this learner's name on a cluster a class shares: the lab's topic is gateway-events-NAME (default: login-host)")
+	cmd.Flags().String("session", "", "--backend remote: this learner's name on a cluster a class shares: the lab's topic is gateway-events-NAME, its job gateway-meter-lab4-NAME, its results topic gateway-meter-lab4-NAME-results (default: login-host; --backend cluster names its job and results topic so too)")
 }
 
 // remoteAddrs reads --brokers and --flink, which --backend remote needs (their rules
@@ -199,7 +199,7 @@ func (a *app) clusterBackend(name string, lossless bool) (*flinklab.Lab, error) 
 	lab := flinklab.Config{Generator: cfg.Generator, Job: cfg.Job, StartAt: start, Hiccups: hiccups, Lossless: lossless}
 	var l *flinklab.Lab
 	if name == "cluster" {
-		l, err = clusterlab.New(clusterlab.Config{Lab: lab, Layout: layout, RunDir: a.cfg.ClusterRunDir})
+		l, err = clusterlab.New(clusterlab.Config{Lab: lab, Layout: layout, RunDir: a.cfg.ClusterRunDir, Session: a.cfg.Session})
 	} else {
 		brokers, flinkURL, aerr := a.remoteAddrs()
 		if aerr != nil {

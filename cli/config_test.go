@@ -97,6 +97,7 @@ var options = []option{
 	{"run", "record", "/x/rec.jsonl", func(s settings) any { return s.Record }, "/x/rec.jsonl", nil},
 	{"run", "generate-for", "2m30s", func(s settings) any { return s.GenerateFor }, 150 * time.Second, []string{"-1s", "soon"}},
 	{"run", "kill-after", "3m40s", func(s settings) any { return s.KillAfter }, 220 * time.Second, []string{"-1s", "later"}},
+	{"run", "replay-after", "1m", func(s settings) any { return s.ReplayAfter }, time.Minute, []string{"-1s", "later"}},
 	{"run", "duration", "3m", func(s settings) any { return s.Duration }, 3 * time.Minute, []string{"-5s", "banana"}},
 	{"run", "headless", "true", func(s settings) any { return s.Headless }, true, []string{"sure"}},
 	{"run", "hiccup", "gw-1@:40+35s", func(s settings) any { return s.Hiccups }, []string{"gw-1@:40+35s"}, []string{"gw-9@x"}},

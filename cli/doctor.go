@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/labtui/labtui/backend"
+	clusterlab "github.com/labtui/labtui/backend/cluster"
 	"github.com/labtui/labtui/backend/flinklab"
 	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/inject"
@@ -56,7 +57,11 @@ func (a *app) runDoctor(cmd *cobra.Command, _ []string) error {
 			if err != nil {
 				return err
 			}
-			report = labcluster.DoctorRemote(cmd.Context(), l, brokers, flinkURL)
+			session := a.cfg.Session
+			if session == "" {
+				session = clusterlab.DefaultSession()
+			}
+			report = labcluster.DoctorRemote(cmd.Context(), l, brokers, flinkURL, flinklab.ResultsTopic(session))
 		}
 		return a.printDoctor(report, "labtui --backend "+name+" starts the lab")
 	default:

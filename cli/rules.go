@@ -53,6 +53,7 @@ var rules = map[string]rule{
 	"backend":          {"embedded, compose, cluster or remote", oneOf("embedded", "compose", "cluster", "remote")},
 	"generate-for":     {"0 (the whole run) or a positive duration such as 2m30s", durationAtLeast(0)},
 	"kill-after":       {"0 (never) or a positive duration such as 3m40s", durationAtLeast(0)},
+	"replay-after":     {"0 (never) or a positive duration such as 1m", durationAtLeast(0)},
 	"doctor/backend":   {"compose, cluster or remote", oneOf("compose", "cluster", "remote")},
 	"flink":            {"the http or https URL of Flink's REST API, such as http://127.0.0.1:8081", httpURL},
 	"session":          {"1 to 40 of a-z, 0-9, '-' and '_', such as ana or class3-ana", sessionName},

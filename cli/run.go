@@ -15,6 +15,7 @@ import (
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/meter"
 )
 
 func (a *app) runCmd() *cobra.Command {
@@ -38,6 +39,7 @@ func (a *app) runCmd() *cobra.Command {
 	f.String("record", "", "a real lab (--backend cluster, remote, compose): write every record of the lab's topic, as labtui's own consumer reads it, to this recording (gzip when it ends in .gz)")
 	f.Duration("generate-for", 0, "stop the generator after this long (0: it runs until the end)")
 	f.Duration("kill-after", 0, "kill the job this long after the start and let it restart with empty state, as the x key does (on --backend cluster: its TaskManager)")
+	f.Duration("replay-after", 0, "replay --recording this long after the start, as the r key does (with completed_ts), and say when the job has read it")
 	addTUIFlags(cmd)
 	addLabFlags(cmd)
 	addJobFlags(cmd)
@@ -226,9 +228,26 @@ type embeddedHeadless struct{ *embedded.Lab }
 
 func (e embeddedHeadless) Broker() string { return e.Addr() }
 
-// scheduleFaults runs --generate-for's stop of the generator and --kill-after's kill
-// of the job (the x key) at their times, unless ctx ends first.
+// scheduleFaults runs --generate-for's stop of the generator, --kill-after's kill of
+// the job (the x key) and --replay-after's replay (the r key) at their times, unless
+// ctx ends first.
 func (a *app) scheduleFaults(ctx context.Context, lab headlessLab) {
+	after(ctx, a.cfg.ReplayAfter, func() {
+		path, warning := a.recording()
+		if path == "" {
+			fmt.Fprintln(a.stderr, "# replay-after:", warning)
+			return
+		}
+		fmt.Fprintln(a.stderr, "# replay-after: the r key: replaying", path, "with completed_ts")
+		began := time.Now()
+		if err := lab.Replay(ctx, path, meter.CompletedTS); err != nil {
+			if ctx.Err() == nil {
+				fmt.Fprintln(a.stderr, "# replay-after:", err)
+			}
+			return
+		}
+		fmt.Fprintf(a.stderr, "# replay-after: the job has read the whole recording, %s after r\n", time.Since(began).Round(100*time.Millisecond))
+	})
 	after(ctx, a.cfg.GenerateFor, func() {
 		fmt.Fprintln(a.stderr, "# generate-for: stopping the generator")
 		if err := lab.SetGenerator(false); err != nil {

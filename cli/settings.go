@@ -74,6 +74,7 @@ type settings struct {
 	Record        string // run --headless --record: the recording of the topic
 	GenerateFor   time.Duration
 	KillAfter     time.Duration
+	ReplayAfter   time.Duration // run --headless: the r key at this time
 
 	// feed.
 	Brokers    string
@@ -151,6 +152,7 @@ func readSettings(fs *pflag.FlagSet, where map[string]string) settings {
 		Record:        g.str("record"),
 		GenerateFor:   g.duration("generate-for"),
 		KillAfter:     g.duration("kill-after"),
+		ReplayAfter:   g.duration("replay-after"),
 
 		Brokers:    g.str("brokers"),
 		Topic:      g.str("topic"),

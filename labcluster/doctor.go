@@ -174,15 +174,17 @@ func checkMemory() compose.Result {
 
 // DoctorRemote checks what --backend remote needs: a Kafka that answers at brokers, a
 // Flink whose REST API answers at flinkURL with a TaskManager and a free slot, the
-// results path (each TaskManager's stdout served by the REST API, where labtui reads the
-// print sinks), a broker address the TaskManagers can reach as well as this machine,
-// and, for `flink run`, the local install and a JDK 17 or later. Whether the
-// TaskManagers have PyFlink shows only when the job runs: the job then fails at once,
-// and its exception is in Flink's web UI.
-func DoctorRemote(ctx context.Context, l Layout, brokers, flinkURL string) compose.Report {
+// results path (the session's results topic, which the job writes and labtui reads:
+// there, or creatable, with one partition), a broker address the TaskManagers can reach
+// as well as this machine (the one given, and those the broker advertises), and, for
+// `flink run`, the local install and a JDK 17 or later. It changes nothing: a missing
+// results topic is only validated for creation. Whether the TaskManagers have PyFlink
+// shows only when the job runs: the job then fails at once, and its exception is in
+// Flink's web UI.
+func DoctorRemote(ctx context.Context, l Layout, brokers, flinkURL, resultsTopic string) compose.Report {
 	var r compose.Report
-	r.Results = append(r.Results, checkKafka(ctx, brokers), checkFlink(ctx, flinkURL), checkStdout(ctx, flinkURL),
-		checkBrokerAsFlinkSeesIt(brokers, flinkURL), checkJava(ctx))
+	r.Results = append(r.Results, checkKafka(ctx, brokers), checkFlink(ctx, flinkURL), checkResultsTopic(ctx, brokers, resultsTopic),
+		checkBrokerAsFlinkSeesIt(brokers, flinkURL), checkAdvertised(ctx, brokers, flinkURL), checkJava(ctx))
 	inst := checkInstall(l)
 	inst.Detail = strings.Replace(inst.Detail, "a start downloads nothing", "`flink run` comes from it", 1)
 	r.Results = append(r.Results, inst)
@@ -231,25 +233,95 @@ func checkFlink(ctx context.Context, flinkURL string) compose.Result {
 	return res
 }
 
-// checkStdout asks for the first TaskManager's stdout: a TaskManager that logs to the
-// console (the official Docker image, Kubernetes) has no such file, and labtui would
-// show no results at all.
-func checkStdout(ctx context.Context, flinkURL string) compose.Result {
-	res := compose.Result{Name: "Results through " + flinkURL + "/taskmanagers/…/stdout"}
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+// checkResultsTopic checks the session's results topic: one that exists must have one
+// partition (labtui reads partition 0, in the order the job wrote) and be readable; one
+// that does not is validated for creation (CreateTopics with validate_only), so a broker
+// that refuses to create it (no auto-creation rights, a naming policy) says so now.
+func checkResultsTopic(ctx context.Context, brokers, topic string) compose.Result {
+	res := compose.Result{Name: "Results topic " + topic}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	c := NewREST(flinkURL)
-	tms, err := c.TaskManagers(ctx)
-	if err != nil || len(tms) == 0 {
-		res.Status, res.Detail = compose.Skipped, "no TaskManager to ask (see the check above)"
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-doctor"))
+	if err != nil {
+		res.Status, res.Detail = compose.Skipped, "see the check of Kafka"
 		return res
 	}
-	if _, err := c.TaskManagerStdout(ctx, tms[0].ID); err != nil {
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	topics, err := adm.ListTopics(ctx, topic)
+	if err != nil {
+		res.Status, res.Detail = compose.Skipped, "see the check of Kafka"
+		return res
+	}
+	if d, ok := topics[topic]; ok && d.Err == nil {
+		if n := len(d.Partitions); n != 1 {
+			res.Status = compose.Problem
+			res.Fix = fmt.Sprintf("Topic %s has %d partitions, and labtui reads the job's results from one, in the order the job wrote them: delete it (kafka-topics.sh --delete --topic %s) and labtui creates it with one, or give another --session.", topic, n, topic)
+			return res
+		}
+		ends, err := adm.ListEndOffsets(ctx, topic)
+		if err == nil {
+			err = ends.Error()
+		}
+		if err != nil {
+			res.Status, res.Err = compose.Problem, err
+			res.Fix = fmt.Sprintf("Topic %s cannot be read from this machine: grant this user Describe and Read on it, or give another --session.", topic)
+			return res
+		}
+		o, _ := ends.Lookup(topic, 0)
+		res.Status, res.Detail = compose.OK, fmt.Sprintf("one partition, readable (%d lines of earlier runs, which labtui skips)", o.Offset)
+		return res
+	}
+	resp, err := adm.ValidateCreateTopics(ctx, 1, 1, nil, topic)
+	if err == nil {
+		var one kadm.CreateTopicResponse
+		if one, err = resp.On(topic, nil); err == nil {
+			err = one.Err
+		}
+	}
+	if err != nil {
 		res.Status, res.Err = compose.Problem, err
-		res.Fix = "The TaskManagers' stdout is not a file Flink's REST API serves, so labtui cannot read the job's print sinks: start the TaskManagers with Flink's own scripts (taskmanager.sh start writes log/*.out), not with a console-logging image."
+		res.Fix = fmt.Sprintf("The broker would not create topic %s (one partition): create it yourself (kafka-topics.sh --create --topic %s --partitions 1), or grant this user Create.", topic, topic)
 		return res
 	}
-	res.Status, res.Detail = compose.OK, fmt.Sprintf("TaskManager %s's stdout is served", tms[0].ID)
+	res.Status, res.Detail = compose.OK, "labtui creates it (one partition) at the start; the broker accepts it"
+	return res
+}
+
+// checkAdvertised refuses a broker that advertises a loopback address to a Flink on
+// another machine: the TaskManagers bootstrap at --brokers, then connect where the broker
+// says it is, their own loopback.
+func checkAdvertised(ctx context.Context, brokers, flinkURL string) compose.Result {
+	res := compose.Result{Name: "Kafka's advertised address as the TaskManagers reach it"}
+	u, err := url.Parse(flinkURL)
+	if err != nil {
+		res.Status, res.Detail = compose.Skipped, "see the check of --flink"
+		return res
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-doctor"))
+	if err != nil {
+		res.Status, res.Detail = compose.Skipped, "see the check of Kafka"
+		return res
+	}
+	defer cl.Close()
+	bs, err := kadm.NewClient(cl).ListBrokers(ctx)
+	if err != nil || len(bs) == 0 {
+		res.Status, res.Detail = compose.Skipped, "see the check of Kafka"
+		return res
+	}
+	var addrs []string
+	for _, b := range bs {
+		addr := net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))
+		addrs = append(addrs, addr)
+		if isLoopbackHost(b.Host) && !isLoopbackHost(u.Hostname()) {
+			res.Status = compose.Problem
+			res.Fix = fmt.Sprintf("The broker advertises %s, its own loopback, but Flink runs on %s: the TaskManagers would look for Kafka on their loopback after the first contact. Set the broker's advertised.listeners to a name the class reaches, such as the teacher's host name.", addr, u.Hostname())
+			return res
+		}
+	}
+	res.Status, res.Detail = compose.OK, "the broker advertises "+strings.Join(addrs, ", ")
 	return res
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kfake"
+
 	"github.com/labtui/labtui/compose"
 )
 
@@ -125,32 +127,6 @@ func TestPlanOfAnEmptyCacheNamesSizesAndTime(t *testing.T) {
 	}
 }
 
-// The results path: a TaskManager whose stdout Flink serves is OK; one that logs to the
-// console (the REST API answers 404 with an error) is a problem whose fix says why.
-func TestDoctorRemoteChecksTheTaskManagersStdout(t *testing.T) {
-	for _, tc := range []struct {
-		status int
-		want   compose.Status
-	}{{http.StatusOK, compose.OK}, {http.StatusNotFound, compose.Problem}} {
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			switch r.URL.Path {
-			case "/taskmanagers":
-				w.Write([]byte(`{"taskmanagers":[{"id":"tm-1"}]}`))
-			case "/taskmanagers/tm-1/stdout":
-				w.WriteHeader(tc.status)
-				w.Write([]byte(`{"errors":["Could not find the file"]}`))
-			default:
-				http.NotFound(w, r)
-			}
-		}))
-		r := checkStdout(context.Background(), srv.URL)
-		srv.Close()
-		if r.Status != tc.want || (tc.want == compose.Problem && !strings.Contains(r.Fix, "taskmanager.sh")) {
-			t.Errorf("stdout answered %d: %s, want %s", tc.status, r, tc.want)
-		}
-	}
-}
-
 // A loopback broker address is refused for a Flink on another machine, and taken for a
 // Flink on this one or when both are the teacher's host.
 func TestDoctorRemoteChecksTheBrokerAsTheTaskManagersReachIt(t *testing.T) {
@@ -165,5 +141,32 @@ func TestDoctorRemoteChecksTheBrokerAsTheTaskManagersReachIt(t *testing.T) {
 		if r := checkBrokerAsFlinkSeesIt(tc.brokers, tc.flink); r.Status != tc.want {
 			t.Errorf("--brokers %s --flink %s: %s, want %s", tc.brokers, tc.flink, r, tc.want)
 		}
+	}
+}
+
+// The results topic: a missing one the broker would create is OK (and is not created),
+// one of one partition is OK, one of three is a problem whose fix says what to do; a
+// broker that advertises its loopback is refused for a Flink on another machine.
+func TestDoctorRemoteChecksTheResultsTopicAndTheAdvertisedAddress(t *testing.T) {
+	k, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "res-one"), kfake.SeedTopics(3, "res-three"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	brokers := k.ListenAddrs()[0]
+	for topic, want := range map[string]compose.Status{"res-missing": compose.OK, "res-one": compose.OK, "res-three": compose.Problem} {
+		r := checkResultsTopic(context.Background(), brokers, topic)
+		if r.Status != want || (want == compose.Problem && !strings.Contains(r.Fix, "3 partitions")) {
+			t.Errorf("%s: %s, want %s", topic, r, want)
+		}
+	}
+	if n, err := TopicRecords(context.Background(), brokers, "res-missing"); err == nil {
+		t.Errorf("the doctor created res-missing (%d records)", n)
+	}
+	if r := checkAdvertised(context.Background(), brokers, "http://127.0.0.1:8081"); r.Status != compose.OK {
+		t.Errorf("a loopback broker for a loopback Flink: %s", r)
+	}
+	if r := checkAdvertised(context.Background(), brokers, "http://teacher.lan:8081"); r.Status != compose.Problem || !strings.Contains(r.Fix, "advertised.listeners") {
+		t.Errorf("a loopback broker for a Flink elsewhere: %s", r)
 	}
 }

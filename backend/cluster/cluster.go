@@ -32,11 +32,15 @@ type Config struct {
 	Ports *labcluster.Ports
 	// RunDir is the folder of this run's files; default a new one in the cache.
 	RunDir string
+	// Session names the job (flinklab.SessionJobName) and its results topic
+	// (flinklab.ResultsTopic); "" is DefaultSession.
+	Session string
 }
 
 // New returns a lab that starts a KRaft Kafka broker and a Flink session cluster (one
 // JobManager, one TaskManager) as processes on loopback, submits the lab's job with
-// `flink run -py`, reads its print sinks from the TaskManager's stdout file, kills and
+// `flink run -py`, reads its results from the session's results topic (and the
+// TaskManager's stdout file only to see it exit), kills and
 // restarts the TaskManager process for RestartJob, and stops every process it started
 // on Close.
 func New(cfg Config) (*flinklab.Lab, error) {
@@ -45,8 +49,11 @@ func New(cfg Config) (*flinklab.Lab, error) {
 		ports = *cfg.Ports
 	}
 	lc := cfg.Lab
+	if cfg.Session == "" {
+		cfg.Session = DefaultSession()
+	}
 	lc.Platform = func(logf flinklab.Log) flinklab.Platform {
-		return &processes{layout: cfg.Layout, ports: ports, runDir: cfg.RunDir, logf: logf}
+		return &processes{layout: cfg.Layout, ports: ports, runDir: cfg.RunDir, session: cfg.Session, logf: logf}
 	}
 	return flinklab.New(lc)
 }
@@ -56,6 +63,7 @@ type processes struct {
 	layout  labcluster.Layout
 	ports   labcluster.Ports
 	runDir  string
+	session string
 	logf    flinklab.Log
 	opts    labcluster.Options
 	cluster *labcluster.Cluster
@@ -135,7 +143,7 @@ func (p *processes) Up(ctx context.Context) (flinklab.Endpoints, error) {
 		return flinklab.Endpoints{}, err
 	}
 	p.cluster = c
-	return flinklab.Endpoints{Broker: c.Broker.Addr(), FlinkURL: c.Flink.REST.Base}, nil
+	return flinklab.Endpoints{Broker: c.Broker.Addr(), FlinkURL: c.Flink.REST.Base, Session: p.session}, nil
 }
 
 // Submit runs `flink run -d -py gateway_meter.py …` against the cluster.
@@ -143,7 +151,8 @@ func (p *processes) Submit(ctx context.Context, jobArgs []string) (string, error
 	return p.cluster.Flink.Submit(ctx, p.script, jobArgs...)
 }
 
-// Follow reads the current TaskManager's stdout file until that TaskManager exits.
+// Follow reads the current TaskManager's stdout file until that TaskManager exits: the
+// results come from the results topic, so its lines only tell that it runs.
 func (p *processes) Follow(ctx context.Context, line func(string)) (func() error, error) {
 	return func() error {
 		p.cluster.Flink.FollowCurrentTaskManager(ctx, 100*time.Millisecond, line)

@@ -7,10 +7,10 @@ import (
 	osuser "os/user"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/labtui/labtui/backend/flinklab"
 	project "github.com/labtui/labtui/compose"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/labs"
 )
@@ -40,7 +40,7 @@ type RemoteConfig struct {
 func SessionTopic(session string) string { return project.Topic + "-" + session }
 
 // sessionGroup is the consumer group the session's job reads with.
-func sessionGroup(session string) string { return flinklab.JobName + "-" + session }
+func sessionGroup(session string) string { return flinklab.SessionJobName(session) }
 
 // DefaultSession is the session name of a learner who gives none: the login name and
 // the machine's short host name, lower-case, each character outside a-z, 0-9, '-' and
@@ -83,8 +83,8 @@ const MaxSession = 40
 // class may run on it at once: it creates the session's topic (SessionTopic) if it is
 // missing, says when that topic holds an earlier run's records and which of the lab's
 // jobs run already, submits the job with the install's `flink run -m HOST:PORT -py`,
-// reads the print sinks through the REST API (each TaskManager's stdout file), and on
-// Close cancels only the job it submitted. It never stops or kills what it did not
+// reads its results from the session's results topic (flinklab.ResultsTopic), which the
+// job writes, and on Close cancels only the job it submitted. It never stops or kills what it did not
 // start: RestartJob is refused with a sentence. The hiccup works as anywhere: the
 // gateways are labtui's own.
 func NewRemote(cfg RemoteConfig) (*flinklab.Lab, error) {
@@ -116,7 +116,7 @@ func (p *remote) Name() string { return "remote" }
 
 // Preflight runs `labtui doctor --backend remote`'s checks and fails on a problem.
 func (p *remote) Preflight(ctx context.Context) error {
-	report := labcluster.DoctorRemote(ctx, p.cfg.Layout, p.cfg.Brokers, p.cfg.FlinkURL)
+	report := labcluster.DoctorRemote(ctx, p.cfg.Layout, p.cfg.Brokers, p.cfg.FlinkURL, flinklab.ResultsTopic(p.cfg.Session))
 	for _, r := range report.Results {
 		p.logf("doctor: %s", r)
 	}
@@ -143,11 +143,11 @@ func (p *remote) Up(ctx context.Context) (flinklab.Endpoints, error) {
 	if err := labcluster.CreateTopic(ctx, p.cfg.Brokers, topic, project.TopicPartitions, p.logf); err != nil {
 		return flinklab.Endpoints{}, err
 	}
-	p.logf("session %s on the cluster at %s (Flink) and %s (Kafka), which labtui did not start: its topic is %s, its replays' %s-replay-N, its job's consumer group %s; labtui stops only the job it submits",
-		p.cfg.Session, p.cfg.FlinkURL, p.cfg.Brokers, topic, topic, sessionGroup(p.cfg.Session))
+	p.logf("session %s on the cluster at %s (Flink) and %s (Kafka), which labtui did not start: its topic is %s, its replays' %s-replay-N, its job %s (consumer group the same), its results topic %s; labtui stops only the job it submits",
+		p.cfg.Session, p.cfg.FlinkURL, p.cfg.Brokers, topic, topic, sessionGroup(p.cfg.Session), flinklab.ResultsTopic(p.cfg.Session))
 	p.warnOlderRecords(ctx, topic)
 	p.listLabJobs(ctx)
-	return flinklab.Endpoints{Broker: p.cfg.Brokers, FlinkURL: p.rest.Base, Topic: topic, Shared: true}, nil
+	return flinklab.Endpoints{Broker: p.cfg.Brokers, FlinkURL: p.rest.Base, Topic: topic, Session: p.cfg.Session, Shared: true}, nil
 }
 
 // warnOlderRecords says so when the session's topic holds records already: an earlier
@@ -172,10 +172,15 @@ func (p *remote) listLabJobs(ctx context.Context) {
 	if err != nil {
 		return
 	}
+	own := flinklab.SessionJobName(p.cfg.Session)
 	for _, j := range jobs {
-		if j.Name == flinklab.JobName && !j.Terminal() {
-			p.logf("job %s (%s) of the lab already runs on this cluster: another session's, or one a session that crashed left; if it is yours, cancel it in Flink's web UI (%s/#/job/running/%s/overview) or with `curl -X PATCH '%s/jobs/%s?mode=cancel'`",
-				j.ID, j.State, p.rest.Base, j.ID, p.rest.Base, j.ID)
+		switch {
+		case j.Terminal():
+		case j.Name == own:
+			p.logf("job %s (%s) is named after this session, %s, and runs already: a labtui of this session that crashed left it (or another learner uses --session %s); it holds a slot and reads this session's topic until it is cancelled: cancel it in Flink's web UI (%s/#/job/running/%s/overview) or with `curl -X PATCH '%s/jobs/%s?mode=cancel'`; its results are not shown here",
+				j.ID, j.State, own, p.cfg.Session, p.rest.Base, j.ID, p.rest.Base, j.ID)
+		case j.Name == flinklab.JobName || strings.HasPrefix(j.Name, flinklab.JobName+"-"):
+			p.logf("job %s (%s, %s) of the lab runs on this cluster: another session's", j.ID, safetext.Line(j.Name), j.State)
 		}
 	}
 }
@@ -185,13 +190,12 @@ func (p *remote) Submit(ctx context.Context, jobArgs []string) (string, error) {
 	return p.client.Submit(ctx, p.script, append(jobArgs, "--group-id", sessionGroup(p.cfg.Session))...)
 }
 
-// Follow reads every TaskManager's stdout through the REST API every second until ctx
-// ends: a remote TaskManager's death shows as the job's RESTARTING state, not here.
+// Follow waits until ctx ends: the results come from the session's results topic, and a
+// remote TaskManager's death shows as the job's RESTARTING state. A TaskManager's stdout
+// is never read: it may be a container's console, and holds every session's lines.
 func (p *remote) Follow(ctx context.Context, line func(string)) (func() error, error) {
 	return func() error {
-		labcluster.FollowRESTStdout(ctx, p.rest, time.Second, line, func(err error) {
-			p.logf("the TaskManagers' stdout cannot be read through %s/taskmanagers/…/stdout (%v): a cluster whose TaskManagers log stdout elsewhere (the official Docker image) shows no results here", p.rest.Base, err)
-		})
+		<-ctx.Done()
 		return nil
 	}, nil
 }

@@ -54,7 +54,7 @@ func TestRemoteWarnsOfOlderRecordsAndListsTheLabsJobs(t *testing.T) {
 		}
 	}
 	cl.Close()
-	jobs := `{"jobs":[{"jid":"aaaa","name":"gateway-meter-lab4","state":"RUNNING"},{"jid":"bbbb","name":"gateway-meter-lab4","state":"CANCELED"},{"jid":"cccc","name":"other","state":"RUNNING"}]}`
+	jobs := `{"jobs":[{"jid":"aaaa","name":"gateway-meter-lab4-ana","state":"RUNNING"},{"jid":"bbbb","name":"gateway-meter-lab4-ana","state":"CANCELED"},{"jid":"cccc","name":"other","state":"RUNNING"},{"jid":"dddd","name":"gateway-meter-lab4-bo","state":"RUNNING"}]}`
 	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
@@ -68,7 +68,7 @@ func TestRemoteWarnsOfOlderRecordsAndListsTheLabsJobs(t *testing.T) {
 	p.warnOlderRecords(context.Background(), "gateway-events-ana")
 	p.listLabJobs(context.Background())
 	all := strings.Join(logged, "\n")
-	for _, want := range []string{"topic gateway-events-ana already holds 5 records", "--starting-offsets latest", "job aaaa (RUNNING)", "jobs/aaaa?mode=cancel"} {
+	for _, want := range []string{"topic gateway-events-ana already holds 5 records", "--starting-offsets latest", "job aaaa (RUNNING) is named after this session", "jobs/aaaa?mode=cancel", "job dddd (gateway-meter-lab4-bo, RUNNING) of the lab runs on this cluster: another session's"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("the log lacks %q:\n%s", want, all)
 		}

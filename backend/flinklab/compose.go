@@ -99,7 +99,8 @@ type Lab struct {
 
 	mu          sync.Mutex
 	books       books
-	pos         *positions // how the running job reads its topic; nil when unknown
+	pos         *positions     // how the running job reads its topic; nil when unknown
+	results     *resultsReader // the session's results topic; nil: the TaskManager's stdout
 	jobID       string
 	jobState    string
 	lastRestart time.Time

@@ -53,6 +53,7 @@ func (l *Lab) follow(wait func() error) {
 				l.logf("the TaskManager stopped (its output ended): the job restarts once a TaskManager is back, from its starting offsets, with empty state")
 			}
 			l.setTaskManagerDown(true)
+			l.drainResults(ctx)
 			l.restarted(reason)
 			down = true
 		}
@@ -84,6 +85,17 @@ func (l *Lab) setTaskManagerDown(down bool) {
 	l.mu.Unlock()
 }
 
+// stdoutLine takes one line of the TaskManager's stdout: a result unless the results come
+// from the session's results topic, which holds the same lines.
+func (l *Lab) stdoutLine(s string) {
+	l.mu.Lock()
+	topic := l.results != nil
+	l.mu.Unlock()
+	if !topic {
+		l.taskManagerLine(s)
+	}
+}
+
 // taskManagerLine takes one line of the taskmanager's log: a print-sink line becomes a
 // meter.Result stamped with the time it was read (Arrival too, for traces and late
 // records, whose lines carry none); a malformed line is counted and logged; anything
@@ -105,9 +117,14 @@ func (l *Lab) taskManagerLine(s string) {
 		l.logf("the taskmanager printed an unreadable %s line: %v", sink, err)
 		return
 	}
-	if !ok {
-		return
+	if ok {
+		l.take(r)
 	}
+}
+
+// take collects one result of the job, stamped with the time it was read (Arrival too,
+// for traces and late records, whose lines carry none).
+func (l *Lab) take(r meter.Result) {
 	now := l.cfg.Now().UnixMilli()
 	r.At = now
 	if (r.Kind == meter.TraceResult || r.Kind == meter.LateResult) && r.Record.Arrival == 0 {

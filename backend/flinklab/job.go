@@ -24,9 +24,15 @@ func (l *Lab) submit(ctx context.Context, run jobRun) error {
 	l.jobID, l.jobState = "", ""
 	l.mu.Unlock()
 	l.mu.Lock()
-	bootstrap := l.ep.JobBroker
+	bootstrap, session, results := l.ep.JobBroker, l.ep.Session, l.results
 	l.mu.Unlock()
-	id, err := l.platform.Submit(ctx, run.jobArgs(bootstrap))
+	args := run.jobArgs(bootstrap)
+	if results != nil {
+		runID := newRunID()
+		results.begin(runID)
+		args = append(args, "--session", session, "--results-topic", results.topic, "--run-id", runID)
+	}
+	id, err := l.platform.Submit(ctx, args)
 	if err != nil {
 		return fmt.Errorf("submit the job: %w", err)
 	}
@@ -58,7 +64,14 @@ func (l *Lab) waitRunning(ctx context.Context, id string) error {
 				break
 			}
 			l.jobStateSeen(id, state)
-			l.logf("job %s is RUNNING, every task of it too: its print sinks write to the taskmanager's log, which labtui reads", id)
+			l.mu.Lock()
+			results := l.results
+			l.mu.Unlock()
+			if results != nil {
+				l.logf("job %s is RUNNING, every task of it too: it writes its results to topic %s, which labtui reads", id, results.topic)
+			} else {
+				l.logf("job %s is RUNNING, every task of it too: its print sinks write to the taskmanager's log, which labtui reads", id)
+			}
 			return nil
 		case terminal(state):
 			l.jobStateSeen(id, state)
@@ -83,7 +96,7 @@ func (l *Lab) cancelJobs(ctx context.Context) error {
 		return fmt.Errorf("list Flink's jobs: %w", err)
 	}
 	for _, j := range jobs {
-		if j.Name == JobName && !terminal(j.State) {
+		if labJob(j.Name) && !terminal(j.State) {
 			if err := l.cancelJob(ctx, j.ID); err != nil {
 				return err
 			}
@@ -159,6 +172,21 @@ func (l *Lab) watch() {
 	}
 }
 
+// drainResults waits, up to 10 s, until every line the job wrote to the results topic
+// so far has been read, so that the lines of a job that stopped all go to its run,
+// before the next run is announced; it says so when the topic is not read that far.
+func (l *Lab) drainResults(ctx context.Context) {
+	l.mu.Lock()
+	r := l.results
+	l.mu.Unlock()
+	if r == nil {
+		return
+	}
+	if err := r.drain(ctx, 10*time.Second); err != nil && ctx.Err() == nil {
+		l.logf("%v: lines the job wrote before it stopped may show under the next run", err)
+	}
+}
+
 // restartQuiet is how long after a reported restart a RESTARTING job is taken as that
 // same restart: a killed taskmanager makes the job restart a few seconds later.
 const restartQuiet = time.Minute
@@ -182,6 +210,7 @@ func (l *Lab) jobStateSeen(id, state string) {
 		l.logf("job %s: %s → %s", id, prev, state)
 	}
 	if report {
+		l.drainResults(l.life)
 		l.restarted(backend.Restart{Cause: backend.CauseFailure, Reason: "the job failed and Flink restarted it"})
 	}
 	if terminal(state) && prev != "" {

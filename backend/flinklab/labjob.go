@@ -91,7 +91,11 @@ func (j flinkRun) Stop(ctx context.Context) error {
 	if id == "" {
 		return nil
 	}
-	return l.cancelJob(ctx, id)
+	if err := l.cancelJob(ctx, id); err != nil {
+		return err
+	}
+	l.drainResults(ctx)
+	return nil
 }
 
 // Status is estimated from the job's print-sink lines (see the books type).

@@ -21,7 +21,9 @@ type Platform interface {
 	Submit(ctx context.Context, jobArgs []string) (jobID string, err error)
 	// Follow starts reading the TaskManager's stdout (the print sinks) from where the
 	// last Follow stopped, or from Up for the first; wait hands each line to line and
-	// returns when the TaskManager has stopped (its output ended) or ctx ends.
+	// returns when the TaskManager has stopped (its output ended) or ctx ends. With a
+	// Session the results come from the results topic instead, and Follow only tells
+	// when the TaskManager stops (a platform that cannot tell waits for ctx).
 	Follow(ctx context.Context, line func(string)) (wait func() error, err error)
 	// TaskManagerRunning reports whether the TaskManager runs (after its output ended:
 	// whether the reading broke rather than the TaskManager).
@@ -47,6 +49,11 @@ type Endpoints struct {
 	// course's (compose.Topic). On a shared cluster it is the session's own, and each
 	// replay's topic is named after it.
 	Topic string
+	// Session is the session's name on the cluster (see SessionJobName). With one, the
+	// job is named after it and writes its results to ResultsTopic(Session), tagged, and
+	// labtui reads them there: a path that works on any Flink deployment and holds this
+	// session's results only. "" is the compose lab's: the TaskManager's stdout.
+	Session string
 	// Shared says labtui did not start this cluster: jobs of the lab's name that it
 	// did not submit are left alone, and its own is cancelled when the lab closes.
 	Shared bool

@@ -96,7 +96,22 @@ func (l *Lab) Start(ctx context.Context) error {
 		}
 	}
 	// The output is followed from before the job exists, so none of its lines is missed.
-	wait, err := l.platform.Follow(l.life, l.taskManagerLine)
+	if ep.Session != "" {
+		r, err := openResults(ctx, ep.Broker, ResultsTopic(ep.Session), ep.Session, l.logf)
+		if err != nil {
+			return err
+		}
+		l.mu.Lock()
+		l.results = r
+		l.mu.Unlock()
+		l.bg.Add(1)
+		go func() {
+			defer l.bg.Done()
+			r.follow(l.life, l.resultLine)
+		}()
+		l.logf("session %s: its job %s writes its results to topic %s, which labtui reads", ep.Session, SessionJobName(ep.Session), r.topic)
+	}
+	wait, err := l.platform.Follow(l.life, l.stdoutLine)
 	if err != nil {
 		return err
 	}

@@ -19,9 +19,11 @@
 #      of the run (ss -ltnp) is on loopback; after a kill -9 of labtui, no process of it is
 #      left within 10 s (the watchdog, labcluster/watchdog.go). About 2 min.
 #   2. `labtui run --headless --backend remote` on a broker and a Flink cluster this script
-#      starts (broker.sh, cluster.sh): results read through Flink's REST API, the kill
-#      refused with a sentence, and the cluster still running afterwards (labtui stops only
-#      its own job), then stopped here.
+#      starts (broker.sh, cluster.sh): results read from the session's results topic, the
+#      kill refused with a sentence, and the cluster still running afterwards (labtui stops
+#      only its own job).
+#   2b. two sessions at once on that one cluster (two-sessions.sh): each sees only its own
+#      results, and each first r works; then the cluster is stopped here. About 4 min.
 #   3. The backend contract (backend/backendtest) on the cluster lab, by `go test
 #      ./backend/cluster` with LABTUI_REAL_CLUSTER: late records with their gateway, a
 #      replay complete once the job has read it all, read positions per partition.
@@ -226,11 +228,23 @@ rc=$?
 set -e
 check remote-exit "$([ $rc = 0 ]; echo $?)" "labtui run --headless --backend remote exits 0 (got $rc; $R/err.txt)"
 n=$(grep -cE '^(processing-time|event-time)> ' "$R/out.txt" || true)
-check remote-results "$([ "${n:-0}" -gt 0 ]; echo $?)" "$n window results read through GET /taskmanagers/:id/stdout"
+check remote-results "$([ "${n:-0}" -gt 0 ]; echo $?)" "$n window results read from the session's results topic"
 grep -q "kill-after: kill the taskmanager: labtui did not start this cluster's TaskManager" "$R/err.txt"
 check remote-refuses-kill $? "the x key on a cluster labtui did not start is refused with a sentence"
 python3 -c 'import json,sys,urllib.request; o=json.load(urllib.request.urlopen("http://"+sys.argv[1]+"/overview", timeout=5)); sys.exit(0 if o["taskmanagers"] == 1 and o["jobs-running"] == 0 else 1)' "$REST"
 check remote-left-running $? "the cluster still runs with its TaskManager after labtui quit, and labtui's job is cancelled"
+
+# 2b. Two sessions, ana and bo, at once on this one cluster: each sees only its own results
+#     and each first r works (two-sessions.sh says what it checks). Bounded: each labtui is
+#     killed after 420 s; about 4 min.
+two_sessions() {
+  log "two sessions at once on the remote cluster (two-sessions.sh): about 4 min"
+  local t0; t0=$(now_ms)
+  "$HERE/two-sessions.sh" "$LABTUI" "$(cat "$R/bootstrap")" "$REST" "$RUN_DIR/sessions" > "$RUN_DIR/sessions.txt" 2> "$RUN_DIR/sessions.log"
+  while read -r name code detail; do check "sessions-$name" "$code" "$detail"; done < "$RUN_DIR/sessions.txt"
+  log "two sessions checked in $(( ($(now_ms) - t0) / 1000 )) s"
+}
+two_sessions
 stop_remote
 trap - EXIT
 

@@ -8,9 +8,16 @@ The course's module-4 code made whole for Apache Flink 2.2 (PyFlink, apache-flin
                                                                 └─ late side output ─► "late>"
         records ─► key_by(tenant_id) ─► TraceRecords                         ─► "trace>"
         malformed values (side output of parse_event)                        ─► "malformed>"
+        with --results-topic: every line above, tagged        ─► KafkaSink(results topic)
 
 Every print line is `ID> {json}` (all print sinks have parallelism 1), so a program can read
-the job's stdout. Run it either way:
+the job's stdout. With --results-topic T the job also writes each of those lines to the Kafka
+topic T (KafkaSink, parallelism 1, so the topic's one partition keeps the order), as
+{"session":S,"run":R,"output":ID,"result":{json}}: S is --session, R is --run-id, ID the
+print sink's identifier. That is how labtui reads the results on any Flink deployment, a
+cluster a class shares included (a TaskManager's stdout may be the console of a container,
+and holds every session's lines). The job is named gateway-meter-lab4-S (gateway-meter-lab4
+without --session), so a teacher can tell the sessions' jobs apart. Run it either way:
 
     python gateway_meter.py --bootstrap 127.0.0.1:19092 --jars file:///path/flink-sql-connector-kafka-5.0.0-2.2.jar
     flink run -py gateway_meter.py                       # inside the lab's compose cluster
@@ -61,6 +68,7 @@ fetch as soon as a record is there.
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Iterable, Tuple
 
@@ -68,14 +76,18 @@ from pyflink.common import (Configuration, Duration, Row, SimpleStringSchema, Ti
                             WatermarkStrategy)
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import OutputTag, StreamExecutionEnvironment
-from pyflink.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource
+from pyflink.datastream.connectors import DeliveryGuarantee
+from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer,
+                                                 KafkaRecordSerializationSchema, KafkaSink,
+                                                 KafkaSource)
 from pyflink.datastream.functions import (AggregateFunction, KeyedProcessFunction,
-                                          ProcessFunction, ProcessWindowFunction,
+                                          MapFunction, ProcessFunction, ProcessWindowFunction,
                                           RuntimeContext)
 from pyflink.datastream.state import ValueStateDescriptor
 from pyflink.datastream.window import TumblingEventTimeWindows, TumblingProcessingTimeWindows
 
 TOPIC = "gateway-events"
+JOB_NAME = "gateway-meter-lab4"
 MINUTE_MS = 60_000
 
 # USD per 1000 tokens: (input/prompt, output/completion). The Go side (gateway.DefaultPrices)
@@ -389,6 +401,51 @@ class TraceRecords(KeyedProcessFunction):
 
 
 # ---------------------------------------------------------------------------------------------
+# The results topic: every print line, tagged with the session, the run and its output.
+
+OUTPUTS = ("processing-time", "event-time", "late", "trace", "malformed")
+
+
+def results_line(session: str, run_id: str, output: str, line: str) -> str:
+    """One value of the results topic: the print line `output> line` as JSON, tagged with
+    the session and the run that wrote it. line is already compact JSON (to_json), so it is
+    embedded as it is, never parsed again (its floats keep their digits)."""
+    return ('{"session":' + json.dumps(session) + ',"run":' + json.dumps(run_id)
+            + ',"output":' + json.dumps(output) + ',"result":' + line + '}')
+
+
+class TagResults(MapFunction):
+    """results_line on each line of one output."""
+
+    def __init__(self, session: str, run_id: str, output: str):
+        self.session, self.run_id, self.output = session, run_id, output
+
+    def map(self, line):
+        return results_line(self.session, self.run_id, self.output, line)
+
+
+def results_sink(opts) -> KafkaSink:
+    """The results topic, values as strings. At least once: Flink flushes the producer at a
+    checkpoint and when the job ends; between, the producer sends as soon as it can
+    (linger.ms 0). A job that restarts without checkpoints writes its windows again: a
+    reader tells the runs apart by what else it knows (labtui: the restart it reports)."""
+    return (KafkaSink.builder()
+            .set_bootstrap_servers(opts.bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder()
+                                   .set_topic(opts.results_topic)
+                                   .set_value_serialization_schema(SimpleStringSchema())
+                                   .build())
+            .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+            .set_property("linger.ms", "0")
+            .build())
+
+
+def job_name(opts) -> str:
+    """gateway-meter-lab4-SESSION, or gateway-meter-lab4 without a session."""
+    return JOB_NAME + "-" + opts.session if opts.session else JOB_NAME
+
+
+# ---------------------------------------------------------------------------------------------
 # The job.
 
 def kafka_source(opts) -> KafkaSource:
@@ -435,7 +492,7 @@ def build(env: StreamExecutionEnvironment, opts) -> None:
         raw = env.from_source(kafka_source(opts), WatermarkStrategy.no_watermarks(), TOPIC)
 
     parsed = raw.process(ParseEvents(), output_type=event_type()).name("parse_event")
-    parsed.get_side_output(MALFORMED).print("malformed").set_parallelism(1)
+    malformed = parsed.get_side_output(MALFORMED)
 
     events = parsed if opts.watermarks == "source" else parsed.assign_timestamps_and_watermarks(
         watermark_strategy(opts.out_of_orderness_ms, EventTsAssigner()))
@@ -450,19 +507,28 @@ def build(env: StreamExecutionEnvironment, opts) -> None:
 
     processing = tenant_cost(records, TumblingProcessingTimeWindows.of(Time.minutes(1)),
                              "tenant-cost-processing-time")
-    processing.print("processing-time").set_parallelism(1)
-
     event = tenant_cost(records, TumblingEventTimeWindows.of(Time.minutes(1)),
                         "tenant-cost-event-time", late_tag=LATE)
-    event.print("event-time").set_parallelism(1)
-    (event.get_side_output(LATE)
-     .process(DescribeLate(), output_type=Types.STRING()).name("late")
-     .print("late").set_parallelism(1))
+    late = (event.get_side_output(LATE)
+            .process(DescribeLate(), output_type=Types.STRING()).name("late"))
+    trace = (records
+             .key_by(lambda r: r.tenant_id, key_type=Types.STRING())
+             .process(TraceRecords(), output_type=Types.STRING()).name("trace"))
 
-    (records
-     .key_by(lambda r: r.tenant_id, key_type=Types.STRING())
-     .process(TraceRecords(), output_type=Types.STRING()).name("trace")
-     .print("trace").set_parallelism(1))
+    outputs = {"processing-time": processing, "event-time": event, "late": late,
+               "trace": trace, "malformed": malformed}
+    for output in OUTPUTS:
+        outputs[output].print(output).set_parallelism(1)
+    if opts.results_topic:
+        tagged = [outputs[o].map(TagResults(opts.session, opts.run_id, o),
+                                 output_type=Types.STRING()).name("tag " + o)
+                  for o in OUTPUTS]
+        (tagged[0].union(*tagged[1:])
+         .sink_to(results_sink(opts)).name("results " + opts.results_topic)
+         .set_parallelism(1))
+
+
+_SESSION = re.compile(r"[a-z0-9_-]{1,40}")
 
 
 def env_default(name: str, default: str) -> str:
@@ -514,6 +580,17 @@ def parse_options(argv) -> argparse.Namespace:
                    default=int(env_default("LABTUI_BUNDLE_SIZE", "1000")),
                    help="python.fn-execution.bundle.size: the most records in one bundle "
                         "(env LABTUI_BUNDLE_SIZE; default 1000, PyFlink's own 100000)")
+    p.add_argument("--session", default=env_default("LABTUI_SESSION", ""),
+                   help="the session on a cluster a class shares: names the job "
+                        "gateway-meter-lab4-SESSION and tags each results-topic line "
+                        "(env LABTUI_SESSION; 1 to 40 of a-z, 0-9, '-' and '_')")
+    p.add_argument("--results-topic", default=env_default("LABTUI_RESULTS_TOPIC", ""),
+                   help="a Kafka topic the job also writes every print line to, tagged "
+                        "(see the top of this file); none by default "
+                        "(env LABTUI_RESULTS_TOPIC)")
+    p.add_argument("--run-id", default=env_default("LABTUI_RUN_ID", ""),
+                   help="the tag of this submission on each results-topic line, so a reader "
+                        "tells its own job's lines from another's (env LABTUI_RUN_ID)")
     p.add_argument("--jars", default=env_default("LABTUI_JARS", ""),
                    help="file:// URL(s) of the Kafka connector jar, ';'-separated; not needed "
                         "when it is in /opt/flink/lib (env LABTUI_JARS)")
@@ -528,6 +605,9 @@ def parse_options(argv) -> argparse.Namespace:
     for name in ("out_of_orderness_ms", "forget_after_ms", "watermark_interval_ms", "idleness_ms"):
         if getattr(opts, name) < 0:
             p.error(f"--{name.replace('_', '-')} must not be negative, got {getattr(opts, name)}")
+    if opts.session and not _SESSION.fullmatch(opts.session):
+        p.error(f"--session {opts.session!r} is not a session name: give 1 to 40 of a-z, "
+                "0-9, '-' and '_', such as ana or class3-ana")
     for name in ("bundle_time_ms", "bundle_size"):
         if getattr(opts, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(opts, name)}")
@@ -553,7 +633,7 @@ def main(argv=None) -> None:
     env.set_parallelism(1)
     env.get_config().set_auto_watermark_interval(opts.watermark_interval_ms)  # 0: none
     build(env, opts)
-    env.execute("gateway-meter-lab4")
+    env.execute(job_name(opts))
 
 
 if __name__ == "__main__":

@@ -222,6 +222,52 @@ class Options(unittest.TestCase):
         with self.assertRaises(SystemExit):
             gm.parse_options(["--bundle-time-ms", "0"])
 
+    def test_the_session_names_the_job(self):
+        self.assertEqual(gm.job_name(gm.parse_options([])), "gateway-meter-lab4")
+        opts = gm.parse_options(["--session", "class3-ana", "--results-topic", "t", "--run-id", "r1"])
+        self.assertEqual(gm.job_name(opts), "gateway-meter-lab4-class3-ana")
+        self.assertEqual((opts.results_topic, opts.run_id), ("t", "r1"))
+
+    def test_a_session_that_is_no_topic_name_part_is_refused(self):
+        for bad in ("Ana", "a b", "a/b", "x" * 41):
+            with self.subTest(session=bad), self.assertRaises(SystemExit):
+                gm.parse_options(["--session", bad])
+
+
+class ResultsTopic(unittest.TestCase):
+    """What the job writes to its results topic, as labtui's reader (backend/flinklab,
+    results.go) takes it apart: the session, the run, the print sink's identifier and the
+    print line's JSON, untouched."""
+
+    def test_a_line_is_tagged_and_kept_as_printed(self):
+        rec = gm.join(gm.parse_event(STARTED), gm.parse_event(COMPLETED))
+        (late,) = list(gm.DescribeLate().process_element(
+            rec, FakeContext(WatermarkTimers(1795946468999), 1795946444000)))
+        value = gm.TagResults("ana", "run-7", "late").map(late)
+        self.assertEqual(json.loads(value), {"session": "ana", "run": "run-7", "output": "late",
+                                             "result": json.loads(late)})
+        self.assertTrue(value.endswith(',"result":' + late + "}"))
+        # a float the print sink writes with 17 digits keeps them: the line is not re-encoded
+        window = gm.to_json({"tenant_id": "acme", "usd": 0.1 + 0.2})
+        self.assertIn('"usd":0.30000000000000004}',
+                      gm.results_line("ana", "r", "event-time", window))
+
+    @unittest.skipUnless(os.environ.get("LABTUI_JARS"), "set LABTUI_JARS to the Kafka connector jar's file:// URL")
+    def test_every_output_reaches_the_results_sink_and_its_print_sink(self):
+        from pyflink.datastream import StreamExecutionEnvironment
+        opts = gm.parse_options(["--bootstrap", "127.0.0.1:1", "--session", "ana",
+                                 "--results-topic", "gateway-results-ana", "--run-id", "r1"])
+        env = StreamExecutionEnvironment.get_execution_environment()
+        env.add_jars(*opts.jars.split(";"))
+        gm.build(env, opts)
+        plan = json.loads(env.get_execution_plan())
+        names = [n["contents"] for n in plan["nodes"]]
+        for output in gm.OUTPUTS:
+            with self.subTest(output=output):
+                self.assertIn("tag " + output, " ".join(names))
+        self.assertTrue(any("results gateway-results-ana" in n for n in names), names)
+        self.assertEqual(sum("Print to Std. Out" in n for n in names), len(gm.OUTPUTS), names)
+
 
 if __name__ == "__main__":
     unittest.main()
