@@ -41,7 +41,8 @@ func TestAMisspeltLabtuiVariableIsNamed(t *testing.T) {
 		}
 	})
 	// Settings of other commands, and the variables the lab's scripts use, are no error.
-	_, code, stderr, _ := settleCLI(t, map[string]string{"LABTUI_RATE": "5", "LABTUI_CACHE": "/tmp", "LABTUI_BOOTSTRAP": "x"}, "", "diff")
+	_, code, stderr, _ := settleCLI(t, map[string]string{"LABTUI_RATE": "5", "LABTUI_CACHE": "/tmp", "LABTUI_BOOTSTRAP": "x",
+		"LABTUI_BUILD_NETWORK": "host", "LABTUI_COMPOSE_CACHE": "/tmp", "LABTUI_DEBIAN_MIRROR": "http://mirror"}, "", "diff")
 	if code != 0 {
 		t.Errorf("known variables refused: %s", stderr)
 	}

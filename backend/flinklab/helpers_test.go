@@ -229,6 +229,9 @@ type fakeFlink struct {
 	broker  string
 	// deploying is how many more answers to GET /jobs/:id say a task still deploys.
 	deploying int
+	// unsplit is how many more lists of the source's metrics have no currentOffset gauge
+	// (its enumerator has not handed out the splits yet).
+	unsplit int
 }
 
 // setBroker makes the fake's jobs read the topics of the broker at addr.
@@ -285,6 +288,10 @@ func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{"jobs": jobs})
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/vertices/source/metrics"):
 		metrics := f.sourceMetrics()
+		if f.unsplit > 0 && r.URL.Query().Get("get") == "" {
+			f.unsplit--
+			metrics = nil
+		}
 		var out []map[string]string
 		if get := r.URL.Query().Get("get"); get != "" {
 			for _, id := range strings.Split(get, ",") {

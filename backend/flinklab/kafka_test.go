@@ -180,3 +180,34 @@ func TestReplayWritesAFreshTopicAndResubmitsTheJob(t *testing.T) {
 		t.Errorf("the replay topic holds %q", got)
 	}
 }
+
+// Given a job whose every task runs while its Kafka source has no split yet (the
+// enumerator still lists the topic), when the lab starts, then Start returns only once
+// the source reports where it stands in every partition, and the log says so: records
+// the fleet sends after Start are read at once, not after the splits come.
+func TestStartWaitsUntilTheSourceHoldsEveryPartition(t *testing.T) {
+	k := kafka(t)
+	h := newHarness(t)
+	h.cfg.Broker = k.Addr()
+	h.flink.setBroker(k.Addr())
+	h.flink.unsplit = 3
+	lab := h.open()
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.flink.mu.Lock()
+	left := h.flink.unsplit
+	h.flink.mu.Unlock()
+	if left != 0 {
+		t.Errorf("Start returned before the source held its splits (%d answers left)", left)
+	}
+	h.waitFor("the log line saying the source holds every partition", func(us []backend.Update) bool {
+		return slices.ContainsFunc(logLines(us), func(s string) bool {
+			return strings.Contains(s, "reads gateway-events: its Kafka source holds all 3 partitions")
+		})
+	})
+	if err := h.close(); err != nil {
+		t.Fatal(err)
+	}
+	k.Close()
+}

@@ -29,7 +29,55 @@ func (j flinkRun) Start(ctx context.Context, spec labrt.Spec, _ func(meter.Resul
 	l.books = newBooks()
 	l.lastRestart = l.cfg.Now()
 	l.mu.Unlock()
-	return l.submit(ctx, l.jobRun(spec))
+	if err := l.submit(ctx, l.jobRun(spec)); err != nil {
+		return err
+	}
+	return l.waitReading(ctx)
+}
+
+// waitReading waits until the running job's Kafka source reports where it stands in
+// every partition of its topic (a currentOffset gauge each, Flink registers it when the
+// source takes the partition's split): only then does the job read what the fleet sends.
+// Between every task RUNNING and that, the source's enumerator still lists the topic and
+// hands out the splits, which took seconds on a loaded machine; records sent meanwhile
+// would wait, and the job's watermark would trail their arrival by that long. When the
+// broker could not list the topic, or the gauges do not come within JobTimeout, the log
+// says so and the lab goes on; it returns only ctx's error.
+func (l *Lab) waitReading(ctx context.Context) error {
+	l.mu.Lock()
+	id, pos, rest := l.jobID, l.pos, l.flink
+	l.mu.Unlock()
+	if id == "" || pos == nil || rest == nil || len(pos.start) == 0 {
+		return nil
+	}
+	wait, cancel := context.WithTimeout(ctx, l.cfg.JobTimeout)
+	defer cancel()
+	t := time.NewTicker(l.cfg.PollEvery / 2)
+	defer t.Stop()
+	for {
+		splits, err := rest.SourceOffsets(wait, id)
+		if err == nil {
+			held := map[int32]bool{}
+			for _, s := range splits {
+				if _, ok := pos.start[s.Partition]; ok && s.Topic == pos.topic {
+					held[s.Partition] = true
+				}
+			}
+			if len(held) == len(pos.start) {
+				l.logf("job %s reads %s: its Kafka source holds all %d partitions", id, pos.topic, len(held))
+				return nil
+			}
+		}
+		select {
+		case <-wait.Done():
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			l.logf("job %s: its Kafka source did not report all %d partitions of %s within %s: records sent now may wait until it reads them", id, len(pos.start), pos.topic, l.cfg.JobTimeout)
+			return nil
+		case <-t.C:
+		}
+	}
 }
 
 // beginPositions starts following how the job about to start reads spec's topic, from
