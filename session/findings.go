@@ -100,101 +100,14 @@ func ruleOf(ex string) string {
 }
 
 // findingFor works out exercise ex's finding from run alone, or nil; about, when not 0,
-// is the event it must be about (4.2's hiccup start).
+// is the event it must be about (4.2's hiccup start). The hiccup evidence a 4.2
+// finding comes with is kept for the sheet beside it.
 func (s *Session) findingFor(ex string, run *Run, about int64) *state.Finding {
-	switch ex {
-	case lab4.Agreement:
-		return s.agreement(run)
-	case lab4.Hiccup:
-		for i := len(run.Hiccups) - 1; i >= 0; i-- {
-			if about != 0 && run.Hiccups[i].From != about {
-				continue
-			}
-			if f, late := s.hiccupFinding(run, run.Hiccups[i]); f != nil {
-				s.ev.keepHiccup(run, run.Hiccups[i], f, late)
-				return f
-			}
-		}
-	case lab4.Replay:
-		if run.ReplayDone && run.Timestamp == meter.CompletedTS {
-			return s.replayFinding(run)
-		}
-	case lab4.Moved:
-		if run.ReplayDone && run.Timestamp == meter.StartedTS {
-			return s.movedFinding(run)
-		}
-	case lab4.Failure:
-		return s.failureFinding(run)
+	got := lab4.RuleFor(ex, sessionView{s}, runView{s, run}, about)
+	if got.Finding != nil && got.Held != nil {
+		s.ev.held[got.Finding] = got.Held
 	}
-	return nil
-}
-
-// replayFinding is 4.3's finding from a finished completed_ts replay and its
-// comparison as the evidence keeps it, or nil until the comparison is there. It is the
-// evidence's, not the diff view's, so a replay whose comparison the view let go can
-// still back 4.3 (pinned, or chosen by the rule).
-func (s *Session) replayFinding(run *Run) *state.Finding {
-	c := s.ev.comparisonOf(run.ID)
-	if c == nil || emptySide(c.EventTime) != "" {
-		return nil
-	}
-	f := &state.Finding{Run: s.runRef(run), Met: true, TakenAt: s.Now()}
-	for i, r := range c.ProcessingMinutes {
-		if i == 12 {
-			break
-		}
-		f.Rows = append(f.Rows, r)
-	}
-	ev := c.EventTime
-	f.Replay = &state.ReplayFacts{AgainstRun: c.AgainstRun, ReferenceWatermarks: c.ReferenceWatermarks, Rows: ev.Rows, Identical: ev.Identical, Unexplained: ev.Unexplained,
-		ProcessingUSD: c.ProcessingUSD, ProcessingRequests: c.ProcessingRequests, ProcessingStarts: append([]int64(nil), c.ProcessingStarts...)}
-	s.explainLate(f, run)
-	return f
-}
-
-// emptySide names the side of an event-time comparison that wrote no window: "the
-// replay" or "the reference", or "" when both wrote some. A comparison with a run that
-// wrote nothing ("0 of 300 rows identical" against a replay whose job read nothing) says
-// nothing of how the outputs compare, so it backs no exercise.
-func emptySide(ev state.DiffReport) string {
-	switch {
-	case ev.Identical+ev.Differ+ev.OnlyB == 0:
-		return "the replay"
-	case ev.Identical+ev.Differ+ev.OnlyA == 0:
-		return "the reference"
-	}
-	return ""
-}
-
-// movedFinding is 4.4's finding from a finished started_ts replay and the latest
-// moved-requests list, or nil until a request is found whose cost moved.
-func (s *Session) movedFinding(run *Run) *state.Finding {
-	ev := &s.ev.evidence
-	if len(ev.Moved) == 0 {
-		return nil
-	}
-	mv := ev.Moved[0]
-	for _, m := range ev.Moved {
-		if !m.LateStarted {
-			mv = m
-			break
-		}
-	}
-	f := &state.Finding{Run: s.runRef(run), Met: true, TakenAt: s.Now()}
-	n := len(ev.Moved)
-	if ev.MovedSummary != nil {
-		n = ev.MovedSummary.Moved
-	}
-	f.Moved = &state.MovedFacts{Count: n, Request: mv}
-	s.explainLate(f, run)
-	return f
-}
-
-// explainLate keeps in f what explains run's late records, when anything does.
-func (s *Session) explainLate(f *state.Finding, run *Run) {
-	if l := lateFacts(run); lab4.LateWhy(l) != "" {
-		f.Late = &l
-	}
+	return got.Finding
 }
 
 // plural is "1 request" or "3 requests".
@@ -299,8 +212,8 @@ func sameEvidence(a, b *state.Finding) bool {
 	return a.Run == b.Run && a.Met == b.Met && lab4.Sentence(a) == lab4.Sentence(b) && sameRows(a.Rows, b.Rows)
 }
 
-// pick is the rule's choice of run for ex: for 4.1 the live run with the most prompt
-// agreeing minutes (the latest of equals); for 4.2 to 4.4 the newest run that shows it.
+// pick is the rule's choice of run for ex: the newest run that shows it, unless the
+// exercise prefers an older run's finding (4.1: the most prompt agreeing minutes).
 func (t *tracker) pick(s *Session, ex string) *state.Finding {
 	var best *state.Finding
 	for i := len(s.runs) - 1; i >= 0; i-- {
@@ -308,10 +221,7 @@ func (t *tracker) pick(s *Session, ex string) *state.Finding {
 		if f == nil {
 			continue
 		}
-		if ex != lab4.Agreement {
-			return f
-		}
-		if best == nil || len(f.Rows) > len(best.Rows) && f.Met == best.Met || f.Met && !best.Met {
+		if best == nil || lab4.Prefers(ex, f, best) {
 			best = f
 		}
 	}
@@ -357,26 +267,6 @@ func sameRows(a, b []minutes.Row) bool {
 		}
 	}
 	return true
-}
-
-// keepHiccup notes the hiccup evidence behind a 4.2 finding of run.
-func (t *tracker) keepHiccup(run *Run, h Hiccup, f *state.Finding, late []meter.RecordTrace) {
-	ev := &state.Hiccup{Instance: h.Instance, DurationMS: h.To - h.From, At: h.From,
-		Table: state.Table{Run: run.ID, Reason: run.why(), Timestamp: run.Timestamp.String(), TakenAt: f.TakenAt, Rows: f.Rows}}
-	ev.LateCount = len(late)
-	ev.LateByTenant = map[string]state.Tally{}
-	for _, r := range late {
-		ev.LateUSD += r.USD
-		t := ev.LateByTenant[r.TenantID]
-		t.Records++
-		t.USD += r.USD
-		ev.LateByTenant[r.TenantID] = t
-	}
-	for _, r := range late[:min(len(late), state.MaxLate)] {
-		ev.Late = append(ev.Late, state.Late{RequestID: r.RequestID, Tenant: r.TenantID, Gateway: r.Gateway,
-			Timestamp: r.Timestamp, Watermark: r.Watermark, Arrival: r.Arrival, USD: r.USD})
-	}
-	t.held[f] = ev
 }
 
 // PictureRun is the run whose skew picture the export draws, and the exercise it is

@@ -1,14 +1,14 @@
 package session
 
-import "github.com/labtui/labtui/backend"
+import (
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/labs/lab4"
+)
 
 // Hiccup is a stretch of processing time in which the status showed a gateway instance
 // held: From when it first showed the hiccup, To when it first showed it over (the held
 // records flushed), or 0 while it lasts.
-type Hiccup struct {
-	Instance string
-	From, To int64
-}
+type Hiccup = lab4.Hold
 
 // maxHiccups is how many hiccups a run remembers.
 const maxHiccups = 16

@@ -2,10 +2,8 @@ package session
 
 import (
 	"fmt"
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/labs/lab4"
 
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/state"
 )
 
@@ -85,75 +83,5 @@ func (s *Session) PinNext(ex string) (*state.Finding, error) {
 
 // whyNot says what run lacks for exercise ex's rule, in a few words.
 func (s *Session) whyNot(ex string, run *Run) string {
-	switch ex {
-	case lab4.Agreement:
-		switch {
-		case run.Replay:
-			return "a replay: 4.1 needs the live generator"
-		case run.ReadsRecording():
-			return "a restart on the replay's topic: 4.1 needs the live generator"
-		}
-		return "no whole minute yet where both windows agree with prompt events (the run's first minute does not count)"
-	case lab4.Hiccup:
-		switch {
-		case run.Replay:
-			return "a replay: 4.2 needs a hiccup of the live run"
-		case run.ReadsRecording():
-			return "a restart on the replay's topic: 4.2 needs a hiccup of the live run"
-		case len(run.Hiccups) == 0:
-			return "no hiccup yet"
-		case run.Watermarks.OutOfOrderness != 0:
-			return "bounded out-of-orderness: 4.2 asks for for_monotonous_timestamps()"
-		}
-		h := run.Hiccups[len(run.Hiccups)-1]
-		switch {
-		case h.To == 0:
-			return "its hiccup is still on"
-		case startOf(h.From) == startOf(h.To):
-			return fmt.Sprintf("its hiccup (%s–%s) crossed no minute boundary", seconds(h.From), seconds(h.To))
-		case len(heldLate(run, h)) == 0:
-			return "its hiccup made no late record"
-		}
-		return "the minutes of its hiccup have not closed in both windows yet"
-	case lab4.Replay, lab4.Moved:
-		field := meter.CompletedTS
-		if ex == lab4.Moved {
-			field = meter.StartedTS
-		}
-		key := "r"
-		if ex == lab4.Moved {
-			key = "t"
-		}
-		switch {
-		case !run.Replay && run.ReadsRecording():
-			// A w or x restart on the replay's topic reads the recorded hour again from the
-			// earliest offset, but reports no replay progress and has no comparison: see
-			// RestartNote.
-			return "a restart on the replay's topic, not a replay: " + key + " replays with this strategy"
-		case !run.Replay:
-			return "not a replay"
-		case run.Timestamp != field:
-			return fmt.Sprintf("reads %s: %s replays with %s", run.Timestamp, ex, field)
-		case !run.ReplayDone:
-			return "its replay has not finished"
-		case ex == lab4.Moved:
-			return "no request found yet whose cost moved minutes"
-		case s.ev.comparisonOf(run.ID) == nil:
-			return "its comparison with the reference is not worked out (or was let go)"
-		}
-		if side := emptySide(s.ev.comparisonOf(run.ID).EventTime); side != "" {
-			return side + " wrote no event-time window: a comparison with an empty run shows nothing"
-		}
-	case lab4.Failure:
-		switch {
-		case run.Replay:
-			return "a replay: the failure section needs x, a kill of the job"
-		case run.Cause != backend.CauseKill:
-			return "not a kill: x kills the job and restarts it"
-		case s.runBefore(run) == nil:
-			return "the run the kill ended is no longer kept"
-		}
-		return "the run the kill ended had emitted no window"
-	}
-	return "nothing for " + ex
+	return lab4.WhyNot(ex, sessionView{s}, runView{s, run})
 }

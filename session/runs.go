@@ -2,6 +2,7 @@ package session
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/internal/ring"
@@ -104,6 +105,9 @@ type Run struct {
 	// usually counts twice, its first half let go before its second was read, then its
 	// second, left waiting alone.
 	Forgotten int64
+	// Latency is how long the job's results trailed their records, as the run's latest
+	// status measured it (backend.Status.Latency); 0 until measured.
+	Latency time.Duration
 	// Dropped counts the run's results the backend discarded because the reader fell
 	// behind (backend.Update.Dropped): the diff cannot see what they said.
 	Dropped int
@@ -295,6 +299,9 @@ func (s *Session) record(u backend.Update) {
 		}
 		// Halves dropped at the assembler's bound were let go waiting too.
 		run.Forgotten = u.Status.Job.Forgotten + u.Status.Job.Overflowed
+		if u.Status.Latency > 0 {
+			run.Latency = u.Status.Latency
+		}
 		if len(s.runs) == 1 && run.StartedAt == 0 {
 			run.Timestamp = u.Status.Timestamp
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
@@ -34,6 +35,163 @@ var ex42 = Exercise{
 			"when they arrive, so event time drops them as late: the late pane lists each with the watermark it met, " +
 			"which is the operator's event time when r-103 arrived (4.2b).",
 	},
+	Rule:   hiccupRule,
+	WhyNot: hiccupWhyNot,
+}
+
+// LateSlack is how long after a hiccup ends its held records may still arrive: the
+// producer's retries flush the buffer over a few seconds.
+const LateSlack = 30000
+
+// hiccupRule is 4.2's finding from run's newest hiccup that counts (the one that began
+// at about, when not 0), with its evidence for the sheet.
+func hiccupRule(s Session, run Run, about int64) Found {
+	hs := run.Hiccups()
+	for i := len(hs) - 1; i >= 0; i-- {
+		if about != 0 && hs[i].From != about {
+			continue
+		}
+		if f, late := hiccupFinding(s, run, hs[i]); f != nil {
+			return Found{Finding: f, Held: heldEvidence(run, hs[i], f, late)}
+		}
+	}
+	return Found{}
+}
+
+// hiccupWhyNot says what run lacks for 4.2.
+func hiccupWhyNot(_ Session, run Run) string {
+	hs := run.Hiccups()
+	switch {
+	case run.Replay():
+		return "a replay: 4.2 needs a hiccup of the live run"
+	case run.ReadsRecording():
+		return "a restart on the replay's topic: 4.2 needs a hiccup of the live run"
+	case len(hs) == 0:
+		return "no hiccup yet"
+	case run.Watermarks().OutOfOrderness != 0:
+		return "bounded out-of-orderness: 4.2 asks for for_monotonous_timestamps()"
+	}
+	h := hs[len(hs)-1]
+	switch {
+	case h.To == 0:
+		return "its hiccup is still on"
+	case startOf(h.From) == startOf(h.To):
+		return fmt.Sprintf("its hiccup (%s–%s) crossed no minute boundary", seconds(h.From), seconds(h.To))
+	case len(heldLate(run, h)) == 0:
+		return "its hiccup made no late record"
+	}
+	return "the minutes of its hiccup have not closed in both windows yet"
+}
+
+// heldLate returns the late records of run that h held: from h's instance, arriving
+// from when the hold began until LateSlack after it ended.
+func heldLate(run Run, h Hold) []meter.RecordTrace {
+	var out []meter.RecordTrace
+	late := run.Late()
+	for i := range late.Len() {
+		r := late.At(i)
+		if r.Gateway == h.Instance && r.Arrival >= h.From && r.Arrival <= h.To+LateSlack {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// hiccupFinding works out 4.2's finding from hiccup h of run, or nil when h does not
+// count: the run's watermarks are for_monotonous_timestamps(), the hold crossed a minute
+// boundary, the event-time window dropped records it held as late, and both windows
+// have closed the minute the hold ended in (the finding is taken after the effect).
+func hiccupFinding(s Session, run Run, h Hold) (*state.Finding, []meter.RecordTrace) {
+	if run.Replay() || h.To == 0 || run.Watermarks().OutOfOrderness != 0 || startOf(h.From) == startOf(h.To) {
+		return nil, nil
+	}
+	late := heldLate(run, h)
+	if len(late) == 0 {
+		return nil, nil
+	}
+	last := startOf(h.To)
+	for _, r := range late {
+		last = max(last, startOf(r.Arrival))
+	}
+	c := run.Clocks()
+	end := &minutes.Row{WindowStart: last, WindowEnd: last + minute}
+	if !c.Closed(minutes.Processing, end) || !c.Closed(minutes.Event, end) {
+		return nil, nil
+	}
+	f := &state.Finding{Run: run.Ref(), Met: true, About: h.From, TakenAt: s.Now()}
+	f.Rows, _ = run.Rows().CopyRange(startOf(h.From), last+minute, 200, c)
+	var usd float64
+	first, lastAt := late[0].Arrival, late[0].Arrival
+	for _, r := range late {
+		usd += r.USD
+		first, lastAt = min(first, r.Arrival), max(lastAt, r.Arrival)
+	}
+	x := late[0]
+	f.Hiccup = &state.HiccupFacts{Instance: h.Instance, From: h.From, To: h.To, Late: len(late), USD: usd, FirstArrival: first, LastArrival: lastAt,
+		Example: state.Late{RequestID: x.RequestID, Tenant: x.TenantID, Gateway: x.Gateway, Timestamp: x.Timestamp, Watermark: x.Watermark,
+			Arrival: x.Arrival, USD: x.USD}}
+	f.Hiccup.Bounded = boundedHiccup(s)
+	return f, late
+}
+
+// boundedHiccup is the newest hiccup of a kept live run under for_bounded_out_of_orderness
+// with a bound at least its hold, across a minute boundary, once both windows closed the
+// minute it ended in: the course's event-time column. nil when there is none.
+func boundedHiccup(s Session) *state.BoundedHiccup {
+	runs := s.Runs()
+	for i := len(runs) - 1; i >= 0; i-- {
+		run := runs[i]
+		bound := run.Watermarks().OutOfOrderness
+		if run.ReadsRecording() || bound == 0 {
+			continue
+		}
+		c := run.Clocks()
+		hs := run.Hiccups()
+		for j := len(hs) - 1; j >= 0; j-- {
+			h := hs[j]
+			end := &minutes.Row{WindowStart: startOf(h.To), WindowEnd: startOf(h.To) + minute}
+			if h.To == 0 || bound < h.To-h.From || startOf(h.From) == startOf(h.To) || !c.Closed(minutes.Processing, end) || !c.Closed(minutes.Event, end) {
+				continue
+			}
+			b := &state.BoundedHiccup{Run: run.Ref(), Instance: h.Instance, From: h.From, To: h.To, Watermarks: run.Watermarks().Name(),
+				Late: len(heldLate(run, h))}
+			for k := range b.Minutes {
+				m := &b.Minutes[k]
+				m.WindowStart = startOf(h.From) + int64(k)*minute
+				rows, _ := run.Rows().CopyRange(m.WindowStart, m.WindowStart+minute, 1000, c)
+				for _, r := range rows {
+					if !r.IsMark() {
+						m.Processing += r.Cells[minutes.Processing].USD
+						m.Event += r.Cells[minutes.Event].USD
+					}
+				}
+			}
+			return b
+		}
+	}
+	return nil
+}
+
+// heldEvidence is the hiccup evidence the sheet keeps beside 4.2's finding f of run: the
+// hold, its table, and its late records, by tenant.
+func heldEvidence(run Run, h Hold, f *state.Finding, late []meter.RecordTrace) *state.Hiccup {
+	ref := run.Ref()
+	ev := &state.Hiccup{Instance: h.Instance, DurationMS: h.To - h.From, At: h.From,
+		Table: state.Table{Run: ref.ID, Reason: run.Why(), Timestamp: ref.Timestamp, TakenAt: f.TakenAt, Rows: f.Rows}}
+	ev.LateCount = len(late)
+	ev.LateByTenant = map[string]state.Tally{}
+	for _, r := range late {
+		ev.LateUSD += r.USD
+		t := ev.LateByTenant[r.TenantID]
+		t.Records++
+		t.USD += r.USD
+		ev.LateByTenant[r.TenantID] = t
+	}
+	for _, r := range late[:min(len(late), state.MaxLate)] {
+		ev.Late = append(ev.Late, state.Late{RequestID: r.RequestID, Tenant: r.TenantID, Gateway: r.Gateway,
+			Timestamp: r.Timestamp, Watermark: r.Watermark, Arrival: r.Arrival, USD: r.USD})
+	}
+	return ev
 }
 
 func hiccupSentence(run state.RunRef, h state.HiccupFacts) string {

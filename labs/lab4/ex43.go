@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 )
 
@@ -38,6 +39,82 @@ var ex43 = Exercise{
 			"10:20:40-10:21:15: the reference, under for_monotonous_timestamps(), drops its retry burst as late; a replay under " +
 			"a bound above the hold (after 4.2's w) keeps it, and the diff counts those rows as the strategies' difference.",
 	},
+	Rule:   replayRule,
+	WhyNot: func(s Session, run Run) string { return replayWhyNot(s, run, Replay, meter.CompletedTS, "r") },
+}
+
+// replayRule is 4.3's finding from a finished completed_ts replay and its comparison as
+// the evidence keeps it, or nothing until the comparison is there. It is the evidence's,
+// not the diff view's, so a replay whose comparison the view let go can still back 4.3
+// (pinned, or chosen by the rule).
+func replayRule(s Session, run Run, _ int64) Found {
+	if !run.ReplayDone() || run.Timestamp() != meter.CompletedTS {
+		return Found{}
+	}
+	c := s.Comparison(run.Ref().ID)
+	if c == nil || emptySide(c.EventTime) != "" {
+		return Found{}
+	}
+	f := &state.Finding{Run: run.Ref(), Met: true, TakenAt: s.Now()}
+	for i, r := range c.ProcessingMinutes {
+		if i == 12 {
+			break
+		}
+		f.Rows = append(f.Rows, r)
+	}
+	ev := c.EventTime
+	f.Replay = &state.ReplayFacts{AgainstRun: c.AgainstRun, ReferenceWatermarks: c.ReferenceWatermarks, Rows: ev.Rows, Identical: ev.Identical, Unexplained: ev.Unexplained,
+		ProcessingUSD: c.ProcessingUSD, ProcessingRequests: c.ProcessingRequests, ProcessingStarts: append([]int64(nil), c.ProcessingStarts...)}
+	explainLate(f, run)
+	return Found{Finding: f}
+}
+
+// replayWhyNot says what run lacks for exercise ex (4.3 or 4.4), whose replay reads
+// field and is started with key.
+func replayWhyNot(s Session, run Run, ex string, field meter.TimestampField, key string) string {
+	switch {
+	case !run.Replay() && run.ReadsRecording():
+		// A w or x restart on the replay's topic reads the recorded hour again from the
+		// earliest offset, but reports no replay progress and has no comparison.
+		return "a restart on the replay's topic, not a replay: " + key + " replays with this strategy"
+	case !run.Replay():
+		return "not a replay"
+	case run.Timestamp() != field:
+		return fmt.Sprintf("reads %s: %s replays with %s", run.Timestamp(), ex, field)
+	case !run.ReplayDone():
+		return "its replay has not finished"
+	case ex == Moved:
+		return "no request found yet whose cost moved minutes"
+	}
+	c := s.Comparison(run.Ref().ID)
+	if c == nil {
+		return "its comparison with the reference is not worked out (or was let go)"
+	}
+	if side := emptySide(c.EventTime); side != "" {
+		return side + " wrote no event-time window: a comparison with an empty run shows nothing"
+	}
+	return "nothing for " + ex
+}
+
+// emptySide names the side of an event-time comparison that wrote no window: "the
+// replay" or "the reference", or "" when both wrote some. A comparison with a run that
+// wrote nothing ("0 of 300 rows identical" against a replay whose job read nothing) says
+// nothing of how the outputs compare, so it backs no exercise.
+func emptySide(ev state.DiffReport) string {
+	switch {
+	case ev.Identical+ev.Differ+ev.OnlyB == 0:
+		return "the replay"
+	case ev.Identical+ev.Differ+ev.OnlyA == 0:
+		return "the reference"
+	}
+	return ""
+}
+
+// explainLate keeps in f what explains run's late records, when anything does.
+func explainLate(f *state.Finding, run Run) {
+	if l := run.LateFacts(); LateWhy(l) != "" {
+		f.Late = &l
+	}
 }
 
 // RecordedHour is the recorded hour the lab replays (labs/04-event-time-and-processing-

@@ -31,6 +31,35 @@ var ex44 = Exercise{
 			"to the earlier minute. Long requests move most; a request is billed when it completes, which is " +
 			"why TenantCost (and ModelLatency, whose latency ends then) read completed_ts.",
 	},
+	Rule:   movedRule,
+	WhyNot: func(s Session, run Run) string { return replayWhyNot(s, run, Moved, meter.StartedTS, "t") },
+}
+
+// movedRule is 4.4's finding from a finished started_ts replay and the latest
+// moved-requests list, or nothing until a request is found whose cost moved.
+func movedRule(s Session, run Run, _ int64) Found {
+	if !run.ReplayDone() || run.Timestamp() != meter.StartedTS {
+		return Found{}
+	}
+	moved, sum := s.Moved()
+	if len(moved) == 0 {
+		return Found{}
+	}
+	mv := moved[0]
+	for _, m := range moved {
+		if !m.LateStarted {
+			mv = m
+			break
+		}
+	}
+	f := &state.Finding{Run: run.Ref(), Met: true, TakenAt: s.Now()}
+	n := len(moved)
+	if sum != nil {
+		n = sum.Moved
+	}
+	f.Moved = &state.MovedFacts{Count: n, Request: mv}
+	explainLate(f, run)
+	return Found{Finding: f}
 }
 
 func movedSentence(run state.RunRef, m state.MovedFacts) string {

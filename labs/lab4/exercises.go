@@ -28,6 +28,13 @@ type Exercise struct {
 	// Tables, when set, are the exercise's tables worked out from its finding, the same
 	// for the lab panel (which shows the first) and the sheet (which writes them all).
 	Tables func(f *state.Finding) []Table
+	// Rule works out the exercise's finding from one run, or nothing (see RuleFor).
+	Rule func(s Session, run Run, about int64) Found
+	// WhyNot says what a run lacks for Rule, in a few words (see WhyNot).
+	WhyNot func(s Session, run Run) string
+	// Prefers, when set, says a finding of an older run is better evidence than the
+	// best of the newer ones (see Prefers); else the newest run that shows it backs it.
+	Prefers func(f, best *state.Finding) bool
 }
 
 // Table is an exercise's table in the learner's numbers: a title, a header, rows of

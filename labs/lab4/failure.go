@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
@@ -39,6 +40,141 @@ var exFailure = Exercise{
 			"in the minute the job came back: the accounting error.",
 	},
 	Tables: failureTables,
+	Rule:   failureRule,
+	WhyNot: failureWhyNot,
+}
+
+// failureWhyNot says what run lacks for the failure section.
+func failureWhyNot(s Session, run Run) string {
+	switch {
+	case run.Replay():
+		return "a replay: the failure section needs x, a kill of the job"
+	case !run.Killed():
+		return "not a kill: x kills the job and restarts it"
+	case s.Before(run) == nil:
+		return "the run the kill ended is no longer kept"
+	}
+	return "the run the kill ended had emitted no window"
+}
+
+// rowKey is a row's (minute, tenant).
+type rowKey struct {
+	start  int64
+	tenant string
+}
+
+// failureFinding works out the course's "If a TaskManager dies right now" from run, the
+// job restarted by a kill (x), and the run the kill ended, (minute, tenant) by (minute,
+// tenant): what the killed run had emitted (it survives, in the sink), what it still had
+// open (lost with it), which of those event-time windows the restarted run recomputed
+// from the records it re-read, which event-time windows it emitted a second time and
+// whether identical, and what its processing-time windows billed in the minute it came
+// back. It is nothing for any other run, or when the killed run had emitted nothing; it is
+// met once both windows have closed the minute the job came back in.
+func failureRule(s Session, run Run, _ int64) Found {
+	if run.Replay() || !run.Killed() {
+		return Found{}
+	}
+	killed := s.Before(run)
+	if killed == nil {
+		return Found{}
+	}
+	x := state.FailureFacts{Killed: killed.Ref(), Back: startOf(run.StartedAt())}
+	kt := killed.Rows()
+	before := make(map[rowKey]minutes.Cell, kt.Len())
+	for i := range kt.Len() {
+		r := kt.Row(i)
+		if r.IsMark() {
+			continue
+		}
+		pt, et := r.Cells[minutes.Processing], r.Cells[minutes.Event]
+		before[rowKey{r.WindowStart, r.Tenant}] = et
+		switch {
+		case et.Open:
+			x.Lost.Add(et)
+		case et.Fired > 0:
+			x.Survived.Add(et)
+		}
+		switch {
+		case pt.Open:
+			x.LostProcessing.Add(pt)
+		case pt.Fired > 0:
+			x.SurvivedProcessing.Add(pt)
+		}
+	}
+	// The windows its last status listed open, with their running totals: the
+	// accumulators the kill lost (a backend that writes them as pending results put
+	// them in the table above).
+	for _, o := range killed.StillOpen() {
+		k := rowKey{o.Minute.WindowStart, o.Minute.TenantID}
+		c := minutes.Cell{USD: o.Minute.USD, Requests: o.Minute.Requests, Open: true}
+		if o.Window == meter.EventTimeResult {
+			if old, ok := before[k]; !ok || !old.Open {
+				before[k] = c
+				x.Lost.Add(c)
+			}
+		} else if pt, ok := kt.Cell(minutes.Processing, k.start, k.tenant); !ok || !pt.Open {
+			x.LostProcessing.Add(c)
+		}
+	}
+	if x.Survived.Windows+x.SurvivedProcessing.Windows == 0 {
+		return Found{}
+	}
+	var same []state.TwiceRow
+	rt := run.Rows()
+	for i := range rt.Len() {
+		r := rt.Row(i)
+		if r.IsMark() {
+			continue
+		}
+		pt, et := r.Cells[minutes.Processing], r.Cells[minutes.Event]
+		if r.WindowStart == x.Back {
+			if pt.Fired > 0 && !pt.Open {
+				x.BackProcessing.Add(pt)
+			}
+			if et.Fired > 0 && !et.Open {
+				x.BackEvent.Add(et)
+			}
+		}
+		if et.Fired == 0 || et.Open {
+			continue
+		}
+		first, ok := before[rowKey{r.WindowStart, r.Tenant}]
+		switch {
+		case !ok:
+		case first.Open:
+			x.Recomputed.Add(et)
+		case first.Fired > 0:
+			x.Twice.Add(et)
+			row := state.TwiceRow{WindowStart: r.WindowStart, Tenant: r.Tenant, First: first, Second: et}
+			if minutes.Equal(first, et) {
+				x.Identical++
+				same = append(same, row)
+			} else {
+				x.Examples = append(x.Examples, row)
+				if et.Requests > first.Requests {
+					x.More++
+				} else if et.Requests < first.Requests {
+					x.Fewer++
+				}
+			}
+		}
+	}
+	// The windows that differ first, then identical ones, as many as the evidence lists.
+	x.Examples = append(x.Examples, same...)[:min(len(x.Examples)+len(same), state.MaxTwiceRows)]
+	if x.Identical < x.Twice.Windows {
+		x.DifferLate, x.KilledLate, x.KilledHiccup = run.LateCount(), killed.LateCount(), len(killed.Hiccups()) > 0
+	}
+	c := run.Clocks()
+	back := &minutes.Row{WindowStart: x.Back, WindowEnd: x.Back + minute}
+	met := c.Closed(minutes.Processing, back) && c.Closed(minutes.Event, back)
+	if run.ReadsRecording() {
+		// On a replay's topic event time is the recording's, hours from the minute the
+		// job came back in: only processing time bills that minute.
+		x.BackEvent = state.Windows{}
+		met = c.Closed(minutes.Processing, back)
+	}
+	return Found{Finding: &state.Finding{Run: run.Ref(), Met: met, TakenAt: s.Now(), Failure: &x}}
 }
 
 // failureTables are the kill's numbers, (the course's three questions), and the windows
