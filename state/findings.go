@@ -45,14 +45,72 @@ type AgreementFacts struct {
 	// the rule asks for.
 	Minutes []int64 `json:"minutes"`
 	Wanted  int     `json:"wanted"`
-	// Rows, USD and Requests add up those minutes' rows (each window bills the same).
+	// Rows, USD and Requests add up those minutes' rows as event time bills them (each
+	// window bills the same, but for the Crossed minutes).
 	Rows     int     `json:"rows"`
 	USD      float64 `json:"usd"`
 	Requests int64   `json:"requests"`
-	// LeftOut are the latest closed minutes left out for a ≠ row alone, at most a few;
-	// LeftOutBefore counts those before them.
-	LeftOut       []int64 `json:"left_out,omitempty"`
-	LeftOutBefore int     `json:"left_out_before,omitempty"`
+	// Crossed are the agreeing minutes whose rows differ between the windows only by
+	// records that completed just before a minute boundary and reached the windows
+	// after it, within PromptMS; LatencyMS is the run's measured latency (the median of
+	// how long its results trailed their records) that PromptMS is worked out from.
+	Crossed   []CrossedMinute `json:"crossed,omitempty"`
+	LatencyMS int64           `json:"latency_ms,omitempty"`
+	PromptMS  int64           `json:"prompt_ms,omitempty"`
+	// Spoiled are the latest closed minutes left out, at most a few, each with its
+	// cause; LeftOutBefore counts those before them.
+	Spoiled       []SpoiledMinute `json:"spoiled,omitempty"`
+	LeftOutBefore int             `json:"left_out_before,omitempty"`
+	// LeftOut are the minutes left out for a ≠ row, as a file saved before Spoiled kept
+	// them (its cause was always a request that completed in the minute's last moments).
+	LeftOut []int64 `json:"left_out,omitempty"`
+}
+
+// CrossedMinute is an agreeing minute whose windows differ by records that crossed its
+// boundaries within the run's latency: In of the minute before reached the windows in
+// it (processing time billed them here, event time in the minute before), Out of it
+// reached them in the next. LagMS is the longest any of them took from its completed_ts
+// to the job (to labtui's reading of its trace, for a real job: at most that).
+type CrossedMinute struct {
+	Start int64 `json:"start"`
+	In    Tally `json:"in"`
+	Out   Tally `json:"out"`
+	LagMS int64 `json:"lag_ms"`
+}
+
+// Spoil is why a closed minute does not count for 4.1.
+type Spoil string
+
+const (
+	// SpoilBegan: the minute the run began in: records queued before the job was up.
+	SpoilBegan Spoil = "began"
+	// SpoilReread: a minute before the restarted run began, whose records it re-read
+	// from the topic: event time recomputed it, processing time billed its records in
+	// the minute the job came back.
+	SpoilReread Spoil = "re-read"
+	// SpoilHiccup: a hiccup held records of the minute or flushed into it.
+	SpoilHiccup Spoil = "hiccup"
+	// SpoilLate: a record of the minute was dropped as late.
+	SpoilLate Spoil = "late"
+	// SpoilStall: the windows differ by records that crossed a boundary, one of which
+	// took longer than PromptMS from its completed_ts to the job.
+	SpoilStall Spoil = "stall"
+	// SpoilUntraced: the windows differ, and the run's traces of the minute are not all
+	// kept (or the latency is not measured), so what crossed cannot be told.
+	SpoilUntraced Spoil = "untraced"
+	// SpoilUnexplained: the windows differ by more than records crossing its boundaries.
+	SpoilUnexplained Spoil = "unexplained"
+)
+
+// SpoiledMinute is a closed minute left out of 4.1, with its cause: At is when the cause
+// happened (the run's start, the hold's start, or the completed_ts of the record that
+// lagged), LagMS how long that record took to reach the job (SpoilStall).
+type SpoiledMinute struct {
+	Start    int64  `json:"start"`
+	Cause    Spoil  `json:"cause"`
+	At       int64  `json:"at,omitempty"`
+	Instance string `json:"instance,omitempty"`
+	LagMS    int64  `json:"lag_ms,omitempty"`
 }
 
 // HiccupFacts are 4.2's: the hold, and the late records it made.
@@ -249,6 +307,8 @@ func (f *Finding) clone() *Finding {
 		a := *f.Agreement
 		a.Minutes = append([]int64(nil), a.Minutes...)
 		a.LeftOut = append([]int64(nil), a.LeftOut...)
+		a.Crossed = append([]CrossedMinute(nil), a.Crossed...)
+		a.Spoiled = append([]SpoiledMinute(nil), a.Spoiled...)
 		c.Agreement = &a
 	}
 	if f.Hiccup != nil {
