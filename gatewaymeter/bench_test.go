@@ -2,15 +2,19 @@ package gatewaymeter
 
 import (
 	"cmp"
-	"github.com/labtui/labtui/meter"
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
 )
 
 // syntheticEvents returns n requests' events in timestamp order: 100 requests a second
@@ -47,129 +51,259 @@ func syntheticEvents(n int) (evs []gateway.Event) {
 // synthetic caches syntheticEvents between a benchmark's rounds.
 var synthetic = map[int][]gateway.Event{}
 
-// BenchmarkEngineBothWindows drives GatewayMeter alone, parsed events in, no JSON and no
-// Kafka, with both windows and the monotonous strategy, each event arriving at processing
-// time = its timestamp, so watermark ticks, both kinds of timers and window firings all
-// run. The prepared events are replayed again and again, each round shifted later in
-// time (in place, so no event is copied on its way in), so the job runs in its steady
-// state.
-func BenchmarkEngineBothWindows(b *testing.B) {
-	evs := slices.Clone(syntheticEvents(benchRequests))
-	span := evs[len(evs)-1].TS - evs[0].TS + 60_000
-	var fired int64
-	job, err := New(engine.NewRuntime(evs[0].TS), meter.Options{}, func(r meter.Result) { fired++ })
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := i % len(evs)
-		if k == 0 && i > 0 { // the next round, later: one pass over the events per round
-			for j := range evs {
-				evs[j].TS += span
-			}
-		}
-		ev := &evs[k]
-		job.Advance(ev.TS)
-		job.ProcessEvent(0, ev, ev.TS)
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	if s := job.Stats(); b.N > 200_000 && (s.Records == 0 || fired == 0) {
-		b.Fatalf("nothing came out: %+v", s)
-	}
-}
-
-// BenchmarkBareLoop is the baseline: the same work with no engine around it, a map
-// joining halves by request id and two per-tenant maps of running sums.
-func BenchmarkBareLoop(b *testing.B) {
-	evs := syntheticEvents(benchRequests)
-	prices := gateway.DefaultPrices()
-	pending := make(map[string]gateway.Event)
-	type win struct {
-		end int64
-		usd float64
-		n   int64
-	}
-	proc, event := map[string]*win{}, map[string]*win{}
-	add := func(m map[string]*win, tenant string, end int64, usd float64) {
-		w := m[tenant]
-		if w == nil {
-			w = &win{}
-			m[tenant] = w
-		}
-		if w.end != end {
-			*w = win{end: end}
-		}
-		w.usd += usd
-		w.n++
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		ev := evs[i%len(evs)]
-		p, ok := pending[ev.RequestID]
-		if !ok {
-			pending[ev.RequestID] = ev
-			continue
-		}
-		delete(pending, ev.RequestID)
-		rec, _ := gateway.Join(p, ev)
-		usd, _ := prices.RecordCost(rec)
-		end := engine.WindowStart(ev.TS, 0, meter.Minute) + meter.Minute
-		add(proc, rec.TenantID, end, usd)
-		add(event, rec.TenantID, end, usd)
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
-}
-
-// BenchmarkBareLoopTight is the tightest baseline: the same logic as BenchmarkBareLoop
-// with nothing copied, the first half remembered by its index in the prepared events.
-// It is what Go maps allow on this machine: the ceiling for any engine here.
-func BenchmarkBareLoopTight(b *testing.B) {
-	evs := syntheticEvents(benchRequests)
-	prices := gateway.DefaultPrices()
-	pending := make(map[string]int32, 1024)
-	type win struct {
-		end int64
-		usd float64
-		n   int64
-	}
-	proc, event := map[string]*win{}, map[string]*win{}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		k := i % len(evs)
-		ev := &evs[k]
-		p, ok := pending[ev.RequestID]
-		if !ok {
-			pending[ev.RequestID] = int32(k)
-			continue
-		}
-		delete(pending, ev.RequestID)
-		first := &evs[p]
-		price := prices[ev.Model]
-		usd := float64(first.PromptTokens+ev.PromptTokens)/1000*price.InputPer1K + float64(first.CompletionTokens+ev.CompletionTokens)/1000*price.OutputPer1K
-		end := engine.WindowStart(ev.TS, 0, meter.Minute) + meter.Minute
-		for _, m := range []map[string]*win{proc, event} {
-			w := m[ev.TenantID]
-			if w == nil {
-				w = &win{}
-				m[ev.TenantID] = w
-			}
-			if w.end != end {
-				*w = win{end: end}
-			}
-			w.usd += usd
-			w.n++
-		}
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
-}
-
-// benchRequests is the size of the prepared stream the engine benchmarks replay again
+// benchRequests is the size of the synthetic stream the engine benchmarks replay again
 // and again: 20,000 requests (200 s of event time at 100 requests/s), so what is measured
 // is the engine's work per event, not the machine streaming a large array from memory.
 const benchRequests = 20_000
+
+// benchStream is a stream the engine benchmarks run: the record values as the job reads
+// them off the topic, in the order it reads them, each with the processing time it
+// arrives at.
+type benchStream struct {
+	values  [][]byte
+	arrival []int64
+}
+
+// benchStreams are the two streams every engine benchmark runs: "synthetic" is
+// syntheticEvents(benchRequests), each arriving at its timestamp; "hour" is the lab's
+// recorded hour (143,400 records) in the order recorded pace hands them to the job
+// (arrival, partition, offset), each at its arrival.
+var benchStreams = []string{"synthetic", "hour"}
+
+var streams = map[string]*benchStream{}
+
+func loadStream(b *testing.B, name string) *benchStream {
+	if s, ok := streams[name]; ok {
+		return s
+	}
+	s := &benchStream{}
+	switch name {
+	case "synthetic":
+		for _, ev := range syntheticEvents(benchRequests) {
+			s.values = append(s.values, ev.AppendJSON(nil))
+			s.arrival = append(s.arrival, ev.TS)
+		}
+	case "hour":
+		src, err := recording.Open(context.Background(), "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz")
+		if err != nil {
+			b.Fatal(err)
+		}
+		entries, err := recording.Load(src.Records(nil))
+		src.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		slices.SortStableFunc(entries, func(x, y recording.Entry) int {
+			return cmp.Or(cmp.Compare(x.Arrival, y.Arrival), cmp.Compare(x.Partition, y.Partition), cmp.Compare(x.Offset, y.Offset))
+		})
+		for _, e := range entries {
+			s.values = append(s.values, e.Value)
+			s.arrival = append(s.arrival, e.Arrival)
+		}
+	}
+	streams[name] = s
+	return s
+}
+
+// events parses the stream's values with one Parser, as a replay's source does. keys says
+// which of the keys the parser computes for the engine are kept: "parsed" all three,
+// "id" only the request id's hash (IDHash), "none" none (IDHash, TenantNo and ModelNo
+// zeroed), so that whoever runs the events pays for finding their state from the strings
+// alone, as for an event built by hand.
+func (s *benchStream) events(b *testing.B, keys string) []gateway.Event {
+	var p gateway.Parser
+	evs := make([]gateway.Event, len(s.values))
+	for i, v := range s.values {
+		ev, err := p.Parse(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		switch keys {
+		case "none":
+			ev.IDHash, ev.TenantNo, ev.ModelNo = 0, 0, 0
+		case "id":
+			ev.TenantNo, ev.ModelNo = 0, 0
+		}
+		evs[i] = ev
+	}
+	return evs
+}
+
+// rounds returns how far each pass over a replayed stream moves it later in time, so
+// that event time and processing time go on rising from one pass to the next: the
+// stream's span and a minute more. Each event is copied, moved, into one Event that the
+// job is lent (the job copies what it keeps), as a source lends the event it parsed.
+func rounds(evs []gateway.Event, arrival []int64) (span int64) {
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range evs {
+		lo, hi = min(lo, evs[i].TS, arrival[i]), max(hi, evs[i].TS, arrival[i])
+	}
+	return hi - lo + 60_000
+}
+
+// BenchmarkEngine drives GatewayMeter alone, from events already parsed, on each stream:
+// both windows, the monotonous strategy, completed_ts, a forget timer per request; each
+// event arrives at its processing time, so watermark ticks, both kinds of timers and
+// window firings all run. The stream is replayed again and again, each pass moved later
+// in time (rounds), so the job runs in its steady state.
+//
+// "keys=none" charges the engine for all its work from the event's strings: the events
+// carry no key the parser computed (IDHash, TenantNo, ModelNo are zero), as
+// BenchmarkBareLoop's do. "keys=parsed" takes the parser's keys: add BenchmarkParse's
+// time, which computes them, to compare it with anything that does not.
+//
+// Besides ns/op (the wall clock) it reports cpu-ns/event, the process's CPU time (user
+// and system, all threads, the collector's included), which a loaded machine moves much
+// less.
+func BenchmarkEngine(b *testing.B) {
+	for _, name := range benchStreams {
+		for _, keys := range []string{"none", "id", "parsed"} {
+			b.Run(name+"/keys="+keys, func(b *testing.B) {
+				s := loadStream(b, name)
+				evs, arrival := s.events(b, keys), s.arrival
+				span := rounds(evs, arrival)
+				var fired int64
+				job, err := New(engine.NewRuntime(arrival[0]), meter.Options{}, func(r meter.Result) { fired++ })
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				cpu := startCPU()
+				var ev gateway.Event
+				for i, k, off := 0, 0, int64(0); i < b.N; i, k = i+1, k+1 {
+					if k == len(evs) {
+						k, off = 0, off+span
+					}
+					ev = evs[k]
+					ev.TS += off
+					job.Advance(arrival[k] + off)
+					job.ProcessEvent(0, &ev, arrival[k]+off)
+				}
+				cpu.report(b)
+				if s := job.Stats(); b.N > 300_000 && (s.Records == 0 || fired == 0) {
+					b.Fatalf("nothing came out: %+v", s)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkBareLoop is BenchmarkEngine's baseline, charged the same way ("keys=none"): the
+// same logic written as plainly as Go allows, on the same parsed events, with nothing
+// around it. A Go map keyed by the request id joins the halves (the first one's fields
+// kept, a duplicate of it ignored), the record is priced through the price table (a map
+// keyed by the model), and two Go maps keyed by the tenant hold each tenant's running
+// processing-time and event-time minute, emitted to a sink when a later minute begins.
+// No watermarks, no timers, no forgetting, no late records: what any engine adds to this
+// loop is its cost.
+func BenchmarkBareLoop(b *testing.B) {
+	for _, name := range benchStreams {
+		b.Run(name, func(b *testing.B) {
+			s := loadStream(b, name)
+			evs, arrival := s.events(b, "none"), s.arrival
+			span := rounds(evs, arrival)
+			prices := gateway.DefaultPrices()
+			type half struct {
+				typ                    gateway.EventType
+				tenant, model          string
+				ts, prompt, completion int64
+			}
+			type win struct {
+				end      int64
+				usd      float64
+				requests int64
+			}
+			pending := make(map[string]half)
+			proc, event := map[string]*win{}, map[string]*win{}
+			var fired int64
+			sink := func(gateway.TenantCostMinute) { fired++ }
+			add := func(m map[string]*win, tenant string, end int64, usd float64) {
+				w := m[tenant]
+				if w == nil {
+					w = &win{end: end}
+					m[tenant] = w
+				}
+				if end > w.end {
+					sink(gateway.TenantCostMinute{TenantID: tenant, WindowStart: w.end - meter.Minute, WindowEnd: w.end, USD: w.usd, Requests: w.requests})
+					*w = win{end: end}
+				}
+				w.usd += usd
+				w.requests++
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := startCPU()
+			var ev gateway.Event
+			for i, k, off := 0, 0, int64(0); i < b.N; i, k = i+1, k+1 {
+				if k == len(evs) {
+					k, off = 0, off+span
+				}
+				ev = evs[k]
+				ev.TS += off
+				p, ok := pending[ev.RequestID]
+				if !ok {
+					pending[ev.RequestID] = half{ev.Type, ev.TenantID, ev.Model, ev.TS, ev.PromptTokens, ev.CompletionTokens}
+					continue
+				}
+				if p.typ == ev.Type {
+					continue
+				}
+				delete(pending, ev.RequestID)
+				tenant, model, prompt, completion := p.tenant, p.model, p.prompt, ev.CompletionTokens
+				if p.typ == gateway.RequestCompleted {
+					tenant, model, prompt, completion = ev.TenantID, ev.Model, ev.PromptTokens, p.completion
+				}
+				usd := prices[model].Cost(prompt, completion)
+				add(proc, tenant, engine.WindowStart(arrival[k]+off, 0, meter.Minute)+meter.Minute, usd)
+				add(event, tenant, engine.WindowStart(ev.TS, 0, meter.Minute)+meter.Minute, usd)
+			}
+			cpu.report(b)
+			if b.N > 300_000 && fired == 0 {
+				b.Fatal("nothing came out")
+			}
+		})
+	}
+}
+
+// BenchmarkParse is the parse BenchmarkEngine's "keys=parsed" leaves out: a Parser
+// reading each stream's values, as a replay's source does, computing the keys.
+func BenchmarkParse(b *testing.B) {
+	for _, name := range benchStreams {
+		b.Run(name, func(b *testing.B) {
+			s := loadStream(b, name)
+			var p gateway.Parser
+			var bytes int64
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := startCPU()
+			for i := 0; i < b.N; i++ {
+				v := s.values[i%len(s.values)]
+				if _, err := p.Parse(v); err != nil {
+					b.Fatal(err)
+				}
+				bytes += int64(len(v))
+			}
+			cpu.report(b)
+			b.SetBytes(bytes / int64(b.N))
+		})
+	}
+}
+
+// cpuClock is the process's CPU time (user and system, every thread) at a moment.
+type cpuClock time.Duration
+
+func startCPU() cpuClock {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return cpuClock(time.Duration(ru.Utime.Nano() + ru.Stime.Nano()))
+}
+
+// report reports the CPU time taken since c per iteration (an event), in nanoseconds.
+func (c cpuClock) report(b *testing.B) {
+	b.StopTimer()
+	b.ReportMetric(float64(startCPU()-c)/float64(b.N), "cpu-ns/event")
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
