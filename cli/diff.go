@@ -38,7 +38,7 @@ func (a *app) diffCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runDiff(args, o) },
 	}
 	f := cmd.Flags()
-	f.Var(choice(&o.Sink, meter.EventTimeResult, sinkNames), "sink", "the window compared: event-time or processing-time")
+	f.Var(choice(&o.Sink, meter.EventTimeResult, meter.ProcessingTimeResult), "sink", "the window compared: event-time or processing-time")
 	f.IntVar(&o.Records, "records", 3, "records listed under each explanation (-1: all)")
 	f.BoolVar(&o.Identical, "identical", false, "list identical rows too, instead of folding them")
 	f.BoolVarP(&o.Brief, "brief", "q", false, "print only the summary line")

@@ -42,7 +42,7 @@ func (a *app) feedCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.Brokers, "brokers", "127.0.0.1:9092", "bootstrap servers, comma-separated")
 	f.StringVar(&o.Topic, "topic", "gateway-events", "the topic to write")
-	f.Var(choice(&o.Pace, replay.Recorded, paceNames), "pace", "recorded (at each record's arrival time) or fast (all at once)")
+	f.Var(choice(&o.Pace, replay.Recorded, replay.Fast), "pace", "recorded (at each record's arrival time) or fast (all at once)")
 	f.StringVar(&o.Shift, "shift", "auto", "auto (start in the next minute), 0, or a whole number of minutes such as 120m")
 	f.DurationVar(&o.Lead, "lead", 5*time.Second, "with --shift auto, the least time before the first record is due")
 	f.StringVar(&o.ShiftedOut, "shifted-out", "", "also write the recording as fed (times shifted) to this file")

@@ -11,7 +11,6 @@ import (
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/livejob"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/replay"
 )
 
 // Each command's options are a struct whose fields its flags are bound to. loadConfig
@@ -52,8 +51,8 @@ type jobFlags struct {
 func (o *jobFlags) bind(f *pflag.FlagSet) {
 	f.DurationVar(&o.OutOfOrderness, "out-of-orderness", 0, "bounded out-of-orderness; 0 is for_monotonous_timestamps()")
 	f.DurationVar(&o.WatermarkInterval, "watermark-interval", 200*time.Millisecond, "periodic watermark interval (pipeline.auto-watermark-interval); 0 disables periodic watermarks")
-	f.Var(choice(&o.Timestamp, meter.CompletedTS, timestampNames), "timestamp", "the record field event time reads: completed_ts or started_ts")
-	f.Var(choice(&o.WatermarksAt, meter.StreamWatermarks, siteNames), "watermarks", "where watermarks are generated: stream (after the parse, the course's Lab 4 job) or source (on the Kafka source, one generator per partition, module 5)")
+	f.Var(choice(&o.Timestamp, meter.CompletedTS, meter.StartedTS), "timestamp", "the record field event time reads: completed_ts or started_ts")
+	f.Var(choice(&o.WatermarksAt, meter.StreamWatermarks, meter.SourceWatermarks), "watermarks", "where watermarks are generated: stream (after the parse, the course's Lab 4 job) or source (on the Kafka source, one generator per partition, module 5)")
 	f.DurationVar(&o.Idleness, "idleness", 0, "with --watermarks source: withIdleness, a partition that brings nothing for this long (processing time) leaves the minimum until it sends again; 0 is none")
 	f.DurationVar(&o.ForgetAfter, "forget-after", 10*time.Minute, "how long (event time) the RequestAssembler keeps a half request; 0 forgets it at the next watermark at or past its timestamp")
 }
@@ -94,7 +93,7 @@ func (o *labFlags) bind(f *pflag.FlagSet) {
 	f.IntVar(&o.Instances, "instances", def.Instances, "gateway instances, gw-0 … gw-N-1")
 	f.StringSliceVar(&o.Tenants, "tenants", def.Tenants, "tenants requests are spread over")
 	f.Int64Var(&o.Seed, "seed", def.Seed, "seed of the generator's schedule")
-	f.Var(choice(&o.StartAt, livejob.Earliest, startNames), "starting-offsets", "where the job starts (and restarts) reading: earliest or latest")
+	f.Var(choice(&o.StartAt, livejob.Earliest, livejob.Latest), "starting-offsets", "where the job starts (and restarts) reading: earliest or latest")
 }
 
 func bindBrokerAddr(f *pflag.FlagSet, p *string) {
@@ -137,32 +136,29 @@ func bindClusterCache(f *pflag.FlagSet, p *string) {
 	f.StringVar(p, "cluster-cache", "", "where the cluster's install lives (default $LABTUI_CLUSTER_CACHE, else ~/.cache/labtui/cluster)")
 }
 
-// The names of the values of the options that take one of a few.
-var (
-	timestampNames = map[meter.TimestampField]string{meter.CompletedTS: "completed_ts", meter.StartedTS: "started_ts"}
-	siteNames      = map[meter.WatermarkSite]string{meter.StreamWatermarks: "stream", meter.SourceWatermarks: "source"}
-	startNames     = map[livejob.StartAt]string{livejob.Earliest: "earliest", livejob.Latest: "latest"}
-	formatNames    = map[meter.Format]string{meter.Text: "text", meter.JSONL: "jsonl"}
-	paceNames      = map[replay.Pace]string{replay.Recorded: "recorded", replay.Fast: "fast"}
-	sinkNames      = map[meter.Kind]string{meter.EventTimeResult: "event-time", meter.ProcessingTimeResult: "processing-time"}
-)
-
-// choiceValue is a flag that takes one of a few names, each standing for a value of T:
-// it is parsed once, as it is set, into the bound field.
-type choiceValue[T comparable] struct {
-	p     *T
-	names map[T]string
+// choiceValue is a flag that takes one of a few values, each by the name its String
+// method gives: it is parsed once, as it is set, into the bound field.
+type choiceValue[T interface {
+	comparable
+	fmt.Stringer
+}] struct {
+	p      *T
+	values []T
 }
 
-// choice binds p to a flag that takes one of names, and sets *p to def.
-func choice[T comparable](p *T, def T, names map[T]string) *choiceValue[T] {
-	*p = def
-	return &choiceValue[T]{p: p, names: names}
+// choice binds p to a flag that takes one of values, and sets *p to the first, the
+// flag's default.
+func choice[T interface {
+	comparable
+	fmt.Stringer
+}](p *T, values ...T) *choiceValue[T] {
+	*p = values[0]
+	return &choiceValue[T]{p: p, values: values}
 }
 
 func (c *choiceValue[T]) Set(s string) error {
-	for v, n := range c.names {
-		if n == s {
+	for _, v := range c.values {
+		if v.String() == s {
 			*c.p = v
 			return nil
 		}
@@ -170,7 +166,7 @@ func (c *choiceValue[T]) Set(s string) error {
 	return fmt.Errorf("%q is not one of the option's values", s)
 }
 
-func (c *choiceValue[T]) String() string { return c.names[*c.p] }
+func (c *choiceValue[T]) String() string { return (*c.p).String() }
 
 // Type is "string", as pflag's help writes the value of a flag that takes text.
 func (c *choiceValue[T]) Type() string { return "string" }

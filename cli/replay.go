@@ -34,10 +34,10 @@ func (a *app) replayCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return a.runReplay(cmd, args, o) },
 	}
 	f := cmd.Flags()
-	f.Var(choice(&o.Pace, replay.Recorded, paceNames), "pace", "recorded (re-enact on a simulated clock, deterministic) or fast (wall clock)")
+	f.Var(choice(&o.Pace, replay.Recorded, replay.Fast), "pace", "recorded (re-enact on a simulated clock, deterministic) or fast (wall clock)")
 	o.Job.bind(f)
 	f.BoolVar(&o.Drain, "drain", false, "at the end emit the maximum watermark, as \"flink stop --drain\" does")
-	f.Var(choice(&o.Format, meter.Text, formatNames), "format", "text (print-sink lines) or jsonl")
+	f.Var(choice(&o.Format, meter.Text, meter.JSONL), "format", "text (print-sink lines) or jsonl")
 	f.BoolVar(&o.Trace, "trace", false, "also print a trace line per assembled record")
 	f.IntVar(&o.Partitions, "partitions", 0, "the topic's partition count: with --watermarks source each partition is a split from the start, one no record names included; 0 takes the recording's topic line (labtui record writes one), else the partitions up to the highest a record names")
 	return a.command(cmd, o)

@@ -46,7 +46,7 @@ func (a *app) runCmd() *cobra.Command {
 	f.DurationVar(&o.Duration, "duration", 0, "stop after this long (0: run until ctrl-c)")
 	f.StringArrayVar(&o.Faults.Hiccups, "hiccup", nil, "schedule a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@40s+35s, or at a second of the minute, e.g. gw-1@:40+35s as in the course (repeatable)")
 	f.StringArrayVar(&o.Faults.Stalls, "stall-partition", nil, "stall a partition: the fleet writes nothing to it: PARTITION@AFTER+FOR, e.g. 2@40s+2m or 2@:30+2m (repeatable); with --watermarks source it freezes event time, --idleness unfreezes it")
-	f.Var(choice(&o.Format, meter.Text, formatNames), "format", "text (print-sink lines) or jsonl")
+	f.Var(choice(&o.Format, meter.Text, meter.JSONL), "format", "text (print-sink lines) or jsonl")
 	f.BoolVar(&o.Trace, "trace", false, "also print a trace line per assembled record")
 	f.StringVar(&o.Record, "record", "", "a real lab (--backend cluster, remote, compose): write every record of the lab's topic, as labtui's own consumer reads it, to this recording (gzip when it ends in .gz)")
 	f.DurationVar(&o.GenerateFor, "generate-for", 0, "stop the generator after this long (0: it runs until the end)")
