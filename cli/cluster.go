@@ -27,6 +27,7 @@ func (a *app) clusterCmd() *cobra.Command {
 		Short: "The real Kafka and Flink that labtui --backend cluster runs as processes",
 		Args:  cobra.NoArgs,
 	}
+	var cache string
 	install := &cobra.Command{
 		Use:   "install",
 		Short: "Install, once, what --backend cluster needs: apache-flink in a venv, the Kafka connector and broker jars",
@@ -36,21 +37,15 @@ func (a *app) clusterCmd() *cobra.Command {
 			"each checked against its pinned SHA-256. It needs python3 (3.11) with venv and a JDK 17\n" +
 			"or later to run the cluster, no Maven and no Docker. A second install downloads nothing.",
 		Args: cobra.NoArgs,
-		RunE: a.runClusterInstall,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runClusterInstall(cmd, cache) },
 	}
-	addClusterCacheFlag(install)
-	cmd.AddCommand(install)
+	bindClusterCache(install.Flags(), &cache)
+	cmd.AddCommand(a.command(install, &cache))
 	return cmd
 }
 
-// addClusterCacheFlag adds --cluster-cache.
-func addClusterCacheFlag(cmd *cobra.Command) {
-	cmd.Flags().String("cluster-cache", "", "where the cluster's install lives (default $LABTUI_CLUSTER_CACHE, else ~/.cache/labtui/cluster)")
-}
-
-// clusterLayout is the install the cluster-cache setting names.
-func (a *app) clusterLayout() (labcluster.Layout, error) {
-	dir := a.cfg.ClusterCache
+// clusterLayout is the install in dir, the cluster-cache option ("" for the default).
+func clusterLayout(dir string) (labcluster.Layout, error) {
 	if dir == "" {
 		d, err := labcluster.DefaultCache()
 		if err != nil {
@@ -61,8 +56,8 @@ func (a *app) clusterLayout() (labcluster.Layout, error) {
 	return labcluster.Layout{Cache: dir}, nil
 }
 
-func (a *app) runClusterInstall(cmd *cobra.Command, _ []string) error {
-	l, err := a.clusterLayout()
+func (a *app) runClusterInstall(cmd *cobra.Command, cache string) error {
+	l, err := clusterLayout(cache)
 	if err != nil {
 		return err
 	}
@@ -158,17 +153,10 @@ func truncateRunes(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// addRemoteFlags adds the addresses of an existing cluster, for --backend remote.
-func addRemoteFlags(cmd *cobra.Command) {
-	cmd.Flags().String("brokers", "", "--backend remote: the Kafka bootstrap address, HOST:PORT")
-	cmd.Flags().String("flink", "", "--backend remote: the URL of Flink's REST API and web UI, such as http://127.0.0.1:8081")
-	cmd.Flags().String("session", "", "--backend remote: this learner's name on a cluster a class shares: the lab's topic is gateway-events-NAME, its job gateway-meter-lab4-NAME, its results topic gateway-meter-lab4-NAME-results (default: login-host; --backend cluster names its job and results topic so too)")
-}
-
-// remoteAddrs reads --brokers and --flink, which --backend remote needs (their rules
-// checked their form).
-func (a *app) remoteAddrs() (brokers, flinkURL string, err error) {
-	brokers, flinkURL = a.cfg.Brokers, a.cfg.Flink
+// addrs are --brokers and --flink, which --backend remote needs (their rules checked
+// their form).
+func (o remoteFlags) addrs() (brokers, flinkURL string, err error) {
+	brokers, flinkURL = o.Brokers, o.Flink
 	if brokers == "" || flinkURL == "" {
 		return "", "", fmt.Errorf("--backend remote needs --brokers HOST:PORT (Kafka) and --flink URL (Flink's REST API), such as --brokers 127.0.0.1:9092 --flink http://127.0.0.1:8081")
 	}
@@ -179,16 +167,16 @@ func (a *app) remoteAddrs() (brokers, flinkURL string, err error) {
 // labtui) or remote (--brokers and --flink) from the settings, and runs its doctor's
 // checks first, so a machine that cannot run it gets one message and nothing starts.
 // lossless is for labtui run --headless, whose printed lines are the product.
-func (a *app) clusterBackend(name string, lossless bool) (*flinklab.Lab, error) {
-	cfg, err := a.labConfig()
+func (a *app) clusterBackend(o *tuiOptions, lossless bool) (*flinklab.Lab, error) {
+	cfg, err := a.labConfig(o.labOptions)
 	if err != nil {
 		return nil, err
 	}
-	layout, err := a.clusterLayout()
+	layout, err := clusterLayout(o.ClusterCache)
 	if err != nil {
 		return nil, err
 	}
-	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
+	hiccups, err := inject.ParseHiccups(o.Faults.Hiccups)
 	if err != nil {
 		return nil, err
 	}
@@ -198,14 +186,14 @@ func (a *app) clusterBackend(name string, lossless bool) (*flinklab.Lab, error) 
 	}
 	lab := flinklab.Config{Generator: cfg.Generator, Job: cfg.Job, StartAt: start, Hiccups: hiccups, Lossless: lossless}
 	var l *flinklab.Lab
-	if name == "cluster" {
-		l, err = clusterlab.New(clusterlab.Config{Lab: lab, Layout: layout, RunDir: a.cfg.ClusterRunDir, Session: a.cfg.Session})
+	if o.Backend == "cluster" {
+		l, err = clusterlab.New(clusterlab.Config{Lab: lab, Layout: layout, RunDir: o.ClusterRunDir, Session: o.Remote.Session})
 	} else {
-		brokers, flinkURL, aerr := a.remoteAddrs()
+		brokers, flinkURL, aerr := o.Remote.addrs()
 		if aerr != nil {
 			return nil, aerr
 		}
-		l, err = clusterlab.NewRemote(clusterlab.RemoteConfig{Lab: lab, Brokers: brokers, FlinkURL: flinkURL, Layout: layout, Session: a.cfg.Session})
+		l, err = clusterlab.NewRemote(clusterlab.RemoteConfig{Lab: lab, Brokers: brokers, FlinkURL: flinkURL, Layout: layout, Session: o.Remote.Session})
 	}
 	if err != nil {
 		return nil, err

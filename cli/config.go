@@ -26,17 +26,18 @@ var fileOnlyKeys = []string{"prices"}
 // empty variable counts as unset), then the config file, then the flag's default. Each
 // value is parsed strictly, by the flag's own parser and the option's rule; a bad one,
 // an unknown key in the file, or a file that is missing (when named) or does not parse,
-// is one sentence naming where it came from, and exit status 2. It leaves the result in
-// a.cfg.
+// is one sentence naming where it came from, and exit status 2. The values land in the
+// options the flags are bound to; where each came from, in a.where.
 func (a *app) loadConfig(cmd *cobra.Command) error {
 	file, path, err := readConfigFile(cmd)
 	if err != nil {
 		return exitError{code: 2, msg: err.Error()}
 	}
-	if err := unknownKeys(cmd.Root(), file, path); err != nil {
+	names := optionNames(cmd.Root())
+	if err := unknownKeys(names, file, path); err != nil {
 		return exitError{code: 2, msg: err.Error()}
 	}
-	if err := unknownVariables(cmd.Root(), os.Environ()); err != nil {
+	if err := unknownVariables(names, os.Environ()); err != nil {
 		return exitError{code: 2, msg: err.Error()}
 	}
 	where := map[string]string{}
@@ -49,10 +50,9 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	if bad != nil {
 		return exitError{code: 2, msg: bad.Error()}
 	}
-	a.cfg = readSettings(cmd.Flags(), where)
-	a.cfg.configFile = path
+	a.where = where
 	if p, ok := file["prices"]; ok {
-		if a.cfg.Prices, err = parsePrices(p, path); err != nil {
+		if a.global.Prices, err = parsePrices(p, path); err != nil {
 			return exitError{code: 2, msg: err.Error()}
 		}
 	}
@@ -68,39 +68,38 @@ func envName(key string) string {
 // against the option's rule, recording in where where the value came from.
 func settle(cmd string, f *pflag.Flag, file map[string]any, path string, where map[string]string) error {
 	r := ruleFor(cmd, f.Name, f)
-	switch {
+	var (
+		from     string              // where the value came from
+		describe func(string) string // a value as it was given there
+		values   []string            // what to set f to; none when the command line did
+	)
+	env := envName(f.Name)
+	switch raw, inFile := file[f.Name]; {
 	case f.Changed:
-		where[f.Name] = "--" + f.Name
-		return check(f, r, func(v string) string { return "--" + f.Name + " " + quoteIfNeeded(v) })
-	case os.Getenv(envName(f.Name)) != "":
-		env := envName(f.Name)
-		s := os.Getenv(env)
-		describe := func(v string) string { return env + "=" + quoteIfNeeded(v) }
-		if err := f.Value.Set(s); err != nil {
-			return badValue(describe(s), r)
+		from, describe = "--"+f.Name, func(v string) string { return "--" + f.Name + " " + quoteIfNeeded(v) }
+	case os.Getenv(env) != "":
+		from, describe = env, func(v string) string { return env + "=" + quoteIfNeeded(v) }
+		values = []string{os.Getenv(env)}
+	case inFile:
+		from, describe = f.Name+" in "+path, func(v string) string { return f.Name + ": " + quoteIfNeeded(v) + " in " + path }
+		var err error
+		if values, err = fileValues(raw, f); err != nil {
+			return fmt.Errorf("%s in %s %v: give %s", f.Name, path, err, r.accept)
 		}
-		where[f.Name] = env
-		return check(f, r, describe)
-	}
-	raw, ok := file[f.Name]
-	if !ok {
+	default:
 		return nil
-	}
-	describe := func(v string) string { return f.Name + ": " + quoteIfNeeded(v) + " in " + path }
-	values, err := fileValues(raw, f)
-	if err != nil {
-		return fmt.Errorf("%s in %s %v: give %s", f.Name, path, err, r.accept)
 	}
 	for _, s := range values {
 		if err := f.Value.Set(s); err != nil {
 			return badValue(describe(s), r)
 		}
 	}
-	where[f.Name] = f.Name + " in " + path
+	where[f.Name] = from
 	return check(f, r, describe)
 }
 
-// check applies the rule to the value f now holds, item by item for a list.
+// check applies the option's rules to the value f now holds, item by item for a list:
+// a duration in whole milliseconds, then the rule r.
 func check(f *pflag.Flag, r rule, describe func(string) string) error {
 	if err := wholeMilliseconds(f, describe); err != nil {
 		return err
@@ -253,50 +252,79 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// unknownKeys reports a key of the config file that is no option of any command.
-func unknownKeys(root *cobra.Command, file map[string]any, path string) error {
-	known := map[string]bool{}
-	for _, k := range fileOnlyKeys {
-		known[k] = true
+// optionNames are the long names of every flag of every command under root.
+func optionNames(root *cobra.Command) []string {
+	seen := map[string]bool{}
+	var names []string
+	add := func(f *pflag.Flag) {
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			names = append(names, f.Name)
+		}
 	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		c.Flags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
-		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		c.Flags().VisitAll(add)
+		c.PersistentFlags().VisitAll(add)
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
 	}
 	walk(root)
-	delete(known, "help")
-	delete(known, "config")
-	var unknown []string
-	for k := range file {
-		if !known[k] {
-			unknown = append(unknown, k)
-		}
+	return names
+}
+
+// unknownKeys reports a key of the config file that is no option of any command.
+func unknownKeys(options []string, file map[string]any, path string) error {
+	known := map[string]bool{}
+	for _, k := range options {
+		known[k] = k != "help" && k != "config"
 	}
-	if len(unknown) == 0 {
+	for _, k := range fileOnlyKeys {
+		known[k] = true
+	}
+	var keys []string
+	for k := range file {
+		keys = append(keys, k)
+	}
+	first, hint, rest := unknown(keys, known)
+	if first == "" {
 		return nil
 	}
-	sort.Strings(unknown)
-	k := unknown[0]
-	hint := ""
-	if near := nearest(k, known); near != "" {
+	more := ""
+	if len(rest) > 0 {
+		more = fmt.Sprintf(" and %d more (%s)", len(rest), strings.Join(rest, ", "))
+	}
+	return fmt.Errorf("config file %s has the unknown key %q%s%s: its keys are the long flag names of labtui's commands (labtui COMMAND --help) and prices", path, first, hint, more)
+}
+
+// unknown sorts the names that known does not hold: the first, with a hint naming the
+// known name nearest it (" (did you mean X?)", or ""), and the rest; "" for none.
+func unknown(names []string, known map[string]bool) (first, hint string, rest []string) {
+	var bad []string
+	for _, n := range names {
+		if !known[n] {
+			bad = append(bad, n)
+		}
+	}
+	if len(bad) == 0 {
+		return "", "", nil
+	}
+	sort.Strings(bad)
+	if near := nearest(bad[0], known); near != "" {
 		hint = " (did you mean " + near + "?)"
 	}
-	more := ""
-	if len(unknown) > 1 {
-		more = fmt.Sprintf(" and %d more (%s)", len(unknown)-1, strings.Join(unknown[1:], ", "))
-	}
-	return fmt.Errorf("config file %s has the unknown key %q%s%s: its keys are the long flag names of labtui's commands (labtui COMMAND --help) and prices", path, k, hint, more)
+	return bad[0], hint, bad[1:]
 }
 
 // nearest returns the known key closest to k, if it is within two edits (one for a
 // key of up to five letters).
 func nearest(k string, known map[string]bool) string {
 	best, bestD := "", min(3, len(k)/3+1)
-	for c := range known {
+	for c, ok := range known {
+		if !ok {
+			continue
+		}
 		if d := editDistance(k, c); d < bestD || (d == bestD && c < best) {
 			best, bestD = c, d
 		}

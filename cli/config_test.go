@@ -21,106 +21,107 @@ import (
 )
 
 // option is one row of the table every option of every command is tried with: a good
-// value (as text) and what the settings then hold, and values the option refuses.
+// value (as text) and what the command's options then hold, and values the option
+// refuses.
 type option struct {
 	cmd  string // "" for the bare labtui (the TUI)
 	key  string
 	good string
-	got  func(settings) any
+	got  func(settled) any
 	want any
 	bad  []string
 }
 
 var options = []option{
 	// labtui, the TUI; the job's and the lab's options are checked here once.
-	{"", "backend", "compose", func(s settings) any { return s.Backend }, "compose", []string{"kubernetes"}},
-	{"", "broker-addr", "[::1]:9093", func(s settings) any { return s.BrokerAddr }, "[::1]:9093", []string{" ", "0.0.0.0:9092", "10.0.0.1:9092", "127.0.0.1", "127.0.0.1:99999"}},
-	{"", "compose-file", "/x/compose.yml", func(s settings) any { return s.ComposeFile }, "/x/compose.yml", nil},
-	{"", "export-dir", "/x/answers", func(s settings) any { return s.ExportDir }, "/x/answers", nil},
-	{"", "forget-after", "0s", func(s settings) any { return s.ForgetAfter }, time.Duration(0), []string{"-1s", "banana"}},
-	{"", "hiccup-duration", "10s", func(s settings) any { return s.HiccupDuration }, 10 * time.Second, []string{"500ms", "banana"}},
-	{"", "instances", "5", func(s settings) any { return s.Instances }, 5, []string{"0", "65", "many"}},
-	{"", "keep-cluster", "true", func(s settings) any { return s.KeepCluster }, true, []string{"yes"}},
-	{"", "out-of-orderness", "40s", func(s settings) any { return s.OutOfOrderness }, 40 * time.Second, []string{"banana", "-1s", "40"}},
-	{"", "rate", "50", func(s settings) any { return s.Rate }, 50.0, []string{"banana", "0", "-3", "100000", "50001"}},
-	{"", "recording", "/x/hour.jsonl", func(s settings) any { return s.Recording }, "/x/hour.jsonl", nil},
-	{"", "seed", "7", func(s settings) any { return s.Seed }, int64(7), []string{"seven"}},
-	{"", "start-generator", "false", func(s settings) any { return s.StartGenerator }, false, []string{"nope"}},
-	{"", "starting-offsets", "latest", func(s settings) any { return s.StartAt }, livejob.Latest, []string{"middle"}},
-	{"", "state-dir", "/x/state", func(s settings) any { return s.StateDir }, "/x/state", nil},
-	{"", "tenants", "acme,globex", func(s settings) any { return s.Tenants }, []string{"acme", "globex"}, []string{" "}},
-	{"", "timestamp", "started_ts", func(s settings) any { return s.Timestamp }, meter.StartedTS, []string{"ts"}},
-	{"", "watermark-interval", "0s", func(s settings) any { return s.WatermarkInterval }, time.Duration(0), []string{"-200ms"}},
-	{"", "watermarks", "source", func(s settings) any { return s.WatermarksAt }, meter.SourceWatermarks, []string{"partition"}},
-	{"", "idleness", "30s", func(s settings) any { return s.Idleness }, 30 * time.Second, []string{"-1s", "soon"}},
+	{"", "backend", "compose", func(s settled) any { return s.opts.(*tuiOptions).Backend }, "compose", []string{"kubernetes"}},
+	{"", "broker-addr", "[::1]:9093", func(s settled) any { return s.opts.(*tuiOptions).Lab.BrokerAddr }, "[::1]:9093", []string{" ", "0.0.0.0:9092", "10.0.0.1:9092", "127.0.0.1", "127.0.0.1:99999"}},
+	{"", "compose-file", "/x/compose.yml", func(s settled) any { return s.global.ComposeFile }, "/x/compose.yml", nil},
+	{"", "export-dir", "/x/answers", func(s settled) any { return s.opts.(*tuiOptions).ExportDir }, "/x/answers", nil},
+	{"", "forget-after", "0s", func(s settled) any { return s.opts.(*tuiOptions).Job.ForgetAfter }, time.Duration(0), []string{"-1s", "banana"}},
+	{"", "hiccup-duration", "10s", func(s settled) any { return s.opts.(*tuiOptions).HiccupDuration }, 10 * time.Second, []string{"500ms", "banana"}},
+	{"", "instances", "5", func(s settled) any { return s.opts.(*tuiOptions).Lab.Instances }, 5, []string{"0", "65", "many"}},
+	{"", "keep-cluster", "true", func(s settled) any { return s.global.KeepCluster }, true, []string{"yes"}},
+	{"", "out-of-orderness", "40s", func(s settled) any { return s.opts.(*tuiOptions).Job.OutOfOrderness }, 40 * time.Second, []string{"banana", "-1s", "40"}},
+	{"", "rate", "50", func(s settled) any { return s.opts.(*tuiOptions).Lab.Rate }, 50.0, []string{"banana", "0", "-3", "100000", "50001"}},
+	{"", "recording", "/x/hour.jsonl", func(s settled) any { return s.opts.(*tuiOptions).Recording }, "/x/hour.jsonl", nil},
+	{"", "seed", "7", func(s settled) any { return s.opts.(*tuiOptions).Lab.Seed }, int64(7), []string{"seven"}},
+	{"", "start-generator", "false", func(s settled) any { return s.opts.(*tuiOptions).StartGenerator }, false, []string{"nope"}},
+	{"", "starting-offsets", "latest", func(s settled) any { return s.opts.(*tuiOptions).Lab.StartAt }, livejob.Latest, []string{"middle"}},
+	{"", "state-dir", "/x/state", func(s settled) any { return s.global.StateDir }, "/x/state", nil},
+	{"", "tenants", "acme,globex", func(s settled) any { return s.opts.(*tuiOptions).Lab.Tenants }, []string{"acme", "globex"}, []string{" "}},
+	{"", "timestamp", "started_ts", func(s settled) any { return s.opts.(*tuiOptions).Job.Timestamp }, meter.StartedTS, []string{"ts"}},
+	{"", "watermark-interval", "0s", func(s settled) any { return s.opts.(*tuiOptions).Job.WatermarkInterval }, time.Duration(0), []string{"-200ms"}},
+	{"", "watermarks", "source", func(s settled) any { return s.opts.(*tuiOptions).Job.WatermarksAt }, meter.SourceWatermarks, []string{"partition"}},
+	{"", "idleness", "30s", func(s settled) any { return s.opts.(*tuiOptions).Job.Idleness }, 30 * time.Second, []string{"-1s", "soon"}},
 
-	{"doctor", "backend", "cluster", func(s settings) any { return s.Backend }, "cluster", []string{"embedded", "clustr"}},
-	{"doctor", "cluster-cache", "/x/cache", func(s settings) any { return s.ClusterCache }, "/x/cache", nil},
-	{"doctor", "session", "class3-ana", func(s settings) any { return s.Session }, "class3-ana", []string{"Ana", "a b", strings.Repeat("a", 41)}},
-	{"doctor", "flink", "http://127.0.0.1:8081", func(s settings) any { return s.Flink }, "http://127.0.0.1:8081", []string{"127.0.0.1:8081", "ftp://x"}},
+	{"doctor", "backend", "cluster", func(s settled) any { return s.opts.(*doctorOptions).Backend }, "cluster", []string{"embedded", "clustr"}},
+	{"doctor", "cluster-cache", "/x/cache", func(s settled) any { return s.opts.(*doctorOptions).ClusterCache }, "/x/cache", nil},
+	{"doctor", "session", "class3-ana", func(s settled) any { return s.opts.(*doctorOptions).Remote.Session }, "class3-ana", []string{"Ana", "a b", strings.Repeat("a", 41)}},
+	{"doctor", "flink", "http://127.0.0.1:8081", func(s settled) any { return s.opts.(*doctorOptions).Remote.Flink }, "http://127.0.0.1:8081", []string{"127.0.0.1:8081", "ftp://x"}},
 
-	{"broker", "broker-addr", "127.0.0.1:9094", func(s settings) any { return s.BrokerAddr }, "127.0.0.1:9094", []string{" "}},
+	{"broker", "broker-addr", "127.0.0.1:9094", func(s settled) any { return *s.opts.(*string) }, "127.0.0.1:9094", []string{" "}},
 
-	{"diff", "brief", "true", func(s settings) any { return s.Brief }, true, []string{"quiet"}},
-	{"diff", "identical", "true", func(s settings) any { return s.Identical }, true, []string{"all"}},
-	{"diff", "names", "live run,replay", func(s settings) any { return s.Names }, "live run,replay", []string{"one"}},
-	{"diff", "records", "-1", func(s settings) any { return s.Records }, -1, []string{"-2", "all"}},
-	{"diff", "sink", "processing-time", func(s settings) any { return s.Sink }, meter.ProcessingTimeResult, []string{"wall-clock"}},
+	{"diff", "brief", "true", func(s settled) any { return s.opts.(*diffOptions).Brief }, true, []string{"quiet"}},
+	{"diff", "identical", "true", func(s settled) any { return s.opts.(*diffOptions).Identical }, true, []string{"all"}},
+	{"diff", "names", "live run,replay", func(s settled) any { return s.opts.(*diffOptions).Names }, "live run,replay", []string{"one"}},
+	{"diff", "records", "-1", func(s settled) any { return s.opts.(*diffOptions).Records }, -1, []string{"-2", "all"}},
+	{"diff", "sink", "processing-time", func(s settled) any { return s.opts.(*diffOptions).Sink }, meter.ProcessingTimeResult, []string{"wall-clock"}},
 
-	{"export", "export-dir", "/x/out", func(s settings) any { return s.ExportDir }, "/x/out", nil},
+	{"export", "export-dir", "/x/out", func(s settled) any { return *s.opts.(*string) }, "/x/out", nil},
 
-	{"feed", "brokers", "a:1,b:2", func(s settings) any { return s.Brokers }, "a:1,b:2", []string{" "}},
-	{"feed", "lead", "0s", func(s settings) any { return s.Lead }, time.Duration(0), []string{"-1s"}},
-	{"feed", "pace", "fast", func(s settings) any { return s.Pace }, replay.Fast, []string{"slow"}},
-	{"feed", "shift", "120m", func(s settings) any { return s.Shift }, "120m", []string{"90s", "later"}},
-	{"feed", "shifted-out", "/x/fed.jsonl", func(s settings) any { return s.ShiftedOut }, "/x/fed.jsonl", nil},
-	{"feed", "topic", "t2", func(s settings) any { return s.Topic }, "t2", []string{" "}},
+	{"feed", "brokers", "a:1,b:2", func(s settled) any { return s.opts.(*feedOptions).Brokers }, "a:1,b:2", []string{" "}},
+	{"feed", "lead", "0s", func(s settled) any { return s.opts.(*feedOptions).Lead }, time.Duration(0), []string{"-1s"}},
+	{"feed", "pace", "fast", func(s settled) any { return s.opts.(*feedOptions).Pace }, replay.Fast, []string{"slow"}},
+	{"feed", "shift", "120m", func(s settled) any { return s.opts.(*feedOptions).Shift }, "120m", []string{"90s", "later"}},
+	{"feed", "shifted-out", "/x/fed.jsonl", func(s settled) any { return s.opts.(*feedOptions).ShiftedOut }, "/x/fed.jsonl", nil},
+	{"feed", "topic", "t2", func(s settled) any { return s.opts.(*feedOptions).Topic }, "t2", []string{" "}},
 
-	{"moved", "limit", "-1", func(s settings) any { return s.Limit }, -1, []string{"-5"}},
-	{"moved", "replay", "/x/r.jsonl", func(s settings) any { return s.Replay }, "/x/r.jsonl", nil},
-	{"moved", "forget-after", "0s", func(s settings) any { return s.ForgetAfter }, time.Duration(0), []string{"-1s"}},
+	{"moved", "limit", "-1", func(s settled) any { return s.opts.(*movedOptions).Limit }, -1, []string{"-5"}},
+	{"moved", "replay", "/x/r.jsonl", func(s settled) any { return s.opts.(*movedOptions).Replay }, "/x/r.jsonl", nil},
+	{"moved", "forget-after", "0s", func(s settled) any { return s.opts.(*movedOptions).Job.ForgetAfter }, time.Duration(0), []string{"-1s"}},
 
-	{"record", "duration", "1h", func(s settings) any { return s.Duration }, time.Hour, []string{"0s", "-5s", "banana"}},
-	{"record", "hiccup", "gw-1@40s+35s", func(s settings) any { return s.Hiccups }, []string{"gw-1@40s+35s"}, []string{"gw-1"}},
-	{"record", "out", "/x/o.jsonl", func(s settings) any { return s.Out }, "/x/o.jsonl", nil},
-	{"record", "simulate", "true", func(s settings) any { return s.Simulate }, true, []string{"maybe"}},
-	{"record", "start", "2026-11-29T10:00:00Z", func(s settings) any { return s.Start }, "2026-11-29T10:00:00Z", []string{"10:00"}},
+	{"record", "duration", "1h", func(s settled) any { return s.opts.(*recordOptions).Duration }, time.Hour, []string{"0s", "-5s", "banana"}},
+	{"record", "hiccup", "gw-1@40s+35s", func(s settled) any { return s.opts.(*recordOptions).Faults.Hiccups }, []string{"gw-1@40s+35s"}, []string{"gw-1"}},
+	{"record", "out", "/x/o.jsonl", func(s settled) any { return s.opts.(*recordOptions).Out }, "/x/o.jsonl", nil},
+	{"record", "simulate", "true", func(s settled) any { return s.opts.(*recordOptions).Simulate }, true, []string{"maybe"}},
+	{"record", "start", "2026-11-29T10:00:00Z", func(s settled) any { return s.opts.(*recordOptions).Start }, "2026-11-29T10:00:00Z", []string{"10:00"}},
 
-	{"replay", "drain", "true", func(s settings) any { return s.Drain }, true, []string{"banana"}},
-	{"replay", "format", "jsonl", func(s settings) any { return s.Format }, meter.JSONL, []string{"xml"}},
-	{"replay", "pace", "fast", func(s settings) any { return s.Pace }, replay.Fast, []string{"slow"}},
-	{"replay", "partitions", "3", func(s settings) any { return s.Partitions }, 3, []string{"-1", "2147483648", "three"}},
-	{"replay", "trace", "true", func(s settings) any { return s.Trace }, true, []string{"yes"}},
-	{"replay", "out-of-orderness", "1s", func(s settings) any { return s.OutOfOrderness }, time.Second, []string{"banana"}},
+	{"replay", "drain", "true", func(s settled) any { return s.opts.(*replayOptions).Drain }, true, []string{"banana"}},
+	{"replay", "format", "jsonl", func(s settled) any { return s.opts.(*replayOptions).Format }, meter.JSONL, []string{"xml"}},
+	{"replay", "pace", "fast", func(s settled) any { return s.opts.(*replayOptions).Pace }, replay.Fast, []string{"slow"}},
+	{"replay", "partitions", "3", func(s settled) any { return s.opts.(*replayOptions).Partitions }, 3, []string{"-1", "2147483648", "three"}},
+	{"replay", "trace", "true", func(s settled) any { return s.opts.(*replayOptions).Trace }, true, []string{"yes"}},
+	{"replay", "out-of-orderness", "1s", func(s settled) any { return s.opts.(*replayOptions).Job.OutOfOrderness }, time.Second, []string{"banana"}},
 
-	{"", "cluster-run-dir", "/x/run", func(s settings) any { return s.ClusterRunDir }, "/x/run", nil},
-	{"run", "record", "/x/rec.jsonl", func(s settings) any { return s.Record }, "/x/rec.jsonl", nil},
-	{"run", "generate-for", "2m30s", func(s settings) any { return s.GenerateFor }, 150 * time.Second, []string{"-1s", "soon"}},
-	{"run", "kill-after", "3m40s", func(s settings) any { return s.KillAfter }, 220 * time.Second, []string{"-1s", "later"}},
-	{"run", "replay-after", "1m", func(s settings) any { return s.ReplayAfter }, time.Minute, []string{"-1s", "later"}},
-	{"run", "duration", "3m", func(s settings) any { return s.Duration }, 3 * time.Minute, []string{"-5s", "banana"}},
-	{"run", "headless", "true", func(s settings) any { return s.Headless }, true, []string{"sure"}},
-	{"run", "hiccup", "gw-1@:40+35s", func(s settings) any { return s.Hiccups }, []string{"gw-1@:40+35s"}, []string{"gw-9@x"}},
-	{"run", "stall-partition", "2@:30+2m", func(s settings) any { return s.Stalls }, []string{"2@:30+2m"}, []string{"two@1s+1m", "2@40s"}},
-	{"run", "format", "jsonl", func(s settings) any { return s.Format }, meter.JSONL, []string{"csv"}},
-	{"run", "trace", "true", func(s settings) any { return s.Trace }, true, []string{"yes"}},
-	{"run", "rate", "100", func(s settings) any { return s.Rate }, 100.0, []string{"banana", "100000"}},
-	{"record", "rate", "1e9", func(s settings) any { return s.Rate }, 1e9, []string{"banana", "0"}},
+	{"", "cluster-run-dir", "/x/run", func(s settled) any { return s.opts.(*tuiOptions).ClusterRunDir }, "/x/run", nil},
+	{"run", "record", "/x/rec.jsonl", func(s settled) any { return s.opts.(*runOptions).Record }, "/x/rec.jsonl", nil},
+	{"run", "generate-for", "2m30s", func(s settled) any { return s.opts.(*runOptions).GenerateFor }, 150 * time.Second, []string{"-1s", "soon"}},
+	{"run", "kill-after", "3m40s", func(s settled) any { return s.opts.(*runOptions).KillAfter }, 220 * time.Second, []string{"-1s", "later"}},
+	{"run", "replay-after", "1m", func(s settled) any { return s.opts.(*runOptions).ReplayAfter }, time.Minute, []string{"-1s", "later"}},
+	{"run", "duration", "3m", func(s settled) any { return s.opts.(*runOptions).Duration }, 3 * time.Minute, []string{"-5s", "banana"}},
+	{"run", "headless", "true", func(s settled) any { return s.opts.(*runOptions).Headless }, true, []string{"sure"}},
+	{"run", "hiccup", "gw-1@:40+35s", func(s settled) any { return s.opts.(*runOptions).Faults.Hiccups }, []string{"gw-1@:40+35s"}, []string{"gw-9@x"}},
+	{"run", "stall-partition", "2@:30+2m", func(s settled) any { return s.opts.(*runOptions).Faults.Stalls }, []string{"2@:30+2m"}, []string{"two@1s+1m", "2@40s"}},
+	{"run", "format", "jsonl", func(s settled) any { return s.opts.(*runOptions).Format }, meter.JSONL, []string{"csv"}},
+	{"run", "trace", "true", func(s settled) any { return s.opts.(*runOptions).Trace }, true, []string{"yes"}},
+	{"run", "rate", "100", func(s settled) any { return s.opts.(*runOptions).Lab.Rate }, 100.0, []string{"banana", "100000"}},
+	{"record", "rate", "1e9", func(s settled) any { return s.opts.(*recordOptions).Lab.Rate }, 1e9, []string{"banana", "0"}},
 
-	{"skew", "flush", "10:01:15", func(s settings) any { return s.Flush }, "10:01:15", []string{"soon"}},
-	{"skew", "from", "10:01", func(s settings) any { return s.From }, "10:01", []string{"ten"}},
-	{"skew", "to", "10:02", func(s settings) any { return s.To }, "10:02", []string{"25:99"}},
-	{"skew", "hiccup", "10:00:40", func(s settings) any { return s.HiccupMark }, "10:00:40", []string{"ten past"}},
-	{"skew", "held", "gw-1", func(s settings) any { return s.Held }, "gw-1", nil},
-	{"skew", "height", "10", func(s settings) any { return s.Height }, 10, []string{"-1"}},
-	{"skew", "width", "80", func(s settings) any { return s.Width }, 80, []string{"-1", "wide"}},
-	{"skew", "out", "x.svg", func(s settings) any { return s.Out }, "x.svg", nil},
-	{"skew", "quiet", "true", func(s settings) any { return s.Quiet }, true, []string{"hush"}},
+	{"skew", "flush", "10:01:15", func(s settled) any { return s.opts.(*skewOptions).Flush }, "10:01:15", []string{"soon"}},
+	{"skew", "from", "10:01", func(s settled) any { return s.opts.(*skewOptions).From }, "10:01", []string{"ten"}},
+	{"skew", "to", "10:02", func(s settled) any { return s.opts.(*skewOptions).To }, "10:02", []string{"25:99"}},
+	{"skew", "hiccup", "10:00:40", func(s settled) any { return s.opts.(*skewOptions).Hiccup }, "10:00:40", []string{"ten past"}},
+	{"skew", "held", "gw-1", func(s settled) any { return s.opts.(*skewOptions).Held }, "gw-1", nil},
+	{"skew", "height", "10", func(s settled) any { return s.opts.(*skewOptions).Height }, 10, []string{"-1"}},
+	{"skew", "width", "80", func(s settled) any { return s.opts.(*skewOptions).Width }, 80, []string{"-1", "wide"}},
+	{"skew", "out", "x.svg", func(s settled) any { return s.opts.(*skewOptions).Out }, "x.svg", nil},
+	{"skew", "quiet", "true", func(s settled) any { return s.opts.(*skewOptions).Quiet }, true, []string{"hush"}},
 }
 
 // TestEveryOptionFromEverySource gives each option a good value and each value it
 // refuses, once on the command line, once in its LABTUI_* variable and once in the
-// config file: the good one reaches the settings, typed, with where it came from; a bad
+// config file: the good one reaches the command's options, typed, with where it came from; a bad
 // one is exit status 2 and one sentence that names the source, the value and what the
 // option takes.
 func TestEveryOptionFromEverySource(t *testing.T) {
@@ -133,7 +134,7 @@ func TestEveryOptionFromEverySource(t *testing.T) {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}
 				if got := o.got(s); !reflect.DeepEqual(got, o.want) {
-					t.Errorf("settings hold %#v, want %#v", got, o.want)
+					t.Errorf("the options hold %#v, want %#v", got, o.want)
 				}
 				if w, want := s.where[o.key], sourceName(o.key, src, path); w != want {
 					t.Errorf("where = %q, want %q", w, want)
@@ -191,8 +192,8 @@ func TestPrecedenceFlagThenEnvironmentThenFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if s.Rate != 50 || s.Seed != 5 || s.Instances != 4 {
-		t.Errorf("rate %v seed %v instances %v, want 50 (flag), 5 (environment), 4 (file: an empty variable is unset)", s.Rate, s.Seed, s.Instances)
+	if lab := s.opts.(*runOptions).Lab; lab.Rate != 50 || lab.Seed != 5 || lab.Instances != 4 {
+		t.Errorf("rate %v seed %v instances %v, want 50 (flag), 5 (environment), 4 (file: an empty variable is unset)", lab.Rate, lab.Seed, lab.Instances)
 	}
 	if s.where["rate"] != "--rate" || s.where["seed"] != "LABTUI_SEED" || s.where["instances"] != "instances in "+path {
 		t.Errorf("where %v", s.where)
@@ -201,22 +202,23 @@ func TestPrecedenceFlagThenEnvironmentThenFile(t *testing.T) {
 
 func TestUnsetIsTheDefaultAndZeroIsZero(t *testing.T) {
 	s, code, errOut, _ := settleCLI(t, nil, "", "replay")
-	if code != 0 || s.ForgetAfter != 10*time.Minute || s.WatermarkInterval != 200*time.Millisecond || s.set("forget-after") {
-		t.Fatalf("unset: exit %d %s: forget-after %v (set %v), interval %v", code, errOut, s.ForgetAfter, s.set("forget-after"), s.WatermarkInterval)
+	job := s.opts.(*replayOptions).Job
+	_, set := s.where["forget-after"]
+	if code != 0 || job.ForgetAfter != 10*time.Minute || job.WatermarkInterval != 200*time.Millisecond || set {
+		t.Fatalf("unset: exit %d %s: forget-after %v (set %v), interval %v", code, errOut, job.ForgetAfter, set, job.WatermarkInterval)
 	}
-	a := &app{cfg: s}
-	o, err := a.jobOptions()
+	o, err := job.options(nil)
 	if err != nil || o.ForgetAfter.Or(-1) != 10*60*1000 || o.Watermarks.Interval.Or(-1) != 200 {
 		t.Fatalf("unset job options %v %v: %v", o.ForgetAfter, o.Watermarks.Interval, err)
 	}
 	for _, src := range []string{"flag", "env", "file"} {
 		o := option{cmd: "replay", key: "forget-after"}
 		s, code, errOut, _ := settleWith(t, o, src, "0s")
-		if code != 0 || s.ForgetAfter != 0 || !s.set("forget-after") {
-			t.Fatalf("%s: exit %d %s: forget-after %v", src, code, errOut, s.ForgetAfter)
+		job := s.opts.(*replayOptions).Job
+		if _, set := s.where["forget-after"]; code != 0 || job.ForgetAfter != 0 || !set {
+			t.Fatalf("%s: exit %d %s: forget-after %v", src, code, errOut, job.ForgetAfter)
 		}
-		a := &app{cfg: s}
-		if o, err := a.jobOptions(); err != nil || !o.ForgetAfter.IsSet() || o.ForgetAfter.Or(-1) != 0 {
+		if o, err := job.options(nil); err != nil || !o.ForgetAfter.IsSet() || o.ForgetAfter.Or(-1) != 0 {
 			t.Fatalf("%s: job options forget after %v: %v", src, o.ForgetAfter, err)
 		}
 	}
@@ -228,9 +230,9 @@ func TestConfigFileListsAndTypes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !reflect.DeepEqual(s.Tenants, []string{"acme", "globex"}) || !reflect.DeepEqual(s.Hiccups, []string{"gw-1@40s+35s", "gw-2@2m+10s"}) ||
-		s.Rate != 100 || !s.Trace || s.Duration != 90*time.Second {
-		t.Errorf("settings %+v", s)
+	if o := s.opts.(*runOptions); !reflect.DeepEqual(o.Lab.Tenants, []string{"acme", "globex"}) || !reflect.DeepEqual(o.Faults.Hiccups, []string{"gw-1@40s+35s", "gw-2@2m+10s"}) ||
+		o.Lab.Rate != 100 || !o.Trace || o.Duration != 90*time.Second {
+		t.Errorf("options %+v", o)
 	}
 	for _, tc := range []struct{ file, want string }{
 		{"duration: 90\n", "duration: 90 in PATH is not accepted: give 0 (run until ctrl-c) or a positive duration such as 3m"},
@@ -279,7 +281,7 @@ func TestBadValuesAsAUserTypesThem(t *testing.T) {
 }
 
 // settleWith settles option o given value from src ("flag", "env" or "file").
-func settleWith(t *testing.T, o option, src, value string) (settings, int, string, string) {
+func settleWith(t *testing.T, o option, src, value string) (settled, int, string, string) {
 	t.Helper()
 	var args []string
 	if o.cmd != "" {
@@ -298,10 +300,18 @@ func settleWith(t *testing.T, o option, src, value string) (settings, int, strin
 	return settleCLI(t, env, file, args...)
 }
 
+// settled is what loadConfig left for the command that ran: its options, those every
+// command has, and where each option that was set came from.
+type settled struct {
+	opts   any
+	global globalOptions
+	where  map[string]string
+}
+
 // settleCLI runs labtui with args, the variables env and a config file holding file
-// (none for ""), but every command stops after loadConfig, leaving its settings. It
+// (none for ""), but every command stops after loadConfig, leaving its options. It
 // returns them, the exit code, stderr and the config file's path.
-func settleCLI(t *testing.T, env map[string]string, file string, args ...string) (settings, int, string, string) {
+func settleCLI(t *testing.T, env map[string]string, file string, args ...string) (settled, int, string, string) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	for k, v := range env {
@@ -318,10 +328,13 @@ func settleCLI(t *testing.T, env map[string]string, file string, args ...string)
 	var out, errb bytes.Buffer
 	a := &app{stdout: &out, stderr: &errb}
 	root := a.rootCmd()
-	var got settings
+	var got settled
 	eachCommand(root, func(c *cobra.Command) {
 		c.Args = cobra.ArbitraryArgs
-		c.RunE = func(*cobra.Command, []string) error { got = a.cfg; return nil }
+		c.RunE = func(*cobra.Command, []string) error {
+			got = settled{opts: a.options[c], global: a.global, where: a.where}
+			return nil
+		}
 	})
 	code := a.execute(context.Background(), root, args)
 	return got, code, errb.String(), path
@@ -381,4 +394,20 @@ func yamlScalar(value string) string {
 		return strconv.Quote(value)
 	}
 	return value
+}
+
+// TestAnOptionOfAFewNamesTakesOnlyThose: the parsers behind --timestamp, --watermarks,
+// --format, --pace, --sink and --starting-offsets read "" as the default, but an empty
+// value given on the command line or in the file is refused, as any other name is.
+func TestAnOptionOfAFewNamesTakesOnlyThose(t *testing.T) {
+	for _, o := range []option{{cmd: "replay", key: "timestamp"}, {cmd: "replay", key: "watermarks"}, {cmd: "replay", key: "format"},
+		{cmd: "feed", key: "pace"}, {cmd: "diff", key: "sink"}, {cmd: "run", key: "starting-offsets"}} {
+		for _, src := range []string{"flag", "file"} {
+			_, code, errOut, path := settleWith(t, o, src, "")
+			want := valueName(o.key, src, path, "") + " is not accepted: give " + ruleText(o.cmd, o.key)
+			if code != 2 || errOut != "labtui: "+want+"\n" {
+				t.Errorf("%s --%s \"\" from the %s: exit %d, %q; want 2 and %q", o.cmd, o.key, src, code, errOut, want)
+			}
+		}
+	}
 }

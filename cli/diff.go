@@ -13,7 +13,17 @@ import (
 	"github.com/labtui/labtui/replay"
 )
 
+// diffOptions are labtui diff's.
+type diffOptions struct {
+	Sink      meter.Kind
+	Records   int // -1 for all
+	Identical bool
+	Brief     bool
+	Names     string
+}
+
 func (a *app) diffCmd() *cobra.Command {
+	o := &diffOptions{}
 	cmd := &cobra.Command{
 		Use:   "diff A B",
 		Short: "Compare two runs' window output, (tenant, minute) by (tenant, minute), and explain each difference",
@@ -25,24 +35,24 @@ func (a *app) diffCmd() *cobra.Command {
 			"Exit status: 0 when the outputs are identical, 1 when they differ, 2 on trouble.",
 		Args: cobra.ArbitraryArgs,
 		// Trouble exits 2, as diff(1)'s does, from the configuration on.
-		RunE: a.runDiff,
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runDiff(args, o) },
 	}
 	f := cmd.Flags()
-	f.String("sink", "event-time", "the window compared: event-time or processing-time")
-	f.Int("records", 3, "records listed under each explanation (-1: all)")
-	f.Bool("identical", false, "list identical rows too, instead of folding them")
-	f.BoolP("brief", "q", false, "print only the summary line")
-	f.String("names", "A,B", "what to call the two runs in the report, comma-separated (\"live run,replay\")")
-	return cmd
+	f.Var(choice(&o.Sink, meter.EventTimeResult, meter.ProcessingTimeResult), "sink", "the window compared: event-time or processing-time")
+	f.IntVar(&o.Records, "records", 3, "records listed under each explanation (-1: all)")
+	f.BoolVar(&o.Identical, "identical", false, "list identical rows too, instead of folding them")
+	f.BoolVarP(&o.Brief, "brief", "q", false, "print only the summary line")
+	f.StringVar(&o.Names, "names", "A,B", "what to call the two runs in the report, comma-separated (\"live run,replay\")")
+	return a.command(cmd, o)
 }
 
-func (a *app) runDiff(cmd *cobra.Command, args []string) error {
+func (a *app) runDiff(args []string, o *diffOptions) error {
 	trouble := func(err error) error { return exitError{code: 2, msg: err.Error()} }
 	if len(args) != 2 {
 		return trouble(fmt.Errorf("diff takes two output files, A and B; got %d", len(args)))
 	}
-	sink := a.cfg.Sink
-	names, err := parseNames(a.cfg.Names)
+	sink := o.Sink
+	names, err := parseNames(o.Names)
 	if err != nil {
 		return trouble(err)
 	}
@@ -56,11 +66,11 @@ func (a *app) runDiff(cmd *cobra.Command, args []string) error {
 	// The report quotes the outputs' tenants and request ids: shown escaped.
 	stdout := safetext.NewWriter(a.stdout)
 	defer stdout.Flush()
-	if a.cfg.Brief {
+	if o.Brief {
 		fmt.Fprintln(stdout, r.Summary(names))
 	} else {
 		fmt.Fprintf(stdout, "%s = %s\n%s = %s\n", names.A, args[0], names.B, args[1])
-		if err := r.WriteText(stdout, diff.TextOptions{Names: names, Records: a.cfg.Records, Identical: a.cfg.Identical}); err != nil {
+		if err := r.WriteText(stdout, diff.TextOptions{Names: names, Records: o.Records, Identical: o.Identical}); err != nil {
 			return trouble(err)
 		}
 	}
@@ -79,7 +89,16 @@ func parseNames(s string) (diff.Names, error) {
 	return diff.Names{A: a, B: b}, nil
 }
 
+// movedOptions are labtui moved's: with --replay, the job's options it re-enacts the
+// recording with (both timestamps, with watermarks after the parse).
+type movedOptions struct {
+	Limit  int    // -1 for all
+	Replay string // the recording, "" to read two outputs
+	Job    jobFlags
+}
+
 func (a *app) movedCmd() *cobra.Command {
+	o := &movedOptions{}
 	cmd := &cobra.Command{
 		Use:   "moved A B | moved --replay RECORDING",
 		Short: "List the requests whose event-time minute changed between two runs (completed_ts against started_ts)",
@@ -88,25 +107,25 @@ func (a *app) movedCmd() *cobra.Command {
 			"whose event-time minute changed: its id, tenant, cost, both minutes, and whether it was\n" +
 			"dropped as late. With --replay it re-enacts a recording both ways itself.",
 		Args: cobra.MaximumNArgs(2),
-		RunE: a.runMoved,
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runMoved(cmd, args, o) },
 	}
 	f := cmd.Flags()
-	f.Int("limit", 20, "requests listed (-1: all)")
-	f.String("replay", "", "a recording to re-enact at recorded pace with completed_ts (A) and started_ts (B)")
-	f.Duration("out-of-orderness", 0, "with --replay: bounded out-of-orderness; 0 is for_monotonous_timestamps()")
-	f.Duration("watermark-interval", 200*time.Millisecond, "with --replay: periodic watermark interval")
-	f.Duration("forget-after", 10*time.Minute, "with --replay: how long the RequestAssembler keeps a half request")
-	return cmd
+	f.IntVar(&o.Limit, "limit", 20, "requests listed (-1: all)")
+	f.StringVar(&o.Replay, "replay", "", "a recording to re-enact at recorded pace with completed_ts (A) and started_ts (B)")
+	f.DurationVar(&o.Job.OutOfOrderness, "out-of-orderness", 0, "with --replay: bounded out-of-orderness; 0 is for_monotonous_timestamps()")
+	f.DurationVar(&o.Job.WatermarkInterval, "watermark-interval", 200*time.Millisecond, "with --replay: periodic watermark interval")
+	f.DurationVar(&o.Job.ForgetAfter, "forget-after", 10*time.Minute, "with --replay: how long the RequestAssembler keeps a half request")
+	return a.command(cmd, o)
 }
 
-func (a *app) runMoved(cmd *cobra.Command, args []string) error {
+func (a *app) runMoved(cmd *cobra.Command, args []string, o *movedOptions) error {
 	var ra, rb []meter.Result
 	names := diff.Names{A: "A", B: "B"}
-	if path := a.cfg.Replay; path != "" {
+	if path := o.Replay; path != "" {
 		if len(args) != 0 {
 			return fmt.Errorf("moved takes two output files or --replay RECORDING, not both")
 		}
-		opts, err := a.jobOptions()
+		opts, err := o.Job.options(a.global.Prices)
 		if err != nil {
 			return err
 		}
@@ -147,5 +166,5 @@ func (a *app) runMoved(cmd *cobra.Command, args []string) error {
 	// The list quotes the runs' request ids and tenants: shown escaped.
 	stdout := safetext.NewWriter(a.stdout)
 	defer stdout.Flush()
-	return m.WriteText(stdout, names, a.cfg.Limit)
+	return m.WriteText(stdout, names, o.Limit)
 }

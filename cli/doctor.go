@@ -20,7 +20,15 @@ import (
 // newChecker builds the doctor's Checker; a test adds options (its own ports).
 var newChecker = func() *compose.Checker { return compose.NewChecker() }
 
+// doctorOptions are labtui doctor's.
+type doctorOptions struct {
+	Backend      string
+	ClusterCache string
+	Remote       remoteFlags
+}
+
 func (a *app) doctorCmd() *cobra.Command {
+	o := &doctorOptions{}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check that this machine can run a real lab (labtui --backend compose, cluster or remote)",
@@ -32,32 +40,33 @@ func (a *app) doctorCmd() *cobra.Command {
 			"from. Each problem comes with the command or step that fixes it; the exit code is 1 if\n" +
 			"there is one. The embedded lab (plain labtui) needs none of this.",
 		Args: cobra.NoArgs,
-		RunE: a.runDoctor,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runDoctor(cmd, o) },
 	}
-	cmd.Flags().String("backend", "compose", "the lab to check: compose, cluster or remote")
-	addClusterCacheFlag(cmd)
-	addRemoteFlags(cmd)
-	return cmd
+	f := cmd.Flags()
+	f.StringVar(&o.Backend, "backend", "compose", "the lab to check: compose, cluster or remote")
+	bindClusterCache(f, &o.ClusterCache)
+	o.Remote.bind(f)
+	return a.command(cmd, o)
 }
 
-func (a *app) runDoctor(cmd *cobra.Command, _ []string) error {
+func (a *app) runDoctor(cmd *cobra.Command, o *doctorOptions) error {
 	var report compose.Report
-	switch name := a.cfg.Backend; name {
+	switch name := o.Backend; name {
 	case "compose", "":
 		report = newChecker().Check(cmd.Context())
 	case "cluster", "remote":
-		l, err := a.clusterLayout()
+		l, err := clusterLayout(o.ClusterCache)
 		if err != nil {
 			return err
 		}
 		if name == "cluster" {
 			report = labcluster.Doctor(cmd.Context(), l)
 		} else {
-			brokers, flinkURL, err := a.remoteAddrs()
+			brokers, flinkURL, err := o.Remote.addrs()
 			if err != nil {
 				return err
 			}
-			session := a.cfg.Session
+			session := o.Remote.Session
 			if session == "" {
 				session = clusterlab.DefaultSession()
 			}
@@ -96,12 +105,12 @@ func plural(n int, one, many string) string {
 // composeBackend builds the compose lab from the settings and runs the doctor's checks
 // before anything else, so a machine without Docker gets one message (that names
 // `labtui doctor` and the embedded default) and nothing is started.
-func (a *app) composeBackend(lossless bool) (backend.Backend, error) {
-	cfg, err := a.labConfig()
+func (a *app) composeBackend(o *tuiOptions, lossless bool) (backend.Backend, error) {
+	cfg, err := a.labConfig(o.labOptions)
 	if err != nil {
 		return nil, err
 	}
-	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
+	hiccups, err := inject.ParseHiccups(o.Faults.Hiccups)
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +119,11 @@ func (a *app) composeBackend(lossless bool) (backend.Backend, error) {
 		start = "latest"
 	}
 	lab, err := flinklab.New(flinklab.Config{
-		ComposeFile: a.cfg.ComposeFile,
+		ComposeFile: a.global.ComposeFile,
 		Generator:   cfg.Generator,
 		Job:         cfg.Job,
 		StartAt:     start,
-		KeepCluster: a.cfg.KeepCluster,
+		KeepCluster: a.global.KeepCluster,
 		Hiccups:     hiccups,
 		Lossless:    lossless,
 	})

@@ -12,6 +12,7 @@ import (
 )
 
 func (a *app) exportCmd() *cobra.Command {
+	var dir string
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write your Lab 4 answers and the evidence labtui captured to lab-04-answers.md and .json",
@@ -19,13 +20,14 @@ func (a *app) exportCmd() *cobra.Command {
 			"writes lab-04-answers.md and lab-04-answers.json: per exercise your answers and the\n" +
 			"evidence captured, the same files the `e` key writes.",
 		Args: cobra.NoArgs,
-		RunE: a.runExport,
+		RunE: func(*cobra.Command, []string) error { return a.runExport(dir) },
 	}
-	cmd.Flags().String("export-dir", ".", "where to write the two files")
-	return cmd
+	cmd.Flags().StringVar(&dir, "export-dir", ".", "where to write the two files")
+	return a.command(cmd, &dir)
 }
 
-func (a *app) runExport(cmd *cobra.Command, _ []string) error {
+// runExport writes the two files to dir.
+func (a *app) runExport(dir string) error {
 	store := state.NewStore(a.stateDir())
 	st, found, err := store.Load()
 	if err != nil {
@@ -35,7 +37,7 @@ func (a *app) runExport(cmd *cobra.Command, _ []string) error {
 		return fmt.Errorf("nothing to export yet: no saved answers in %s; run labtui and answer in the lab panel first", store.Path())
 	}
 	session.Tables(&st)
-	paths, err := export.Write(a.cfg.ExportDir, st, time.Now())
+	paths, err := export.Write(dir, st, time.Now())
 	if err != nil {
 		return err
 	}

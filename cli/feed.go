@@ -15,7 +15,18 @@ import (
 	"github.com/labtui/labtui/replay"
 )
 
+// feedOptions are labtui feed's.
+type feedOptions struct {
+	Brokers    string
+	Topic      string
+	Pace       replay.Pace
+	Shift      string
+	Lead       time.Duration
+	ShiftedOut string // "" for none
+}
+
 func (a *app) feedCmd() *cobra.Command {
+	o := &feedOptions{}
 	cmd := &cobra.Command{
 		Use:   "feed FILE",
 		Short: "Produce a recording into a Kafka topic, paced by its arrival times",
@@ -26,19 +37,19 @@ func (a *app) feedCmd() *cobra.Command {
 			"window boundary stays where it was relative to the data. --shifted-out writes the\n" +
 			"recording as fed, for `labtui replay --pace recorded` to re-enact.",
 		Args: cobra.ExactArgs(1),
-		RunE: a.runFeed,
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runFeed(cmd, args, o) },
 	}
 	f := cmd.Flags()
-	f.String("brokers", "127.0.0.1:9092", "bootstrap servers, comma-separated")
-	f.String("topic", "gateway-events", "the topic to write")
-	f.String("pace", "recorded", "recorded (at each record's arrival time) or fast (all at once)")
-	f.String("shift", "auto", "auto (start in the next minute), 0, or a whole number of minutes such as 120m")
-	f.Duration("lead", 5*time.Second, "with --shift auto, the least time before the first record is due")
-	f.String("shifted-out", "", "also write the recording as fed (times shifted) to this file")
-	return cmd
+	f.StringVar(&o.Brokers, "brokers", "127.0.0.1:9092", "bootstrap servers, comma-separated")
+	f.StringVar(&o.Topic, "topic", "gateway-events", "the topic to write")
+	f.Var(choice(&o.Pace, replay.Recorded, replay.Fast), "pace", "recorded (at each record's arrival time) or fast (all at once)")
+	f.StringVar(&o.Shift, "shift", "auto", "auto (start in the next minute), 0, or a whole number of minutes such as 120m")
+	f.DurationVar(&o.Lead, "lead", 5*time.Second, "with --shift auto, the least time before the first record is due")
+	f.StringVar(&o.ShiftedOut, "shifted-out", "", "also write the recording as fed (times shifted) to this file")
+	return a.command(cmd, o)
 }
 
-func (a *app) runFeed(cmd *cobra.Command, args []string) error {
+func (a *app) runFeed(cmd *cobra.Command, args []string, o *feedOptions) error {
 	ctx := cmd.Context()
 	src, err := recording.Open(ctx, args[0])
 	if err != nil {
@@ -56,26 +67,26 @@ func (a *app) runFeed(cmd *cobra.Command, args []string) error {
 		return errors.Join(fmt.Errorf("%s holds no records", args[0]), readErr)
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Arrival < entries[j].Arrival })
-	shift, err := feedShift(a.cfg.Shift, entries[0].Arrival, time.Now().Add(a.cfg.Lead).UnixMilli())
+	shift, err := feedShift(o.Shift, entries[0].Arrival, time.Now().Add(o.Lead).UnixMilli())
 	if err != nil {
 		return err
 	}
 	for i := range entries {
 		entries[i] = shiftEntry(entries[i], shift)
 	}
-	if out := a.cfg.ShiftedOut; out != "" {
+	if out := o.ShiftedOut; out != "" {
 		if err := writeEntries(out, src.Topic(), entries); err != nil {
 			return err
 		}
 	}
-	topic := a.cfg.Topic
-	cl, err := recording.NewProducer(strings.Split(a.cfg.Brokers, ","), "labtui-feed", kgo.ProducerLinger(0))
+	topic := o.Topic
+	cl, err := recording.NewProducer(strings.Split(o.Brokers, ","), "labtui-feed", kgo.ProducerLinger(0))
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
 	opt := recording.ProduceOptions{Owned: true}
-	if a.cfg.Pace != replay.Fast {
+	if o.Pace != replay.Fast {
 		opt.At = func(e recording.Entry) time.Time { return time.UnixMilli(e.Arrival) }
 	}
 	fmt.Fprintf(a.stderr, "feeding %d records to %s (shifted by %d min), first due at %s UTC\n",

@@ -28,7 +28,7 @@ type headlessSession struct {
 
 // headlessSession opens the state directory and starts a session from what it holds;
 // ctx bounds the work it does at the end.
-func (a *app) headlessSession(ctx context.Context) (*headlessSession, error) {
+func (a *app) headlessSession(ctx context.Context, j jobFlags) (*headlessSession, error) {
 	lock, err := state.LockDir(a.stateDir(), "a headless run")
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func (a *app) headlessSession(ctx context.Context) (*headlessSession, error) {
 		lock.Unlock()
 		return nil, err
 	}
-	job, err := a.jobOptions()
+	job, err := j.options(a.global.Prices)
 	if err != nil {
 		lock.Unlock()
 		return nil, err

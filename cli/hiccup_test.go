@@ -44,8 +44,8 @@ func TestAnUnwritableCacheLeavesTheRecordingInTheTemporaryFolder(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(file, "cache"))
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	a := &app{cfg: settings{Recording: tui.DefaultRecording}}
-	path, warning := a.recording()
+	a := &app{}
+	path, warning := a.recording(tui.DefaultRecording)
 	want := "cannot save the recorded hour in " + filepath.Join(file, "cache", "labtui") + " (not a directory): set XDG_CACHE_HOME to a folder you can write; meanwhile r and t replay a copy in "
 	if !strings.HasPrefix(path, tmp) || !strings.HasPrefix(warning, want) {
 		t.Fatalf("path %q, warning %q", path, warning)
@@ -54,7 +54,7 @@ func TestAnUnwritableCacheLeavesTheRecordingInTheTemporaryFolder(t *testing.T) {
 		t.Fatalf("the copy is not there: %v", err)
 	}
 	t.Setenv("TMPDIR", filepath.Join(file, "tmp"))
-	path, warning = a.recording()
+	path, warning = a.recording(tui.DefaultRecording)
 	if path != "" || !strings.Contains(warning, "until then r and t have nothing to replay") {
 		t.Fatalf("path %q, warning %q", path, warning)
 	}

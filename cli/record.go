@@ -10,14 +10,24 @@ import (
 
 	"github.com/labtui/labtui/backend/embedded"
 	"github.com/labtui/labtui/broker"
-	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/internal/safetext"
 
 	"github.com/labtui/labtui/recording"
 )
 
+// recordOptions are labtui record's: its own, the embedded lab's, the job's and the
+// hiccups (Faults.Stalls stays empty).
+type recordOptions struct {
+	labOptions
+	Out      string
+	Duration time.Duration
+	Simulate bool
+	Start    string // RFC 3339, "" for the current minute
+}
+
 func (a *app) recordCmd() *cobra.Command {
+	o := &recordOptions{}
 	cmd := &cobra.Command{
 		Use:   "record --out FILE",
 		Short: "Record gateway-events in the recording format replay reads",
@@ -26,28 +36,28 @@ func (a *app) recordCmd() *cobra.Command {
 			"have produced over --duration on a simulated clock, hiccups included, without waiting:\n" +
 			"the same flags always write the same file.",
 		Args: cobra.NoArgs,
-		RunE: a.runRecord,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runRecord(cmd, o) },
 	}
 	f := cmd.Flags()
-	f.String("out", "", "the recording to write (gzip when it ends in .gz)")
-	f.Duration("duration", time.Minute, "how much to record")
-	f.Bool("simulate", false, "simulate the generator on a simulated clock instead of running it")
-	f.String("start", "", "the simulated recording's start, RFC 3339 (default: the current minute)")
-	f.StringArray("hiccup", nil, "a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@20m40s+35s, or gw-1@:40+35s at second 40 of the first minute at least 10s in (repeatable)")
-	addLabFlags(cmd)
-	addJobFlags(cmd)
-	return cmd
+	f.StringVar(&o.Out, "out", "", "the recording to write (gzip when it ends in .gz)")
+	f.DurationVar(&o.Duration, "duration", time.Minute, "how much to record")
+	f.BoolVar(&o.Simulate, "simulate", false, "simulate the generator on a simulated clock instead of running it")
+	f.StringVar(&o.Start, "start", "", "the simulated recording's start, RFC 3339 (default: the current minute)")
+	f.StringArrayVar(&o.Faults.Hiccups, "hiccup", nil, "a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@20m40s+35s, or gw-1@:40+35s at second 40 of the first minute at least 10s in (repeatable)")
+	o.Lab.bind(f)
+	o.Job.bind(f)
+	return a.command(cmd, o)
 }
 
-func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
-	out := a.cfg.Out
+func (a *app) runRecord(cmd *cobra.Command, o *recordOptions) error {
+	out := o.Out
 	if out == "" {
 		return fmt.Errorf("record needs --out FILE")
 	}
-	if a.cfg.Simulate {
-		return a.simulate(cmd.Context(), a.fleetConfig(), out)
+	if o.Simulate {
+		return a.simulate(cmd.Context(), o)
 	}
-	cfg, err := a.labConfig()
+	cfg, err := a.labConfig(o.labOptions)
 	if err != nil {
 		return err
 	}
@@ -69,7 +79,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 		w.Close()
 		return err
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), a.cfg.Duration)
+	ctx, cancel := context.WithTimeout(cmd.Context(), o.Duration)
 	defer cancel()
 	if err := lab.Start(ctx); err != nil {
 		w.Close()
@@ -89,7 +99,7 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 		w.Close()
 		return err
 	}
-	fmt.Fprintf(a.stderr, "recording %s from the embedded lab on %s for %s\n", out, lab.Addr(), a.cfg.Duration)
+	fmt.Fprintf(a.stderr, "recording %s from the embedded lab on %s for %s\n", out, lab.Addr(), o.Duration)
 	<-ctx.Done()
 	cerr := lab.Close()
 	<-logged
@@ -104,26 +114,27 @@ func (a *app) runRecord(cmd *cobra.Command, _ []string) error {
 }
 
 // simulate writes the recording the fleet would make on a simulated clock, at any rate.
-func (a *app) simulate(ctx context.Context, fleet generator.Config, out string) error {
+func (a *app) simulate(ctx context.Context, o *recordOptions) error {
+	fleet, out := o.Lab.fleet(), o.Out
 	if err := fleet.ValidateSchedule(); err != nil {
 		return err
 	}
-	if err := a.checkFaults(); err != nil {
+	if err := a.checkFaults(o.labOptions); err != nil {
 		return err
 	}
 	start := time.Now().Truncate(time.Minute)
-	if s := a.cfg.Start; s != "" {
+	if s := o.Start; s != "" {
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
 			return fmt.Errorf("--start must be an RFC 3339 time such as 2026-11-29T10:00:00Z, not %q", s)
 		}
 		start = t
 	}
-	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
+	hiccups, err := inject.ParseHiccups(o.Faults.Hiccups)
 	if err != nil {
 		return err
 	}
-	sim := recording.SimConfig{Generator: fleet, Start: start, Duration: a.cfg.Duration, Hiccups: hiccups,
+	sim := recording.SimConfig{Generator: fleet, Start: start, Duration: o.Duration, Hiccups: hiccups,
 		Partitions: broker.DefaultPartitions}
 	w, err := createRecording(out, recording.Topic{Name: broker.DefaultTopic, Partitions: int32(sim.Partitions)})
 	if err != nil {

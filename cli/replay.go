@@ -12,7 +12,18 @@ import (
 	"github.com/labtui/labtui/replay"
 )
 
+// replayOptions are labtui replay's.
+type replayOptions struct {
+	Job        jobFlags
+	Pace       replay.Pace
+	Drain      bool
+	Format     meter.Format
+	Trace      bool
+	Partitions int // the topic's partition count, 0 for what the recording says
+}
+
 func (a *app) replayCmd() *cobra.Command {
+	o := &replayOptions{}
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Replay a recording of gateway-events through both TenantCost windows",
@@ -20,54 +31,25 @@ func (a *app) replayCmd() *cobra.Command {
 			"in .gz; kcat -J lines too) and runs it through the GatewayMeter job, printing both\n" +
 			"print sinks and the late side output as the job writes them.",
 		Args: cobra.ExactArgs(1),
-		RunE: a.runReplay,
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runReplay(cmd, args, o) },
 	}
 	f := cmd.Flags()
-	f.String("pace", "recorded", "recorded (re-enact on a simulated clock, deterministic) or fast (wall clock)")
-	addJobFlags(cmd)
-	f.Bool("drain", false, "at the end emit the maximum watermark, as \"flink stop --drain\" does")
-	f.String("format", "text", "text (print-sink lines) or jsonl")
-	f.Bool("trace", false, "also print a trace line per assembled record")
-	f.Int("partitions", 0, "the topic's partition count: with --watermarks source each partition is a split from the start, one no record names included; 0 takes the recording's topic line (labtui record writes one), else the partitions up to the highest a record names")
-	return cmd
+	f.Var(choice(&o.Pace, replay.Recorded, replay.Fast), "pace", "recorded (re-enact on a simulated clock, deterministic) or fast (wall clock)")
+	o.Job.bind(f)
+	f.BoolVar(&o.Drain, "drain", false, "at the end emit the maximum watermark, as \"flink stop --drain\" does")
+	f.Var(choice(&o.Format, meter.Text, meter.JSONL), "format", "text (print-sink lines) or jsonl")
+	f.BoolVar(&o.Trace, "trace", false, "also print a trace line per assembled record")
+	f.IntVar(&o.Partitions, "partitions", 0, "the topic's partition count: with --watermarks source each partition is a split from the start, one no record names included; 0 takes the recording's topic line (labtui record writes one), else the partitions up to the highest a record names")
+	return a.command(cmd, o)
 }
 
-// addJobFlags adds the flags that configure the GatewayMeter job.
-func addJobFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.Duration("out-of-orderness", 0, "bounded out-of-orderness; 0 is for_monotonous_timestamps()")
-	f.Duration("watermark-interval", 200*time.Millisecond, "periodic watermark interval (pipeline.auto-watermark-interval); 0 disables periodic watermarks")
-	f.String("timestamp", "completed_ts", "the record field event time reads: completed_ts or started_ts")
-	f.String("watermarks", "stream", "where watermarks are generated: stream (after the parse, the course's Lab 4 job) or source (on the Kafka source, one generator per partition, module 5)")
-	f.Duration("idleness", 0, "with --watermarks source: withIdleness, a partition that brings nothing for this long (processing time) leaves the minimum until it sends again; 0 is none")
-	f.Duration("forget-after", 10*time.Minute, "how long (event time) the RequestAssembler keeps a half request; 0 forgets it at the next watermark at or past its timestamp")
-}
-
-// jobOptions reads the job flags (and their config and environment values).
-func (a *app) jobOptions() (meter.Options, error) {
-	// Each flag has the course's default, so every value here is set: 0 is zero.
-	// loadConfig refused negatives, naming where they came from.
-	o := meter.Options{
-		Prices:      a.cfg.Prices,
-		Timestamp:   a.cfg.Timestamp,
-		ForgetAfter: meter.Ms(a.cfg.ForgetAfter.Milliseconds()),
-		Watermarks: meter.Watermarks{
-			OutOfOrderness: a.cfg.OutOfOrderness.Milliseconds(),
-			Interval:       meter.Ms(a.cfg.WatermarkInterval.Milliseconds()),
-			At:             a.cfg.WatermarksAt,
-			Idleness:       a.cfg.Idleness.Milliseconds(),
-		},
-	}
-	return o, o.Validate()
-}
-
-func (a *app) runReplay(cmd *cobra.Command, args []string) error {
-	pace, format := a.cfg.Pace, a.cfg.Format
-	opts, err := a.jobOptions()
+func (a *app) runReplay(cmd *cobra.Command, args []string, o *replayOptions) error {
+	pace, format := o.Pace, o.Format
+	opts, err := o.Job.options(a.global.Prices)
 	if err != nil {
 		return err
 	}
-	opts.Trace = a.cfg.Trace
+	opts.Trace = o.Trace
 	src, err := recording.Open(cmd.Context(), args[0])
 	if cmd.Context().Err() != nil {
 		return exitError{code: 130, msg: fmt.Sprintf("replay of %s interrupted while opening it", args[0])}
@@ -77,7 +59,7 @@ func (a *app) runReplay(cmd *cobra.Command, args []string) error {
 	}
 	defer src.Close()
 	out := meter.NewPrinter(a.stdout, format)
-	cfg := replay.Config{Pace: pace, Job: opts, Drain: a.cfg.Drain, Partitions: int32(a.cfg.Partitions)}
+	cfg := replay.Config{Pace: pace, Job: opts, Drain: o.Drain, Partitions: int32(o.Partitions)}
 	var skips recording.Skips
 	sum, err := replay.Run(cmd.Context(), src, cfg, out.Print, skips.Add)
 	ferr := out.Flush()

@@ -15,11 +15,26 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// app is what every subcommand shares: its settings and the streams.
+// app is what every subcommand shares: the options every command has, where the
+// settled options came from, and the streams.
 type app struct {
-	cfg    settings
-	stdout io.Writer
-	stderr io.Writer
+	global globalOptions
+	// where says where each option that was set came from ("--rate", "LABTUI_RATE",
+	// "rate in FILE"); an option left at its flag's default is absent.
+	where map[string]string
+	// options holds, by command, the struct the command's flags are bound to.
+	options map[*cobra.Command]any
+	stdout  io.Writer
+	stderr  io.Writer
+}
+
+// command records that cmd's flags are bound to opts, and returns cmd.
+func (a *app) command(cmd *cobra.Command, opts any) *cobra.Command {
+	if a.options == nil {
+		a.options = map[*cobra.Command]any{}
+	}
+	a.options[cmd] = opts
+	return cmd
 }
 
 // Execute runs labtui with os.Args and returns the process exit code.
@@ -81,11 +96,7 @@ func (a *app) rootCmd() *cobra.Command {
 	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.String("config", "", "config file (default $XDG_CONFIG_HOME/labtui/config.yaml; LABTUI_CONFIG)")
-	pf.String("state-dir", "", "where answers autosave and the log goes (default $XDG_STATE_HOME/labtui)")
-	pf.String("compose-file", "", "the compose lab's docker-compose.yml (default: the one built into labtui)")
-	pf.Bool("keep-cluster", false, "leave the compose lab running when labtui quits")
-	pf.MarkHidden("compose-file")
-	pf.MarkHidden("keep-cluster")
+	a.global.bind(pf)
 	a.setupTUI(root)
 	root.AddCommand(a.replayCmd(), a.exportCmd(), a.runCmd(), a.brokerCmd(), a.recordCmd(), a.feedCmd(), a.doctorCmd(), a.clusterCmd())
 	root.AddCommand(a.diffCmd(), a.movedCmd(), a.skewCmd())

@@ -13,8 +13,6 @@ import (
 	clusterlab "github.com/labtui/labtui/backend/cluster"
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/replay"
 )
 
 // rule is what one option accepts: accept ends the sentence "LABTUI_KEY=VALUE is not
@@ -27,17 +25,18 @@ type rule struct {
 
 // rules holds every option that takes less than its type parses, by key, or by
 // "COMMAND/KEY" where one command reads a key differently. Keys not listed take what
-// their type parses (typeRules).
+// their type parses (typeRules). An option of a few names (a choiceValue) takes only
+// those: its rule only says which.
 var rules = map[string]rule{
 	// The job's options (replay, run, record, skew, moved, the TUI).
 	"out-of-orderness":   {"a duration of 0 or more, such as 0s (for_monotonous_timestamps()), 500ms or 40s", durationAtLeast(0)},
 	"watermark-interval": {"a duration of 0 or more, such as 200ms (Flink's default) or 1s; 0 turns periodic watermarks off", durationAtLeast(0)},
 	"forget-after":       {"a duration of 0 or more, such as 10m (the default) or 0s (forget at the next watermark)", durationAtLeast(0)},
-	"timestamp":          {"completed_ts or started_ts", parses(meter.ParseTimestampField)},
-	"watermarks":         {"stream (after the parse, the course's Lab 4 job) or source (per partition on the Kafka source)", parses(meter.ParseWatermarkSite)},
+	"timestamp":          {accept: "completed_ts or started_ts"},
+	"watermarks":         {accept: "stream (after the parse, the course's Lab 4 job) or source (per partition on the Kafka source)"},
 	"idleness":           {"a duration of 0 (none) or more, such as 30s; with --watermarks source", durationAtLeast(0)},
-	"format":             {"text or jsonl", parses(meter.ParseFormat)},
-	"pace":               {"recorded or fast", parses(replay.ParsePace)},
+	"format":             {accept: "text or jsonl"},
+	"pace":               {accept: "recorded or fast"},
 	"replay/partitions":  {"0 (what the recording says) or the topic's partition count, from 1 to 2147483647", intBetween(0, math.MaxInt32)},
 
 	// The embedded lab.
@@ -46,7 +45,7 @@ var rules = map[string]rule{
 	"record/rate":      {"a number of requests per second above 0, such as 20 (at most " + strconv.Itoa(generator.MaxLiveRate) + " unless --simulate)", floatAbove(0)},
 	"instances":        {"a whole number of gateway instances from 1 to " + strconv.Itoa(generator.MaxInstances), intBetween(1, generator.MaxInstances)},
 	"tenants":          {"a comma-separated list of tenant names, such as acme,globex", nonEmpty},
-	"starting-offsets": {"earliest or latest", oneOf("earliest", "latest")},
+	"starting-offsets": {accept: "earliest or latest"},
 	"hiccup":           {"INSTANCE@AFTER+FOR, such as gw-1@40s+35s, or gw-1@:40+35s at second 40 of a minute", hiccupSpec},
 	"stall-partition":  {"PARTITION@AFTER+FOR, such as 2@40s+2m, or 2@:30+2m at second 30 of a minute", stallSpec},
 	"broker-addr":      {"a host:port on loopback, such as 127.0.0.1:9092, localhost:9093 or [::1]:9092 (port 0 picks a free one)", loopbackAddr},
@@ -69,7 +68,7 @@ var rules = map[string]rule{
 	"lead":    {"a duration of 0 or more, such as 5s", durationAtLeast(0)},
 
 	// diff, moved and skew.
-	"sink":        {"event-time or processing-time", oneOf("event-time", "processing-time")},
+	"sink":        {accept: "event-time or processing-time"},
 	"records":     {"a whole number of records, or -1 for all", intAtLeast(-1)},
 	"limit":       {"a whole number of requests, or -1 for all", intAtLeast(-1)},
 	"names":       {`two names separated by a comma, such as "live run,replay"`, twoNames},
@@ -149,13 +148,6 @@ func oneOf(values ...string) func(string) bool {
 			}
 		}
 		return false
-	}
-}
-
-func parses[T any](parse func(string) (T, error)) func(string) bool {
-	return func(s string) bool {
-		_, err := parse(s)
-		return err == nil && s != ""
 	}
 }
 

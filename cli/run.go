@@ -13,12 +13,24 @@ import (
 	"github.com/labtui/labtui/backend/flinklab"
 	"github.com/labtui/labtui/backend/labrt"
 	"github.com/labtui/labtui/broker"
-	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/meter"
 )
 
+// runOptions are labtui run's: the TUI's, and those of a headless run.
+type runOptions struct {
+	tuiOptions
+	Headless    bool
+	Duration    time.Duration // 0 runs until ctrl-c
+	Format      meter.Format
+	Record      string // --record: the recording of a real lab's topic
+	GenerateFor time.Duration
+	KillAfter   time.Duration
+	ReplayAfter time.Duration // the r key at this time
+}
+
 func (a *app) runCmd() *cobra.Command {
+	o := &runOptions{}
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the live lab: broker, gateway instances, the job, and faults",
@@ -27,91 +39,72 @@ func (a *app) runCmd() *cobra.Command {
 			"it prints both print sinks and the late side output, and on exit (--duration, ctrl-c or\n" +
 			"SIGTERM) it stops everything and prints a summary whose numbers must balance.",
 		Args: cobra.NoArgs,
-		RunE: a.runRun,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runRun(cmd, o) },
 	}
 	f := cmd.Flags()
-	f.Bool("headless", false, "print results instead of opening the terminal UI")
-	f.Duration("duration", 0, "stop after this long (0: run until ctrl-c)")
-	f.StringArray("hiccup", nil, "schedule a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@40s+35s, or at a second of the minute, e.g. gw-1@:40+35s as in the course (repeatable)")
-	f.StringArray("stall-partition", nil, "stall a partition: the fleet writes nothing to it: PARTITION@AFTER+FOR, e.g. 2@40s+2m or 2@:30+2m (repeatable); with --watermarks source it freezes event time, --idleness unfreezes it")
-	f.String("format", "text", "text (print-sink lines) or jsonl")
-	f.Bool("trace", false, "also print a trace line per assembled record")
-	f.String("record", "", "a real lab (--backend cluster, remote, compose): write every record of the lab's topic, as labtui's own consumer reads it, to this recording (gzip when it ends in .gz)")
-	f.Duration("generate-for", 0, "stop the generator after this long (0: it runs until the end)")
-	f.Duration("kill-after", 0, "kill the job this long after the start and let it restart with empty state, as the x key does (on --backend cluster: its TaskManager)")
-	f.Duration("replay-after", 0, "replay --recording this long after the start, as the r key does (with completed_ts), and say when the job has read it")
-	addTUIFlags(cmd)
-	addLabFlags(cmd)
-	addJobFlags(cmd)
-	return cmd
+	f.BoolVar(&o.Headless, "headless", false, "print results instead of opening the terminal UI")
+	f.DurationVar(&o.Duration, "duration", 0, "stop after this long (0: run until ctrl-c)")
+	f.StringArrayVar(&o.Faults.Hiccups, "hiccup", nil, "schedule a broker hiccup: INSTANCE@AFTER+FOR, e.g. gw-1@40s+35s, or at a second of the minute, e.g. gw-1@:40+35s as in the course (repeatable)")
+	f.StringArrayVar(&o.Faults.Stalls, "stall-partition", nil, "stall a partition: the fleet writes nothing to it: PARTITION@AFTER+FOR, e.g. 2@40s+2m or 2@:30+2m (repeatable); with --watermarks source it freezes event time, --idleness unfreezes it")
+	f.Var(choice(&o.Format, meter.Text, meter.JSONL), "format", "text (print-sink lines) or jsonl")
+	f.BoolVar(&o.Trace, "trace", false, "also print a trace line per assembled record")
+	f.StringVar(&o.Record, "record", "", "a real lab (--backend cluster, remote, compose): write every record of the lab's topic, as labtui's own consumer reads it, to this recording (gzip when it ends in .gz)")
+	f.DurationVar(&o.GenerateFor, "generate-for", 0, "stop the generator after this long (0: it runs until the end)")
+	f.DurationVar(&o.KillAfter, "kill-after", 0, "kill the job this long after the start and let it restart with empty state, as the x key does (on --backend cluster: its TaskManager)")
+	f.DurationVar(&o.ReplayAfter, "replay-after", 0, "replay --recording this long after the start, as the r key does (with completed_ts), and say when the job has read it")
+	o.tuiOptions.bind(f)
+	return a.command(cmd, o)
 }
 
-// addLabFlags adds the flags of the embedded lab: broker, generator, job source.
-func addLabFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	addBrokerFlags(cmd)
-	def := generator.Defaults()
-	f.Float64("rate", def.Rate, "requests per second over all gateway instances")
-	f.Int("instances", def.Instances, "gateway instances, gw-0 … gw-N-1")
-	f.StringSlice("tenants", def.Tenants, "tenants requests are spread over")
-	f.Int64("seed", def.Seed, "seed of the generator's schedule")
-	f.String("starting-offsets", "earliest", "where the job starts (and restarts) reading: earliest or latest")
+// labOptions are what a lab is built from: the embedded lab's flags, the job's, the
+// faults it is given at its start, and whether the job traces each record.
+type labOptions struct {
+	Lab    labFlags
+	Job    jobFlags
+	Faults faultFlags
+	Trace  bool
 }
 
-func addBrokerFlags(cmd *cobra.Command) {
-	cmd.Flags().String("broker-addr", broker.DefaultAddr, "where the embedded broker listens (loopback only)")
-}
-
-// fleetConfig is the generator's configuration from the lab flags, not yet validated.
-func (a *app) fleetConfig() generator.Config {
-	gen := generator.Defaults()
-	gen.Rate = a.cfg.Rate
-	gen.Instances = a.cfg.Instances
-	gen.Tenants = a.cfg.Tenants
-	gen.Seed = a.cfg.Seed
-	return gen
-}
-
-// labConfig reads the embedded lab's configuration.
-func (a *app) labConfig() (embedded.Config, error) {
-	gen := a.fleetConfig()
+// labConfig is the embedded lab's configuration.
+func (a *app) labConfig(o labOptions) (embedded.Config, error) {
+	gen := o.Lab.fleet()
 	if err := gen.Validate(); err != nil {
 		return embedded.Config{}, err
 	}
-	if err := a.checkFaults(); err != nil {
+	if err := a.checkFaults(o); err != nil {
 		return embedded.Config{}, err
 	}
-	opts, err := a.jobOptions()
+	opts, err := o.Job.options(a.global.Prices)
 	if err != nil {
 		return embedded.Config{}, err
 	}
-	opts.Trace = a.cfg.Trace
-	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
+	opts.Trace = o.Trace
+	hiccups, err := inject.ParseHiccups(o.Faults.Hiccups)
 	if err != nil {
 		return embedded.Config{}, err
 	}
-	stalls, err := inject.ParseStalls(a.cfg.Stalls)
+	stalls, err := inject.ParseStalls(o.Faults.Stalls)
 	if err != nil {
 		return embedded.Config{}, err
 	}
-	return embedded.Config{BrokerAddr: a.cfg.BrokerAddr, Generator: gen, Job: opts, StartAt: a.cfg.StartAt, Hiccups: hiccups, Stalls: stalls}, nil
+	return embedded.Config{BrokerAddr: o.Lab.BrokerAddr, Generator: gen, Job: opts, StartAt: o.Lab.StartAt, Hiccups: hiccups, Stalls: stalls}, nil
 }
 
-func (a *app) runRun(cmd *cobra.Command, _ []string) error {
-	if !a.cfg.Headless {
-		return a.runTUI(cmd, nil)
+func (a *app) runRun(cmd *cobra.Command, o *runOptions) error {
+	if !o.Headless {
+		return a.runTUI(cmd, &o.tuiOptions)
 	}
-	format := a.cfg.Format
-	if err := a.checkFaults(); err != nil {
+	format := o.Format
+	if err := a.checkFaults(o.labOptions); err != nil {
 		return err
 	}
-	lab, emb, err := a.headlessLab()
+	lab, emb, err := a.headlessLab(o)
 	if err != nil {
 		return err
 	}
 	ctx := cmd.Context()
 	// The session keeps the run's evidence for `labtui export`, as the TUI would.
-	lab4, err := a.headlessSession(ctx)
+	lab4, err := a.headlessSession(ctx, o.Job)
 	if err != nil {
 		lab.Close()
 		return err
@@ -129,8 +122,8 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 		return brokerError(err)
 	}
 	var rec *topicRecorder
-	if a.cfg.Record != "" {
-		if rec, err = recordTopic(lab.Broker(), labTopic(lab), a.cfg.Record); err != nil {
+	if o.Record != "" {
+		if rec, err = recordTopic(lab.Broker(), labTopic(lab), o.Record); err != nil {
 			lab.Close()
 			out.wait(time.Second)
 			return err
@@ -142,12 +135,12 @@ func (a *app) runRun(cmd *cobra.Command, _ []string) error {
 		rec.close()
 		return err
 	}
-	if d := a.cfg.Duration; d > 0 {
+	if d := o.Duration; d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	a.scheduleFaults(ctx, lab)
+	a.scheduleFaults(ctx, o, lab)
 	<-ctx.Done()
 	fmt.Fprintln(a.stderr, "# stopping: generator, in-flight produces, job, broker")
 	err = lab.Close()
@@ -190,13 +183,13 @@ type headlessLab interface {
 
 // headlessLab builds the lab of the backend setting, lossless: the embedded one (also
 // returned as itself, for its summary), or a real one.
-func (a *app) headlessLab() (headlessLab, *embedded.Lab, error) {
-	switch a.cfg.Backend {
+func (a *app) headlessLab(o *runOptions) (headlessLab, *embedded.Lab, error) {
+	switch o.Backend {
 	case "", "embedded":
-		if a.cfg.Record != "" {
+		if o.Record != "" {
 			return nil, nil, fmt.Errorf("--record records a real lab's topic (--backend cluster, remote or compose); labtui record --out FILE records the embedded lab")
 		}
-		cfg, err := a.labConfig()
+		cfg, err := a.labConfig(o.labOptions)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -209,13 +202,13 @@ func (a *app) headlessLab() (headlessLab, *embedded.Lab, error) {
 		}
 		return embeddedHeadless{lab}, lab, nil
 	case "compose":
-		lab, err := a.composeBackend(true)
+		lab, err := a.composeBackend(&o.tuiOptions, true)
 		if err != nil {
 			return nil, nil, err
 		}
 		return lab.(*flinklab.Lab), nil, nil
 	default:
-		lab, err := a.clusterBackend(a.cfg.Backend, true)
+		lab, err := a.clusterBackend(&o.tuiOptions, true)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -231,9 +224,9 @@ func (e embeddedHeadless) Broker() string { return e.Addr() }
 // scheduleFaults runs --generate-for's stop of the generator, --kill-after's kill of
 // the job (the x key) and --replay-after's replay (the r key) at their times, unless
 // ctx ends first.
-func (a *app) scheduleFaults(ctx context.Context, lab headlessLab) {
-	after(ctx, a.cfg.ReplayAfter, func() {
-		path, warning := a.recording()
+func (a *app) scheduleFaults(ctx context.Context, o *runOptions, lab headlessLab) {
+	after(ctx, o.ReplayAfter, func() {
+		path, warning := a.recording(o.Recording)
 		if path == "" {
 			fmt.Fprintln(a.stderr, "# replay-after:", warning)
 			return
@@ -248,13 +241,13 @@ func (a *app) scheduleFaults(ctx context.Context, lab headlessLab) {
 		}
 		fmt.Fprintf(a.stderr, "# replay-after: the job has read the whole recording, %s after r\n", time.Since(began).Round(100*time.Millisecond))
 	})
-	after(ctx, a.cfg.GenerateFor, func() {
+	after(ctx, o.GenerateFor, func() {
 		fmt.Fprintln(a.stderr, "# generate-for: stopping the generator")
 		if err := lab.SetGenerator(false); err != nil {
 			fmt.Fprintln(a.stderr, "# stopping the generator:", err)
 		}
 	})
-	after(ctx, a.cfg.KillAfter, func() {
+	after(ctx, o.KillAfter, func() {
 		r, ok := lab.(backend.Restarter)
 		if !ok {
 			fmt.Fprintln(a.stderr, "# kill-after: this lab cannot restart its job")
@@ -293,6 +286,7 @@ func brokerError(err error) error {
 }
 
 func (a *app) brokerCmd() *cobra.Command {
+	var addr string
 	cmd := &cobra.Command{
 		Use:   "broker",
 		Short: "Run the embedded Kafka broker alone, in the foreground",
@@ -301,7 +295,7 @@ func (a *app) brokerCmd() *cobra.Command {
 			"It stops on ctrl-c.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			b, err := broker.Start(cmd.Context(), broker.Config{Addr: a.cfg.BrokerAddr})
+			b, err := broker.Start(cmd.Context(), broker.Config{Addr: addr})
 			if err != nil {
 				return brokerError(err)
 			}
@@ -311,6 +305,6 @@ func (a *app) brokerCmd() *cobra.Command {
 			return nil
 		},
 	}
-	addBrokerFlags(cmd)
-	return cmd
+	bindBrokerAddr(cmd.Flags(), &addr)
+	return a.command(cmd, &addr)
 }

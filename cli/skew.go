@@ -15,7 +15,23 @@ import (
 	"github.com/labtui/labtui/skew"
 )
 
+// skewOptions are labtui skew's.
+type skewOptions struct {
+	Job    jobFlags
+	Drain  bool
+	Out    string // the SVG, "" for none
+	Held   string
+	Hiccup string // clock times, "" for none
+	Flush  string
+	From   string
+	To     string
+	Width  int // 0 for $COLUMNS
+	Height int // 0 for $LINES
+	Quiet  bool
+}
+
 func (a *app) skewCmd() *cobra.Command {
+	o := &skewOptions{}
 	cmd := &cobra.Command{
 		Use:   "skew FILE",
 		Short: "Draw event time against processing time for a recording (Akidau's picture), as SVG and in the terminal",
@@ -27,30 +43,30 @@ func (a *app) skewCmd() *cobra.Command {
 			"Times (--hiccup, --flush, --from, --to) are UTC clock times on the recording's first day,\n" +
 			"HH:MM[:SS[.mmm]], or RFC 3339.",
 		Args: cobra.ExactArgs(1),
-		RunE: a.runSkew,
+		RunE: func(cmd *cobra.Command, args []string) error { return a.runSkew(cmd, args, o) },
 	}
-	addJobFlags(cmd)
 	f := cmd.Flags()
-	f.Bool("drain", false, "at the end emit the maximum watermark, so every event-time window closes")
-	f.String("out", "skew.svg", "the SVG file to write (\"\" for none)")
-	f.String("held", "", "the gateway to colour apart (default: the one with most records arriving over 5 s late)")
-	f.String("hiccup", "", "mark the processing time a hiccup started")
-	f.String("flush", "", "mark the processing time the held records were flushed")
-	f.String("from", "", "zoom: the first time both axes show")
-	f.String("to", "", "zoom: the time both axes show up to")
-	f.Int("width", 0, "terminal cells across (default $COLUMNS, else 100)")
-	f.Int("height", 0, "terminal lines (default $LINES less 2, else 32)")
-	f.BoolP("quiet", "q", false, "do not print the picture, only write the SVG")
-	return cmd
+	o.Job.bind(f)
+	f.BoolVar(&o.Drain, "drain", false, "at the end emit the maximum watermark, so every event-time window closes")
+	f.StringVar(&o.Out, "out", "skew.svg", "the SVG file to write (\"\" for none)")
+	f.StringVar(&o.Held, "held", "", "the gateway to colour apart (default: the one with most records arriving over 5 s late)")
+	f.StringVar(&o.Hiccup, "hiccup", "", "mark the processing time a hiccup started")
+	f.StringVar(&o.Flush, "flush", "", "mark the processing time the held records were flushed")
+	f.StringVar(&o.From, "from", "", "zoom: the first time both axes show")
+	f.StringVar(&o.To, "to", "", "zoom: the time both axes show up to")
+	f.IntVar(&o.Width, "width", 0, "terminal cells across (default $COLUMNS, else 100)")
+	f.IntVar(&o.Height, "height", 0, "terminal lines (default $LINES less 2, else 32)")
+	f.BoolVarP(&o.Quiet, "quiet", "q", false, "do not print the picture, only write the SVG")
+	return a.command(cmd, o)
 }
 
-func (a *app) runSkew(cmd *cobra.Command, args []string) error {
-	opts, err := a.jobOptions()
+func (a *app) runSkew(cmd *cobra.Command, args []string, o *skewOptions) error {
+	opts, err := o.Job.options(a.global.Prices)
 	if err != nil {
 		return err
 	}
 	opts.Trace = true
-	results, err := replay.Results(cmd.Context(), args[0], replay.Config{Job: opts, Drain: a.cfg.Drain})
+	results, err := replay.Results(cmd.Context(), args[0], replay.Config{Job: opts, Drain: o.Drain})
 	if err != nil {
 		return err
 	}
@@ -64,11 +80,11 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 	if day == 0 && len(results) == 0 {
 		return fmt.Errorf("%s has no requests to draw", args[0])
 	}
-	so := skew.Options{Held: a.cfg.Held}
+	so := skew.Options{Held: o.Held}
 	for _, t := range []struct {
 		flag, value string
 		to          *int64
-	}{{"hiccup", a.cfg.HiccupMark, &so.Hiccup}, {"flush", a.cfg.Flush, &so.Flush}, {"from", a.cfg.From, &so.Span.From}, {"to", a.cfg.To, &so.Span.To}} {
+	}{{"hiccup", o.Hiccup, &so.Hiccup}, {"flush", o.Flush, &so.Flush}, {"from", o.From, &so.Span.From}, {"to", o.To, &so.Span.To}} {
 		if s := t.value; s != "" {
 			if *t.to, err = parseClock(s, day); err != nil {
 				return fmt.Errorf("--%s: %v", t.flag, err)
@@ -79,7 +95,7 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("--from and --to go together, --from first")
 	}
 	m := skew.Build(results, so)
-	if out := a.cfg.Out; out != "" {
+	if out := o.Out; out != "" {
 		f, err := os.Create(out)
 		if err != nil {
 			return fmt.Errorf("cannot write the picture: %w", err)
@@ -99,8 +115,8 @@ func (a *app) runSkew(cmd *cobra.Command, args []string) error {
 		fmt.Fprintf(a.stderr, "wrote %s: %d records%s, %d event-time and %d processing-time windows\n", out, len(m.Points), held,
 			len(m.EventWindows), len(m.ProcessingWindows))
 	}
-	if !a.cfg.Quiet {
-		w, h := a.cfg.Width, a.cfg.Height
+	if !o.Quiet {
+		w, h := o.Width, o.Height
 		if w <= 0 {
 			w = envInt("COLUMNS", 100)
 		}

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/labtui/labtui/broker"
@@ -49,68 +47,56 @@ var otherVariables = []string{
 // unknownVariables refuses a LABTUI_* variable that is set (not empty) and is neither an
 // option of a labtui command nor one of otherVariables: a misspelt one would otherwise
 // be ignored, and the lab would run without the setting the learner meant.
-func unknownVariables(root *cobra.Command, environ []string) error {
+func unknownVariables(options []string, environ []string) error {
 	known := map[string]bool{}
 	for _, v := range otherVariables {
 		known[v] = true
 	}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		add := func(f *pflag.Flag) { known[envName(f.Name)] = true }
-		c.Flags().VisitAll(add)
-		c.PersistentFlags().VisitAll(add)
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
+	for _, o := range options {
+		known[envName(o)] = true
 	}
-	walk(root)
-	var unknown []string
+	var set []string
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "LABTUI_") && value != "" && !known[name] {
-			unknown = append(unknown, name)
+		if strings.HasPrefix(name, "LABTUI_") && value != "" {
+			set = append(set, name)
 		}
 	}
-	if len(unknown) == 0 {
+	first, hint, rest := unknown(set, known)
+	if first == "" {
 		return nil
 	}
-	sort.Strings(unknown)
-	v := unknown[0]
-	hint := ""
-	if near := nearest(v, known); near != "" {
-		hint = " (did you mean " + near + "?)"
-	}
 	more := ""
-	if len(unknown) > 1 {
-		more = fmt.Sprintf(", and so are %s", strings.Join(unknown[1:], ", "))
+	if len(rest) > 0 {
+		more = fmt.Sprintf(", and so are %s", strings.Join(rest, ", "))
 	}
 	return fmt.Errorf("%s is set, but it is no setting of labtui's%s%s: unset it, or spell it as LABTUI_ and an option's long name in capitals, - as _ (labtui COMMAND --help lists them)",
-		v, hint, more)
+		first, hint, more)
 }
 
 // checkFaults refuses a hiccup of an instance the lab does not have, or a stall of a
 // partition its topic does not have, before anything starts: found only when the fault
 // was due, they stopped a lab that had started and written its state.
-func (a *app) checkFaults() error {
-	hiccups, err := inject.ParseHiccups(a.cfg.Hiccups)
+func (a *app) checkFaults(o labOptions) error {
+	hiccups, err := inject.ParseHiccups(o.Faults.Hiccups)
 	if err != nil {
 		return err
 	}
-	n := a.cfg.Instances
+	n := o.Lab.Instances
 	for i, h := range hiccups {
 		if h.Instance >= n {
 			return fmt.Errorf("%s is not accepted: the lab's gateway instances are gw-0 … %s (%s %d), so give one of them",
-				a.faultSource("hiccup", a.cfg.Hiccups, i), generator.InstanceName(n-1), a.sourceOf("instances", "--instances"), n)
+				a.faultSource("hiccup", o.Faults.Hiccups, i), generator.InstanceName(n-1), a.sourceOf("instances", "--instances"), n)
 		}
 	}
-	stalls, err := inject.ParseStalls(a.cfg.Stalls)
+	stalls, err := inject.ParseStalls(o.Faults.Stalls)
 	if err != nil {
 		return err
 	}
 	for i, st := range stalls {
 		if st.Partition >= broker.DefaultPartitions {
 			return fmt.Errorf("%s is not accepted: the lab's topic has partitions 0 to %d, so give one of them",
-				a.faultSource("stall-partition", a.cfg.Stalls, i), broker.DefaultPartitions-1)
+				a.faultSource("stall-partition", o.Faults.Stalls, i), broker.DefaultPartitions-1)
 		}
 	}
 	return nil
@@ -119,7 +105,7 @@ func (a *app) checkFaults() error {
 // sourceOf names where option key was set ("--instances", "LABTUI_INSTANCES", …), or
 // def when it was left at its default.
 func (a *app) sourceOf(key, def string) string {
-	if w, ok := a.cfg.where[key]; ok {
+	if w, ok := a.where[key]; ok {
 		return w
 	}
 	return def

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/embedded"
@@ -15,17 +17,41 @@ import (
 	"github.com/labtui/labtui/tui"
 )
 
-// newBackend builds the lab the TUI drives. It is a variable so the lab's constructor
-// can be plugged in here (and a test can plug in a fake): it is given the app, whose
-// settings hold the flags, the environment and the config file, and returns a Backend
-// that has not been started; the TUI calls Start, and Close when it quits.
-//
-// The backend setting (--backend, LABTUI_BACKEND, backend: in the config file) chooses
-// the lab: "embedded", the default, or "compose", which runs the doctor's checks first.
-var newBackend = func(a *app) (backend.Backend, error) {
-	switch name := a.cfg.Backend; name {
+// tuiOptions are the bare labtui's options, the TUI's, which labtui run has too.
+type tuiOptions struct {
+	labOptions
+	// Backend is the lab: "embedded", the default, "compose", "cluster" or "remote".
+	Backend        string
+	ClusterCache   string // "" for labcluster.DefaultCache()
+	ClusterRunDir  string // "" for a new folder in the cluster cache
+	Remote         remoteFlags
+	HiccupDuration time.Duration
+	Recording      string
+	ExportDir      string
+	StartGenerator bool
+}
+
+// bind binds the flags of the TUI, the embedded lab and the job.
+func (o *tuiOptions) bind(f *pflag.FlagSet) {
+	f.DurationVar(&o.HiccupDuration, "hiccup-duration", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
+	f.StringVar(&o.Recording, "recording", tui.DefaultRecording, "the recorded hour the r and t keys replay")
+	f.StringVar(&o.ExportDir, "export-dir", ".", "where the e key writes lab-04-answers.md and lab-04-answers.json")
+	f.StringVar(&o.Backend, "backend", "embedded", "the lab: embedded (everything in labtui), compose (Kafka and Flink in Docker), cluster (Kafka and Flink as processes of labtui, installed once) or remote (--brokers and --flink of a cluster that runs); see labtui doctor")
+	bindClusterCache(f, &o.ClusterCache)
+	o.Remote.bind(f)
+	f.StringVar(&o.ClusterRunDir, "cluster-run-dir", "", "--backend cluster: the folder of the run's files (configuration, logs, the TaskManagers' stdout); default a new one in the cluster cache")
+	f.BoolVar(&o.StartGenerator, "start-generator", true, "turn the generator on as soon as the lab is up (the g key toggles it)")
+	o.Lab.bind(f)
+	o.Job.bind(f)
+}
+
+// newBackend builds the lab the TUI drives, not started; the TUI calls Start, and
+// Close when it quits. The backend option chooses the lab: "embedded", the default, or
+// a real one, whose doctor's checks run first.
+func (a *app) newBackend(o *tuiOptions) (backend.Backend, error) {
+	switch name := o.Backend; name {
 	case "", "embedded":
-		cfg, err := a.labConfig()
+		cfg, err := a.labConfig(o.labOptions)
 		if err != nil {
 			return nil, err
 		}
@@ -36,43 +62,29 @@ var newBackend = func(a *app) (backend.Backend, error) {
 		cfg.Lossless = true
 		return embedded.New(cfg)
 	case "compose":
-		return a.composeBackend(false)
+		return a.composeBackend(o, false)
 	case "cluster", "remote":
-		return a.clusterBackend(name, true)
+		return a.clusterBackend(o, true)
 	default:
 		return nil, fmt.Errorf("--backend must be embedded, compose, cluster or remote, not %q", name)
 	}
 }
 
-// setupTUI makes the bare `labtui` command open the TUI, and adds its flags.
+// setupTUI makes the bare `labtui` command open the TUI, and binds its flags.
 func (a *app) setupTUI(root *cobra.Command) {
-	root.RunE = a.runTUI
+	o := &tuiOptions{}
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return a.runTUI(cmd, o) }
 	root.Args = cobra.NoArgs
-	addTUIFlags(root)
-	addJobFlags(root)
-	addLabFlags(root)
-}
-
-// addTUIFlags adds the flags of the terminal UI (labtui, and labtui run without
-// --headless).
-func addTUIFlags(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.Duration("hiccup-duration", tui.DefaultHiccup, "how long the i key holds a gateway instance's produce requests")
-	f.String("recording", tui.DefaultRecording, "the recorded hour the r and t keys replay")
-	f.String("export-dir", ".", "where the e key writes lab-04-answers.md and lab-04-answers.json")
-	f.String("backend", "embedded", "the lab: embedded (everything in labtui), compose (Kafka and Flink in Docker), cluster (Kafka and Flink as processes of labtui, installed once) or remote (--brokers and --flink of a cluster that runs); see labtui doctor")
-	addClusterCacheFlag(cmd)
-	addRemoteFlags(cmd)
-	f.String("cluster-run-dir", "", "--backend cluster: the folder of the run's files (configuration, logs, the TaskManagers' stdout); default a new one in the cluster cache")
-	f.Bool("start-generator", true, "turn the generator on as soon as the lab is up (the g key toggles it)")
+	o.bind(root.Flags())
+	a.command(root, o)
 }
 
 // runTUI runs the TUI until the learner quits: answers autosave to the state directory,
 // and the log goes to a file there, never to the screen.
-func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
+func (a *app) runTUI(cmd *cobra.Command, o *tuiOptions) error {
 	defer limitMemory()()
 	// Every value is checked before anything starts or the state is touched.
-	if err := a.checkFaults(); err != nil {
+	if err := a.checkFaults(o.labOptions); err != nil {
 		return err
 	}
 	dir := a.stateDir()
@@ -91,25 +103,25 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := newBackend(a)
+	b, err := a.newBackend(o)
 	if err != nil {
 		return err
 	}
-	job, err := a.jobOptions()
+	job, err := o.Job.options(a.global.Prices)
 	if err != nil {
 		return err
 	}
-	recording, warning := a.recording()
+	recording, warning := a.recording(o.Recording)
 	cfg := tui.Config{
 		Warning:   warning,
 		Job:       job,
 		Reenact:   sessionReenact,
-		Hiccup:    a.cfg.HiccupDuration,
+		Hiccup:    o.HiccupDuration,
 		Recording: recording,
-		ExportDir: a.cfg.ExportDir,
+		ExportDir: o.ExportDir,
 		Store:     store,
 
-		StartGenerator: a.cfg.StartGenerator,
+		StartGenerator: o.StartGenerator,
 	}
 	if found {
 		cfg.Saved = &saved
@@ -117,14 +129,14 @@ func (a *app) runTUI(cmd *cobra.Command, _ []string) error {
 	return tui.Run(cmd.Context(), b, cfg, logf)
 }
 
-// recording is the file the r and t keys replay: the recording setting; for the default,
-// the repository's copy when labtui runs from the repository, else the copy embedded in
-// labtui, written once to labtui's folder in the user's cache directory. A cache that
-// cannot be written does not keep the TUI from starting: the copy goes to the temporary
-// folder instead (or, failing that, r and t have nothing to replay), and warning says
-// what could not be saved and how to fix it.
-func (a *app) recording() (path, warning string) {
-	path = a.cfg.Recording
+// recording returns the file the r and t keys replay, and a warning: path, the
+// recording option; for the default, the repository's copy when labtui runs from the
+// repository, else the copy embedded in labtui, written once to labtui's folder in the
+// user's cache directory. A cache that cannot be written does not keep the TUI from
+// starting: the copy goes to the temporary folder instead (or, failing that, r and t
+// have nothing to replay), and the warning says what could not be saved and how to fix
+// it.
+func (a *app) recording(path string) (string, string) {
 	if path != tui.DefaultRecording {
 		return path, ""
 	}
@@ -150,10 +162,10 @@ func (a *app) recording() (path, warning string) {
 		dir, reason, tmp)
 }
 
-// stateDir is where answers autosave and the log goes: the state-dir setting
-// (LABTUI_STATE_DIR), else $XDG_STATE_HOME/labtui, else ~/.local/state/labtui.
+// stateDir is where answers autosave and the log goes: the state-dir option, else
+// $XDG_STATE_HOME/labtui, else ~/.local/state/labtui.
 func (a *app) stateDir() string {
-	if d := a.cfg.StateDir; d != "" {
+	if d := a.global.StateDir; d != "" {
 		return d
 	}
 	return state.Dir()

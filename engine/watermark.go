@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // WatermarkStrategy says how an assigner generates watermarks: Flink's
 // BoundedOutOfOrdernessWatermarks, emitted periodically on processing time.
 type WatermarkStrategy struct {
@@ -17,17 +15,6 @@ type WatermarkStrategy struct {
 
 // DefaultWatermarkInterval is Flink's pipeline.auto-watermark-interval: 200 ms.
 const DefaultWatermarkInterval int64 = 200
-
-// Validate reports a strategy Flink would refuse.
-func (s WatermarkStrategy) Validate() error {
-	if s.OutOfOrderness < 0 {
-		return fmt.Errorf("out-of-orderness must not be negative, got %d ms", s.OutOfOrderness)
-	}
-	if s.Interval < 0 {
-		return fmt.Errorf("watermark interval must not be negative, got %d ms", s.Interval)
-	}
-	return nil
-}
 
 // TimestampAssigner is Flink's TimestampsAndWatermarksOperator: it stamps each record
 // with the timestamp extract returns, forwards it, and only then shows the timestamp to

@@ -33,6 +33,14 @@ const (
 	Latest
 )
 
+// String is "earliest" or "latest", as --starting-offsets takes it.
+func (s StartAt) String() string {
+	if s == Latest {
+		return "latest"
+	}
+	return "earliest"
+}
+
 // Config configures a live job.
 type Config struct {
 	Brokers []string

@@ -29,17 +29,6 @@ func (f TimestampField) String() string {
 	return "completed_ts"
 }
 
-// ParseTimestampField reads "completed_ts" or "started_ts".
-func ParseTimestampField(s string) (TimestampField, error) {
-	switch s {
-	case "completed_ts", "":
-		return CompletedTS, nil
-	case "started_ts":
-		return StartedTS, nil
-	}
-	return 0, fmt.Errorf("timestamp field must be completed_ts or started_ts, not %q", s)
-}
-
 // Options configure a Job. A field left out of an Options literal takes the course's
 // default; a Millis field set to zero (Ms(0)) is zero, not the default.
 type Options struct {
@@ -141,17 +130,6 @@ func (s WatermarkSite) String() string {
 		return "source"
 	}
 	return "stream"
-}
-
-// ParseWatermarkSite reads "stream" or "source".
-func ParseWatermarkSite(s string) (WatermarkSite, error) {
-	switch s {
-	case "stream", "":
-		return StreamWatermarks, nil
-	case "source":
-		return SourceWatermarks, nil
-	}
-	return 0, fmt.Errorf("watermarks must be stream (after the parse) or source (per partition), not %q", s)
 }
 
 // PartitionWatermark is one partition of a job with watermarks at the source, as the

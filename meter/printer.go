@@ -2,7 +2,6 @@ package meter
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 )
 
@@ -16,15 +15,12 @@ const (
 	JSONL
 )
 
-// ParseFormat reads "text" or "jsonl".
-func ParseFormat(s string) (Format, error) {
-	switch s {
-	case "text", "":
-		return Text, nil
-	case "jsonl":
-		return JSONL, nil
+// String names the format as the --format flag does.
+func (f Format) String() string {
+	if f == JSONL {
+		return "jsonl"
 	}
-	return 0, fmt.Errorf("format must be text or jsonl, not %q", s)
+	return "text"
 }
 
 // Printer writes results, one line each, through a buffer.

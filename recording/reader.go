@@ -29,15 +29,6 @@ const (
 	MaxTime int64 = 253402300799999
 )
 
-// LineError is a line that could not be read as an entry. Reading goes on after it.
-type LineError struct {
-	Line int
-	Err  error
-}
-
-func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-func (e *LineError) Unwrap() error { return e.Err }
-
 // ErrTombstone is the error of a line whose value is null, a Kafka tombstone: the job's
 // source has no event to read from it, so it is skipped, and counted apart from
 // malformed lines (see Skips). Its partition still is one of the topic's: the Entry or

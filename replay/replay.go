@@ -5,7 +5,6 @@ package replay
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -26,17 +25,6 @@ const (
 	// Fast reads the recording in topic order as fast as it can, on the wall clock.
 	Fast
 )
-
-// ParsePace reads "recorded" or "fast".
-func ParsePace(s string) (Pace, error) {
-	switch s {
-	case "recorded", "":
-		return Recorded, nil
-	case "fast":
-		return Fast, nil
-	}
-	return 0, fmt.Errorf("pace must be recorded or fast, not %q", s)
-}
 
 // String names the pace as the flag does.
 func (p Pace) String() string {

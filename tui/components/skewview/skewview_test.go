@@ -1,0 +1,73 @@
+package skewview
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
+
+	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/skew"
+	"github.com/labtui/labtui/tui/theme"
+)
+
+const seedBurst = "../../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// Given the seed burst's picture drawn at PictureSize, the view is the title line over
+// the drawing, every line the view's width.
+func TestTheViewShowsTheTitleOverThePicture(t *testing.T) {
+	rs, err := replay.Results(context.Background(), seedBurst, replay.Config{Job: meter.Options{Trace: true}, Drain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(theme.New()).SetSize(90, 24).SetFocused(true)
+	w, h := m.PictureSize()
+	if w != 90 || h != 23 {
+		t.Fatalf("picture size %dx%d, want 90x23", w, h)
+	}
+	m = m.SetPicture("run 1, seed burst", skew.RenderStyled(skew.Build(rs, skew.Options{}), w, h, m.Style()))
+	view := m.View()
+	golden.RequireEqual(t, []byte(view))
+	lines := strings.Split(view, "\n")
+	if len(lines) != 24 {
+		t.Errorf("%d lines, want 24", len(lines))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) != 90 {
+			t.Errorf("%q is %d cells wide, want 90", l, ansi.StringWidth(l))
+		}
+	}
+	if !strings.HasPrefix(lines[0], "skew · run 1, seed burst") || !strings.Contains(lines[0], "s or esc: back to the panes") {
+		t.Errorf("title line %q", lines[0])
+	}
+}
+
+// Before a picture arrives the view says so; a note shows in the title line; a drawing
+// made for another size is cut or padded to the view's until the next arrives.
+func TestTheViewSaysWhatIsMissingAndFitsAnOldDrawing(t *testing.T) {
+	m := New(theme.New()).SetSize(60, 6).SetNote("drawing…")
+	golden.RequireEqual(t, []byte(m.View()))
+	if !strings.Contains(m.View(), "no picture yet") || !strings.Contains(m.View(), "drawing…") {
+		t.Errorf("empty view %q", m.View())
+	}
+	m = m.SetPicture("old", strings.Repeat(strings.Repeat("x", 80)+"\n", 10))
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) != 6 || ansi.StringWidth(lines[3]) != 60 {
+		t.Errorf("an old drawing is not fitted: %d lines, %q", len(lines), lines[3])
+	}
+	if m.SetSize(60, 0).View() != "" {
+		t.Error("a view of no lines draws something")
+	}
+}
