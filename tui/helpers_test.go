@@ -159,7 +159,9 @@ func teatestStart(t *testing.T, b backend.Backend, fb *fakebackend.Backend, cfg 
 	return tm
 }
 
-// waitFor waits until the screen shows every one of texts.
+// waitFor waits until the screen shows every one of texts. It returns as soon as they
+// show; the 30 s bound is for a loaded CI machine, where go test runs packages side by
+// side and an export's picture alone has taken over 5 s.
 func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	t.Helper()
 	var seen []byte
@@ -171,7 +173,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 // finalView stops the program without its quit path and returns the last screen.
