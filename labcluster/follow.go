@@ -115,33 +115,3 @@ func (t *tailer) close() {
 		t.file = nil
 	}
 }
-
-// FollowCurrentTaskManager hands each line the current TaskManager writes on stdout to
-// line, from the beginning of its file, until it exits (then it reads the file to its
-// end and returns) or ctx ends, polling every interval.
-func (f *Flink) FollowCurrentTaskManager(ctx context.Context, interval time.Duration, line func(string)) {
-	f.mu.Lock()
-	tm, gen := f.tm, f.gen
-	f.mu.Unlock()
-	var t tailer
-	defer t.close()
-	for {
-		if t.file == nil {
-			t.open(f.taskManagerLogDir(gen))
-		}
-		t.read(line)
-		select {
-		case <-ctx.Done():
-			t.read(line)
-			return
-		case <-tm.Done():
-			if t.file == nil {
-				t.open(f.taskManagerLogDir(gen))
-			}
-			t.read(line)
-			t.flush(line)
-			return
-		case <-time.After(interval):
-		}
-	}
-}

@@ -151,11 +151,16 @@ func (p *processes) Submit(ctx context.Context, jobArgs []string) (string, error
 	return p.cluster.Flink.Submit(ctx, p.script, jobArgs...)
 }
 
-// Follow reads the current TaskManager's stdout file until that TaskManager exits: the
-// results come from the results topic, so its lines only tell that it runs.
-func (p *processes) Follow(ctx context.Context, line func(string)) (func() error, error) {
+// Follow waits until the current TaskManager's process exits or ctx ends. The results
+// come from the session's results topic, so its stdout file is not read: tailing it
+// would parse every trace line the job prints only to drop it.
+func (p *processes) Follow(ctx context.Context, _ func(string)) (func() error, error) {
 	return func() error {
-		p.cluster.Flink.FollowCurrentTaskManager(ctx, 100*time.Millisecond, line)
+		tm, _ := p.cluster.Flink.TaskManager()
+		select {
+		case <-ctx.Done():
+		case <-tm.Done():
+		}
 		return nil
 	}, nil
 }
