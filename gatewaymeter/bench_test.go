@@ -7,12 +7,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/labtui/labtui/engine"
 	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 )
@@ -293,13 +293,7 @@ func BenchmarkParse(b *testing.B) {
 // cpuClock is the process's CPU time (user and system, every thread) at a moment.
 type cpuClock time.Duration
 
-func startCPU() cpuClock {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return cpuClock(time.Duration(ru.Utime.Nano() + ru.Stime.Nano()))
-}
+func startCPU() cpuClock { return cpuClock(testkit.CPUTime()) }
 
 // report reports the CPU time taken since c per iteration (an event), in nanoseconds.
 func (c cpuClock) report(b *testing.B) {

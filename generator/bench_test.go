@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/internal/testkit"
 )
 
 // BenchmarkGeneratorIntoBroker measures the generator's producing path into the embedded
@@ -28,7 +30,7 @@ func BenchmarkGeneratorIntoBroker(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	began, cpu := time.Now(), cpuTime()
+	began, cpu := time.Now(), testkit.CPUTime()
 	if err := g.Start(context.Background()); err != nil {
 		b.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func BenchmarkBareProduceIntoBroker(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	began, cpu := time.Now(), cpuTime()
+	began, cpu := time.Now(), testkit.CPUTime()
 	for i := range records {
 		cl.Produce(ctx, &records[i], promise)
 	}
@@ -90,7 +92,7 @@ func BenchmarkBareProduceIntoBroker(b *testing.B) {
 // whole process (producers and broker) spent per event. On a shared machine the first
 // swings with the neighbours' load; the second much less.
 func report(b *testing.B, events int, began time.Time, cpu time.Duration) {
-	elapsed, used := time.Since(began), cpuTime()-cpu
+	elapsed, used := time.Since(began), testkit.CPUTime()-cpu
 	b.StopTimer()
 	b.ReportMetric(float64(events)/elapsed.Seconds(), "events/s")
 	if used > 0 {

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
 )
@@ -183,13 +183,7 @@ func bareConsume(addr, topic string, n int) error {
 // time it takes much less.
 type cpuClock time.Duration
 
-func startCPU() cpuClock {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return cpuClock(time.Duration(ru.Utime.Nano() + ru.Stime.Nano()))
-}
+func startCPU() cpuClock { return cpuClock(testkit.CPUTime()) }
 
 // report reports the CPU time taken since c per iteration, in milliseconds.
 func (c cpuClock) report(b *testing.B) {
