@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -57,7 +58,12 @@ var ErrTopicGone = errors.New("the topic is gone from Kafka")
 // happened and what can be done, when Kafka has no topic named topic; nil when it has
 // it or cannot say (the call that needs it then says what went wrong).
 func (rt *Runtime) CheckTopic(ctx context.Context, topic string) error {
-	gone, err := rt.topicGone(ctx, topic)
+	cl, _ := rt.topicClient(nil, nil)
+	if cl == nil {
+		return nil
+	}
+	defer cl.Close()
+	gone, err := topicGone(ctx, cl, topic)
 	if err != nil || !gone {
 		return nil
 	}
@@ -73,19 +79,34 @@ func (e topicGoneError) Error() string {
 
 func (topicGoneError) Is(target error) bool { return target == ErrTopicGone }
 
-// topicGone asks Kafka whether it has topic; it never creates it.
-func (rt *Runtime) topicGone(ctx context.Context, topic string) (bool, error) {
+// topicClient returns a client of the brokers the runtime was given (SetKafka), or nil
+// before it has any. When cl already talks to those brokers (seeds) it is returned as it
+// is; otherwise it is closed and a new one made.
+func (rt *Runtime) topicClient(cl *kgo.Client, seeds []string) (*kgo.Client, []string) {
 	rt.mu.Lock()
 	brokers := rt.brokers
 	rt.mu.Unlock()
-	if len(brokers) == 0 || topic == "" {
-		return false, nil
+	if cl != nil && slices.Equal(brokers, seeds) {
+		return cl, seeds
+	}
+	if cl != nil {
+		cl.Close()
+	}
+	if len(brokers) == 0 {
+		return nil, nil
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
 	if err != nil {
-		return false, err
+		return nil, nil
 	}
-	defer cl.Close()
+	return cl, brokers
+}
+
+// topicGone asks Kafka, through cl, whether it has topic; it never creates it.
+func topicGone(ctx context.Context, cl *kgo.Client, topic string) (bool, error) {
+	if topic == "" {
+		return false, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	md, err := kadm.NewClient(cl).Metadata(ctx, topic)
@@ -107,14 +128,26 @@ func (rt *Runtime) watchTopic(done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(rt.cfg.TopicEvery)
 	defer t.Stop()
+	// One client for the watch's life, not one per check: a check is a metadata
+	// request on a connection already open.
+	var cl *kgo.Client
+	var seeds []string
+	defer func() {
+		if cl != nil {
+			cl.Close()
+		}
+	}()
 	for {
 		select {
 		case <-rt.life.Done():
 			return
 		case <-t.C:
 		}
+		if cl, seeds = rt.topicClient(cl, seeds); cl == nil {
+			continue // no Kafka yet
+		}
 		topic := rt.Spec().Topic
-		gone, err := rt.topicGone(rt.life, topic)
+		gone, err := topicGone(rt.life, cl, topic)
 		if err != nil || rt.life.Err() != nil || topic != rt.Spec().Topic {
 			continue // a restart onto another topic, or Kafka not answering: asked again
 		}
