@@ -233,21 +233,30 @@ func checkFlink(ctx context.Context, flinkURL string) compose.Result {
 	return res
 }
 
+// kafkaAdmin is an admin client of brokers for one of the doctor's Kafka checks, with
+// ctx bounded to 10 s; done closes both. ok is false when no client can be made (the
+// check of Kafka says why).
+func kafkaAdmin(ctx context.Context, brokers string) (adm *kadm.Client, bounded context.Context, done func(), ok bool) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-doctor"))
+	if err != nil {
+		return nil, ctx, func() {}, false
+	}
+	bounded, cancel := context.WithTimeout(ctx, 10*time.Second)
+	return kadm.NewClient(cl), bounded, func() { cancel(); cl.Close() }, true
+}
+
 // checkResultsTopic checks the session's results topic: one that exists must have one
 // partition (labtui reads partition 0, in the order the job wrote) and be readable; one
 // that does not is validated for creation (CreateTopics with validate_only), so a broker
 // that refuses to create it (no auto-creation rights, a naming policy) says so now.
 func checkResultsTopic(ctx context.Context, brokers, topic string) compose.Result {
 	res := compose.Result{Name: "Results topic " + topic}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-doctor"))
-	if err != nil {
+	adm, ctx, done, ok := kafkaAdmin(ctx, brokers)
+	if !ok {
 		res.Status, res.Detail = compose.Skipped, "see the check of Kafka"
 		return res
 	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	defer done()
 	topics, err := adm.ListTopics(ctx, topic)
 	if err != nil {
 		res.Status, res.Detail = compose.Skipped, "see the check of Kafka"
@@ -298,15 +307,13 @@ func checkAdvertised(ctx context.Context, brokers, flinkURL string) compose.Resu
 		res.Status, res.Detail = compose.Skipped, "see the check of --flink"
 		return res
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-doctor"))
-	if err != nil {
+	adm, ctx, done, ok := kafkaAdmin(ctx, brokers)
+	if !ok {
 		res.Status, res.Detail = compose.Skipped, "see the check of Kafka"
 		return res
 	}
-	defer cl.Close()
-	bs, err := kadm.NewClient(cl).ListBrokers(ctx)
+	defer done()
+	bs, err := adm.ListBrokers(ctx)
 	if err != nil || len(bs) == 0 {
 		res.Status, res.Detail = compose.Skipped, "see the check of Kafka"
 		return res
