@@ -106,10 +106,7 @@ func (l *Lab) taskManagerLine(s string) {
 		return
 	}
 	if sink == "malformed" {
-		l.mu.Lock()
-		l.books.stats.Malformed++
-		l.mu.Unlock()
-		l.skipped(s[strings.Index(s, ">")+1:])
+		l.malformed(s[strings.Index(s, ">")+1:])
 		return
 	}
 	r, ok, err := meter.ParseResultLine([]byte(s))

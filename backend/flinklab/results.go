@@ -265,10 +265,7 @@ func (r *resultsReader) drain(ctx context.Context, wait time.Duration) error {
 // takes one of the TaskManager's stdout, and says why when it is not a result.
 func (l *Lab) resultLine(output string, result []byte) error {
 	if output == "malformed" {
-		l.mu.Lock()
-		l.books.stats.Malformed++
-		l.mu.Unlock()
-		l.logf("the job skipped a malformed event: %s", safetext.Line(truncate(string(result), 200)))
+		l.malformed(string(result))
 		return nil
 	}
 	if _, ok := meter.ParseKind(output); !ok {

@@ -17,9 +17,9 @@ func TestAFloodOfMalformedLinesFromTheRealJobLogsAFewAndSaysHowMany(t *testing.T
 		t.Fatal(err)
 	}
 	for i := range 5_000 {
-		lab.skipped(fmt.Sprintf(` {"reason":"missing field ts","value":"{\"n\":%d}"}`, i))
+		lab.malformed(fmt.Sprintf(` {"reason":"missing field ts","value":"{\"n\":%d}"}`, i))
 	}
-	lab.skipped(` not JSON`)
+	lab.malformed(` not JSON`)
 	h.close()
 	var skipped []string
 	for _, l := range logLines(h.snapshot()) {
