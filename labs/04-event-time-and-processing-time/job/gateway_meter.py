@@ -387,17 +387,20 @@ class DescribeLate(ProcessFunction):
 class TraceRecords(KeyedProcessFunction):
     """Keyed by tenant like the windows: each RequestRecord with its timestamp, the watermark
     when it arrived, the end of the event-time minute it belongs to, whether that minute
-    had already been passed by the watermark (then the event-time window drops it), and its
-    cost (labtui's real-Flink labs sum it into the windows still open)."""
+    had already been passed by the watermark (then the event-time window drops it), its
+    cost (labtui's real-Flink labs sum it into the windows still open), and seen_at: the
+    processing time (epoch ms) at which this operator had it, so a reader can measure how
+    far behind its arrival the job ran (the windows are sibling operators of this one)."""
 
     def process_element(self, rec, ctx: KeyedProcessFunction.Context):
         ts = ctx.timestamp()
-        watermark = ctx.timer_service().current_watermark()
+        timers = ctx.timer_service()
+        watermark = timers.current_watermark()
         window_end = ts - ts % MINUTE_MS + MINUTE_MS  # epoch-aligned; Python's % floors
         yield to_json({"request_id": rec.request_id, "tenant_id": rec.tenant_id,
                        "gateway": rec.gateway, "timestamp": ts, "watermark": watermark,
                        "event_window_end": window_end, "late": watermark >= window_end - 1,
-                       "usd": record_usd(rec)})
+                       "usd": record_usd(rec), "seen_at": timers.current_processing_time()})
 
 
 # ---------------------------------------------------------------------------------------------

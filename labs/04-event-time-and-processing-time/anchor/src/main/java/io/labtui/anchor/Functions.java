@@ -154,7 +154,8 @@ final class Functions {
     /**
      * TraceRecords, keyed by tenant like the windows: each record with its timestamp, the
      * watermark when it arrived, the end of its event-time minute, and whether the watermark
-     * had passed that minute (then the event-time window drops it).
+     * had passed that minute (then the event-time window drops it), and seen_at: the
+     * processing time at which this operator had it (how far behind its arrival the job ran).
      */
     static final class TraceRecords extends KeyedProcessFunction<String, RequestRecord, String> {
         @Override
@@ -164,7 +165,8 @@ final class Functions {
             long windowEnd = ts - Math.floorMod(ts, MINUTE_MS) + MINUTE_MS;
             out.collect(new JsonOut().str("request_id", r.requestId).str("tenant_id", r.tenantId)
                     .str("gateway", r.gateway).num("timestamp", ts).num("watermark", watermark)
-                    .num("event_window_end", windowEnd).bool("late", watermark >= windowEnd - 1).done());
+                    .num("event_window_end", windowEnd).bool("late", watermark >= windowEnd - 1)
+                    .num("seen_at", ctx.timerService().currentProcessingTime()).done());
             Progress.result();
         }
     }
