@@ -3,11 +3,18 @@
 # inside the conformance cache ($LABTUI_CACHE/m2, as conformance/env.sh uses it), so a clean
 # checkout downloads Flink 2.2.1 and the Kafka connector once. Writes target/classes and
 # target/classpath.txt; does nothing when they are newer than pom.xml and every source.
-# Prints nothing on success but the time Maven took (stderr).
+# Prints nothing on success but the time Maven took (stderr). One build at a time runs
+# (flock on $LABTUI_CACHE/anchor-build.lock).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/../conformance/lib.sh"
 
+# Scenarios start their anchors at once: one build at a time (mvn in one target/ folder at
+# once fails with "Cannot create resource output directory"); the others wait, then find
+# the stamp.
+mkdir -p "$LABTUI_CACHE"
+exec 9> "$LABTUI_CACHE/anchor-build.lock"
+flock 9
 stamp="$HERE/target/.built"
 if [ -f "$stamp" ] && [ -f "$HERE/target/classpath.txt" ] \
    && [ -z "$(find "$HERE/pom.xml" "$HERE/src" -newer "$stamp" -print -quit)" ]; then
