@@ -191,3 +191,35 @@ func TestDifferingMinutesWithoutTracesOrLatencyNeverTick41(t *testing.T) {
 		}
 	}
 }
+
+func TestARunWhoseEveryMinuteIsSpoiledSaysWhyWhenItCannotBack41(t *testing.T) {
+	// Given a real job's run in which every minute's last acme request reached the
+	// windows 4 s after it completed, ten times the run's latency,
+	rs := promptRequests(350, 6)
+	for i := range rs {
+		if rs[i].ts%60000 == 59800 {
+			rs[i].proc, rs[i].read = rs[i].ts+4000, rs[i].ts+4050
+		}
+	}
+	l := newLab()
+	l.started()
+	for _, u := range recordedMinutes(rs, 6, false, 400*time.Millisecond) {
+		l.apply(u)
+	}
+	// then no minute counts, and the run's choice for 4.1 names what left its minutes
+	// out, not only that none counts.
+	if f := l.h.Finding("4.1"); f != nil {
+		t.Fatalf("4.1 found from stalled minutes: %+v", f)
+	}
+	choices := l.h.PinChoices("4.1")
+	if len(choices) != 1 {
+		t.Fatalf("choices %+v", choices)
+	}
+	why := choices[0].Why
+	for _, want := range []string{"no whole minute yet where both windows agree with prompt events (left out: ",
+		"reached the job 4.05 s after it, beyond the 1.70 s the run's latency (0.40 s) allows", "the job or the machine stalled, and 5 minutes before it)"} {
+		if !strings.Contains(why, want) {
+			t.Errorf("why %q\nlacks %q", why, want)
+		}
+	}
+}

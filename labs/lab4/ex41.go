@@ -398,7 +398,8 @@ func moreAgreeing(f, best *state.Finding) bool {
 	return len(f.Rows) > len(best.Rows) && f.Met == best.Met || f.Met && !best.Met
 }
 
-// agreementWhyNot says what run lacks for 4.1.
+// agreementWhyNot says what run lacks for 4.1: with no minute that counts, what left out
+// its latest closed minute, and how many before it were left out.
 func agreementWhyNot(_ Session, run Run) string {
 	switch {
 	case run.Replay():
@@ -406,7 +407,26 @@ func agreementWhyNot(_ Session, run Run) string {
 	case run.ReadsRecording():
 		return "a restart on the replay's topic: 4.1 needs the live generator"
 	}
-	return "no whole minute yet where both windows agree with prompt events (the run's first minute does not count)"
+	const none = "no whole minute yet where both windows agree with prompt events"
+	var a state.AgreementFacts
+	for _, j := range judgeMinutes(run, run.Clocks()) {
+		if j.spoiled != nil {
+			a.Spoiled = append(a.Spoiled, *j.spoiled)
+		}
+	}
+	if len(a.Spoiled) == 0 {
+		return none + " (the run's first minute does not count)"
+	}
+	n := len(a.Spoiled) - 1
+	a.Spoiled, a.LeftOutBefore = a.Spoiled[n:], n
+	if a.Spoiled[0].Cause == state.SpoilStall {
+		a.LatencyMS, a.PromptMS = run.Latency().Milliseconds(), PromptWithin(run.Latency())
+	}
+	earlier := ""
+	if n > 0 {
+		earlier = fmt.Sprintf(", and %s before it", plural(n, "minute"))
+	}
+	return none + " (left out: " + spoiledClause(a) + earlier + ")"
 }
 
 func agreementSentence(run state.RunRef, a state.AgreementFacts) string {
