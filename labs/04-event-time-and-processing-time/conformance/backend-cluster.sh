@@ -14,7 +14,7 @@
 #      re-read the topic from the earliest offsets with empty state); nothing labtui
 #      started is left running and its ports are free; and run 1's print lines agree with
 #      `labtui replay --pace recorded` of the recording it made, by compare.py with the
-#      scenarios' latency margin (15 s).
+#      scenarios' latency margin (measured from the trace's seen_at, at least 15 s).
 #   1b. a second `--backend cluster` run: once its job's Python worker runs, every listener
 #      of the run (ss -ltnp) is on loopback; after a kill -9 of labtui, no process of it is
 #      left within 10 s (the watchdog, labcluster/watchdog.go). About 2 min.
@@ -126,7 +126,7 @@ for line in open(sys.argv[4], encoding="utf-8", errors="replace"):
 lat = sorted(first.values())
 med = lat[len(lat) // 2] if lat else None
 print("prompt", 0 if med is not None and med < 1000 else 1,
-      f"run 1's records reached labtui a median {med} ms after their completed_ts (p90 {lat[len(lat) * 9 // 10] if lat else None} ms; under 1000 wanted)")
+      f"run 1's records reached labtui a median {med} ms after their completed_ts (p90 {lat[len(lat) * 9 // 10] if lat else None} ms; under 1000 wanted; load average {' '.join(f'{x:.1f}' for x in __import__('os').getloadavg())})")
 print("late", 0 if r1["late"] else 1, f"{len(r1['late'])} late records in run 1 under for_monotonous_timestamps()")
 restarted = "# run 2 begins (kill): TaskManager killed" in err
 print("restart", 0 if restarted and sys.argv[2] != "/nonexistent" else 1, "the x key killed the TaskManager and a new one ran the job (run 2 begins (kill))")
