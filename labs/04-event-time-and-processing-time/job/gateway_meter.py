@@ -583,6 +583,11 @@ def parse_options(argv) -> argparse.Namespace:
                    default=int(env_default("LABTUI_BUNDLE_SIZE", "1000")),
                    help="python.fn-execution.bundle.size: the most records in one bundle "
                         "(env LABTUI_BUNDLE_SIZE; default 1000, PyFlink's own 100000)")
+    p.add_argument("--execution-mode", choices=["process", "thread"],
+                   default=env_default("LABTUI_PYTHON_EXECUTION_MODE", "process"),
+                   help="python.execution-mode: process runs the Python functions in Python "
+                        "workers beside the TaskManager (PyFlink's default); thread runs them "
+                        "in the TaskManager's JVM (env LABTUI_PYTHON_EXECUTION_MODE)")
     p.add_argument("--session", default=env_default("LABTUI_SESSION", ""),
                    help="the session on a cluster a class shares: names the job "
                         "gateway-meter-lab4-SESSION and tags each results-topic line "
@@ -623,6 +628,7 @@ def python_config(opts) -> Configuration:
     config = Configuration()
     config.set_string("python.fn-execution.bundle.time", str(opts.bundle_time_ms))
     config.set_string("python.fn-execution.bundle.size", str(opts.bundle_size))
+    config.set_string("python.execution-mode", opts.execution_mode)
     return config
 
 
