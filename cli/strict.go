@@ -39,9 +39,11 @@ var otherVariables = []string{
 	"LABTUI_PYTHON", "LABTUI_PYTHON_EXECUTABLE", "LABTUI_FAIRNESS_TOPIC",
 	// compose/docker-compose.yml's build network, and backend-compose.sh's cache and mirror.
 	"LABTUI_BUILD_NETWORK", "LABTUI_COMPOSE_CACHE", "LABTUI_DEBIAN_MIRROR",
-	// The PyFlink job's own settings.
+	// The PyFlink job's own settings (job/gateway_meter.py's env_default names; a test
+	// checks every one of them is known).
 	"LABTUI_BOOTSTRAP", "LABTUI_GROUP_ID", "LABTUI_WATERMARK_INTERVAL_MS", "LABTUI_OUT_OF_ORDERNESS_MS",
-	"LABTUI_IDLENESS_MS", "LABTUI_FORGET_AFTER_MS",
+	"LABTUI_IDLENESS_MS", "LABTUI_FORGET_AFTER_MS", "LABTUI_BUNDLE_SIZE", "LABTUI_BUNDLE_TIME_MS",
+	"LABTUI_PYTHON_EXECUTION_MODE", "LABTUI_RESULTS_TOPIC", "LABTUI_RUN_ID", "LABTUI_STARTING_OFFSETS",
 }
 
 // unknownVariables refuses a LABTUI_* variable that is set (not empty) and is neither an

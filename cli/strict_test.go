@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -101,6 +102,27 @@ func TestAFaultOfAnInstanceOrPartitionTheLabLacksIsRefusedBeforeAnythingStarts(t
 		}
 		if _, err := os.Stat(filepath.Join(dir, "lab-04.json")); err == nil {
 			t.Errorf("%v: the state was written before the refusal", c.args)
+		}
+	}
+}
+
+func TestEveryVariableTheLabJobReadsIsNoMisspelling(t *testing.T) {
+	// The lab's scripts set the PyFlink job's variables in the environment labtui runs
+	// in (labtui feed and replay beside the job): each must be a known one.
+	src, err := os.ReadFile(filepath.Join("..", "labs", "04-event-time-and-processing-time", "job", "gateway_meter.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, m := range regexp.MustCompile(`env_default\("(LABTUI_[A-Z_]+)"`).FindAllStringSubmatch(string(src), -1) {
+		env[m[1]] = "1"
+	}
+	if len(env) < 10 {
+		t.Fatalf("found only %d of the job's variables: %v", len(env), env)
+	}
+	for name := range env {
+		if _, code, stderr, _ := settleCLI(t, map[string]string{name: "1"}, "", "diff"); code != 0 {
+			t.Errorf("%s, which the lab's job reads, is refused: %s", name, stderr)
 		}
 	}
 }
