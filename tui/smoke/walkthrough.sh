@@ -17,7 +17,12 @@
 #   tui/smoke/walkthrough.sh [path/to/labtui]     (builds labtui when no binary is given)
 #
 # WALK_COLS and WALK_ROWS set the terminal's size (160x48; WALK_COLS=80 WALK_ROWS=24 walks
-# the smallest labtui draws in).
+# the smallest labtui draws in). WALK_BACKEND=cluster walks the real lab instead: labtui
+# --backend cluster starts Kafka, a Flink JobManager and TaskManager and the lab's PyFlink job
+# as its own processes, from the install in WALK_CLUSTER_CACHE (default the conformance
+# run's, ~/.cache/labtui-conformance; labtui cluster install makes it); the same steps and
+# checks, with waits as long as real Flink needs (a replay of the hour is read by the PyFlink
+# job, not by the engine).
 #
 # The screens it captured, the export and labtui's log are left in $OUT (default a new
 # temporary directory). Its tmux session and labtui are stopped whatever happens.
@@ -33,6 +38,19 @@ if [ -z "$BIN" ]; then
 	(cd "$REPO" && go build -o "$BIN" .)
 fi
 ADDR=${WALK_ADDR:-127.0.0.1:$((20000 + $$ % 20000))}
+BACKEND=${WALK_BACKEND:-embedded}
+case "$BACKEND" in
+	embedded)
+		LABTUI_ARGS="--broker-addr $ADDR"
+		START=60 REPLAY=180 EXTRA=0 ;;
+	cluster)
+		CACHE=${WALK_CLUSTER_CACHE:-${LABTUI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/labtui-conformance}}
+		LABTUI_ARGS="--backend cluster --cluster-cache '$CACHE'"
+		# The broker, the cluster and the job's first line; a replay of the hour through
+		# PyFlink (which assembles it at a few thousand records a second).
+		START=240 REPLAY=900 EXTRA=120 ;;
+	*) echo "walkthrough: WALK_BACKEND is embedded or cluster, not $BACKEND" >&2; exit 2 ;;
+esac
 S=labtui-walk-$$
 mkdir -p "$OUT/run" "$OUT/state" "$OUT/cache" "$OUT/config"
 
@@ -77,8 +95,8 @@ answer() {
 }
 
 tmux new-session -d -s "$S" -x "${WALK_COLS:-160}" -y "${WALK_ROWS:-48}" \
-	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' --broker-addr $ADDR"
-wait_for "still open, running totals:" 60
+	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' $LABTUI_ARGS"
+wait_for "still open, running totals:" "$START"
 wait_for "for_monotonous_timestamps()" 5
 cap 1-live
 
@@ -92,27 +110,27 @@ wait_for "starts [at " 5
 tmux send-keys -t "$S" Enter
 wait_for "hiccup at " 5
 cap 2-planned
-wait_for "HICCUP" 75
+wait_for "HICCUP" $((75 + EXTRA))
 tmux send-keys -t "$S" m
 # The hold ends 35 s later; both windows close the minute it ended in soon after.
-wait_for "[x] 4.2" 150
+wait_for "[x] 4.2" $((150 + EXTRA))
 cap 3-hiccup
 
 # The course's "If a TaskManager dies right now": x kills the job (run 2 restarts with
 # empty state and re-reads the topic); its part of the lab is met once the minute the
 # job came back in has closed in both windows.
 tmux send-keys -t "$S" x
-wait_for "[x] TM" 150
+wait_for "[x] TM" $((150 + EXTRA))
 cap 3b-killed
 
 # 4.3: the recorded hour, then 4.4: started_ts.
 tmux send-keys -t "$S" r
-wait_for "replay completed_ts done" 180
-wait_for "[x] 4.3" 120
+wait_for "replay completed_ts done" "$REPLAY"
+wait_for "[x] 4.3" $((120 + EXTRA))
 cap 4-replay
 tmux send-keys -t "$S" t
-wait_for "replay started_ts done" 180
-wait_for "[x] 4.4" 120
+wait_for "replay started_ts done" "$REPLAY"
+wait_for "[x] 4.4" $((120 + EXTRA))
 cap 5-started-ts
 
 # Answers, each one burst: words that are key names must stay text.
@@ -142,13 +160,13 @@ tmux send-keys -t "$S" p
 sleep 0.3
 tmux send-keys -t "$S" Enter
 # The job restarts on the replay's topic: the status line says it is not a replay.
-wait_for "is not a replay (r replays with this strategy" 10
+wait_for "is not a replay (r replays with this strategy" $((10 + EXTRA))
 tmux send-keys -t "$S" t
-wait_for "replay completed_ts done" 180
+wait_for "replay completed_ts done" "$REPLAY"
 # The restart's run read nothing before t and gave its number to the replay's run.
 R=$(tmux capture-pane -p -t "$S" | grep -o 'run [0-9]* · replay · completed_ts' | head -1 | cut -d' ' -f2)
 pick_question 4.3a
-wait_for "run $R replay · " 120
+wait_for "run $R replay · " $((120 + EXTRA))
 tmux send-keys -t "$S" p
 wait_for "4.3 is pinned to run $R" 10
 cap 7-pinned
@@ -158,7 +176,7 @@ tmux send-keys -t "$S" e
 wait_for "exported" 30
 cap 8-exported
 tmux send-keys -t "$S" q
-for _ in $(seq 1 100); do tmux has-session -t "$S" 2>/dev/null || break; sleep 0.1; done
+for _ in $(seq 1 $((100 + EXTRA * 2))); do tmux has-session -t "$S" 2>/dev/null || break; sleep 0.1; done
 if tmux has-session -t "$S" 2>/dev/null; then echo "walkthrough: labtui did not quit on q" >&2; exit 1; fi
 
 MD="$OUT/run/lab-04-answers.md" JSON="$OUT/run/lab-04-answers.json"
@@ -205,7 +223,7 @@ run 4.4 4 replay started_ts met
 run TM 2 kill completed_ts met
 # 4.3 is pinned to run R, with watermarks per partition on the source, and the sheet says
 # so; a replay that dropped records as late says which partition ran ahead and by how much.
-python3 - "$JSON" "$MD" "$R" <<'PY' || fail=1
+python3 - "$JSON" "$MD" "$R" "$BACKEND" <<'PY' || fail=1
 import json, sys
 doc, md = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
 f = next(e for e in doc["exercises"] if e["id"] == "4.3")["finding"]
@@ -215,9 +233,17 @@ if not f.get("pinned"):
 if f["run"].get("watermarks") != "for_monotonous_timestamps() per partition at the source":
     bad.append("4.3's run has watermarks " + repr(f["run"].get("watermarks")))
 s = f["sentence"]
-# The whole recorded hour, read to the end, lands in the replay's processing-time windows.
-if "$2055.6723 and 71,641 requests" not in s:
-    bad.append("4.3's replay does not bill the whole hour in processing time: " + s)
+# The whole recorded hour, read to the end, lands in the replay's processing-time windows:
+# every one of its 71,641 requests in the engine. Real Flink reads the topic's partitions
+# at their own pace, and its watermark follows the one read furthest, so some halves are
+# forgotten before their other half is read: the run bills what it assembled.
+import re
+billed = re.search(r"\$([0-9.,]+) and ([0-9,]+) requests", s)
+if sys.argv[4] == "embedded":
+    if "$2055.6723 and 71,641 requests" not in s:
+        bad.append("4.3's replay does not bill the whole hour in processing time: " + s)
+elif not billed or int(billed[2].replace(",", "")) < 70000:
+    bad.append("4.3's replay does not bill (almost) the whole hour in processing time: " + s)
 if "dropped" in s and "ran up to" not in s:
     bad.append("4.3's replay dropped records as late without saying which partition ran ahead: " + s)
 if f"run {sys.argv[3]}: replay of recorded-hour.jsonl.gz, completed_ts, for_monotonous_timestamps() per partition at the source (pinned)" not in md:
@@ -255,8 +281,8 @@ fi
 # Export, quit, start again, y to continue, export: the same sheet, byte for byte.
 cp "$MD" "$OUT/first-sheet.md"
 tmux new-session -d -s "$S" -x "${WALK_COLS:-160}" -y "${WALK_ROWS:-48}" \
-	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' --broker-addr $ADDR"
-wait_for "Continue with the answers" 60
+	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' $LABTUI_ARGS"
+wait_for "Continue with the answers" "$START"
 tmux send-keys -t "$S" y
 # The status line says what was restored until the generator's next message.
 wait_for "checks met by your runs" 10
