@@ -4,10 +4,12 @@
 #   1. `labtui run --headless --backend cluster` (labtui starts a KRaft broker, a Flink
 #      JobManager and TaskManager as its own processes, from the install env.sh made) with
 #      the course's hiccup across a minute (--hiccup gw-1@:40+35s), the generator on for
-#      150 s (so the event-time window of the minute the hold ended in fires), then the x
-#      key at 220 s (--kill-after: its TaskManager killed with SIGKILL and a new one
-#      started), once the processing-time window of the generator's last minute fired. It
-#      records the topic as labtui's own consumer reads it (--record).
+#      240 s (so a quiet minute after the hold closes in both windows, however the start
+#      falls in a minute), then the x key at 300 s (--kill-after: its TaskManager killed
+#      with SIGKILL and a new one started), once the processing-time window of the
+#      generator's last minute fired. It records the topic as labtui's own consumer reads
+#      it (--record). Then `labtui export` of the run's saved state: the sheet's 4.2 is
+#      met, its late records name gw-1, and 4.1 counts a minute after the hold.
 #      Checked: the two windows disagree for a minute, late records appear, and records
 #      reach labtui a median of under a second after their completed_ts (run 1); the
 #      job is restarted and its new TaskManager traces every request of run 1 again (it
@@ -73,11 +75,11 @@ PY
 # 1. --backend cluster
 C="$RUN_DIR/cluster"
 mkdir -p "$C"
-log "labtui run --headless --backend cluster: about 6 min"
+log "labtui run --headless --backend cluster: about 7 min"
 t0=$(now_ms)
 set +e
 "$LABTUI" run --headless --backend cluster --cluster-cache "$LABTUI_CACHE" --cluster-run-dir "$C/run" \
-  --record "$C/recording.jsonl" --hiccup gw-1@:40+35s --generate-for 150s --kill-after 220s --duration 300s \
+  --record "$C/recording.jsonl" --hiccup gw-1@:40+35s --generate-for 240s --kill-after 300s --duration 380s \
   > "$C/out.txt" 2> "$C/err.txt" < /dev/null
 rc=$?
 set -e
@@ -135,6 +137,36 @@ ids2 = {t["request_id"] for t in r2["trace"]}
 print("recovered", 0 if ids1 and ids1 <= ids2 else 1, f"run 2 re-read the topic from the earliest offsets: it traced {len(ids1 & ids2)} of run 1's {len(ids1)} requests again")
 PY
 while read -r name code detail; do check "cluster-$name" "$code" "$detail"; done < "$C/checks.txt"
+
+# The sheet of the headless run, as a learner hands it in.
+mkdir -p "$C/export"
+set +e
+"$LABTUI" export --export-dir "$C/export" > "$C/export.log" 2>&1
+python3 - "$C/export/lab-04-answers.json" > "$C/sheet.txt" 2>&1 <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ex = {e["id"]: e for e in doc["exercises"]}
+f42 = (ex.get("4.2") or {}).get("finding") or {}
+h = ((ex.get("4.2") or {}).get("evidence") or {}).get("hiccup") or {}
+late = h.get("late") or []
+gws = sorted({x.get("gateway") for x in late})
+bad = []
+if not f42.get("met"):
+    bad.append("4.2 is not met")
+if not late or gws != ["gw-1"]:
+    bad.append(f"4.2's late records name {gws or 'nothing'}, not gw-1 alone")
+a = ((ex.get("4.1") or {}).get("finding") or {}).get("agreement") or {}
+after = (h.get("at", 0) + h.get("duration_ms", 0)) // 60000 * 60000 + 60000
+quiet = [m for m in a.get("minutes", []) if m >= after]
+if not h or not quiet:
+    bad.append(f"4.1 counts no minute after the hold (minutes {a.get('minutes')}, the first after it {after})")
+print("; ".join(bad) if bad else f"4.2 met, its {h.get('late_count', len(late))} late records all from gw-1; "
+      f"4.1 counts {len(quiet)} quiet minute(s) after the hold, both windows agreeing")
+sys.exit(1 if bad else 0)
+PY
+rc=$?
+set -e
+check cluster-sheet "$rc" "the headless run's sheet: $(tail -1 "$C/sheet.txt")"
 
 "$LABTUI" replay --pace recorded --format jsonl --trace "$C/recording.jsonl" > "$C/reference.jsonl" 2> "$C/reference.log" || true
 set +e
