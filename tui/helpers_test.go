@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -174,6 +176,40 @@ func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 		}
 		return true
 	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// waitUntil waits until cond holds, checking every 10 ms. The 60 s bound only stops a
+// hang: cond usually holds in milliseconds, but a loaded CI machine (load average 14 on
+// two cores) has stalled a test's goroutines for seconds.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			n := runtime.Stack(buf, true)
+			t.Fatalf("condition not met in 60s; goroutines:\n%s", buf[:n])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the program's writer and the test's reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // finalView stops the program without its quit path and returns the last screen.

@@ -78,19 +78,6 @@ func TestRunQuitsCleanlyAndLeavesNoGoroutine(t *testing.T) {
 	waitUntil(t, func() bool { return runtime.NumGoroutine() <= before })
 }
 
-func waitUntil(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			n := runtime.Stack(buf, true)
-			t.Fatalf("condition not met in 5s; goroutines:\n%s", buf[:n])
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // TestNoColorMeansNoColorEscapes runs labtui on a colour terminal profile with NO_COLOR
 // set: afterwards the screen it draws holds no escape sequence at all, the differing rows
 // still marked in text.
@@ -125,24 +112,6 @@ func TestNoColorMeansNoColorEscapes(t *testing.T) {
 	if !strings.Contains(view, "≠ 10:01  acme") {
 		t.Errorf("the differing row is not marked in text:\n%s", view)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the program's writer and the test's reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestSIGTERMSavesWhatWasJustTyped ends Run as SIGTERM does (labtui's context is
