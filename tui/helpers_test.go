@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"runtime"
 	"strings"
@@ -210,6 +211,32 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// logTo gives cfg a Logger the test can read while the model runs. It holds every line
+// the status line said, whether or not a frame drew it before the next one took its
+// place.
+func logTo(cfg *Config) *syncBuffer {
+	log := new(syncBuffer)
+	cfg.Logger = slog.New(slog.NewTextHandler(log, nil))
+	return log
+}
+
+// waitLogged waits until log holds every one of texts. A key sent after it returns is
+// taken after the messages that said them: so what the lab's start says (it is running,
+// its job restarted) cannot take the status line from what the key says before a frame
+// draws that.
+func waitLogged(t *testing.T, log *syncBuffer, texts ...string) {
+	t.Helper()
+	waitUntil(t, func() bool {
+		s := log.String()
+		for _, text := range texts {
+			if !strings.Contains(s, text) {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // finalView stops the program without its quit path and returns the last screen.

@@ -113,14 +113,24 @@ func TestStartingFreshKeepsTheOldAnswersAside(t *testing.T) {
 	store.Save(old)
 	saved, _, _ := store.Load()
 	fb := fakebackend.New()
-	tm := start(t, fb, Config{Store: store, Saved: &saved}, 80, 24)
+	cfg := Config{Store: store, Saved: &saved}
+	log := logTo(&cfg)
+	tm := start(t, fb, cfg, 80, 24)
 	waitFor(t, tm, "Continue with the answers")
+	// The lab's start says it is running in the status line: taken after n, it replaced
+	// "starting fresh" before a frame drew it, and the wait for that line timed out.
+	waitLogged(t, log, "lab is running")
 	press(tm, "n")
 	waitFor(t, tm, "starting fresh")
 	press(tm, "tab")
 	press(tm, "enter")
 	tm.Type("new")
-	time.Sleep(200 * time.Millisecond)
+	// Each key saves; finalView stops the program without the quit path's save, so wait
+	// for the last key's write (a fixed 200 ms was too short on a loaded machine).
+	waitUntil(t, func() bool {
+		st, _, _ := state.NewStore(store.Dir()).Load()
+		return st.Answers["4.1a"] == "new"
+	})
 	finalView(t, tm)
 	got, _, _ := state.NewStore(store.Dir()).Load()
 	if got.Answers["4.1a"] != "new" || got.Answers["4.3b"] != "" {
