@@ -92,8 +92,11 @@ func TestTypedAnswersSurviveQuitAndRestart(t *testing.T) {
 	}
 
 	fb2 := fakebackend.New()
-	tm2 := start(t, fb2, Config{Store: store, Saved: &saved}, 80, 24)
+	cfg2 := Config{Store: store, Saved: &saved}
+	log2 := logTo(&cfg2)
+	tm2 := start(t, fb2, cfg2, 80, 24)
 	waitFor(t, tm2, "Continue with the answers")
+	waitLogged(t, log2, "lab is running") // or the start's line can hide "restored", and is in the golden
 	press(tm2, "y")
 	waitFor(t, tm2, "restored 1 answer")
 	press(tm2, "tab")
