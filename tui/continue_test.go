@@ -48,7 +48,7 @@ func TestExportQuitContinueExportWritesTheSameSheet(t *testing.T) {
 		t.Fatal(err)
 	}
 	press(tm, "q")
-	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second))
 
 	saved, found, err := store.Load()
 	if err != nil || !found {

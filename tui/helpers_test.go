@@ -243,7 +243,7 @@ func waitLogged(t *testing.T, log *syncBuffer, texts ...string) {
 func finalView(t *testing.T, tm *teatest.TestModel) (Model, string) {
 	t.Helper()
 	tm.Send(tea.Quit())
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(Model)
 	return fm, fm.View()
 }
 
