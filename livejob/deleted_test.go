@@ -36,7 +36,7 @@ func TestATopicDeletedFromOutsideIsReportedNotStalledOn(t *testing.T) {
 	if _, err := kadm.NewClient(cl).DeleteTopics(context.Background(), b.Topic()); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a hang, on a loaded machine
 	for {
 		mu.Lock()
 		n := len(errs)
@@ -46,7 +46,7 @@ func TestATopicDeletedFromOutsideIsReportedNotStalledOn(t *testing.T) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the topic was deleted and the job reported nothing in 15 s")
+			t.Fatal("the topic was deleted and the job reported nothing in 60 s")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
