@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,6 +34,7 @@ func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
 	}
 	results := map[meter.Kind]int{}
 	sawHiccup, sawHeld := false, false
+	var heldSeen, hiccupOver atomic.Bool
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -43,13 +45,22 @@ func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
 			if u.Status != nil && len(u.Status.Instances) == 3 && u.Status.Instances[1].Hiccup {
 				sawHiccup = true
 				sawHeld = sawHeld || u.Status.Instances[1].Held > 0
+				heldSeen.Store(sawHeld)
+			} else if u.Status != nil && sawHiccup {
+				hiccupOver.Store(true)
 			}
 		}
 	}()
 	if err := lab.SetGenerator(true); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * time.Second)
+	// Run until gw-1's hiccup has come and gone with events held, and 300 requests were
+	// made: a sleep of 3 s (600 at 200/s) is time a loaded machine may spend making fewer.
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if heldSeen.Load() && hiccupOver.Load() && lab.Totals().Requests >= 300 {
+			break
+		}
+	}
 	if err := lab.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +211,11 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 		}
 	}()
 	lab.SetGenerator(true)
-	time.Sleep(time.Second)
+	// 600 events on the topic, about a second's worth (a sleep of a second may see far
+	// fewer on a loaded machine).
+	for deadline := time.Now().Add(60 * time.Second); lab.Totals().Acked < 600 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	lab.SetGenerator(false)
 	produced := lab.Totals().Acked
 	cl, err := kgo.NewClient(kgo.SeedBrokers(lab.Addr()))
