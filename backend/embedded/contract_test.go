@@ -58,7 +58,12 @@ func TestCloseAfterAReplayDoesNotWaitForLiveEvents(t *testing.T) {
 	if err := lab.SetGenerator(true); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Live events on the topic first (a sleep of 300 ms hoped for them).
+	for deadline := time.Now().Add(60 * time.Second); lab.Totals().Acked < 50; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the generator produced %d events in 60 s", lab.Totals().Acked)
+		}
+	}
 	if err := lab.Replay(context.Background(), seedBurst, meter.CompletedTS); err != nil {
 		t.Fatal(err)
 	}
