@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,18 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// stopBound is how long after its signal a command may take to exit here. labtui
+// promises a second (ctrl-c, SIGTERM and SIGHUP stop every command within one); the rest
+// is room for a loaded machine to schedule the process, not for labtui to do more work.
+// It is measured from the signal, which the tests send once the command is at work, so
+// no start-up is charged to it. (Stops take 2-120 ms here at load 15.)
+const stopBound = 3 * time.Second
+
+// hangBound only stops a test whose condition never comes: waits for output, a file or a
+// process's start return as soon as it holds. A loaded CI machine has taken seconds to
+// start the embedded lab.
+const hangBound = 60 * time.Second
 
 // proc is labtui running as a process of its own, with its output collected.
 type proc struct {
@@ -92,9 +105,11 @@ func (p *proc) output() (stdout, stderr string) {
 	return p.stdout.String(), p.stderr.String()
 }
 
-// waitOutput waits until the process's stdout or stderr holds text.
-func (p *proc) waitOutput(t *testing.T, text string, within time.Duration) {
+// waitOutput waits until the process's stdout or stderr holds text, for at most
+// hangBound.
+func (p *proc) waitOutput(t *testing.T, text string) {
 	t.Helper()
+	within := hangBound
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
 		o, e := p.output()
@@ -109,12 +124,39 @@ func (p *proc) waitOutput(t *testing.T, text string, within time.Duration) {
 	t.Fatalf("no %q after %v; stdout:\n%s\nstderr:\n%s", text, within, tail(o), tail(e))
 }
 
-// signal sends sig and waits for the process to exit, at most within; it returns the
-// exit code.
-func (p *proc) signal(t *testing.T, sig os.Signal, within time.Duration) int {
+// signal sends sig and waits for the process to exit, at most stopBound after the
+// signal; it returns the exit code.
+func (p *proc) signal(t *testing.T, sig os.Signal) int {
 	t.Helper()
 	p.cmd.Process.Signal(sig)
-	return p.wait(t, within)
+	return p.wait(t, stopBound)
+}
+
+// waitOpen waits until the process has path open: it is past its start then (its
+// signals handled) and at work on path. It reads the process's /proc/PID/fd.
+func (p *proc) waitOpen(t *testing.T, path string) {
+	t.Helper()
+	fds := fmt.Sprintf("/proc/%d/fd", p.cmd.Process.Pid)
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		t.Skipf("no /proc/self/fd here to see what a process has open: %v", err)
+	}
+	for deadline := time.Now().Add(hangBound); ; time.Sleep(10 * time.Millisecond) {
+		entries, _ := os.ReadDir(fds)
+		for _, e := range entries {
+			if target, err := os.Readlink(filepath.Join(fds, e.Name())); err == nil && target == path {
+				return
+			}
+		}
+		select {
+		case <-p.done:
+			o, e := p.output()
+			t.Fatalf("labtui exited before it opened %s; stdout:\n%s\nstderr:\n%s", path, tail(o), tail(e))
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("labtui did not open %s in %v", path, hangBound)
+		}
+	}
 }
 
 func (p *proc) wait(t *testing.T, within time.Duration) int {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -186,28 +187,37 @@ func TestReplayOfAStalledFIFOStopsOnInterruptWithAPlainLine(t *testing.T) {
 	src, _ := os.ReadFile(seedBurst)
 	first, _, _ := strings.Cut(string(src), "\n")
 	held := make(chan *os.File, 1)
+	ready := make(chan struct{})
 	go func() {
-		f, _ := os.OpenFile(fifo, os.O_WRONLY, 0)
+		f, _ := os.OpenFile(fifo, os.O_WRONLY, 0) // returns once the replay has it open
 		f.WriteString(first + "\n")
 		held <- f // open, writing nothing more
+		close(ready)
 	}()
 	defer func() { (<-held).Close() }()
-	replayInterrupted(t, fifo)
+	replayInterrupted(t, fifo, ready)
 }
 
-// replayInterrupted replays path and interrupts it after 300 ms: it must stop within a
-// second of that, exit 130 and say so in a plain line.
-func replayInterrupted(t *testing.T, path string) {
+// replayInterrupted replays path and interrupts it once ready is closed: it must stop
+// within a second of that, exit 130 and say so in a plain line.
+func replayInterrupted(t *testing.T, path string, ready <-chan struct{}) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	interrupted := make(chan time.Time, 1)
+	go func() {
+		select {
+		case <-ready:
+		case <-time.After(hangBound):
+		}
+		interrupted <- time.Now()
+		cancel()
+	}()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("LABTUI_STATE_DIR", t.TempDir()) // a headless run saves its evidence there
 	var out, errb bytes.Buffer
-	begin := time.Now()
 	code := Run(ctx, []string{"replay", path}, &out, &errb)
-	if took := time.Since(begin); took > 5300*time.Millisecond { // a hang, with room for a loaded machine
-		t.Errorf("the replay took %s to stop", took)
+	if took := time.Since(<-interrupted); took > 5*time.Second { // a hang, with room for a loaded machine
+		t.Errorf("the replay took %s to stop after the interrupt", took)
 	}
 	if code != 130 || strings.Contains(errb.String(), "context canceled") || !strings.Contains(errb.String(), "labtui: replay of "+path+" interrupted") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
@@ -219,5 +229,25 @@ func TestOpeningAFIFONobodyWritesStopsOnInterrupt(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	replayInterrupted(t, fifo)
+	replayInterrupted(t, fifo, blockedOpening(t))
+}
+
+// blockedOpening is closed once one more goroutine than now is opening a recording (the
+// open of a FIFO nobody writes to blocks there), so that the interrupt comes while it
+// waits. An earlier test's open of such a FIFO is left behind, hence "one more".
+func blockedOpening(t *testing.T) <-chan struct{} {
+	t.Helper()
+	const opener = "labtui/recording.openFile.func1("
+	openers := func() int {
+		buf := make([]byte, 1<<20)
+		return strings.Count(string(buf[:runtime.Stack(buf, true)]), opener)
+	}
+	before := openers()
+	ready := make(chan struct{})
+	go func() {
+		defer close(ready)
+		for deadline := time.Now().Add(hangBound); openers() <= before && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		}
+	}()
+	return ready
 }

@@ -3,23 +3,30 @@ package cli
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/tui"
 )
 
 // savedAnswer waits until the state file in dir holds an answer to id containing
-// text, and fails after within.
-func savedAnswer(t *testing.T, dir, id, text string, within time.Duration) {
+// text, and fails after hangBound.
+func savedAnswer(t *testing.T, dir, id, text string) {
 	t.Helper()
-	deadline := time.Now().Add(within)
+	deadline := time.Now().Add(hangBound)
 	for {
 		st, _, err := state.NewStore(dir).Load()
 		if err == nil && strings.Contains(st.Answers[id], text) {
@@ -33,12 +40,52 @@ func savedAnswer(t *testing.T, dir, id, text string, within time.Duration) {
 }
 
 // typeAnswer opens the lab panel's first question on the TUI's terminal and types text.
+// Once the TUI draws, it reads its keys in order, however fast they come.
 func typeAnswer(t *testing.T, p *proc, term *os.File, text string) {
 	t.Helper()
-	p.waitOutput(t, "Lab 4", 20*time.Second)
+	p.waitOutput(t, "Lab 4")
 	for _, k := range []string{"\t", "\r", text} {
-		time.Sleep(300 * time.Millisecond)
 		term.WriteString(k)
+	}
+}
+
+// waitLogged waits until the TUI's log in the state folder dir holds text.
+func waitLogged(t *testing.T, dir, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(hangBound); ; time.Sleep(20 * time.Millisecond) {
+		log, err := os.ReadFile(filepath.Join(dir, tui.LogFile))
+		if err == nil && strings.Contains(string(log), text) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the TUI's log has no %q after %v:\n%s", text, hangBound, log)
+		}
+	}
+}
+
+// waitTopicHolds waits until the lab's broker at addr holds n records in its topic.
+func waitTopicHolds(t *testing.T, addr string, n int64) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	for deadline := time.Now().Add(hangBound); ; time.Sleep(20 * time.Millisecond) {
+		var held int64
+		ctx, cancel := context.WithTimeout(context.Background(), hangBound)
+		ends, err := adm.ListEndOffsets(ctx, broker.DefaultTopic)
+		cancel()
+		if err == nil {
+			ends.Each(func(o kadm.ListedOffset) { held += o.Offset })
+			if held >= n {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the topic holds %d records after %v, not %d (%v)", held, hangBound, n, err)
+		}
 	}
 }
 
@@ -50,20 +97,20 @@ func TestTwoTUIsAndAHeadlessRunOnOneStateFolderLoseNoAnswer(t *testing.T) {
 	// Given a TUI with an answer typed and saved,
 	first, term := startTUI(t, home, tuiArgs...)
 	typeAnswer(t, first, term, "typed in the first TUI")
-	savedAnswer(t, dir, "4.1a", "typed in the first TUI", 5*time.Second)
+	savedAnswer(t, dir, "4.1a", "typed in the first TUI")
 
 	// when a second TUI and a headless run start on the same folder,
 	second, _ := startTUI(t, home, tuiArgs...)
-	if code := second.wait(t, 10*time.Second); code == 0 {
+	if code := second.wait(t, hangBound); code == 0 {
 		t.Errorf("the second TUI exited 0")
 	}
 	// What it wrote last may still be on its way through the terminal.
-	second.waitOutput(t, "is using the saved answers in "+dir, 3*time.Second)
+	second.waitOutput(t, "is using the saved answers in "+dir)
 	if out, _ := second.output(); !strings.Contains(out, "(the TUI, pid ") || !strings.Contains(out, "--state-dir") {
 		t.Errorf("the second TUI did not say who holds the folder:\n%s", tail(out))
 	}
 	headless := startLabtui(t, home, "run", "--headless", "--state-dir", dir, "--duration", "20s", "--broker-addr", "127.0.0.1:0")
-	if code := headless.wait(t, 10*time.Second); code == 0 {
+	if code := headless.wait(t, hangBound); code == 0 {
 		t.Errorf("the headless run beside a TUI exited 0")
 	}
 	if _, errOut := headless.output(); !strings.Contains(errOut, "is using the saved answers in "+dir) {
@@ -71,19 +118,19 @@ func TestTwoTUIsAndAHeadlessRunOnOneStateFolderLoseNoAnswer(t *testing.T) {
 	}
 
 	// then the first TUI's answer is still there while it runs and after it closes,
-	savedAnswer(t, dir, "4.1a", "typed in the first TUI", time.Second)
+	savedAnswer(t, dir, "4.1a", "typed in the first TUI")
 	term.WriteString(" and more")
-	savedAnswer(t, dir, "4.1a", "typed in the first TUI and more", 5*time.Second)
+	savedAnswer(t, dir, "4.1a", "typed in the first TUI and more")
 	term.Close() // the terminal window closes: the kernel hangs the TUI up
-	if code := first.wait(t, 5*time.Second); code != 0 {
+	if code := first.wait(t, stopBound); code != 0 {
 		out, _ := first.output()
 		t.Errorf("the hung-up TUI exited %d:\n%s", code, tail(out))
 	}
-	savedAnswer(t, dir, "4.1a", "typed in the first TUI and more", time.Second)
+	savedAnswer(t, dir, "4.1a", "typed in the first TUI and more")
 
 	// and the folder is free again: the next TUI offers the answers.
 	next, _ := startTUI(t, home, tuiArgs...)
-	next.waitOutput(t, "Continue with the answers", 20*time.Second)
+	next.waitOutput(t, "Continue with the answers")
 }
 
 func TestSIGHUPMakesTheTUIRestoreTheTerminalAndSave(t *testing.T) {
@@ -91,25 +138,32 @@ func TestSIGHUPMakesTheTUIRestoreTheTerminalAndSave(t *testing.T) {
 	dir := filepath.Join(home, "st")
 	p, term := startTUI(t, home, "--state-dir", dir, "--broker-addr", "127.0.0.1:0", "--start-generator=false")
 	typeAnswer(t, p, term, "before the hangup")
-	savedAnswer(t, dir, "4.1a", "before the hangup", 5*time.Second)
+	savedAnswer(t, dir, "4.1a", "before the hangup")
+	// The hangup stops a running lab, not one still starting.
+	waitLogged(t, dir, "lab is running")
 	before, _ := p.output()
-	if code := p.signal(t, syscall.SIGHUP, 3*time.Second); code != 0 {
+	if code := p.signal(t, syscall.SIGHUP); code != 0 {
 		t.Errorf("the TUI exited %d on SIGHUP", code)
 	}
-	time.Sleep(200 * time.Millisecond) // the last bytes through the terminal
-	after, _ := p.output()
-	if !strings.Contains(after[len(before):], "\x1b[?1049l") {
-		t.Errorf("the TUI did not leave the alternate screen on SIGHUP; it wrote %q", tail(after[len(before):]))
+	// The last bytes may still be on their way through the terminal.
+	for deadline := time.Now().Add(hangBound); ; time.Sleep(20 * time.Millisecond) {
+		after, _ := p.output()
+		if strings.Contains(after[len(before):], "\x1b[?1049l") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the TUI did not leave the alternate screen on SIGHUP; it wrote %q", tail(after[len(before):]))
+		}
 	}
-	savedAnswer(t, dir, "4.1a", "before the hangup", time.Second)
+	savedAnswer(t, dir, "4.1a", "before the hangup")
 }
 
 func TestSIGHUPMakesAHeadlessRunPrintItsSummary(t *testing.T) {
 	home := t.TempDir()
 	p := startLabtui(t, home, "run", "--headless", "--state-dir", filepath.Join(home, "st"), "--duration", "5m", "--broker-addr", "127.0.0.1:0")
-	p.waitOutput(t, "# ", 20*time.Second)
-	time.Sleep(time.Second)
-	if code := p.signal(t, syscall.SIGHUP, 3*time.Second); code != 0 {
+	// The generator starts once the lab has: the hangup stops a run, not its start.
+	p.waitOutput(t, "# generator on")
+	if code := p.signal(t, syscall.SIGHUP); code != 0 {
 		t.Errorf("the headless run exited %d on SIGHUP", code)
 	}
 	if _, e := p.output(); !strings.Contains(e, "pending at the stop") || !strings.Contains(e, "evidence saved to") {
@@ -156,13 +210,19 @@ func TestSIGHUPMakesALiveRecordWriteWhatItRead(t *testing.T) {
 			home := t.TempDir()
 			out := filepath.Join(home, name)
 			p := startLabtui(t, home, "record", "--out", out, "--duration", "5m", "--broker-addr", "127.0.0.1:0", "--rate", "50")
-			p.waitOutput(t, "recording "+out, 20*time.Second)
-			time.Sleep(3 * time.Second)
-			if code := p.signal(t, syscall.SIGHUP, 3*time.Second); code != 0 {
+			p.waitOutput(t, "recording "+out)
+			_, stderr := p.output()
+			addr := regexp.MustCompile(`from the embedded lab on (\S+) for`).FindStringSubmatch(stderr)
+			if addr == nil {
+				t.Fatalf("no address in %q", stderr)
+			}
+			// A hundred records on the topic (two seconds' worth) for the job to read.
+			waitTopicHolds(t, addr[1], 100)
+			if code := p.signal(t, syscall.SIGHUP); code != 0 {
 				t.Errorf("record exited %d on SIGHUP", code)
 			}
-			if n := len(recordLines(t, out)); n == 0 {
-				t.Errorf("%s holds no record after 3 s of recording", out)
+			if n := len(recordLines(t, out)); n <= 1 { // the topic line, and no record
+				t.Errorf("%s holds no record of the 100 on the topic", out)
 			}
 		})
 	}
@@ -172,7 +232,7 @@ func TestSIGHUPMakesASimulatedRecordEndItsGzip(t *testing.T) {
 	home := t.TempDir()
 	out := filepath.Join(home, "sim.jsonl.gz")
 	p := startLabtui(t, home, "record", "--simulate", "--out", out, "--duration", "1000h", "--rate", "200")
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(hangBound)
 	for {
 		if fi, err := os.Stat(out); err == nil && fi.Size() > 64<<10 {
 			break
@@ -182,7 +242,7 @@ func TestSIGHUPMakesASimulatedRecordEndItsGzip(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	p.signal(t, syscall.SIGHUP, 3*time.Second)
+	p.signal(t, syscall.SIGHUP)
 	if _, e := p.output(); !strings.Contains(e, "the file ends at a whole record") {
 		t.Errorf("record --simulate did not say where it stopped:\n%s", tail(e))
 	}
@@ -198,18 +258,31 @@ func TestMovedStopsCleanlyOnSIGINT(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}
+	written := make(chan *os.File, 1)
 	go func() {
+		// The open returns once moved has the FIFO open to re-enact it.
 		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 		if err != nil {
+			t.Error(err)
+			close(written)
 			return
 		}
 		data, _ := os.ReadFile(seedBurst)
 		w.Write(data)
-		t.Cleanup(func() { w.Close() })
+		written <- w
 	}()
 	p := startLabtui(t, home, "moved", "--replay", fifo)
-	time.Sleep(time.Second)
-	code := p.signal(t, syscall.SIGINT, 3*time.Second)
+	var w *os.File
+	select {
+	case w = <-written:
+	case <-time.After(hangBound):
+		t.Fatal("moved did not open the FIFO")
+	}
+	if w == nil {
+		return
+	}
+	defer w.Close()
+	code := p.signal(t, syscall.SIGINT)
 	_, e := p.output()
 	if code != 130 || strings.Contains(e, "context canceled") || !strings.Contains(e, "moved interrupted while re-enacting") {
 		t.Errorf("moved on SIGINT: exit %d, stderr %q", code, e)
@@ -221,8 +294,8 @@ func TestAReplayOfDevZeroStopsOnSIGINT(t *testing.T) {
 		t.Skip(err)
 	}
 	p := startLabtui(t, t.TempDir(), "replay", "/dev/zero")
-	time.Sleep(time.Second)
-	if code := p.signal(t, syscall.SIGINT, 2*time.Second); code != 130 {
+	p.waitOpen(t, "/dev/zero")
+	if code := p.signal(t, syscall.SIGINT); code != 130 {
 		_, e := p.output()
 		t.Errorf("replay /dev/zero exited %d on SIGINT: %s", code, e)
 	}

@@ -143,9 +143,22 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 		t.Fatal(err)
 	}
 	hiccupEnd := in.State(nil)[victim].Until
-	time.Sleep(hiccupFor - 500*time.Millisecond)
-	during := in.State(gen)
-	time.Sleep(runFor - hiccupAt - hiccupFor + 500*time.Millisecond)
+	// The state near the hiccup's end: the last one taken while it was still on, up to
+	// half a second before it ends. One sleep of the hiccup less 500 ms, from when Run
+	// returned, was late by more than that margin on a loaded machine, and then took the
+	// state after the end.
+	var during []State
+	for s := in.State(gen); s[victim].On; s = in.State(gen) {
+		during = s
+		if time.Until(hiccupEnd) <= 500*time.Millisecond {
+			break
+		}
+		time.Sleep(min(50*time.Millisecond, time.Until(hiccupEnd.Add(-500*time.Millisecond))))
+	}
+	if during == nil {
+		during = in.State(gen) // not on even once: checkStates says so
+	}
+	time.Sleep(time.Until(began.Add(runFor)))
 	after := in.State(gen)
 	stop()
 

@@ -31,7 +31,7 @@ func TestFollowReadsEachTaskManagerOnceInOrder(t *testing.T) {
 	count := func() int { mu.Lock(); defer mu.Unlock(); return len(got) }
 	waitCount := func(n int) {
 		t.Helper()
-		for deadline := time.Now().Add(5 * time.Second); count() < n; time.Sleep(5 * time.Millisecond) {
+		for deadline := time.Now().Add(60 * time.Second); count() < n; time.Sleep(5 * time.Millisecond) { // a hang
 			if time.Now().After(deadline) {
 				t.Fatalf("%d lines, want %d: %q", count(), n, got)
 			}

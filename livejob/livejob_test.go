@@ -88,11 +88,11 @@ func TestLiveJobWindowsRecordsOnTheWallClockAndStopsCleanly(t *testing.T) {
 
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a hang, on a loaded machine
 	for !cond() {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<16)
-			t.Fatalf("condition not met in 10 s; goroutines:\n%s", buf[:runtime.Stack(buf, true)])
+			t.Fatalf("condition not met in 60 s; goroutines:\n%s", buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -115,12 +115,12 @@ func TestChangedSignalsEachPublishedSnapshot(t *testing.T) {
 	produce(t, b.Addr(),
 		gateway.Event{Type: gateway.RequestStarted, RequestID: "r-1", TenantID: "acme", Model: "flat-10c", Gateway: "gw-0", TS: ts, PromptTokens: 1000},
 		gateway.Event{Type: gateway.RequestCompleted, RequestID: "r-1", TenantID: "acme", Model: "flat-10c", Gateway: "gw-0", TS: ts + 1, CompletionTokens: 1000})
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(60 * time.Second) // a hang
 	for job.Snapshot().Consumed < 2 {
 		select {
 		case <-job.Changed():
 		case <-deadline:
-			t.Fatalf("no snapshot with both records in 10 s: %+v", job.Snapshot())
+			t.Fatalf("no snapshot with both records in 60 s: %+v", job.Snapshot())
 		}
 	}
 	if s := job.Snapshot(); s.Stats.Records != 1 {

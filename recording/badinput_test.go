@@ -313,8 +313,8 @@ func TestReadingDevZeroStopsWhenCancelled(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("the read of /dev/zero ended with %v", err)
 		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("the read of /dev/zero still runs 3 s after the cancel")
+	case <-time.After(60 * time.Second): // a read that ignores the cancel never ends
+		t.Fatal("the read of /dev/zero still runs 60 s after the cancel")
 	}
 }
 

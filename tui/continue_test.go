@@ -48,7 +48,7 @@ func TestExportQuitContinueExportWritesTheSameSheet(t *testing.T) {
 		t.Fatal(err)
 	}
 	press(tm, "q")
-	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second))
 
 	saved, found, err := store.Load()
 	if err != nil || !found {
@@ -63,8 +63,11 @@ func TestExportQuitContinueExportWritesTheSameSheet(t *testing.T) {
 		Arrival: at("30:02"), EventWindowEnd: at("31:00"), USD: 0.1}}
 	fb2 := fakebackend.New(backend.Update{Restarted: &backend.Restart{Run: 4, Cause: backend.CauseStart, Reason: "started", At: at("30:00")}},
 		backend.Update{Results: []meter.Result{trace}, Status: status(at("30:10"), at("30:09"))})
-	tm2 := start(t, fb2, Config{Recording: seedBurst, ExportDir: dir, Store: store, Saved: &saved}, 120, 40)
+	cfg2 := Config{Recording: seedBurst, ExportDir: dir, Store: store, Saved: &saved}
+	log2 := logTo(&cfg2)
+	tm2 := start(t, fb2, cfg2, 120, 40)
 	waitFor(t, tm2, "Continue with the answers")
+	waitLogged(t, log2, "lab is running", "the job restarted") // or either can hide "restored"
 	press(tm2, "y")
 	waitFor(t, tm2, "restored 1 answer")
 	press(tm2, "e")
@@ -101,8 +104,11 @@ func TestTheRunsLineNamesTheRunBehindTheStepWhenItIsNoLongerKept(t *testing.T) {
 	saved, _, _ := store.Load()
 	fb := fakebackend.New(backend.Update{Restarted: &backend.Restart{Run: 2, Cause: backend.CauseStart, Reason: "started", At: at("30:00")}},
 		backend.Update{Status: status(at("30:10"), at("30:09"))})
-	tm := start(t, fb, Config{Store: store, Saved: &saved}, 120, 40)
+	cfg := Config{Store: store, Saved: &saved}
+	log := logTo(&cfg)
+	tm := start(t, fb, cfg, 120, 40)
 	waitFor(t, tm, "Continue with the answers")
+	waitLogged(t, log, "lab is running", "the job restarted") // or either can hide "restored"
 	press(tm, "y")
 	waitFor(t, tm, "restored 1 answer")
 	press(tm, "tab")

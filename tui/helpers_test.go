@@ -3,8 +3,11 @@ package tui
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -176,11 +179,71 @@ func waitFor(t *testing.T, tm *teatest.TestModel, texts ...string) {
 	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
+// waitUntil waits until cond holds, checking every 10 ms. The 60 s bound only stops a
+// hang: cond usually holds in milliseconds, but a loaded CI machine (load average 14 on
+// two cores) has stalled a test's goroutines for seconds.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			n := runtime.Stack(buf, true)
+			t.Fatalf("condition not met in 60s; goroutines:\n%s", buf[:n])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the program's writer and the test's reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// logTo gives cfg a Logger the test can read while the model runs. It holds every line
+// the status line said, whether or not a frame drew it before the next one took its
+// place.
+func logTo(cfg *Config) *syncBuffer {
+	log := new(syncBuffer)
+	cfg.Logger = slog.New(slog.NewTextHandler(log, nil))
+	return log
+}
+
+// waitLogged waits until log holds every one of texts. A key sent after it returns is
+// taken after the messages that said them: so what the lab's start says (it is running,
+// its job restarted) cannot take the status line from what the key says before a frame
+// draws that.
+func waitLogged(t *testing.T, log *syncBuffer, texts ...string) {
+	t.Helper()
+	waitUntil(t, func() bool {
+		s := log.String()
+		for _, text := range texts {
+			if !strings.Contains(s, text) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // finalView stops the program without its quit path and returns the last screen.
 func finalView(t *testing.T, tm *teatest.TestModel) (Model, string) {
 	t.Helper()
 	tm.Send(tea.Quit())
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(Model)
 	return fm, fm.View()
 }
 

@@ -117,7 +117,7 @@ func TestAPlannedHiccupLessThanTenSecondsAwayWaitsForTheNextMinute(t *testing.T)
 	press(tm, "enter")
 	waitFor(t, tm, "hiccup at 10:01:40, in 65 s")
 	press(tm, "q")
-	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second))
 	if c := fb.Called("Inject"); len(c) != 0 {
 		t.Errorf("quitting started the planned hiccup: %+v", c)
 	}

@@ -76,7 +76,7 @@ func TestTypedAnswersSurviveQuitAndRestart(t *testing.T) {
 	waitFor(t, tm, "to the cent.")
 	// Quit while still writing: nothing may be lost.
 	press(tm, "ctrl+c")
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(Model)
 	if !fm.Closed() {
 		t.Error("quitting did not close the backend")
 	}
@@ -92,8 +92,11 @@ func TestTypedAnswersSurviveQuitAndRestart(t *testing.T) {
 	}
 
 	fb2 := fakebackend.New()
-	tm2 := start(t, fb2, Config{Store: store, Saved: &saved}, 80, 24)
+	cfg2 := Config{Store: store, Saved: &saved}
+	log2 := logTo(&cfg2)
+	tm2 := start(t, fb2, cfg2, 80, 24)
 	waitFor(t, tm2, "Continue with the answers")
+	waitLogged(t, log2, "lab is running") // or the start's line can hide "restored", and is in the golden
 	press(tm2, "y")
 	waitFor(t, tm2, "restored 1 answer")
 	press(tm2, "tab")
@@ -113,14 +116,24 @@ func TestStartingFreshKeepsTheOldAnswersAside(t *testing.T) {
 	store.Save(old)
 	saved, _, _ := store.Load()
 	fb := fakebackend.New()
-	tm := start(t, fb, Config{Store: store, Saved: &saved}, 80, 24)
+	cfg := Config{Store: store, Saved: &saved}
+	log := logTo(&cfg)
+	tm := start(t, fb, cfg, 80, 24)
 	waitFor(t, tm, "Continue with the answers")
+	// The lab's start says it is running in the status line: taken after n, it replaced
+	// "starting fresh" before a frame drew it, and the wait for that line timed out.
+	waitLogged(t, log, "lab is running")
 	press(tm, "n")
 	waitFor(t, tm, "starting fresh")
 	press(tm, "tab")
 	press(tm, "enter")
 	tm.Type("new")
-	time.Sleep(200 * time.Millisecond)
+	// Each key saves; finalView stops the program without the quit path's save, so wait
+	// for the last key's write (a fixed 200 ms was too short on a loaded machine).
+	waitUntil(t, func() bool {
+		st, _, _ := state.NewStore(store.Dir()).Load()
+		return st.Answers["4.1a"] == "new"
+	})
 	finalView(t, tm)
 	got, _, _ := state.NewStore(store.Dir()).Load()
 	if got.Answers["4.1a"] != "new" || got.Answers["4.3b"] != "" {
@@ -139,7 +152,7 @@ func TestAutosaveWritesSoonAfterTyping(t *testing.T) {
 	press(tm, "tab")
 	press(tm, "enter")
 	tm.Type("draft")
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a hang: each key saves at once
 	for {
 		st, _, _ := state.NewStore(store.Dir()).Load()
 		if st.Answers["4.1a"] == "draft" {
@@ -199,9 +212,10 @@ func TestEveryPauseOfTypingIsOnDisk(t *testing.T) {
 	}
 }
 
-// savedBy runs cmd and everything it batches or sequences, each for at most two
-// seconds (a command that waits longer, such as a timer or a listener, is left), and
-// returns the savedMsg one of them returned.
+// savedBy runs cmd and everything it batches or sequences, each for at most 30 s, and
+// returns the savedMsg one of them returned. The bound only leaves a command that never
+// returns (a listener); a key's commands are the save alone, and a save (its fsync) on
+// a loaded machine may take far longer than the 2 s this waited before.
 func savedBy(cmd tea.Cmd) (tea.Msg, bool) {
 	if cmd == nil {
 		return nil, false
@@ -211,7 +225,7 @@ func savedBy(cmd tea.Cmd) (tea.Msg, bool) {
 	var msg tea.Msg
 	select {
 	case msg = <-ch:
-	case <-time.After(2 * time.Second):
+	case <-time.After(30 * time.Second):
 		return nil, false
 	}
 	if s, ok := msg.(savedMsg); ok {

@@ -19,14 +19,22 @@ func TestAnAnswerToAQuestionNotAskedIsKeptAndSaid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm := start(t, fakebackend.New(), Config{Store: store, Saved: &saved}, 160, 48)
+	cfg := Config{Store: store, Saved: &saved}
+	log := logTo(&cfg)
+	tm := start(t, fakebackend.New(), cfg, 160, 48)
 	waitFor(t, tm, "Continue with the answers")
+	waitLogged(t, log, "lab is running") // or its line can take the status line from what y says
 	press(tm, "y")
 	waitFor(t, tm, "this lab does not ask (9.9z)")
 	press(tm, "tab")
 	press(tm, "enter")
 	tm.Type(" and typed")
-	time.Sleep(300 * time.Millisecond)
+	// finalView stops the program without the quit path's save: wait for the last key's
+	// own write (a fixed 300 ms was too short on a loaded machine).
+	waitUntil(t, func() bool {
+		st, _, _ := state.NewStore(dir).Load()
+		return strings.Contains(st.Answers["4.1a"], "typed")
+	})
 	finalView(t, tm)
 
 	got, _, _ := state.NewStore(dir).Load()
@@ -47,8 +55,11 @@ func TestAControlCharacterInASavedAnswerIsTheSameInTheTUIAndOnTheSheet(t *testin
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm := start(t, fakebackend.New(), Config{Store: store, Saved: &saved}, 160, 48)
+	cfg := Config{Store: store, Saved: &saved}
+	log := logTo(&cfg)
+	tm := start(t, fakebackend.New(), cfg, 160, 48)
 	waitFor(t, tm, "Continue with the answers")
+	waitLogged(t, log, "lab is running") // or its line can take the status line from what y says
 	press(tm, "y")
 	waitFor(t, tm, "restored 1 answer")
 	fm, _ := finalView(t, tm)

@@ -72,7 +72,7 @@ func TestQGoesBackFromTheHelpAndTheGuideAndQuitsOnlyTheMainScreen(t *testing.T) 
 	press(tm, "q")
 	waitFor(t, tm, "o guide")
 	press(tm, "q")
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(60*time.Second)).(Model)
 	if fm.screen != screenQuitting {
 		t.Errorf("screen = %d after q on the main screen, want quitting", fm.screen)
 	}

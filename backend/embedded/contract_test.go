@@ -31,9 +31,9 @@ func TestTheEmbeddedLabKeepsTheBackendContract(t *testing.T) {
 	backendtest.NoticesArriveInOrderWhileTheReaderIsBehind(t, backendtest.Subject{Lab: lab, Recording: seedBurst, Restarts: 5,
 		Between: func(t *testing.T, _ int) {
 			// The new job reads the topic from the earliest offset: wait for its first records.
-			for deadline := time.Now().Add(5 * time.Second); lab.Status().Job.Records == 0; time.Sleep(5 * time.Millisecond) {
+			for deadline := time.Now().Add(60 * time.Second); lab.Status().Job.Records == 0; time.Sleep(5 * time.Millisecond) { // a hang
 				if time.Now().After(deadline) {
-					t.Fatal("the restarted job assembled no record in 5 s")
+					t.Fatal("the restarted job assembled no record in 60 s")
 				}
 			}
 		}})
@@ -58,7 +58,12 @@ func TestCloseAfterAReplayDoesNotWaitForLiveEvents(t *testing.T) {
 	if err := lab.SetGenerator(true); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Live events on the topic first (a sleep of 300 ms hoped for them).
+	for deadline := time.Now().Add(60 * time.Second); lab.Totals().Acked < 50; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the generator produced %d events in 60 s", lab.Totals().Acked)
+		}
+	}
 	if err := lab.Replay(context.Background(), seedBurst, meter.CompletedTS); err != nil {
 		t.Fatal(err)
 	}

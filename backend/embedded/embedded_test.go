@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,6 +34,7 @@ func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
 	}
 	results := map[meter.Kind]int{}
 	sawHiccup, sawHeld := false, false
+	var heldSeen, hiccupOver atomic.Bool
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -43,13 +45,22 @@ func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
 			if u.Status != nil && len(u.Status.Instances) == 3 && u.Status.Instances[1].Hiccup {
 				sawHiccup = true
 				sawHeld = sawHeld || u.Status.Instances[1].Held > 0
+				heldSeen.Store(sawHeld)
+			} else if u.Status != nil && sawHiccup {
+				hiccupOver.Store(true)
 			}
 		}
 	}()
 	if err := lab.SetGenerator(true); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * time.Second)
+	// Run until gw-1's hiccup has come and gone with events held, and 300 requests were
+	// made: a sleep of 3 s (600 at 200/s) is time a loaded machine may spend making fewer.
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if heldSeen.Load() && hiccupOver.Load() && lab.Totals().Requests >= 300 {
+			break
+		}
+	}
 	if err := lab.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +170,7 @@ func TestARestartedJobHasEmptyStateAndRereadsFromTheEarliestOffset(t *testing.T)
 	if fresh := lab.Status().Job; fresh.Events >= before.Events && before.Events > 0 {
 		t.Fatalf("the restarted job did not start empty: %d events before, %d after", before.Events, fresh.Events)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a hang, on a loaded machine
 	for lab.Status().Job.Events < produced && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -200,7 +211,11 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 		}
 	}()
 	lab.SetGenerator(true)
-	time.Sleep(time.Second)
+	// 600 events on the topic, about a second's worth (a sleep of a second may see far
+	// fewer on a loaded machine).
+	for deadline := time.Now().Add(60 * time.Second); lab.Totals().Acked < 600 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	lab.SetGenerator(false)
 	produced := lab.Totals().Acked
 	cl, err := kgo.NewClient(kgo.SeedBrokers(lab.Addr()))
@@ -231,7 +246,7 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("the %d older records were deleted", deleted)
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(60 * time.Second) // a hang
 	for found := false; !found; {
 		select {
 		case l := <-logs:
@@ -240,7 +255,7 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 			t.Fatalf("no log line says %q", want)
 		}
 	}
-	for wait := time.Now().Add(5 * time.Second); lab.Status().Job.Events < produced-deleted && time.Now().Before(wait); {
+	for wait := time.Now().Add(60 * time.Second); lab.Status().Job.Events < produced-deleted && time.Now().Before(wait); { // a hang
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(200 * time.Millisecond) // nothing more arrives

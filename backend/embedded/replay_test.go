@@ -79,7 +79,13 @@ func TestAReplayDeletesTheLiveTopicsRecords(t *testing.T) {
 	if err := lab.SetGenerator(true); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second)
+	// Records on the live topic first (a second's worth was a sleep of a second, which a
+	// loaded machine may spend producing nothing).
+	for deadline := time.Now().Add(60 * time.Second); lab.Totals().Acked < 300; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the generator produced %d records in 60 s", lab.Totals().Acked)
+		}
+	}
 	const scenario = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
 	if err := lab.Replay(context.Background(), scenario, meter.CompletedTS); err != nil {
 		t.Fatal(err)

@@ -119,7 +119,7 @@ func (h *harness) close() error {
 	err := h.lab.Close()
 	select {
 	case <-h.done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(60 * time.Second): // a hang, on a loaded machine
 		h.t.Fatal("Updates was not closed after Close")
 	}
 	h.srv.Close()
@@ -133,10 +133,10 @@ func (h *harness) snapshot() []backend.Update {
 	return append([]backend.Update(nil), h.updates...)
 }
 
-// waitFor waits up to 10 s until ok holds for the updates so far.
+// waitFor waits until ok holds for the updates so far. Its 60 s only stop a hang.
 func (h *harness) waitFor(what string, ok func([]backend.Update) bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !ok(h.snapshot()) {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("timed out waiting for %s; log:\n%s", what, strings.Join(logLines(h.snapshot()), "\n"))
@@ -335,10 +335,11 @@ func (f *fakeFlink) cancelled() []string {
 	return append([]string(nil), f.cancels...)
 }
 
-// noLeak fails the test unless the goroutine count falls back to before within 5 s.
+// noLeak fails the test unless the goroutine count falls back to before within 60 s
+// (a leak never does; a loaded machine may take seconds to end the goroutines).
 func noLeak(t *testing.T, before int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for runtime.NumGoroutine() > before {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)

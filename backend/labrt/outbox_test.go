@@ -195,7 +195,7 @@ func TestAbandonEndsHoldingBackAndCountsWhatItDrops(t *testing.T) {
 	var lost Lost
 	select {
 	case lost = <-closed:
-	case <-time.After(time.Second):
+	case <-time.After(60 * time.Second): // a hang: close waits 10 ms
 		t.Fatal("close waited for a reader that never reads")
 	}
 	// Then what the channel holds and what was counted lost add up to what was written.
@@ -212,7 +212,7 @@ func TestAbandonEndsHoldingBackAndCountsWhatItDrops(t *testing.T) {
 // batch it took is out of the outbox, counted as waiting.
 func sendWaiting(t *testing.T, o *outbox, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Millisecond) { // a hang
 		o.mu.Lock()
 		waiting := o.waiting == n && len(o.batch) == 0
 		o.mu.Unlock()
@@ -244,7 +244,7 @@ func TestALogLineDoesNotWaitForTheReaderWhileALosslessSendDoes(t *testing.T) {
 	}()
 	select {
 	case <-wrote:
-	case <-time.After(5 * time.Second):
+	case <-time.After(60 * time.Second): // a hang: they would wait for ever
 		t.Fatal("the log line and the results under the bound waited for the reader")
 	}
 	held := make(chan struct{})

@@ -94,9 +94,9 @@ func runningRuntime(t *testing.T) (*Runtime, *countingJob, *broker.Broker, func(
 
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !ok(); {
+	for deadline := time.Now().Add(60 * time.Second); !ok(); { // a hang, on a loaded machine
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10 s", what)
+			t.Fatalf("%s: not within 60 s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -22,8 +22,8 @@ func TestAFifoIsRefusedWithoutWaitingForAWriter(t *testing.T) {
 		if !errors.As(err, &nr) || nr.Kind != "a named pipe" {
 			t.Errorf("Read(fifo) = %v, want a named pipe refused", err)
 		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("Read of a FIFO with no writer still waits after 2s")
+	case <-time.After(60 * time.Second): // the refusal comes at once; the open never ends
+		t.Fatal("Read of a FIFO with no writer still waits after 60 s")
 	}
 }
 
