@@ -73,6 +73,12 @@ func flinkConfig(flinkHome, python, tmp string, rpcPort, restPort int, remote bo
 		// The REST API serves metrics as last fetched from the TaskManagers (10 s by
 		// default): labtui reads the Kafka source's positions from it (a replay's end).
 		"metrics.fetcher.update-interval": 500,
+		// The metric fetcher starts a fetch only when the last one is done, and waits for
+		// each TaskManager's answer up to web.timeout (10 min by default): after the x
+		// key killed a TaskManager mid-fetch, the REST API served no metric of the new
+		// one for 10 min, so a replay after a kill never completed and the catch-up went
+		// unexplained. Every REST call the lab makes answers in well under this.
+		"web.timeout": webTimeoutMS,
 	}
 	if remote {
 		delete(conf, "python.executable")
@@ -85,6 +91,10 @@ func flinkConfig(flinkHome, python, tmp string, rpcPort, restPort int, remote bo
 	}
 	return append([]byte("# Written by labtui for its Flink session cluster; rest.port "+strconv.Itoa(restPort)+".\n"), out...), nil
 }
+
+// webTimeoutMS bounds the web monitor's asynchronous operations, the metric fetcher's
+// query of a TaskManager among them (see flinkConfig).
+const webTimeoutMS = 20000
 
 // writeConfDir makes the cluster's conf folder: config.yaml, the wheel's logging
 // configurations, masters and workers.
