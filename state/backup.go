@@ -9,6 +9,10 @@ import (
 	"strings"
 )
 
+// afterLink runs in moveAside between the backup's link and the removal of path; tests
+// set it to act at that moment.
+var afterLink = func() {}
+
 // moveAside moves path to the first numbered backup beside it that does not exist yet,
 // path.1.bak, path.2.bak, …, one past the highest there, so every earlier set of
 // answers stays on disk. It never replaces a file: the backup is a new link to the
@@ -36,6 +40,7 @@ func moveAside(path string) (string, error) {
 			}
 			return bak, nil
 		}
+		afterLink()
 		if err := os.Remove(path); err != nil {
 			os.Remove(bak)
 			return "", err

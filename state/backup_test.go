@@ -56,3 +56,46 @@ func TestArchiveNumbersOnFromTheHighestBackup(t *testing.T) {
 		t.Errorf("Archive of nothing = %q, %v", bak, err)
 	}
 }
+
+// TestASaveCannotRunInsideAnArchive saves at the worst moment of an archive, after the
+// backup's link and before the saved name is removed, whenever the store's lock lets it:
+// the new answers must not be the ones removed, nor the old ones lost.
+func TestASaveCannotRunInsideAnArchive(t *testing.T) {
+	s := NewStore(t.TempDir())
+	old := New()
+	old.Answers["4.3b"] = "one enormous minute"
+	if _, err := s.Save(old); err != nil {
+		t.Fatal(err)
+	}
+	fresh := New()
+	fresh.Answers["4.1a"] = "new"
+	saved := false
+	afterLink = func() {
+		if s.mu.TryLock() { // a Save may run here: run one
+			s.mu.Unlock()
+			if _, err := s.Save(fresh); err != nil {
+				t.Error(err)
+			}
+			saved = true
+		}
+	}
+	t.Cleanup(func() { afterLink = func() {} })
+	bak, err := s.Archive()
+	if err != nil || bak == "" {
+		t.Fatalf("Archive = %q, %v", bak, err)
+	}
+	if !saved {
+		if _, err := s.Save(fresh); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(bak)
+	var aside State
+	if err != nil || json.Unmarshal(data, &aside) != nil || aside.Answers["4.3b"] != "one enormous minute" {
+		t.Errorf("the old answers aside = %+v (%v)", aside.Answers, err)
+	}
+	got, found, err := s.Load()
+	if err != nil || !found || got.Answers["4.1a"] != "new" || got.Answers["4.3b"] != "" {
+		t.Errorf("the new session's file = %+v (found %v, %v)", got.Answers, found, err)
+	}
+}

@@ -121,8 +121,12 @@ func (s *Store) Save(st State) (bool, error) {
 
 // Archive moves the saved file aside, to the next numbered backup (lab-04.json.1.bak,
 // then .2.bak, …), so the next start is fresh while every earlier set of answers stays
-// on disk. It returns the new path, or "" when there was nothing to move.
+// on disk. It returns the new path, or "" when there was nothing to move. It holds the
+// store's lock, so no Save runs while it moves the file (one between the backup's link
+// and the removal of the saved name would be removed with it).
 func (s *Store) Archive() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	bak, err := moveAside(s.Path())
 	if err != nil {
 		return "", fmt.Errorf("move saved answers aside: %w", err)

@@ -226,10 +226,14 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m, cmd := m.progressChanged()
 		return m, cmd
 	case "n", "N":
-		m.screen, m.saveOK = screenMain, true
+		m.screen = screenMain
 		if m.cfg.Store == nil {
+			m.saveOK = true
 			return m, nil
 		}
+		// Saving stays off until the old answers are aside (archivedMsg): a save that
+		// finished first would overwrite them, or be moved aside in their place.
+		m.archiving, m.archiveRev = true, m.rev
 		return m, m.archiveCmd()
 	case "q":
 		return m.quit()

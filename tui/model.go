@@ -221,8 +221,12 @@ type Model struct {
 	// savePending says an autosave is writing; saveAgain that a change came after it.
 	savePending, saveAgain bool
 	// saveOK says autosave may write: not while the learner is still deciding whether
-	// to continue with saved answers.
+	// to continue with saved answers, nor while a fresh start's archive is moving them
+	// aside (a save before its rename would overwrite them, or be moved aside itself).
 	saveOK bool
+	// archiving says a fresh start's archive is running; archiveRev is rev when it began.
+	archiving  bool
+	archiveRev uint64
 }
 
 // runsBefore is the number the session numbers its runs on from: the saved progress's

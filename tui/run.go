@@ -70,7 +70,18 @@ func Run(ctx context.Context, b backend.Backend, cfg Config, logOut io.Writer, o
 	if cerr := ob.Close(); cerr != nil {
 		m.cfg.Logger.Error("close the lab", "err", cerr)
 	}
-	if m.CanSave() && m.cfg.Store != nil {
+	canSave := m.CanSave()
+	if !canSave && m.archiving && m.cfg.Store != nil {
+		// Quit before a fresh start's archive returned: what was typed since is saved
+		// once it has finished, and only if the old answers are no longer in the file.
+		m.tasks.wait(10 * time.Second)
+		_, lerr := os.Lstat(m.cfg.Store.Path())
+		canSave = errors.Is(lerr, os.ErrNotExist)
+		if !canSave {
+			m.cfg.Logger.Error("the saved answers were not moved aside: this session's are not saved over them", "path", m.cfg.Store.Path())
+		}
+	}
+	if canSave && m.cfg.Store != nil {
 		st := m.Snapshot()
 		st.Revision = m.rev + 1
 		if _, serr := m.cfg.Store.Save(st); serr != nil && err == nil {

@@ -61,13 +61,20 @@ func (m Model) saveMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, again, true
 	case archivedMsg:
+		m.archiving = false
 		if msg.err != nil {
-			return m.say(footer.Error, "%v", msg.err), nil, true
+			// The old answers are still in the file: saving over them would lose them.
+			return m.say(footer.Error, "%v; autosave is off, so they are not written over", msg.err), nil, true
+		}
+		m.saveOK = true
+		var save tea.Cmd
+		if m.rev != m.archiveRev { // changed while the archive ran: save it now
+			m, save = m.dirty()
 		}
 		if msg.path != "" {
-			return m.say(footer.Info, "starting fresh: the saved answers were moved to %s", msg.path), nil, true
+			return m.say(footer.Info, "starting fresh: the saved answers were moved to %s", msg.path), save, true
 		}
-		return m, nil, true
+		return m, save, true
 	case exportedMsg:
 		if msg.err != nil {
 			return m.say(footer.Error, "export failed: %v", msg.err), nil, true

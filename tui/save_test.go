@@ -243,3 +243,47 @@ func savedBy(cmd tea.Cmd) (tea.Msg, bool) {
 	}
 	return nil, false
 }
+
+// TestTypingRightAfterAFreshStartLosesNothing types an answer before the fresh start's
+// archive has run (it runs off the TUI's loop): the old answers must end up aside and
+// the new one in the file, whatever order the archive and the key's save take.
+func TestTypingRightAfterAFreshStartLosesNothing(t *testing.T) {
+	store := state.NewStore(t.TempDir())
+	old := state.New()
+	old.Revision = 9
+	old.Answers["4.3b"] = "one enormous minute"
+	if _, err := store.Save(old); err != nil {
+		t.Fatal(err)
+	}
+	saved, _, _ := store.Load()
+	fb := fakebackend.New()
+	t.Cleanup(func() { fb.Close() })
+	var m tea.Model = New(fb, Config{Store: store, Saved: &saved})
+	m, _ = m.Update(resize(80, 24))
+	m, archive := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")})
+	if archive == nil {
+		t.Fatal("starting fresh did not move the saved answers aside")
+	}
+	// The archive has not run yet when the learner types.
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+	if msg, ok := savedBy(cmd); ok {
+		m, _ = m.Update(msg)
+	}
+	m, cmd = m.Update(archive())
+	if msg, ok := savedBy(cmd); ok {
+		m, _ = m.Update(msg)
+	}
+
+	if data, rerr := os.ReadFile(store.Path() + ".1.bak"); rerr != nil || !strings.Contains(string(data), "one enormous minute") {
+		t.Errorf("the old answers were not kept aside: %v\n%s", rerr, data)
+	}
+	got, found, err := state.NewStore(store.Dir()).Load()
+	if err != nil || !found || got.Answers["4.1a"] != "x" || got.Answers["4.3b"] != "" {
+		t.Errorf("answers after a fresh start = %+v (found %v, %v)", got.Answers, found, err)
+	}
+	if !m.(Model).CanSave() {
+		t.Error("saving is still off after the archive finished")
+	}
+}
