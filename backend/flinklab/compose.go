@@ -107,7 +107,11 @@ type Lab struct {
 	preflighted bool
 	upRan       bool
 	tmDown      bool
-	kill        *killRequest
+	// switching is set from a Stop until the Start after it returns: the job is being
+	// replaced (a replay, a strategy change), so a TaskManager that dies meanwhile takes
+	// no run of the lab's with it (see follow).
+	switching bool
+	kill      *killRequest
 }
 
 // New checks cfg and returns a lab that Start brings up. It runs nothing.

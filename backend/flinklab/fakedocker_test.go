@@ -23,7 +23,7 @@ import (
 //	compose -p P -f F logs -f …              taskmanager-N.log for the Nth call, once a job was
 //	                                         submitted; then it exits when
 //	                                         taskmanager-N.ends exists (the taskmanager died), else
-//	                                         waits until tm-killed exists
+//	                                         waits until tm-killed or tm-dead exists
 //	compose -p P -f F exec -T jobmanager flink run …
 //	                                         "Job has been submitted with JobID <jobid-N>", and writes submitted/<id>
 //	compose -p P -f F ps --status running --quiet [taskmanager]
@@ -77,7 +77,7 @@ func fakeDocker(args []string) int {
 		if exists(dir, fmt.Sprintf("taskmanager-%d.ends", n)) {
 			return 0
 		}
-		for !exists(dir, "tm-killed") {
+		for !exists(dir, "tm-killed") && !exists(dir, "tm-dead") {
 			time.Sleep(5 * time.Millisecond)
 		}
 		return 0

@@ -39,6 +39,7 @@ func (l *Lab) follow(wait func() error) {
 			}
 			kill = l.takeKill()
 			reason := backend.Restart{Cause: backend.CauseFailure, Reason: "TaskManager died"}
+			replaced := false
 			if kill != nil {
 				reason = backend.Restart{Cause: backend.CauseKill, Reason: kill.reason}
 			} else if l.platform.TaskManagerRunning(ctx) {
@@ -49,12 +50,20 @@ func (l *Lab) follow(wait func() error) {
 					return
 				}
 				continue
+			} else if replaced = l.isSwitching(); replaced {
+				// PyFlink 2.2.1 can take the TaskManager down while a job is cancelled
+				// ("Reference count must not be negative" closing the Python workers):
+				// the job being replaced is gone anyway, and the one labtui submits runs
+				// once a TaskManager is back. No run of the lab restarted.
+				l.logf("the TaskManager stopped while labtui was replacing the job (its output ended): a TaskManager is started again, and the new job runs on it")
 			} else {
 				l.logf("the TaskManager stopped (its output ended): the job restarts once a TaskManager is back, from its starting offsets, with empty state")
 			}
 			l.setTaskManagerDown(true)
-			l.drainResults(ctx)
-			l.restarted(reason)
+			if !replaced {
+				l.drainResults(ctx)
+				l.restarted(reason)
+			}
 			down = true
 		}
 		err := l.platform.StartTaskManager(ctx)
@@ -77,6 +86,18 @@ func (l *Lab) follow(wait func() error) {
 		kill, down = nil, false
 		retry = backoff{}
 	}
+}
+
+func (l *Lab) setSwitching(on bool) {
+	l.mu.Lock()
+	l.switching = on
+	l.mu.Unlock()
+}
+
+func (l *Lab) isSwitching() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.switching
 }
 
 func (l *Lab) setTaskManagerDown(down bool) {

@@ -232,6 +232,9 @@ type fakeFlink struct {
 	// unsplit is how many more lists of the source's metrics have no currentOffset gauge
 	// (its enumerator has not handed out the splits yet).
 	unsplit int
+	// dieOnCancel takes the taskmanager down when a job is cancelled (tm-dead), as
+	// PyFlink 2.2.1 can when it closes the Python workers.
+	dieOnCancel bool
 }
 
 // setBroker makes the fake's jobs read the topics of the broker at addr.
@@ -309,6 +312,9 @@ func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			f.deploying--
 			task = "DEPLOYING"
 		}
+		if _, err := os.Stat(filepath.Join(f.dir, "tm-dead")); err == nil && f.dieOnCancel {
+			task = "SCHEDULED" // the taskmanager it took down is not back: nowhere to deploy
+		}
 		json.NewEncoder(w).Encode(map[string]any{"vertices": []map[string]string{
 			{"id": "source", "name": "Source: gateway-events -> parse_event", "status": task},
 			{"id": "windows", "name": "tenant-cost-event-time", "status": "RUNNING"}}})
@@ -316,6 +322,9 @@ func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		id := strings.TrimPrefix(r.URL.Path, "/jobs/")
 		f.cancels = append(f.cancels, id)
 		f.states[id] = "CANCELED"
+		if f.dieOnCancel {
+			os.WriteFile(filepath.Join(f.dir, "tm-dead"), nil, 0o644)
+		}
 		w.WriteHeader(http.StatusAccepted)
 		w.Write([]byte("{}"))
 	default:

@@ -211,3 +211,39 @@ func TestStartWaitsUntilTheSourceHoldsEveryPartition(t *testing.T) {
 	}
 	k.Close()
 }
+
+// Given a running lab whose TaskManager dies when a job is cancelled (PyFlink 2.2.1 can
+// fail one closing its Python workers), when a recording is replayed, then the replay's
+// run is the only restart: the TaskManager is brought back, the replay's job runs on it
+// and reads the recording, and no "TaskManager died" run takes the replay's place.
+func TestATaskManagerThatDiesAsTheJobIsReplacedStartsNoRunOfItsOwn(t *testing.T) {
+	k := kafka(t)
+	defer k.Close()
+	h := newHarness(t)
+	h.cfg.Broker = k.Addr()
+	h.flink.setBroker(k.Addr())
+	h.flink.dieOnCancel = true
+	lab := h.open()
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Replay(context.Background(), seedBurst, meter.CompletedTS); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the TaskManager back", func(us []backend.Update) bool {
+		return strings.Contains(strings.Join(logLines(us), "\n"), "the TaskManager is back")
+	})
+	if err := h.close(); err != nil {
+		t.Fatal(err)
+	}
+	us := h.snapshot()
+	if r := restarts(us); len(r) != 2 || r[0] != "started" || strings.Contains(r[1], "TaskManager") {
+		t.Errorf("restarts %q, want the start and the replay's only", r)
+	}
+	logs := strings.Join(logLines(us), "\n")
+	for _, want := range []string{"the TaskManager stopped while labtui was replacing the job", "the TaskManager is back"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("log lacks %q:\n%s", want, logs)
+		}
+	}
+}

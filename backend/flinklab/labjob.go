@@ -21,6 +21,7 @@ type flinkRun struct{ lab *Lab }
 // over.
 func (j flinkRun) Start(ctx context.Context, spec labrt.Spec, _ func(meter.Result)) error {
 	l := j.lab
+	defer l.setSwitching(false)
 	if spec.Watermarks.Interval.Or(meter.DefaultWatermarkInterval) != meter.DefaultWatermarkInterval {
 		return errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
 	}
@@ -130,16 +131,20 @@ func (l *Lab) watchPositions() {
 	}
 }
 
-// Stop cancels the running job, if any, and waits until Flink reports it ended.
+// Stop cancels the running job, if any, and waits until Flink reports it ended; the
+// runtime's Start on the next spec follows (Restart). From here until that Start
+// returns the lab is switching (see follow).
 func (j flinkRun) Stop(ctx context.Context) error {
 	l := j.lab
 	l.mu.Lock()
 	id := l.jobID
+	l.switching = true
 	l.mu.Unlock()
 	if id == "" {
 		return nil
 	}
 	if err := l.cancelJob(ctx, id); err != nil {
+		l.setSwitching(false) // no Start follows: the job stays as it was
 		return err
 	}
 	l.drainResults(ctx)
