@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/labtui/labtui/internal/testkit"
 )
 
 // gatedWriter holds every write until open is closed, as a pipe into a reader that
@@ -30,18 +32,6 @@ func (w *gatedWriter) Write(p []byte) (int, error) {
 		w.once.Do(func() { close(w.tried) })
 	}
 	<-w.open
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(p)
-}
-
-// lockedWriter is a buffer written from more than one goroutine.
-type lockedWriter struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.Write(p)
@@ -68,11 +58,11 @@ func TestAHeadlessRunIntoASlowReaderPrintsEveryResult(t *testing.T) {
 	out := &gatedWriter{open: make(chan struct{})}
 	release := time.AfterFunc(9*time.Second, func() { close(out.open) })
 	defer release.Stop()
-	var errw lockedWriter
+	var errw testkit.SyncBuffer
 	// When it runs for eight seconds at 500 requests/s with a trace per record.
 	code := Run(context.Background(), []string{"run", "--headless", "--duration", "8s", "--rate", "500", "--trace",
 		"--format", "jsonl", "--broker-addr", "127.0.0.1:0"}, out, &errw)
-	stderr := errw.buf.String()
+	stderr := errw.String()
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -113,7 +103,7 @@ func TestCtrlCStopsAHeadlessRunWhoseOutputTakesNothingAndCountsWhatIsMissing(t *
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	out := &gatedWriter{open: make(chan struct{}), tried: make(chan struct{})}
 	defer close(out.open)
-	var errw lockedWriter
+	var errw testkit.SyncBuffer
 	ctx, interrupt := context.WithCancel(context.Background())
 	// When ctrl-c comes after two seconds of results piling up, counted from the first
 	// one the output did not take (not from the start, however long a loaded machine
@@ -130,9 +120,7 @@ func TestCtrlCStopsAHeadlessRunWhoseOutputTakesNothingAndCountsWhatIsMissing(t *
 	}()
 	code := Run(ctx, []string{"run", "--headless", "--rate", "500", "--trace", "--format", "jsonl", "--broker-addr", "127.0.0.1:0"}, out, &errw)
 	took := time.Since(<-interrupted)
-	errw.mu.Lock()
-	stderr := errw.buf.String()
-	errw.mu.Unlock()
+	stderr := errw.String()
 	// Then it stops within a few seconds of the ctrl-c (a second for the output, the
 	// rest room for a loaded machine), and the summary says how many results never
 	// reached the output and does not say they are accounted for.

@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/replay"
 	"github.com/labtui/labtui/session"
@@ -195,29 +195,11 @@ func waitUntil(t *testing.T, cond func() bool) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the program's writer and the test's reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // logTo gives cfg a Logger the test can read while the model runs. It holds every line
 // the status line said, whether or not a frame drew it before the next one took its
 // place.
-func logTo(cfg *Config) *syncBuffer {
-	log := new(syncBuffer)
+func logTo(cfg *Config) *testkit.SyncBuffer {
+	log := new(testkit.SyncBuffer)
 	cfg.Logger = slog.New(slog.NewTextHandler(log, nil))
 	return log
 }
@@ -226,7 +208,7 @@ func logTo(cfg *Config) *syncBuffer {
 // taken after the messages that said them: so what the lab's start says (it is running,
 // its job restarted) cannot take the status line from what the key says before a frame
 // draws that.
-func waitLogged(t *testing.T, log *syncBuffer, texts ...string) {
+func waitLogged(t *testing.T, log *testkit.SyncBuffer, texts ...string) {
 	t.Helper()
 	waitUntil(t, func() bool {
 		s := log.String()

@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
@@ -38,7 +39,7 @@ func TestRunQuitsCleanlyAndLeavesNoGoroutine(t *testing.T) {
 	}
 	store := state.NewStore(t.TempDir())
 	in, keys := io.Pipe()
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(context.Background(), fb, Config{Store: store, Recording: recording}, &logs,
@@ -86,7 +87,7 @@ func TestNoColorMeansNoColorEscapes(t *testing.T) {
 	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	fb := fakebackend.New()
 	in, keys := io.Pipe()
-	var out syncBuffer
+	var out testkit.SyncBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(context.Background(), fb, Config{}, nil, tea.WithInput(in), tea.WithOutput(&out), tea.WithoutSignalHandler())
@@ -136,7 +137,7 @@ func TestSIGTERMSavesWhatWasJustTyped(t *testing.T) {
 		}
 		return msg
 	}
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	go func() {
 		done <- Run(ctx, fb, Config{Store: store}, &logs, tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(), tea.WithFilter(seen))
 	}()
@@ -177,7 +178,7 @@ func TestALabThatDidNotStartShowsWhyWholeAndRunFails(t *testing.T) {
 	fb2.StartErr = errors.New(why)
 	in, keys := io.Pipe()
 	done := make(chan error, 1)
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	go func() {
 		done <- Run(context.Background(), fb2, Config{}, &logs, tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	}()

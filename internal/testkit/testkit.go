@@ -3,6 +3,7 @@
 package testkit
 
 import (
+	"bytes"
 	"context"
 	"runtime"
 	"sync"
@@ -108,4 +109,24 @@ func Eventually(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// SyncBuffer is a bytes.Buffer that one goroutine may write while another reads it: a
+// program's log or stderr, read by the test as it runs.
+type SyncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String is what was written so far.
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
