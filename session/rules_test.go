@@ -283,3 +283,31 @@ func TestASecondHiccupUnderABoundAboveTheHoldIs42sEventTimeColumn(t *testing.T) 
 		t.Errorf("4.2 = %q\nwant it to end %q", s, want)
 	}
 }
+
+// A live run's last minute whose event-time window had not fired when the run ended (the
+// job killed, the TaskManager gone) is not judged: it is neither an agreeing minute nor one
+// spoiled by anything the run did.
+func TestALastMinuteWhoseEventWindowNeverFiredIsNotJudgedFor41(t *testing.T) {
+	l := newLab()
+	l.started()
+	for m := range int64(3) {
+		l.minute(m, 0.2, 0.2)
+	}
+	// 10:03 in processing time only: the watermark stays in it until the kill.
+	l.apply(backend.Update{Results: []meter.Result{
+		fired(meter.ProcessingTimeResult, "acme", 3, 0.2, 2), fired(meter.ProcessingTimeResult, "globex", 3, 0.1, 1),
+	}, Status: status(t0+4*60000+2000, t0+3*60000+30000)})
+	l.apply(backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseKill, Reason: "kill", At: t0 + 4*60000 + 5000}})
+	f := l.h.Finding("4.1")
+	if f == nil || f.Run.ID != 1 || f.Agreement == nil {
+		t.Fatalf("finding %+v", f)
+	}
+	if got := f.Agreement.Minutes; len(got) != 3 || got[2] != t0+2*60000 {
+		t.Errorf("minutes %v, want 10:00-10:02", got)
+	}
+	for _, m := range f.Agreement.Spoiled {
+		if m.Start == t0+3*60000 {
+			t.Errorf("10:03, whose event-time window never fired, is judged spoiled (%s): %s", m.Cause, lab4.Sentence(f))
+		}
+	}
+}

@@ -149,7 +149,7 @@ func judgeMinutes(run Run, c minutes.Clocks) []judgedMinute {
 	var differ []int // indexes in out of the minutes whose windows differ
 	for i := 0; i < tb.Len(); {
 		start := tb.Row(i).WindowStart
-		agree, closed, n := true, true, 0
+		agree, closed, fired, n := true, true, true, 0
 		for ; i < tb.Len() && tb.Row(i).WindowStart == start; i++ {
 			r := tb.Row(i)
 			if r.IsMark() {
@@ -157,19 +157,24 @@ func judgeMinutes(run Run, c minutes.Clocks) []judgedMinute {
 			}
 			n++
 			closed = closed && c.Closed(minutes.Processing, r) && c.Closed(minutes.Event, r)
+			fired = fired && r.Cells[minutes.Processing].Present() && r.Cells[minutes.Event].Present()
 			agree = agree && r.Verdict(c) == minutes.Agree
 		}
-		if n == 0 || !closed {
+		d, disturbedOne := disturbed[start]
+		// An ended run has every window closed, but a window that had not fired when the
+		// run ended (a killed job's last minutes) never will: the minute is not judged,
+		// unless what the run did spoiled it.
+		if n == 0 || !closed || c.Ended && !fired && !disturbedOne {
 			continue
 		}
 		j := judgedMinute{start: start}
 		began := run.StartedAt()
-		switch d, ok := disturbed[start]; {
+		switch {
 		case began != 0 && start < startOf(began):
 			j.spoiled = &state.SpoiledMinute{Start: start, Cause: state.SpoilReread, At: began}
 		case began == 0 && len(out) == 0 || began != 0 && began > start:
 			j.spoiled = &state.SpoiledMinute{Start: start, Cause: state.SpoilBegan, At: began}
-		case ok:
+		case disturbedOne:
 			j.spoiled = &d
 		case !agree:
 			differ = append(differ, len(out))
