@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,5 +74,55 @@ func TestCloseAfterAReplayDoesNotWaitForLiveEvents(t *testing.T) {
 	}
 	if took := time.Since(began); took > 2*time.Second {
 		t.Fatalf("Close took %s", took)
+	}
+}
+
+// The last status, which Close sends after the job stopped, keeps the job's watermark:
+// the job stopped with its clocks where they were, and a session that judged its minutes
+// by them (4.1's agreeing minutes) must not see them all open again.
+func TestTheLastStatusKeepsTheStoppedJobsWatermark(t *testing.T) {
+	gen := generator.Defaults()
+	gen.Rate = 200
+	lab, err := New(Config{BrokerAddr: "127.0.0.1:0", Generator: gen, StatusEvery: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var seen, last int64 = meter.MinWatermark, meter.MinWatermark
+	done := make(chan struct{})
+	var mu sync.Mutex
+	go func() {
+		defer close(done)
+		for u := range lab.Updates() {
+			if u.Status != nil {
+				mu.Lock()
+				last = u.Status.Watermark
+				seen = max(seen, last)
+				mu.Unlock()
+			}
+		}
+	}()
+	if err := lab.SetGenerator(true); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) { // a hang
+		mu.Lock()
+		ok := seen > meter.MinWatermark
+		mu.Unlock()
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no status with a watermark in 60 s")
+		}
+	}
+	if err := lab.Close(); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if last < seen {
+		t.Errorf("the last status's watermark is %d, below the %d a status had shown", last, seen)
 	}
 }

@@ -128,7 +128,7 @@ func (l *Lab) Close() error {
 	errs := []error{l.StopFleet()}
 	// Let the job read what the generator flushed before it stops.
 	l.drainJob(5 * time.Second)
-	errs = append(errs, l.job.Stop(context.Background()))
+	errs = append(errs, l.job.end(context.Background()))
 	if l.broker != nil {
 		l.broker.Close()
 	}

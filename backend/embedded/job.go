@@ -22,6 +22,9 @@ type engineJob struct {
 	job   *livejob.Job
 	topic string
 	final livejob.Snapshot
+	// ended says the lab stopped the job for good (Close): its status is the last job's
+	// from then on, its watermark and open windows as they were, not a job-less one's.
+	ended bool
 	// owed is what the fleet had acknowledged when the job started, that it will not
 	// read: nothing from the earliest offset, everything from the latest.
 	owed int64
@@ -74,6 +77,16 @@ func (j *engineJob) Start(ctx context.Context, spec labrt.Spec, collect func(met
 	return nil
 }
 
+// end stops the running job for good, as the lab closes.
+func (j *engineJob) end(ctx context.Context) error {
+	ran := j.current() != nil
+	err := j.Stop(ctx)
+	j.mu.Lock()
+	j.ended = ran
+	j.mu.Unlock()
+	return err
+}
+
 // Stop stops the running job; its last results have been collected when it returns.
 func (j *engineJob) Stop(context.Context) error {
 	j.mu.Lock()
@@ -92,11 +105,16 @@ func (j *engineJob) Stop(context.Context) error {
 
 // Status is the running job's snapshot.
 func (j *engineJob) Status() labrt.JobStatus {
-	job := j.current()
-	if job == nil {
+	j.mu.Lock()
+	job, ended, s := j.job, j.ended, j.final
+	j.mu.Unlock()
+	switch {
+	case job != nil:
+		s = job.Snapshot()
+	case !ended:
+		// Between jobs: the next one's clocks are not the last one's.
 		return labrt.JobStatus{Watermark: meter.MinWatermark}
 	}
-	s := job.Snapshot()
 	return labrt.JobStatus{Watermark: s.Watermark, Stats: s.Stats, Open: s.Open, Read: s.Consumed, Reads: &s.Reads}
 }
 
