@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/labtui/labtui/internal/safetext"
+	"github.com/labtui/labtui/labs/lab4"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/session"
@@ -76,7 +80,31 @@ func (h *headlessSession) close(stderr io.Writer) {
 		fmt.Fprintf(stderr, "# %v\n", err)
 		return
 	}
+	h.report(stderr)
 	fmt.Fprintf(stderr, "# evidence saved to %s: labtui export writes the answer sheet\n", h.store.Path())
+}
+
+// report says, exercise by exercise, what the run's evidence shows: the finding and
+// whether its rule is met, or why no kept run can back it, run by run.
+func (h *headlessSession) report(stderr io.Writer) {
+	for _, e := range lab4.Exercises() {
+		if f := h.sess.Finding(e.ID); f != nil {
+			met := "not met yet"
+			if f.Met {
+				met = "met"
+			}
+			fmt.Fprintf(stderr, "# %s %s: %s\n", e.ID, met, safetext.Line(lab4.Sentence(f)))
+			continue
+		}
+		var why []string
+		for _, c := range h.sess.PinChoices(e.ID) {
+			why = append(why, fmt.Sprintf("run %d %s: %s", c.Run.ID, c.Run.Kind, c.Why))
+		}
+		if len(why) == 0 {
+			why = []string{"no run yet"}
+		}
+		fmt.Fprintf(stderr, "# %s not met: %s\n", e.ID, safetext.Line(strings.Join(why, "; ")))
+	}
 }
 
 func (h *headlessSession) write() error {

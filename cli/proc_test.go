@@ -14,13 +14,24 @@ import (
 )
 
 // TestMain lets a test run this binary as labtui itself, a real process that signals
-// reach: see labtuiProcess.
+// reach: see labtuiProcess. Every test's labtui keeps its state (answers, evidence, the
+// log) in a folder of the test run's, never the user's: a test that sets none of its own
+// still writes there.
 func TestMain(m *testing.M) {
 	if os.Getenv("LABTUI_TEST_BE_LABTUI") == "1" {
 		os.Unsetenv("LABTUI_TEST_BE_LABTUI")
 		os.Exit(Execute())
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "labtui-cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	os.Unsetenv("LABTUI_STATE_DIR")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // stopBound is how long after its signal a command may take to exit here. labtui

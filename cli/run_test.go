@@ -55,6 +55,7 @@ func TestAHeadlessRunIntoASlowReaderPrintsEveryResult(t *testing.T) {
 	// Given a headless run whose standard output takes nothing for its first nine
 	// seconds, longer than the updates channel holds.
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("LABTUI_STATE_DIR", t.TempDir()) // a fresh state: its runs are numbered from 1
 	out := &gatedWriter{open: make(chan struct{})}
 	release := time.AfterFunc(9*time.Second, func() { close(out.open) })
 	defer release.Stop()
@@ -95,6 +96,14 @@ func TestAHeadlessRunIntoASlowReaderPrintsEveryResult(t *testing.T) {
 	}
 	if strings.Contains(stderr, "dropped") || !strings.Contains(summary, "every event and every dollar is accounted for") {
 		t.Errorf("the run reports a loss or does not balance:\n%s", summary)
+	}
+	// And it says, exercise by exercise, what its evidence shows: eight seconds back no
+	// exercise, each for its own reason.
+	for _, want := range []string{"# 4.1 not met: run 1 start: no whole minute yet", "# 4.2 not met: run 1 start: no hiccup yet",
+		"# 4.3 not met: run 1 start: not a replay", "# TM not met: run 1 start: not a kill"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr has no line %q:\n%s", want, stderr)
+		}
 	}
 }
 
