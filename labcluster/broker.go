@@ -23,6 +23,8 @@ type Broker struct {
 	Port, ControllerPort int
 	dir                  string
 	proc                 *Process
+	// clusterID is the KRaft cluster id its storage was formatted with.
+	clusterID string
 }
 
 // DefaultBrokerPort is the port the broker takes when it is free, as the course's
@@ -31,13 +33,40 @@ const DefaultBrokerPort = 9092
 
 // StartBroker formats fresh storage (kafka.tools.StorageTool), starts kafka.Kafka, and
 // returns once it answers a metadata request. want is the port to take when free (0:
-// any free port). Stop it with Stop.
+// any free port). When another process took the port as the broker started, it starts
+// again on a port the kernel picks, up to twice. Stop it with Stop.
 func StartBroker(ctx context.Context, opts Options, want int) (*Broker, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
+	for attempt := 0; ; attempt++ {
+		b, err := startBroker(ctx, opts, want)
+		var taken *portTakenError
+		if !errors.As(err, &taken) || attempt == 2 {
+			return b, err
+		}
+		opts.logf("%v: the broker starts again on another port", err)
+		want = 0
+	}
+}
+
+// portTakenError is another Kafka answering on the port the broker was given.
+type portTakenError struct {
+	addr, got, want string
+}
+
+func (e *portTakenError) Error() string {
+	return fmt.Sprintf("another Kafka answers on %s (cluster id %q, not this run's %q): it took the port as the broker started", e.addr, e.got, e.want)
+}
+
+// startBroker is one attempt of StartBroker, on fresh storage.
+func startBroker(ctx context.Context, opts Options, want int) (*Broker, error) {
+	var err error
 	b := &Broker{opts: opts, dir: filepath.Join(opts.RunDir, "kafka")}
+	if err := os.RemoveAll(b.dir); err != nil {
+		return nil, fmt.Errorf("clear the broker's folder: %w", err)
+	}
 	if b.Port, err = pickPort(want); err != nil {
 		return nil, err
 	}
@@ -54,7 +83,8 @@ func StartBroker(ctx context.Context, opts Options, want int) (*Broker, error) {
 	if err := os.WriteFile(props, []byte(b.properties()), 0o644); err != nil {
 		return nil, fmt.Errorf("write the broker's configuration: %w", err)
 	}
-	if _, err := opts.run(ctx, b.java(true, "kafka.tools.StorageTool", "format", "--cluster-id", clusterID(), "--config", props)); err != nil {
+	b.clusterID = clusterID()
+	if _, err := opts.run(ctx, b.java(true, "kafka.tools.StorageTool", "format", "--cluster-id", b.clusterID, "--config", props)); err != nil {
 		return nil, fmt.Errorf("format the broker's storage: %w", err)
 	}
 	logFile := filepath.Join(b.dir, "broker.log")
@@ -125,7 +155,11 @@ func (b *Broker) Addr() string { return hostPort(b.Port) }
 // Process is the broker's JVM.
 func (b *Broker) Process() *Process { return b.proc }
 
-// waitReady returns once the broker answers a metadata request with itself in it.
+// waitReady returns once the broker answers a metadata request with itself in it, under
+// the cluster id its storage was formatted with. A port is free when pickPort returns
+// it, but another process can take it before the JVM binds it (a second labtui starting
+// at once, an embedded lab): that broker answers too, and the lab would run on it while
+// this one exits with "Address already in use".
 func (b *Broker) waitReady(ctx context.Context, logFile string) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
@@ -141,6 +175,9 @@ func (b *Broker) waitReady(ctx context.Context, logFile string) error {
 		}
 		m, err := adm.BrokerMetadata(ctx)
 		if err == nil && len(m.Brokers) > 0 {
+			if m.Cluster != b.clusterID {
+				return &portTakenError{addr: b.Addr(), got: m.Cluster, want: b.clusterID}
+			}
 			return nil
 		}
 		select {
