@@ -196,7 +196,7 @@ func writeFinding(b *sheet, e Exercise) {
 			writeRows(b, f.Rows)
 		}
 	}
-	for _, t := range lab4.TablesOf(e.ID, &f.Finding) {
+	for _, t := range lab4.TablesOf(e.ID, &f.Finding, state.Evidence{}) {
 		writeTable(b, t)
 	}
 	if e.ID == lab4.Hiccup && e.Evidence != nil && e.Evidence.HiccupTable != nil {
