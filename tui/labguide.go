@@ -26,14 +26,7 @@ func (m Model) labChanged() Model {
 			checks[e.ID] = c
 		}
 	}
-	tables := map[string]labpanel.Table{}
-	for _, e := range lab4.Exercises() {
-		// The panel shows an exercise's first table.
-		if ts := lab4.TablesOf(e.ID, m.sess.Finding(e.ID), ev); len(ts) > 0 {
-			tables[e.ID] = panelTable(ts[0])
-		}
-	}
-	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(tables)
+	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(labTables(m.sess.Finding, ev))
 	return m.labRuns()
 }
 
@@ -116,6 +109,18 @@ func runName(r state.RunRef) string {
 		s += ", " + r.Watermarks
 	}
 	return s
+}
+
+// labTables are the exercises' tables the lab panel shows, by exercise ID: the first
+// of each, from its finding and the session's evidence.
+func labTables(finding func(id string) *state.Finding, ev state.Evidence) map[string]labpanel.Table {
+	tables := map[string]labpanel.Table{}
+	for _, e := range lab4.Exercises() {
+		if ts := lab4.TablesOf(e.ID, finding(e.ID), ev); len(ts) > 0 {
+			tables[e.ID] = panelTable(ts[0])
+		}
+	}
+	return tables
 }
 
 // panelTable is an exercise's table as the lab panel draws it, its text made safe for
