@@ -93,3 +93,17 @@ func TestThePanelAndTheSheetShowTheSameTables(t *testing.T) {
 		}
 	}
 }
+
+// TestThePanelShowsARecordingsTextInATableEscaped: a request id and tenant of a
+// recording holding a terminal escape reach the panel's 4.4 table as text, never as
+// the escape itself.
+func TestThePanelShowsARecordingsTextInATableEscaped(t *testing.T) {
+	ev := state.Evidence{Moved: []state.Moved{{RequestID: "r-1\x1b[2J", Tenant: "acme\n"}}}
+	pt, ok := labTables(func(string) *state.Finding { return nil }, ev)[lab4.Moved]
+	if !ok || len(pt.Rows) != 1 {
+		t.Fatalf("4.4's table = %+v", pt)
+	}
+	if got := pt.Rows[0][:2]; got[0] != `r-1\x1b[2J` || got[1] != `acme\n` {
+		t.Errorf("cells %q", got)
+	}
+}
