@@ -132,6 +132,15 @@ func evidenceFor(id string, ev state.Evidence) *Evidence {
 	return &e
 }
 
+// tables is the session's evidence e keeps, as the exercises' tables read it; none for
+// a nil e.
+func (e *Evidence) tables() state.Evidence {
+	if e == nil {
+		return state.Evidence{}
+	}
+	return state.Evidence{HiccupTable: e.HiccupTable, Replays: e.Replays, Moved: e.Moved, MovedSummary: e.MovedSummary}
+}
+
 func replaysWith(rs []state.Replay, field string) []state.Replay {
 	var out []state.Replay
 	for _, r := range rs {

@@ -19,9 +19,8 @@ const MaxLines = 300
 
 // Limits of the summary's tables: the JSON has every row.
 const (
-	sheetRows  = 12
-	sheetLate  = 5
-	sheetMoved = 5
+	sheetRows = 12
+	sheetLate = 5
 )
 
 // Markdown renders the answer sheet: a summary table, then per exercise the answers,
@@ -158,14 +157,18 @@ func numberedTwice(doc Document) map[int]bool {
 	return twice
 }
 
-// writeFinding writes an exercise's evidence: the sentence and its table, or, for a
-// file saved before findings existed, the tables it kept.
+// writeFinding writes an exercise's evidence: the sentence and its rows, or, for a
+// file saved before findings existed, the tables it kept; then the exercise's own
+// tables, as the lab panel shows them.
 func writeFinding(b *sheet, e Exercise) {
 	f := e.Finding
 	if f == nil {
 		b.line("**Evidence:** none yet; labtui counts " + e.Rule + ".")
 		if e.Evidence != nil {
 			writeLegacy(b, e.Evidence)
+		}
+		for _, t := range lab4.TablesOf(e.ID, nil, e.Evidence.tables()) {
+			writeTable(b, t)
 		}
 		return
 	}
@@ -187,20 +190,15 @@ func writeFinding(b *sheet, e Exercise) {
 			writeProcessingMinutes(b, f.Rows)
 		}
 	case lab4.Moved:
-		if e.Evidence != nil {
-			writeMoved(b, e.Evidence.Moved, e.Evidence.MovedSummary)
-		}
+		// Its moved requests are its table.
 	default:
 		if len(f.Rows) > 0 {
 			b.line("")
 			writeRows(b, f.Rows)
 		}
 	}
-	for _, t := range lab4.TablesOf(e.ID, &f.Finding) {
+	for _, t := range lab4.TablesOf(e.ID, &f.Finding, e.Evidence.tables()) {
 		writeTable(b, t)
-	}
-	if e.ID == lab4.Hiccup && e.Evidence != nil && e.Evidence.HiccupTable != nil {
-		writeHiccupTable(b, *e.Evidence.HiccupTable)
 	}
 	if e.ID == lab4.Hiccup && e.Evidence != nil && e.Evidence.Hiccup != nil && len(e.Evidence.Hiccup.Late) > 0 {
 		writeLate(b, e.Evidence.Hiccup)
@@ -208,24 +206,34 @@ func writeFinding(b *sheet, e Exercise) {
 }
 
 // writeTable writes an exercise's table as its lab panel draws it: its title, the
-// table, its note. The cells are the evidence's, and pass through shown.
+// table (none without rows), its note. Its text is the evidence's, and passes through
+// shown and md.
 func writeTable(b *sheet, t lab4.Table) {
-	b.line("")
-	b.line(shown(t.Title))
-	b.line("")
-	b.line("| " + strings.Join(t.Header, " | ") + " |")
-	b.line(strings.Repeat("|---", len(t.Header)) + "|")
-	for _, r := range t.Rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			cells[i] = shown(c)
+	if t.Title != "" {
+		b.line("")
+		b.line(md(shown(t.Title)))
+	}
+	if len(t.Rows) > 0 {
+		b.line("")
+		b.line("| " + strings.Join(mdCells(t.Header), " | ") + " |")
+		b.line(strings.Repeat("|---", len(t.Header)) + "|")
+		for _, r := range t.Rows {
+			b.line("| " + strings.Join(mdCells(r), " | ") + " |")
 		}
-		b.line("| " + strings.Join(cells, " | ") + " |")
 	}
 	if t.Note != "" {
 		b.line("")
-		b.line(shown(t.Note))
+		b.line(md(shown(t.Note)))
 	}
+}
+
+// mdCells are a table's cells, each through shown and md.
+func mdCells(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = md(shown(c))
+	}
+	return out
 }
 
 // writeRows writes minute rows with both windows side by side, at most sheetRows.
@@ -270,28 +278,6 @@ func writeProcessingMinutes(b *sheet, rows []minutes.Row) {
 	}
 }
 
-// writeHiccupTable writes 4.2's table beside the course's, as the lab panel shows it,
-// and its note.
-func writeHiccupTable(b *sheet, h state.HiccupTable) {
-	b.line("")
-	b.line(fmt.Sprintf("The course's table (acme, $0.10 a request) beside yours (run %d, %s, the hold on %s):", h.Run, md(h.Tenant), md(h.Instance)))
-	b.line("")
-	b.line("| minute | processing time | event time | your minute | processing time | event time |")
-	b.line("|---|---|---|---|---|---|")
-	for i, m := range h.Minutes {
-		c := state.CourseHiccup[i]
-		mine := [2]string{"—", "—"}
-		for w, cell := range [2]minutes.Cell{m.Processing, m.Event} {
-			if m.Written[w] {
-				mine[w] = fmt.Sprintf("$%.4f", cell.USD)
-			}
-		}
-		b.line(fmt.Sprintf("| 10:0%d | $%.2f | $%.2f | %s | %s | %s |", i, c[0], c[1], minute(m.WindowStart), mine[0], mine[1]))
-	}
-	b.line("")
-	b.line(md(h.Note))
-}
-
 // writeLate writes the first late records of a hiccup's evidence and the watermark each
 // met, and says how many there were in all and how many the JSON keeps.
 func writeLate(b *sheet, h *state.Hiccup) {
@@ -316,42 +302,6 @@ func writeLate(b *sheet, h *state.Hiccup) {
 	if h.LateCount > len(late) {
 		b.line("")
 		b.line(fmt.Sprintf("The run had %s late records ($%.4f) in all; the JSON keeps the first %d.", thousands.Format(int64(h.LateCount)), h.LateUSD, len(late)))
-	}
-}
-
-// writeMoved writes the first requests whose event-time minute moved with started_ts.
-func writeMoved(b *sheet, moved []state.Moved, s *state.MovedSummary) {
-	if s != nil {
-		b.line("")
-		b.line(fmt.Sprintf("%s (compared: %s).", md(s.Summary), md(s.Compared)))
-	}
-	if len(moved) == 0 {
-		return
-	}
-	b.line("")
-	b.line("| request | tenant | USD | started_ts | completed_ts | minute by completed_ts | minute by started_ts | late with started_ts |")
-	b.line("|---|---|---|---|---|---|---|---|")
-	for i, m := range moved {
-		if i == sheetMoved {
-			break
-		}
-		completed, late := "", "no"
-		if m.CompletedTS != 0 {
-			completed = meter.Clock(m.CompletedTS)
-		}
-		if m.LateStarted {
-			late = "yes"
-		}
-		b.line(fmt.Sprintf("| %s | %s | %.4f | %s | %s | %s | %s | %s |", md(m.RequestID), md(m.Tenant), m.USD, meter.Clock(m.StartedTS), completed,
-			minute(m.CompletedMinute), minute(m.StartedMinute), late))
-	}
-	total := len(moved)
-	if s != nil {
-		total = s.Moved
-	}
-	if total > min(len(moved), sheetMoved) {
-		b.line("")
-		b.line(fmt.Sprintf("(%s more moved requests in the JSON.)", thousands.Format(int64(total-min(len(moved), sheetMoved)))))
 	}
 }
 
@@ -380,7 +330,6 @@ func writeLegacy(b *sheet, e *Evidence) {
 			writeProcessingMinutes(b, c.ProcessingMinutes)
 		}
 	}
-	writeMoved(b, e.Moved, e.MovedSummary)
 }
 
 // minute formats a window start as UTC hh:mm.

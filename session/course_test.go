@@ -88,7 +88,7 @@ func TestTheSheetShowsTheHiccupTableTheLabPanelShows(t *testing.T) {
 	st.Evidence.Findings = map[string]*state.Finding{"4.2": {Met: true, Run: state.RunRef{ID: 1}, Saved: "the hold"}}
 	md := export.Markdown(export.Build(st, time.Unix(0, 0)))
 	for _, want := range []string{
-		"The course's table (acme, $0.10 a request) beside yours (run 1, acme, the hold on gw-1):",
+		"the course: acme, $0.10 a request · yours: run 1, acme, the hold on gw-1",
 		"| 10:00 | $0.20 | $0.40 | 00:00 | $6.0000 | $6.0000 |",
 		"| 10:01 | $0.40 | $0.20 | 00:01 | $7.5000 | $6.4500 |",
 		st.Evidence.HiccupTable.Note,

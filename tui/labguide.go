@@ -8,9 +8,6 @@ import (
 
 	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/labs/lab4"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/labpanel"
@@ -29,18 +26,7 @@ func (m Model) labChanged() Model {
 			checks[e.ID] = c
 		}
 	}
-	backing := 0 // the run backing 4.3: its replay's table is the one shown
-	if f := m.sess.Finding(lab4.Replay); f != nil {
-		backing = f.Run.ID
-	}
-	tables := labTables(ev, backing)
-	for _, e := range lab4.Exercises() {
-		// An exercise with tables of its own: the panel shows the first.
-		if ts := lab4.TablesOf(e.ID, m.sess.Finding(e.ID)); len(ts) > 0 {
-			tables[e.ID] = labpanel.Table(ts[0])
-		}
-	}
-	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(tables)
+	m.lab = m.lab.SetSteps(m.sess.Steps()).SetChecks(checks).SetTables(labTables(m.sess.Finding, ev))
 	return m.labRuns()
 }
 
@@ -125,82 +111,31 @@ func runName(r state.RunRef) string {
 	return s
 }
 
-// labTables fills the course's tables with the learner's numbers from the evidence; the
-// 4.3 table is of run replay43's replay when the evidence keeps it (the run backing 4.3).
-func labTables(ev state.Evidence, replay43 int) map[string]labpanel.Table {
-	out := map[string]labpanel.Table{}
-	if h := ev.HiccupTable; h != nil {
-		out[lab4.Hiccup] = hiccupTable(*h)
+// labTables are the exercises' tables the lab panel shows, by exercise ID: the first
+// of each, from its finding and the session's evidence.
+func labTables(finding func(id string) *state.Finding, ev state.Evidence) map[string]labpanel.Table {
+	tables := map[string]labpanel.Table{}
+	for _, e := range lab4.Exercises() {
+		if ts := lab4.TablesOf(e.ID, finding(e.ID), ev); len(ts) > 0 {
+			tables[e.ID] = panelTable(ts[0])
+		}
 	}
-	if t, ok := replayTable(ev.Replays, replay43); ok {
-		out[lab4.Replay] = t
+	return tables
+}
+
+// panelTable is an exercise's table as the lab panel draws it, its text made safe for
+// the terminal.
+func panelTable(t lab4.Table) labpanel.Table {
+	out := labpanel.Table{Title: safetext.Line(t.Title), Note: safetext.Line(t.Note)}
+	for _, h := range t.Header {
+		out.Header = append(out.Header, safetext.Line(h))
 	}
-	if t, ok := movedTable(ev); ok {
-		out[lab4.Moved] = t
+	for _, r := range t.Rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = safetext.Line(c)
+		}
+		out.Rows = append(out.Rows, cells)
 	}
 	return out
-}
-
-// hiccupTable renders the session's 4.2 table beside the course's.
-func hiccupTable(h state.HiccupTable) labpanel.Table {
-	t := labpanel.Table{
-		Title:  fmt.Sprintf("the course: acme, $0.10 a request · yours: run %d, %s, the hold on %s", h.Run, safetext.Line(h.Tenant), safetext.Line(h.Instance)),
-		Header: []string{"minute", "processing", "event", "your minute", "processing", "event"},
-		Note:   safetext.Line(h.Note),
-	}
-	for i, m := range h.Minutes {
-		c := state.CourseHiccup[i]
-		t.Rows = append(t.Rows, []string{fmt.Sprintf("10:0%d", i), fmt.Sprintf("$%.2f", c[0]), fmt.Sprintf("$%.2f", c[1]),
-			meter.Clock(m.WindowStart)[:5], usdCell(m.Processing, m.Written[minutes.Processing]), usdCell(m.Event, m.Written[minutes.Event])})
-	}
-	return t
-}
-
-// usdCell is a cell's USD, or — when the window wrote nothing.
-func usdCell(c minutes.Cell, written bool) string {
-	if !written {
-		return "—"
-	}
-	return fmt.Sprintf("$%.4f", c.USD)
-}
-
-// replayTable is 4.3 in numbers: the course's "identical" and "one or two enormous
-// minutes" beside the learner's completed_ts replay compared with its reference: run
-// id's, or else the latest.
-func replayTable(replays []state.Replay, id int) (labpanel.Table, bool) {
-	s, ok := session.ReplaySumsOf(replays, id)
-	if !ok {
-		return labpanel.Table{}, false
-	}
-	c := s.Replay.Compare
-	proc := fmt.Sprintf("%s, $%.2f in all", plural(s.Minutes, "minute"), s.Total)
-	if s.Minutes > 0 {
-		proc += fmt.Sprintf(", $%.2f in %s", s.BiggestUSD, meter.Clock(s.Biggest)[:5])
-	}
-	return labpanel.Table{
-		Title:  fmt.Sprintf("the course against yours: run %d, the replay with completed_ts, against %s", s.Replay.Table.Run, safetext.Line(c.Reference)),
-		Header: []string{"window", "the course", "yours"},
-		Rows: [][]string{
-			{"event time", "identical", fmt.Sprintf("%d of %d rows identical, %d differ", c.EventTime.Identical, c.EventTime.Rows, c.EventTime.Differ)},
-			{"processing time", "1 or 2 enormous minutes", proc},
-		},
-		Note: safetext.Line(c.EventTime.Summary),
-	}, true
-}
-
-// movedTable lists the first requests whose cost moved minutes with started_ts.
-func movedTable(ev state.Evidence) (labpanel.Table, bool) {
-	if len(ev.Moved) == 0 {
-		return labpanel.Table{}, false
-	}
-	t := labpanel.Table{Title: "yours: requests whose cost moved minutes with started_ts",
-		Header: []string{"request", "tenant", "completed_ts minute", "started_ts minute", "USD"}}
-	for _, mv := range ev.Moved[:min(3, len(ev.Moved))] {
-		t.Rows = append(t.Rows, []string{safetext.Line(mv.RequestID), safetext.Line(mv.Tenant), meter.Clock(mv.CompletedMinute)[:5],
-			meter.Clock(mv.StartedMinute)[:5], fmt.Sprintf("$%.4f", mv.USD)})
-	}
-	if s := ev.MovedSummary; s != nil {
-		t.Note = safetext.Line(s.Summary)
-	}
-	return t, true
 }

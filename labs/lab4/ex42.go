@@ -35,6 +35,7 @@ var ex42 = Exercise{
 			"when they arrive, so event time drops them as late: the late pane lists each with the watermark it met, " +
 			"which is the operator's event time when r-103 arrived (4.2b).",
 	},
+	Tables: hiccupTables,
 	Rule:   hiccupRule,
 	WhyNot: hiccupWhyNot,
 }
@@ -215,4 +216,33 @@ func hiccupSentence(run state.RunRef, h state.HiccupFacts) string {
 			hhmm(b.Minutes[1].WindowStart), b.Minutes[0].Processing, b.Minutes[1].Processing)
 	}
 	return s
+}
+
+// hiccupTables is 4.2's table: the course's (acme, $0.10 a request) beside the learner's
+// two minutes of the hold, from the session's table of the hiccup (ev.HiccupTable); none
+// without one.
+func hiccupTables(_ *state.Finding, ev state.Evidence) []Table {
+	h := ev.HiccupTable
+	if h == nil {
+		return nil
+	}
+	t := Table{
+		Title:  fmt.Sprintf("the course: acme, $0.10 a request · yours: run %d, %s, the hold on %s", h.Run, h.Tenant, h.Instance),
+		Header: []string{"minute", "processing", "event", "your minute", "processing", "event"},
+		Note:   h.Note,
+	}
+	for i, m := range h.Minutes {
+		c := state.CourseHiccup[i]
+		t.Rows = append(t.Rows, []string{fmt.Sprintf("10:0%d", i), fmt.Sprintf("$%.2f", c[0]), fmt.Sprintf("$%.2f", c[1]),
+			hhmm(m.WindowStart), usdCell(m.Processing, m.Written[minutes.Processing]), usdCell(m.Event, m.Written[minutes.Event])})
+	}
+	return []Table{t}
+}
+
+// usdCell is a cell's USD, or — when the window wrote nothing.
+func usdCell(c minutes.Cell, written bool) string {
+	if !written {
+		return "—"
+	}
+	return fmt.Sprintf("$%.4f", c.USD)
 }

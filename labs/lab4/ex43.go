@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
@@ -39,6 +40,7 @@ var ex43 = Exercise{
 			"10:20:40-10:21:15: the reference, under for_monotonous_timestamps(), drops its retry burst as late; a replay under " +
 			"a bound above the hold (after 4.2's w) keeps it, and the diff counts those rows as the strategies' difference.",
 	},
+	Tables: replayTables,
 	Rule:   replayRule,
 	WhyNot: func(s Session, run Run) string { return replayWhyNot(s, run, Replay, meter.CompletedTS, "r") },
 }
@@ -187,4 +189,74 @@ func replaySentence(run state.RunRef, r state.ReplayFacts) string {
 			r.ProcessingUSD, Count(r.ProcessingRequests), MinuteSpan(r.ProcessingStarts))
 	}
 	return s + "."
+}
+
+// replayTables is 4.3's table: the course's "identical" and "one or two enormous
+// minutes" beside the learner's completed_ts replay compared with its reference, the
+// replay of the run backing 4.3 (f's) when the evidence keeps it, or else the latest;
+// none without a compared completed_ts replay.
+func replayTables(f *state.Finding, ev state.Evidence) []Table {
+	backing := 0
+	if f != nil {
+		backing = f.Run.ID
+	}
+	s, ok := replaySumsOf(ev.Replays, backing)
+	if !ok {
+		return nil
+	}
+	c := s.replay.Compare
+	proc := fmt.Sprintf("%s, $%.2f in all", plural(s.minutes, "minute"), s.total)
+	if s.minutes > 0 {
+		proc += fmt.Sprintf(", $%.2f in %s", s.biggestUSD, hhmm(s.biggest))
+	}
+	return []Table{{
+		Title:  fmt.Sprintf("the course against yours: run %d, the replay with completed_ts, against %s", s.replay.Table.Run, c.Reference),
+		Header: []string{"window", "the course", "yours"},
+		Rows: [][]string{
+			{"event time", "identical", fmt.Sprintf("%d of %d rows identical, %d differ", c.EventTime.Identical, c.EventTime.Rows, c.EventTime.Differ)},
+			{"processing time", "1 or 2 enormous minutes", proc},
+		},
+		Note: c.EventTime.Summary,
+	}}
+}
+
+// replaySums is 4.3's table in numbers: a completed_ts replay compared with its
+// reference, and where its processing-time windows put the recorded hour.
+type replaySums struct {
+	replay *state.Replay
+	// minutes is how many wall-clock minutes the processing-time windows filled, total
+	// their dollars, and biggest the minute with the most dollars, biggestUSD its dollars.
+	minutes           int
+	total, biggestUSD float64
+	biggest           int64
+}
+
+// replaySumsOf picks the completed_ts replay with a comparison that is run id's, or else
+// the latest, and sums its processing-time windows by minute; false when there is none.
+func replaySumsOf(replays []state.Replay, id int) (replaySums, bool) {
+	var r *state.Replay
+	for i := len(replays) - 1; i >= 0; i-- {
+		if x := &replays[i]; x.Compare != nil && x.Timestamp == meter.CompletedTS.String() && (r == nil || x.Table.Run == id) {
+			if r = x; x.Table.Run == id {
+				break
+			}
+		}
+	}
+	if r == nil {
+		return replaySums{}, false
+	}
+	s := replaySums{replay: r}
+	perMinute := map[int64]float64{}
+	for _, row := range r.Compare.ProcessingMinutes {
+		perMinute[row.WindowStart] += row.Cells[minutes.Processing].USD
+		s.total += row.Cells[minutes.Processing].USD
+	}
+	s.minutes = len(perMinute)
+	first := true
+	for m, usd := range perMinute {
+		if first || usd > s.biggestUSD || (usd == s.biggestUSD && m < s.biggest) {
+			s.biggest, s.biggestUSD, first = m, usd, false
+		}
+	}
+	return s, true
 }

@@ -31,6 +31,7 @@ var ex44 = Exercise{
 			"to the earlier minute. Long requests move most; a request is billed when it completes, which is " +
 			"why TenantCost (and ModelLatency, whose latency ends then) read completed_ts.",
 	},
+	Tables: movedTables,
 	Rule:   movedRule,
 	WhyNot: func(s Session, run Run) string { return replayWhyNot(s, run, Moved, meter.StartedTS, "t") },
 }
@@ -74,4 +75,45 @@ func movedSentence(run state.RunRef, m state.MovedFacts) string {
 		s += ", where it was dropped as late"
 	}
 	return s + "."
+}
+
+// MovedListed is how many moved requests 4.4's table lists; the JSON has every one kept.
+const MovedListed = 5
+
+// movedTables is 4.4's table: the first requests whose cost moved minutes between the
+// completed_ts and the started_ts replay (ev.Moved), with their summary when the runs
+// were compared whole (ev.MovedSummary); none when there is neither.
+func movedTables(_ *state.Finding, ev state.Evidence) []Table {
+	moved, s := ev.Moved, ev.MovedSummary
+	if len(moved) == 0 && s == nil {
+		return nil
+	}
+	t := Table{Title: "yours: requests whose cost moved minutes with started_ts"}
+	if s != nil {
+		t.Title += fmt.Sprintf(": %s (compared: %s).", s.Summary, s.Compared)
+	}
+	if len(moved) == 0 {
+		return []Table{t}
+	}
+	t.Header = []string{"request", "tenant", "USD", "started_ts", "completed_ts", "minute by completed_ts", "minute by started_ts", "late with started_ts"}
+	listed := moved[:min(len(moved), MovedListed)]
+	for _, m := range listed {
+		completed, late := "", "no"
+		if m.CompletedTS != 0 {
+			completed = meter.Clock(m.CompletedTS)
+		}
+		if m.LateStarted {
+			late = "yes"
+		}
+		t.Rows = append(t.Rows, []string{m.RequestID, m.Tenant, fmt.Sprintf("%.4f", m.USD), meter.Clock(m.StartedTS), completed,
+			hhmm(m.CompletedMinute), hhmm(m.StartedMinute), late})
+	}
+	total := len(moved)
+	if s != nil {
+		total = s.Moved
+	}
+	if total > len(listed) {
+		t.Note = fmt.Sprintf("(%s more moved requests in the JSON.)", Count(int64(total-len(listed))))
+	}
+	return []Table{t}
 }

@@ -25,9 +25,10 @@ type Exercise struct {
 	Questions []Question
 	// Guide is how the step is done in labtui.
 	Guide Guide
-	// Tables, when set, are the exercise's tables worked out from its finding, the same
-	// for the lab panel (which shows the first) and the sheet (which writes them all).
-	Tables func(f *state.Finding) []Table
+	// Tables, when set, are the exercise's tables worked out from its finding (nil when it
+	// has none) and the session's evidence, the same for the lab panel (which shows the
+	// first) and the sheet (which writes them all).
+	Tables func(f *state.Finding, ev state.Evidence) []Table
 	// Rule works out the exercise's finding from one run, or nothing (see RuleFor).
 	Rule func(s Session, run Run, about int64) Found
 	// WhyNot says what a run lacks for Rule, in a few words (see WhyNot).
@@ -38,7 +39,10 @@ type Exercise struct {
 }
 
 // Table is an exercise's table in the learner's numbers: a title, a header, rows of
-// cells and a note, as the lab panel and the sheet both draw it.
+// cells and a note, as the lab panel and the sheet both draw it. Its text is the
+// evidence's as it is (a tenant or request id of a recording included): the panel and
+// the sheet each make it safe for where they show it. A table without rows is its title
+// and note alone.
 type Table struct {
 	Title  string
 	Header []string
@@ -46,14 +50,15 @@ type Table struct {
 	Note   string
 }
 
-// TablesOf is exercise id's tables for finding f; none when the exercise has no tables
-// of its own or f is nil.
-func TablesOf(id string, f *state.Finding) []Table {
+// TablesOf is exercise id's tables for its finding f (nil when it has none) and the
+// session's evidence ev; none when the exercise has no tables of its own or the
+// evidence holds nothing for them.
+func TablesOf(id string, f *state.Finding, ev state.Evidence) []Table {
 	e, ok := ByID(id)
-	if !ok || e.Tables == nil || f == nil {
+	if !ok || e.Tables == nil {
 		return nil
 	}
-	return e.Tables(f)
+	return e.Tables(f, ev)
 }
 
 // Question is one answer the learner writes for an exercise.

@@ -179,11 +179,11 @@ func failureRule(s Session, run Run, _ int64) Found {
 
 // failureTables are the kill's numbers, (the course's three questions), and the windows
 // emitted twice, those that differ first.
-func failureTables(f *state.Finding) []Table {
-	x := f.Failure
-	if x == nil {
+func failureTables(f *state.Finding, _ state.Evidence) []Table {
+	if f == nil || f.Failure == nil {
 		return nil
 	}
+	x := f.Failure
 	row := func(what string, v state.Windows) []string {
 		return []string{what, Count(int64(v.Windows)), Count(v.Requests), fmt.Sprintf("$%.4f", v.USD)}
 	}
