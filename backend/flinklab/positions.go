@@ -113,7 +113,7 @@ func (p *positions) report(offsets map[int32]int64) {
 			p.next[part] = next
 		}
 	}
-	p.reads.Partitions = p.index.partitions(p.next)
+	p.reads.Partitions, _ = p.index.partitions(p.next)
 	var top meter.PartitionRead
 	var read int64
 	for i, pr := range p.reads.Partitions {
@@ -147,33 +147,39 @@ func (p *positions) late(requestID string, ts int64) {
 	}
 }
 
-// read counts the records the job's source has handed on since it started, well-formed
-// or not.
-func (p *positions) read() int64 {
+// status is what the job has read, as far as labtui's index has read the topic too: the
+// records its source has handed on since it started, well-formed or not, and the Reads
+// (nil before the REST API reported the source), its partitions as they stand now. The
+// REST API can report a position before the index has read up to it (the index's
+// consumer starts with the job and can trail it by a fetch or two, more on a loaded
+// machine), and what lies beyond is not known yet: counted at the source alone, a
+// replay completed with partitions that said the job had read less than the count, or
+// nothing at all. Both come from one look at the index, so they agree.
+func (p *positions) status() (int64, *meter.Reads) {
 	if p == nil {
-		return 0
+		return 0, nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var n int64
-	for part, next := range p.next {
-		n += next - p.start[part]
+	parts, read := p.index.partitions(p.next)
+	if len(p.reads.Partitions) == 0 {
+		return read, nil
 	}
+	r := p.reads.Copy()
+	r.Partitions = parts
+	return read, &r
+}
+
+// read is status's count of records read.
+func (p *positions) read() int64 {
+	n, _ := p.status()
 	return n
 }
 
-// snapshot is the Reads as they stand, nil before the source has read anything.
+// snapshot is status's Reads.
 func (p *positions) snapshot() *meter.Reads {
-	if p == nil {
-		return nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.reads.Partitions) == 0 {
-		return nil
-	}
-	r := p.reads.Copy()
-	return &r
+	_, r := p.status()
+	return r
 }
 
 // topicIndex is what is at each offset of a topic from a job's starting offsets: per
@@ -245,23 +251,26 @@ func (x *topicIndex) add(parser *gateway.Parser, r *kgo.Record) {
 }
 
 // partitions is how far a job whose source's next offsets are next has read each
-// partition: the well-formed events and their largest timestamp, as far as the index
-// has read (it usually runs ahead of the job).
-func (x *topicIndex) partitions(next map[int32]int64) []meter.PartitionRead {
+// partition: the well-formed events and their largest timestamp, and the records read
+// in all (well-formed or not), as far as the index has read (it usually runs ahead of
+// the job).
+func (x *topicIndex) partitions(next map[int32]int64) ([]meter.PartitionRead, int64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []meter.PartitionRead
+	var read int64
 	for part, n := range next {
 		for int(part) >= len(out) {
 			out = append(out, meter.PartitionRead{Partition: int32(len(out))})
 		}
 		events, maxTS := x.events[part], x.maxTS[part]
-		i := min(n-x.start[part], int64(len(events))) - 1
-		if i >= 0 {
-			out[part].Records, out[part].MaxTS = events[i], maxTS[i]
+		k := max(min(n-x.start[part], int64(len(events))), 0)
+		read += k
+		if k > 0 {
+			out[part].Records, out[part].MaxTS = events[k-1], maxTS[k-1]
 		}
 	}
-	return out
+	return out, read
 }
 
 // ownMaxTS is the largest event timestamp of the partition of the request's later half,
