@@ -2,6 +2,7 @@ package flinklab
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"time"
 
@@ -30,21 +31,26 @@ import (
 //
 // Together they give meter.Reads as the embedded job reports it: per partition the
 // well-formed events read and their largest timestamp; the largest lead of one partition
-// over another, taken at each position report (so the peak between two reports is not
-// seen); and for each late record, whether its window was still open by its own
-// partition's events up to its later half (a lead alone made it late).
+// over another, taken at each position report once the index has read that far (so the
+// peak between two reports is not seen); and for each late record, whether its window
+// was still open by its own partition's events up to its later half (a lead alone made
+// it late).
 
 // positions is how far the running job has read its topic, and what it read there.
 type positions struct {
-	mu     sync.Mutex
-	topic  string
-	bound  int64
-	start  map[int32]int64 // the first offset the job reads, per partition
-	next   map[int32]int64 // the next offset its source hands on, per partition
-	index  *topicIndex
-	reads  meter.Reads
-	cancel context.CancelFunc
-	done   chan struct{}
+	mu    sync.Mutex
+	topic string
+	bound int64
+	start map[int32]int64 // the first offset the job reads, per partition
+	next  map[int32]int64 // the next offset its source hands on, per partition
+	// leadAt is the last reported next offsets whose lead (reads.Max) is not taken yet:
+	// the index had not read up to them. nil when there is none.
+	leadAt   map[int32]int64
+	reported bool // the REST API has reported the source
+	index    *topicIndex
+	reads    meter.Reads
+	cancel   context.CancelFunc
+	done     chan struct{}
 }
 
 // newPositions begins the positions of a job reading topic from start (per partition),
@@ -108,21 +114,45 @@ func (p *positions) report(offsets map[int32]int64) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.lead() // the report before, if the index has read up to it since
+	p.reported = true
 	for part, last := range offsets {
 		if next := last + 1; next > p.next[part] {
 			p.next[part] = next
 		}
 	}
-	p.reads.Partitions, _ = p.index.partitions(p.next)
+	p.leadAt = maps.Clone(p.next)
+	p.lead()
+}
+
+// lead takes the largest lead of one partition over another at the reported positions
+// waiting for it (leadAt), once the index has read up to them: before, a partition the
+// index trails in would seem to stand where the index does, its largest timestamp too
+// small, and the lead too large (or one where there is none). A later report replaces
+// positions still waiting, as the peak between two reports is not seen either. p.mu is
+// held.
+func (p *positions) lead() {
+	if p.leadAt == nil {
+		return
+	}
+	parts, indexed := p.index.partitions(p.leadAt)
+	var want int64
+	for part, next := range p.leadAt {
+		want += max(next-p.start[part], 0)
+	}
+	if indexed < want {
+		return
+	}
+	p.leadAt = nil
 	var top meter.PartitionRead
 	var read int64
-	for i, pr := range p.reads.Partitions {
+	for _, pr := range parts {
 		read += pr.Records
 		if pr.Records > 0 && (top.Records == 0 || pr.MaxTS > top.MaxTS) {
-			top = p.reads.Partitions[i]
+			top = pr
 		}
 	}
-	for _, pr := range p.reads.Partitions {
+	for _, pr := range parts {
 		if pr.Records > 0 && top.MaxTS-pr.MaxTS > p.reads.Max.By {
 			p.reads.Max = meter.Lead{Ahead: top.Partition, Behind: pr.Partition, By: top.MaxTS - pr.MaxTS, Read: read}
 		}
@@ -161,8 +191,9 @@ func (p *positions) status() (int64, *meter.Reads) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.lead()
 	parts, read := p.index.partitions(p.next)
-	if len(p.reads.Partitions) == 0 {
+	if !p.reported {
 		return read, nil
 	}
 	r := p.reads.Copy()
