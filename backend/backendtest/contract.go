@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/recording"
 )
 
 // Subject is a backend under the contract.
@@ -44,10 +46,16 @@ type Subject struct {
 // before the next restart; that every late record names its gateway; and that the
 // replay's progress arrived in its run, its completion last, once the job had read the
 // whole recording (Records == Total, everything written), with the job's read
-// positions per partition and the lab's status. It closes the lab.
+// positions per partition, which account for every well-formed event of the recording,
+// and the lab's status, whose positions say the same. It closes the lab.
 func NoticesArriveInOrderWhileTheReaderIsBehind(t *testing.T, s Subject) {
 	t.Helper()
 	lab := s.Lab
+	events, err := wellFormed(s.Recording)
+	if err != nil {
+		lab.Close()
+		t.Fatal(err)
+	}
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = time.Minute
@@ -89,13 +97,38 @@ func NoticesArriveInOrderWhileTheReaderIsBehind(t *testing.T, s Subject) {
 		t.Errorf("close: %v", err)
 	}
 	<-done
-	if err := check(us, s.Restarts); err != nil {
+	if err := check(us, s.Restarts, events); err != nil {
 		t.Error(err)
 	}
 }
 
-// check reads the updates a run of the contract sent.
-func check(us []backend.Update, kills int) error {
+// wellFormed counts the recording's well-formed events: a replay's completion says the
+// job read each of them.
+func wellFormed(path string) (int64, error) {
+	src, err := recording.Open(context.Background(), path)
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	var parser gateway.Parser
+	var n int64
+	for e, err := range src.Records(nil) {
+		if err != nil {
+			return 0, fmt.Errorf("read %s: %w", path, err)
+		}
+		if _, err := parser.Parse(e.Value); err == nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("recording %s has no well-formed event to replay", path)
+	}
+	return n, nil
+}
+
+// check reads the updates a run of the contract sent, of a replay of a recording of
+// events well-formed events.
+func check(us []backend.Update, kills int, events int64) error {
 	want := []backend.Cause{backend.CauseStart}
 	for range kills {
 		want = append(want, backend.CauseKill)
@@ -150,7 +183,7 @@ func check(us []backend.Update, kills int) error {
 				if p.Err != nil || p.Records != p.Total || p.Total == 0 || p.Written != p.Total {
 					problems = append(problems, fmt.Sprintf("update %d: the replay ended with %d of %d records read (%d written): %v", i, p.Records, p.Total, p.Written, p.Err))
 				}
-				problems = append(problems, completion(i, u, p)...)
+				problems = append(problems, completion(i, u, p, events)...)
 			}
 		}
 	}
@@ -173,9 +206,10 @@ func check(us []backend.Update, kills int) error {
 }
 
 // completion checks a replay's completion beyond its count: the job has read the whole
-// recording, so its read positions say so, partition by partition, and the lab's
-// status comes with it.
-func completion(i int, u backend.Update, p *backend.ReplayProgress) []string {
+// recording, so its read positions say so, partition by partition, the well-formed
+// events of all of them the recording's (want), and the lab's status comes with it,
+// saying the same.
+func completion(i int, u backend.Update, p *backend.ReplayProgress, want int64) []string {
 	var problems []string
 	if p.Reads == nil || len(p.Reads.Partitions) == 0 {
 		return append(problems, fmt.Sprintf("update %d: the replay's completion has no read positions per partition", i))
@@ -187,13 +221,17 @@ func completion(i int, u backend.Update, p *backend.ReplayProgress) []string {
 		}
 		events += pr.Records
 	}
-	if events == 0 || events > p.Total {
-		problems = append(problems, fmt.Sprintf("update %d: the partitions say the job read %d well-formed events of the %d records", i, events, p.Total))
+	if events != want {
+		problems = append(problems, fmt.Sprintf("update %d: the partitions say the job read %d well-formed events of the recording's %d (%d records): %+v",
+			i, events, want, p.Total, p.Reads.Partitions))
 	}
 	if u.Status == nil || u.Status.Backend == "" {
 		problems = append(problems, fmt.Sprintf("update %d: the replay's completion carries no status of the lab", i))
 	} else if st := u.Status; st.Reads == nil || len(st.Reads.Partitions) != len(p.Reads.Partitions) {
 		problems = append(problems, fmt.Sprintf("update %d: the status with the completion has no read positions of the job", i))
+	} else if fmt.Sprint(st.Reads.Partitions) != fmt.Sprint(p.Reads.Partitions) {
+		problems = append(problems, fmt.Sprintf("update %d: the status with the completion says the job read the partitions %+v, the completion %+v",
+			i, st.Reads.Partitions, p.Reads.Partitions))
 	}
 	return problems
 }

@@ -159,7 +159,7 @@ func (j flinkRun) Status() labrt.JobStatus {
 	pos := l.pos
 	js := labrt.JobStatus{Watermark: l.books.watermark, Stats: l.books.stats, Open: l.books.openWindows(now)}
 	l.mu.Unlock()
-	js.Read, js.Reads = pos.read(), pos.snapshot()
+	js.Read, js.Reads = pos.status()
 	return js
 }
 

@@ -2,6 +2,7 @@ package flinklab
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"time"
 
@@ -30,21 +31,26 @@ import (
 //
 // Together they give meter.Reads as the embedded job reports it: per partition the
 // well-formed events read and their largest timestamp; the largest lead of one partition
-// over another, taken at each position report (so the peak between two reports is not
-// seen); and for each late record, whether its window was still open by its own
-// partition's events up to its later half (a lead alone made it late).
+// over another, taken at each position report once the index has read that far (so the
+// peak between two reports is not seen); and for each late record, whether its window
+// was still open by its own partition's events up to its later half (a lead alone made
+// it late).
 
 // positions is how far the running job has read its topic, and what it read there.
 type positions struct {
-	mu     sync.Mutex
-	topic  string
-	bound  int64
-	start  map[int32]int64 // the first offset the job reads, per partition
-	next   map[int32]int64 // the next offset its source hands on, per partition
-	index  *topicIndex
-	reads  meter.Reads
-	cancel context.CancelFunc
-	done   chan struct{}
+	mu    sync.Mutex
+	topic string
+	bound int64
+	start map[int32]int64 // the first offset the job reads, per partition
+	next  map[int32]int64 // the next offset its source hands on, per partition
+	// leadAt is the last reported next offsets whose lead (reads.Max) is not taken yet:
+	// the index had not read up to them. nil when there is none.
+	leadAt   map[int32]int64
+	reported bool // the REST API has reported the source
+	index    *topicIndex
+	reads    meter.Reads
+	cancel   context.CancelFunc
+	done     chan struct{}
 }
 
 // newPositions begins the positions of a job reading topic from start (per partition),
@@ -108,21 +114,45 @@ func (p *positions) report(offsets map[int32]int64) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.lead() // the report before, if the index has read up to it since
+	p.reported = true
 	for part, last := range offsets {
 		if next := last + 1; next > p.next[part] {
 			p.next[part] = next
 		}
 	}
-	p.reads.Partitions = p.index.partitions(p.next)
+	p.leadAt = maps.Clone(p.next)
+	p.lead()
+}
+
+// lead takes the largest lead of one partition over another at the reported positions
+// waiting for it (leadAt), once the index has read up to them: before, a partition the
+// index trails in would seem to stand where the index does, its largest timestamp too
+// small, and the lead too large (or one where there is none). A later report replaces
+// positions still waiting, as the peak between two reports is not seen either. p.mu is
+// held.
+func (p *positions) lead() {
+	if p.leadAt == nil {
+		return
+	}
+	parts, indexed := p.index.partitions(p.leadAt)
+	var want int64
+	for part, next := range p.leadAt {
+		want += max(next-p.start[part], 0)
+	}
+	if indexed < want {
+		return
+	}
+	p.leadAt = nil
 	var top meter.PartitionRead
 	var read int64
-	for i, pr := range p.reads.Partitions {
+	for _, pr := range parts {
 		read += pr.Records
 		if pr.Records > 0 && (top.Records == 0 || pr.MaxTS > top.MaxTS) {
-			top = p.reads.Partitions[i]
+			top = pr
 		}
 	}
-	for _, pr := range p.reads.Partitions {
+	for _, pr := range parts {
 		if pr.Records > 0 && top.MaxTS-pr.MaxTS > p.reads.Max.By {
 			p.reads.Max = meter.Lead{Ahead: top.Partition, Behind: pr.Partition, By: top.MaxTS - pr.MaxTS, Read: read}
 		}
@@ -147,33 +177,40 @@ func (p *positions) late(requestID string, ts int64) {
 	}
 }
 
-// read counts the records the job's source has handed on since it started, well-formed
-// or not.
-func (p *positions) read() int64 {
+// status is what the job has read, as far as labtui's index has read the topic too: the
+// records its source has handed on since it started, well-formed or not, and the Reads
+// (nil before the REST API reported the source), its partitions as they stand now. The
+// REST API can report a position before the index has read up to it (the index's
+// consumer starts with the job and can trail it by a fetch or two, more on a loaded
+// machine), and what lies beyond is not known yet: counted at the source alone, a
+// replay completed with partitions that said the job had read less than the count, or
+// nothing at all. Both come from one look at the index, so they agree.
+func (p *positions) status() (int64, *meter.Reads) {
 	if p == nil {
-		return 0
+		return 0, nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var n int64
-	for part, next := range p.next {
-		n += next - p.start[part]
+	p.lead()
+	parts, read := p.index.partitions(p.next)
+	if !p.reported {
+		return read, nil
 	}
+	r := p.reads.Copy()
+	r.Partitions = parts
+	return read, &r
+}
+
+// read is status's count of records read.
+func (p *positions) read() int64 {
+	n, _ := p.status()
 	return n
 }
 
-// snapshot is the Reads as they stand, nil before the source has read anything.
+// snapshot is status's Reads.
 func (p *positions) snapshot() *meter.Reads {
-	if p == nil {
-		return nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.reads.Partitions) == 0 {
-		return nil
-	}
-	r := p.reads.Copy()
-	return &r
+	_, r := p.status()
+	return r
 }
 
 // topicIndex is what is at each offset of a topic from a job's starting offsets: per
@@ -245,23 +282,26 @@ func (x *topicIndex) add(parser *gateway.Parser, r *kgo.Record) {
 }
 
 // partitions is how far a job whose source's next offsets are next has read each
-// partition: the well-formed events and their largest timestamp, as far as the index
-// has read (it usually runs ahead of the job).
-func (x *topicIndex) partitions(next map[int32]int64) []meter.PartitionRead {
+// partition: the well-formed events and their largest timestamp, and the records read
+// in all (well-formed or not), as far as the index has read (it usually runs ahead of
+// the job).
+func (x *topicIndex) partitions(next map[int32]int64) ([]meter.PartitionRead, int64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	var out []meter.PartitionRead
+	var read int64
 	for part, n := range next {
 		for int(part) >= len(out) {
 			out = append(out, meter.PartitionRead{Partition: int32(len(out))})
 		}
 		events, maxTS := x.events[part], x.maxTS[part]
-		i := min(n-x.start[part], int64(len(events))) - 1
-		if i >= 0 {
-			out[part].Records, out[part].MaxTS = events[i], maxTS[i]
+		k := max(min(n-x.start[part], int64(len(events))), 0)
+		read += k
+		if k > 0 {
+			out[part].Records, out[part].MaxTS = events[k-1], maxTS[k-1]
 		}
 	}
-	return out
+	return out, read
 }
 
 // ownMaxTS is the largest event timestamp of the partition of the request's later half,

@@ -71,3 +71,64 @@ func TestMinuteEndIsTheEndOfTheRecordsMinute(t *testing.T) {
 		}
 	}
 }
+
+// Given a job whose source the REST API reports at the end of both partitions before
+// labtui's index has read them (its consumer trails the job), then the job is taken to
+// have read only what the index has read too, the count and the partitions alike, and
+// both move on as the index catches up, with no further report: a replay completes only
+// once the two agree (seen under -race: a completion of 12 of 12 records whose
+// partitions said 0).
+func TestPositionsCountOnlyWhatTheIndexHasReadToo(t *testing.T) {
+	x := newTopicIndex(map[int32]int64{0: 0, 1: 0})
+	p := &positions{topic: "t", start: x.start, next: map[int32]int64{0: 0, 1: 0}, index: x}
+	var parser gateway.Parser
+	records := []*kgo.Record{
+		event(0, 0, "r-a", false, 1_000),
+		event(1, 0, "r-b", false, 2_000),
+		event(0, 1, "r-a", true, 5_000),
+		event(1, 1, "r-b", true, 6_000),
+	}
+	p.report(map[int32]int64{0: 1, 1: 1}) // the source has handed on all 4
+	for _, c := range []struct {
+		indexed int
+		read    int64
+		parts   string
+	}{
+		{0, 0, "[{0 0 0} {1 0 0}]"},
+		{3, 3, "[{0 2 5000} {1 1 2000}]"},
+		{4, 4, "[{0 2 5000} {1 2 6000}]"},
+	} {
+		for _, r := range records[:c.indexed] {
+			x.add(&parser, r) // a record indexed before is left as it is
+		}
+		if n, r := p.read(), p.snapshot(); n != c.read || r == nil || fmt.Sprint(r.Partitions) != c.parts {
+			t.Errorf("with %d of 4 records indexed: read %d, partitions %+v; want %d and %s", c.indexed, n, r, c.read, c.parts)
+		}
+	}
+}
+
+// Given a job whose source the REST API reports at the end of both partitions while
+// labtui's index has read partition 1 and only the first record of partition 0, then no
+// lead is taken at that report (partition 0 would seem to stand at 1 s, 74 s behind),
+// and once the index has read partition 0's second record too, the lead at the reported
+// positions is: partition 1 70 s ahead, with all 4 events read.
+func TestALeadIsTakenOnlyWhereTheIndexHasRead(t *testing.T) {
+	x := newTopicIndex(map[int32]int64{0: 0, 1: 0})
+	p := &positions{topic: "t", start: x.start, next: map[int32]int64{0: 0, 1: 0}, index: x}
+	var parser gateway.Parser
+	for _, r := range []*kgo.Record{
+		event(0, 0, "r-a", false, 1_000),
+		event(1, 0, "r-b", false, 2_000),
+		event(1, 1, "r-b", true, 75_000),
+	} {
+		x.add(&parser, r)
+	}
+	p.report(map[int32]int64{0: 1, 1: 1})
+	if r := p.snapshot(); r == nil || r.Max != (meter.Lead{}) {
+		t.Fatalf("with partition 0 half indexed: reads %+v, want no lead yet", r)
+	}
+	x.add(&parser, event(0, 1, "r-a", true, 5_000))
+	if r := p.snapshot(); r == nil || r.Max != (meter.Lead{Ahead: 1, Behind: 0, By: 70_000, Read: 4}) {
+		t.Errorf("with both indexed: reads %+v, want partition 1 70 s ahead of 0 with 4 events read", r)
+	}
+}

@@ -17,8 +17,9 @@ import (
 // cancelled through Flink's REST API and a new `flink run` reads the new topic from the
 // earliest offset with field as its event time. The generator stops first. Its progress
 // counts what the job's Kafka source has read, per partition, as Flink's REST API
-// reports it (see positions), and Replay returns once the source has read every record
-// written: the results of the last of them follow within the job's latency.
+// reports it and as far as labtui's index of the topic has read it too (see
+// positions), and Replay returns once both have read every record written: the results
+// of the last of them follow within the job's latency.
 func (l *Lab) Replay(ctx context.Context, path string, field meter.TimestampField) error {
 	return l.Runtime.Replay(ctx, path, field, labrt.ReplayTarget{
 		Producer: func() (*kgo.Client, error) {

@@ -112,7 +112,10 @@ type JobStatus struct {
 	Open      []meter.Result
 	// Read counts the records of its topic the running job has read since it started,
 	// well-formed or not, as its source counts them: a replay is complete when it has
-	// read every record written (Runtime.Replay).
+	// read every record written (Runtime.Replay). A backend that puts Reads together
+	// from more than the job's own count (the compose lab's index of the topic) counts
+	// only what Reads account for, so the completion's Reads say how the job read
+	// every record it counts.
 	Read int64
 	// Reads is how the job has read its topic's partitions, nil when the job cannot say.
 	Reads *meter.Reads
