@@ -127,6 +127,13 @@ func (s *Session) analyze(u backend.Update) []Task {
 				tasks = append(tasks, s.compare(run)...)
 			}
 		}
+		// A real job's results can all come after its replay's Done (its source had read
+		// the topic; its Python stages had not finished with it): its comparison then
+		// had nothing to show and was let go (forgetDroppedDiffs), and the results that
+		// came are compared now.
+		if run := s.DiffRun(); run != nil && s.an.diffs[run.ID] == nil {
+			tasks = append(tasks, s.compare(run)...)
+		}
 	}
 	return tasks
 }

@@ -176,3 +176,24 @@ func TestAComparisonWithAReplayThatWroteNothingIsNoEvidence(t *testing.T) {
 		t.Errorf("run 2's pin choice says %q", why)
 	}
 }
+
+// A real job's results can come after the replay's Done (its source has read the topic,
+// its Python stages have not finished with it): the first comparison, of nothing, is no
+// evidence, and the results that come after are compared and tick 4.3.
+func TestResultsAfterAReplaysDoneAreComparedAndTick43(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	l.minute(0, 0.2, 0.2)
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}, Status: status(t0+61000, meter.MinWatermark)})
+	if l.t.done("4.3") {
+		t.Fatal("4.3 ticked from a comparison with no result of the replay")
+	}
+	l.apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, Record: meter.RecordTrace{
+		RequestID: "r-7", TenantID: "acme", EventWindowEnd: t0 + 60000}}}})
+	l.minute(0, 9.9, 0.2)
+	if !l.t.done("4.3") {
+		f := l.h.Finding("4.3")
+		t.Fatalf("4.3 not ticked once the replay's results came: finding %+v", f)
+	}
+}
