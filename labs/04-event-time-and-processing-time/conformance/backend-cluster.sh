@@ -267,8 +267,9 @@ n=$(grep -cE '^(processing-time|event-time)> ' "$R/out.txt" || true)
 check remote-results "$([ "${n:-0}" -gt 0 ]; echo $?)" "$n window results read from the session's results topic"
 grep -q "kill-after: kill the taskmanager: labtui did not start this cluster's TaskManager" "$R/err.txt"
 check remote-refuses-kill $? "the x key on a cluster labtui did not start is refused with a sentence"
-python3 -c 'import json,sys,urllib.request; o=json.load(urllib.request.urlopen("http://"+sys.argv[1]+"/overview", timeout=5)); sys.exit(0 if o["taskmanagers"] == 1 and o["jobs-running"] == 0 else 1)' "$REST"
-check remote-left-running $? "the cluster still runs with its TaskManager after labtui quit, and labtui's job is cancelled"
+# Under set -e a failing check must not end the script before it is reported.
+overview=$(python3 -c 'import json,sys,urllib.request; o=json.load(urllib.request.urlopen("http://"+sys.argv[1]+"/overview", timeout=5)); print(json.dumps(o)); sys.exit(0 if o["taskmanagers"] == 1 and o["jobs-running"] == 0 else 1)' "$REST" 2>&1) && left=0 || left=$?
+check remote-left-running "$left" "the cluster still runs with its TaskManager after labtui quit, and labtui's job is cancelled (overview: $overview)"
 
 # 2b. Two sessions, ana and bo, at once on this one cluster: each sees only its own results
 #     and each first r works (two-sessions.sh says what it checks). Bounded: each labtui is
