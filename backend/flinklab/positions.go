@@ -201,18 +201,6 @@ func (p *positions) status() (int64, *meter.Reads) {
 	return read, &r
 }
 
-// read is status's count of records read.
-func (p *positions) read() int64 {
-	n, _ := p.status()
-	return n
-}
-
-// snapshot is status's Reads.
-func (p *positions) snapshot() *meter.Reads {
-	_, r := p.status()
-	return r
-}
-
 // topicIndex is what is at each offset of a topic from a job's starting offsets: per
 // partition, offset by offset, the well-formed events and the largest event timestamp up
 // to it, and per request the partition and offset of its later half.

@@ -27,18 +27,13 @@ func event(partition int32, offset int64, id string, completed bool, ts int64) *
 // and that only the record of partition 0 was late because of it: its window was open
 // by partition 0's own events.
 func TestPositionsTellWhatTheJobReadAndWhichLateRecordsALeadMadeLate(t *testing.T) {
-	x := newTopicIndex(map[int32]int64{0: 0, 1: 0})
-	p := &positions{topic: "t", start: x.start, next: map[int32]int64{0: 0, 1: 0}, index: x}
-	var parser gateway.Parser
-	for _, r := range []*kgo.Record{
+	p, _, _ := indexed(
 		event(0, 0, "r-a", false, 1_000),
 		event(1, 0, "r-b", false, 2_000),
 		event(0, 1, "r-a", true, 5_000),
-		{Partition: 0, Offset: 2, Value: []byte("not json")},
+		&kgo.Record{Partition: 0, Offset: 2, Value: []byte("not json")},
 		event(1, 1, "r-b", true, 75_000),
-	} {
-		x.add(&parser, r)
-	}
+	)
 	p.report(map[int32]int64{0: -1, 1: 0}) // the source handed on partition 1's first only
 	if got := p.read(); got != 1 {
 		t.Fatalf("read %d records after the first report, want 1", got)
@@ -113,22 +108,41 @@ func TestPositionsCountOnlyWhatTheIndexHasReadToo(t *testing.T) {
 // and once the index has read partition 0's second record too, the lead at the reported
 // positions is: partition 1 70 s ahead, with all 4 events read.
 func TestALeadIsTakenOnlyWhereTheIndexHasRead(t *testing.T) {
-	x := newTopicIndex(map[int32]int64{0: 0, 1: 0})
-	p := &positions{topic: "t", start: x.start, next: map[int32]int64{0: 0, 1: 0}, index: x}
-	var parser gateway.Parser
-	for _, r := range []*kgo.Record{
+	p, x, parser := indexed(
 		event(0, 0, "r-a", false, 1_000),
 		event(1, 0, "r-b", false, 2_000),
 		event(1, 1, "r-b", true, 75_000),
-	} {
-		x.add(&parser, r)
-	}
+	)
 	p.report(map[int32]int64{0: 1, 1: 1})
 	if r := p.snapshot(); r == nil || r.Max != (meter.Lead{}) {
 		t.Fatalf("with partition 0 half indexed: reads %+v, want no lead yet", r)
 	}
-	x.add(&parser, event(0, 1, "r-a", true, 5_000))
+	x.add(parser, event(0, 1, "r-a", true, 5_000))
 	if r := p.snapshot(); r == nil || r.Max != (meter.Lead{Ahead: 1, Behind: 0, By: 70_000, Read: 4}) {
 		t.Errorf("with both indexed: reads %+v, want partition 1 70 s ahead of 0 with 4 events read", r)
 	}
+}
+
+// indexed is the positions of a job reading partitions 0 and 1 from offset 0, nothing
+// reported yet, over an index that has read records; the index and its parser, to add more.
+func indexed(records ...*kgo.Record) (*positions, *topicIndex, *gateway.Parser) {
+	x := newTopicIndex(map[int32]int64{0: 0, 1: 0})
+	p := &positions{topic: "t", start: x.start, next: map[int32]int64{0: 0, 1: 0}, index: x}
+	parser := new(gateway.Parser)
+	for _, r := range records {
+		x.add(parser, r)
+	}
+	return p, x, parser
+}
+
+// read is status's count of records read.
+func (p *positions) read() int64 {
+	n, _ := p.status()
+	return n
+}
+
+// snapshot is status's Reads.
+func (p *positions) snapshot() *meter.Reads {
+	_, r := p.status()
+	return r
 }
