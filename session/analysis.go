@@ -127,13 +127,6 @@ func (s *Session) analyze(u backend.Update) []Task {
 				tasks = append(tasks, s.compare(run)...)
 			}
 		}
-		// A real job's results can all come after its replay's Done (its source had read
-		// the topic; its Python stages had not finished with it): its comparison then
-		// had nothing to show and was let go (forgetDroppedDiffs), and the results that
-		// came are compared now.
-		if run := s.DiffRun(); run != nil && s.an.diffs[run.ID] == nil {
-			tasks = append(tasks, s.compare(run)...)
-		}
 	}
 	return tasks
 }
@@ -307,11 +300,19 @@ func (s *Session) compared(id int, d *ReplayDiff, title, against string, ev stat
 func (s *Session) forgetDroppedDiffs() {
 	shown := s.DiffRun()
 	kept := make(map[int]bool, len(s.runs))
+	newest := 0 // the newest finished replay, shown or not
 	for _, r := range s.runs {
 		kept[r.ID] = true
+		if r.ReplayDone {
+			newest = r.ID
+		}
 	}
 	for id, c := range s.an.diffs {
-		if !kept[id] || !c.pending && (shown == nil || id != shown.ID) {
+		// The newest replay's comparison is kept even when the view cannot show it yet:
+		// a real job's results can all come after its replay's Done (its source has read
+		// the topic, its Python stages have not finished with it), and the comparison
+		// is worked out again as they come, as any replay's is when its output changes.
+		if !kept[id] || !c.pending && id != newest && (shown == nil || id != shown.ID) {
 			delete(s.an.diffs, id)
 		}
 	}
