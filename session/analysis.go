@@ -122,10 +122,17 @@ func (s *Session) analyze(u backend.Update) []Task {
 		}
 	}
 	if len(u.Results) > 0 || u.Status != nil {
+		changed := false
 		for _, run := range s.runs {
 			if c := s.an.diffs[run.ID]; c != nil && !c.pending && c.output != run.output {
 				tasks = append(tasks, s.compare(run)...)
+				changed = true
 			}
+		}
+		if changed {
+			// A replay's output changed after its Done (a real job's results come after
+			// its source has read the topic): the moved requests are listed again too.
+			tasks = append(tasks, s.findMoved()...)
 		}
 	}
 	return tasks
@@ -319,11 +326,12 @@ func (s *Session) forgetDroppedDiffs() {
 }
 
 // movedSource is one side of the moved-requests list: a replay run's output, or the
-// reference when no whole run is kept.
+// reference when no whole run is kept. Its results are taken only when its key says
+// the list is to be worked out again.
 type movedSource struct {
 	name    string
 	key     string
-	results []meter.Result
+	results func() []meter.Result
 }
 
 // findMoved lists the requests whose minute moved once a started_ts replay finished:
@@ -344,14 +352,15 @@ func (s *Session) findMoved() []Task {
 	source := func(field meter.TimestampField, run *Run) (movedSource, bool) {
 		if run != nil && run.Results.Complete() && run.Results.Len() > 0 {
 			return movedSource{name: fmt.Sprintf("run %d (replay)", run.ID), key: fmt.Sprintf("run %d/%d", run.ID, run.output),
-				results: run.Results.Snapshot()}, true
+				results: run.Results.Snapshot}, true
 		}
 		ref, more := s.reference(refKey{path, field}, 0)
 		tasks = append(tasks, more...)
 		if ref == nil {
 			return movedSource{}, false
 		}
-		return movedSource{name: "the recorded hour re-enacted", key: "ref " + path + " " + field.String(), results: ref.results}, true
+		return movedSource{name: "the recorded hour re-enacted", key: "ref " + path + " " + field.String(),
+			results: func() []meter.Result { return ref.results }}, true
 	}
 	a, okA := source(meter.CompletedTS, s.LatestReplay(meter.CompletedTS))
 	b, okB := source(meter.StartedTS, started)
@@ -362,11 +371,12 @@ func (s *Session) findMoved() []Task {
 	if s.an.moved.key == key {
 		return nil
 	}
+	ra, rb := a.results(), b.results()
 	s.an.moved = movedList{key: key, pending: true, moves: s.an.moved.moves, title: s.an.moved.title}
 	s.an.version++
 	title := fmt.Sprintf("completed_ts: %s · started_ts: %s · %s", a.name, b.name, filepath.Base(path))
 	return []Task{{What: "list the requests whose minute moved", run: func(context.Context) Outcome {
-		mv, err := diff.Moved(a.results, b.results)
+		mv, err := diff.Moved(ra, rb)
 		var sum state.MovedSummary
 		var list []state.Moved
 		if err == nil {

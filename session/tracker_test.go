@@ -197,3 +197,31 @@ func TestResultsAfterAReplaysDoneAreComparedAndTick43(t *testing.T) {
 		t.Fatalf("4.3 not ticked once the replay's results came: finding %+v", f)
 	}
 }
+
+// 4.4 likewise: the started_ts replay's results come after its Done, and the requests
+// that moved minutes are listed from them, ticking 4.4.
+func TestResultsAfterAStartedTSReplaysDoneListMovedRequestsAndTick44(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	l.minute(0, 0.2, 0.2)
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+	l.apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, Record: meter.RecordTrace{
+		RequestID: "r-7", TenantID: "acme", EventWindowEnd: t0 + 60000}}}})
+	l.minute(0, 9.9, 0.2)
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
+	l.h.ReplayAsked("hour.jsonl.gz", meter.StartedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.StartedTS}})
+	// At its Done the job has billed one request, one that did not move.
+	l.apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, Record: meter.RecordTrace{
+		RequestID: "r-8", TenantID: "globex", Timestamp: t0 + 1000, EventWindowEnd: t0 + 60000}}}})
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}, Status: status(t0+61000, meter.MinWatermark)})
+	if l.t.done("4.4") {
+		t.Fatal("4.4 ticked before the started_ts replay had a moved request")
+	}
+	l.apply(backend.Update{Results: []meter.Result{{Kind: meter.TraceResult, Record: meter.RecordTrace{
+		RequestID: "r-7", TenantID: "acme", Timestamp: t0 - 2000, EventWindowEnd: t0}}}})
+	l.minute(0, 0.1, 0.3)
+	if !l.t.done("4.4") {
+		t.Fatalf("4.4 not ticked once the started_ts replay's results came: finding %+v", l.h.Finding("4.4"))
+	}
+}
