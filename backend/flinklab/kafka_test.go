@@ -133,7 +133,7 @@ func TestReplayWritesAFreshTopicAndResubmitsTheJob(t *testing.T) {
 	}
 	want := []string{
 		"--topic gateway-events --starting-offsets earliest --timestamp completed_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
-		"--topic gateway-events-replay-1 --starting-offsets earliest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000 --bundle-time-ms 1000 --bundle-size 100000",
+		"--topic gateway-events-replay-1 --starting-offsets earliest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
 		"--topic gateway-events --starting-offsets latest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
 	}
 	if !slices.Equal(submits, want) {

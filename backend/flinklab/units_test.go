@@ -1,7 +1,6 @@
 package flinklab
 
 import (
-	"github.com/labtui/labtui/backend/labrt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,27 +99,5 @@ func TestBooksForgetWindowsLongPastDue(t *testing.T) {
 	b.watermark = end + meter.Minute
 	if n := len(b.openWindows(end + meter.Minute)); n != 0 {
 		t.Errorf("a minute after the watermark passed it, the event-time window is still open (%d open)", n)
-	}
-}
-
-// A job on a replay's topic runs PyFlink's own bundles, for speed; a job on the live
-// topic the job's small, short ones, for promptness (4.1).
-func TestAJobOnAReplaysTopicRunsLargeBundles(t *testing.T) {
-	l := &Lab{}
-	l.ep.Topic = "gateway-events-ana"
-	bundles := func(topic string) string {
-		args := l.jobRun(labrt.Spec{Topic: topic}).jobArgs("127.0.0.1:9092")
-		for i, a := range args {
-			if a == "--bundle-time-ms" && i+3 < len(args) && args[i+2] == "--bundle-size" {
-				return args[i+1] + " " + args[i+3]
-			}
-		}
-		return ""
-	}
-	if got := bundles("gateway-events-ana"); got != "" {
-		t.Errorf("the live topic's job is given bundles %q; want the job's own", got)
-	}
-	if got := bundles("gateway-events-ana-replay-1"); got != "1000 100000" {
-		t.Errorf("a replay's job is given bundles %q; want 1000 100000", got)
 	}
 }
