@@ -272,21 +272,22 @@ check remote-refuses-kill $? "the x key on a cluster labtui did not start is ref
 # on a loaded machine and registers again by itself: that is waited for, up to 90 s, and
 # said. One whose JVM is gone failed the check, with the last problems its log names.
 tm_pid=$(cat "$LABTUI_CACHE/cluster/taskmanager.jvm" 2>/dev/null || true)
+tm_alive() { [ -n "$tm_pid" ] && kill -0 "$tm_pid" 2>/dev/null; }
 overview_now() { python3 -c 'import json,sys,urllib.request; o=json.load(urllib.request.urlopen("http://"+sys.argv[1]+"/overview", timeout=5)); print(json.dumps(o)); sys.exit(0 if o["taskmanagers"] == 1 and o["jobs-running"] == 0 else 1)' "$REST" 2>&1; }
-t0=$(now_ms)
 overview=$(overview_now) && left=0 || left=$?
-while [ "$left" != 0 ] && [ -n "$tm_pid" ] && kill -0 "$tm_pid" 2>/dev/null && [ $(( $(now_ms) - t0 )) -lt 90000 ]; do
-  sleep 2
-  overview=$(overview_now) && left=0 || left=$?
-done
-waited=$(( ($(now_ms) - t0) / 1000 ))
 tm_said=""
-if [ -z "$tm_pid" ] || ! kill -0 "$tm_pid" 2>/dev/null; then
-  tm_said="; the TaskManager's JVM (pid ${tm_pid:-unknown}) is gone: $(grep -hE ' (ERROR|WARN) |Fatal|OutOfMemory|Killed' "$LABTUI_CACHE"/cluster/log/*taskexecutor*.log "$LABTUI_CACHE"/cluster/log/*taskexecutor*.out 2>/dev/null | tail -3 | cut -c1-300 | tr '\n' '|')"
-elif [ "$waited" -gt 0 ]; then
-  tm_said="; waited ${waited} s for the TaskManager to register again"
+t0=$(now_ms)
+if [ "$left" != 0 ] && tm_alive; then
+  while [ "$left" != 0 ] && tm_alive && [ $(( $(now_ms) - t0 )) -lt 90000 ]; do
+    sleep 2
+    overview=$(overview_now) && left=0 || left=$?
+  done
+  tm_said="; waited $(( ($(now_ms) - t0) / 1000 )) s for the TaskManager to register again"
 fi
-[ "$left" = 0 ] || cp -r "$LABTUI_CACHE/cluster/log" "$R/flink-log" 2>/dev/null || true
+if [ "$left" != 0 ]; then
+  cp -r "$LABTUI_CACHE/cluster/log" "$R/flink-log" 2>/dev/null || true
+  tm_alive || tm_said="$tm_said; the TaskManager's JVM (pid ${tm_pid:-unknown}) is gone: $(grep -hE ' (ERROR|WARN) |Fatal|OutOfMemory|Killed' "$LABTUI_CACHE"/cluster/log/*taskexecutor*.log "$LABTUI_CACHE"/cluster/log/*taskexecutor*.out 2>/dev/null | tail -3 | cut -c1-300 | tr '\n' '|' || true)"
+fi
 check remote-left-running "$left" "the cluster still runs with its TaskManager after labtui quit, and labtui's job is cancelled (overview: $overview$tm_said)"
 
 # 2b. Two sessions, ana and bo, at once on this one cluster: each sees only its own results
