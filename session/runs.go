@@ -235,9 +235,12 @@ func (s *Session) Now() int64 {
 func (s *Session) record(u backend.Update) {
 	if r := u.Restarted; r != nil {
 		replay := r.Cause == backend.CauseReplay
-		if cur := s.Current(); cur.empty() {
-			// Nothing happened in the run yet (a backend reports its first start as a
-			// restart): it becomes the new run instead of leaving an empty one behind.
+		if cur := s.Current(); cur.Cause == 0 && cur.empty() {
+			// The session's first run, which no restart began, has nothing yet (a
+			// backend reports its first start as a restart): it becomes the new run
+			// instead of leaving an empty one behind. A run a restart began is never
+			// taken over, however empty: evidence may name it (a kill whose job wrote
+			// nothing before the next r), and its number stays its own.
 			cur.Reason, cur.Timestamp, cur.Replay, cur.StartedAt = r.Reason, r.Timestamp, replay, r.At
 		} else {
 			s.begin(r.Reason, r.Timestamp, replay, r.At)

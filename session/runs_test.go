@@ -429,3 +429,32 @@ func TestANewerReplayOfTheSameHourTakesThePlaceOfTheLastOnesResults(t *testing.T
 		t.Errorf("a replay with watermarks per partition let the third go (%v) or is not whole (%v)", whole(third), whole(other))
 	}
 }
+
+// Given a run that began with a restart (a kill) and has no result yet, when the next
+// restart comes (a replay asked for before the killed job wrote anything), then the
+// replay is a run of its own: the kill's run keeps its number, reason and start, so
+// evidence that named it goes on naming it. Only the session's first run, which no
+// restart began, is taken over by the backend's first start.
+func TestAnEmptyRunThatARestartBeganKeepsItsNumberWhenTheNextRestartComes(t *testing.T) {
+	h := New(Config{})
+	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseStart, Reason: "started", At: 1000}})
+	if len(h.Runs()) != 1 || h.Current().ID != 1 || h.Current().Reason != "started" {
+		t.Fatalf("the first start made runs %+v, want it to take over the session's first run", h.Runs())
+	}
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("a")}})
+	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseKill, Reason: "TaskManager killed", At: 2000}})
+	killed := h.Current()
+	h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay of hour.jsonl.gz", At: 3000,
+		Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
+	var got []string
+	for _, r := range h.Runs() {
+		got = append(got, fmt.Sprintf("%d %s %d", r.ID, r.Kind(), r.StartedAt))
+	}
+	if want := "[1 start 1000 2 kill 2000 3 replay 3000]"; fmt.Sprint(got) != want {
+		t.Errorf("runs %v, want %s", got, want)
+	}
+	if killed.ID != 2 || killed.Reason != "TaskManager killed" || killed.Replay || !killed.Ended {
+		t.Errorf("the kill's run became %d %q (replay %v, ended %v)", killed.ID, killed.Reason, killed.Replay, killed.Ended)
+	}
+}
