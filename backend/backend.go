@@ -28,8 +28,9 @@ type Backend interface {
 	Inject(instance string, d time.Duration) error
 	// Replay writes a recording into the topic and restarts the job from the earliest
 	// offset, with field as its event timestamp, as fast as it can. It returns when the
-	// job has read every record written, after the completion (ReplayProgress.Done, with
-	// Records == Total) is sent; progress arrives on Updates. Every backend does it
+	// job has read every record written and processed it, after every result of them and
+	// then the completion (ReplayProgress.Done, with Records == Total) are sent; progress
+	// arrives on Updates. Every backend does it
 	// through labrt.Runtime.Replay.
 	Replay(ctx context.Context, path string, field meter.TimestampField) error
 	// Close stops everything the backend started, waits for it, then closes Updates.
@@ -158,7 +159,12 @@ type ReplayProgress struct {
 	// largest lead one partition had over another, and how many late records that lead
 	// alone made late; nil when the backend cannot tell.
 	Reads *meter.Reads
-	// Done says the replay has ended: read to the end (Err nil) or failed.
+	// Finishing says the job has read every record (Records == Total, Writing false)
+	// and its operators are still processing them (a real Flink job's trail its source:
+	// in network buffers and Python bundles); Done follows once they have.
+	Finishing bool
+	// Done says the replay has ended: read to the end and processed, every result of it
+	// sent before (Err nil), or failed.
 	Done bool
 	Err  error
 }

@@ -50,9 +50,11 @@ type ReplayTarget struct {
 // generator stops first. Progress arrives on Updates ten times a second (and whenever
 // the job says it read more, if it can say so at once: see Changer); its Records count
 // what the job has read of the topic (JobStatus.Read), Written what Kafka acknowledged.
-// Replay returns when the job has read every record written, after the completion
-// (Done, with Records == Total) is queued: the job then stands as an unbounded Kafka job
-// would, with the last event-time windows open. A backend's job that cannot say how
+// Once the job has read every record written, a job that is a Drainer is drained
+// (progress then says Finishing): Replay returns when the job has read every record
+// and processed it, every result of them queued before the completion (Done, with
+// Records == Total): the job then stands as an unbounded Kafka job would, with the last
+// event-time windows open. A backend's job that cannot say how
 // much it read never completes a replay: it must fill JobStatus.Read.
 func (rt *Runtime) Replay(ctx context.Context, path string, field meter.TimestampField, target ReplayTarget) error {
 	if err := rt.Ready(); err != nil {
@@ -108,34 +110,79 @@ func (rt *Runtime) ReplayEntries(ctx context.Context, path string, field meter.T
 	}()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	// drained is the job's Drain under way, once it has read every record; then
+	// drainDone says it returned, with drainErr.
+	var drained <-chan error
+	var drainErr error
+	drainDone := false
 	for producing := true; ; {
 		select {
 		case <-ctx.Done():
 			if producing {
 				<-done
 			}
+			if drained != nil {
+				<-drained
+			}
 			return ctx.Err()
-		case <-rt.jobChanged(producing):
+		case <-rt.jobChanged(producing || drained != nil):
 		case err := <-done:
 			producing = false
 			if err != nil {
 				rt.Progress(backend.ReplayProgress{Path: path, Total: produced.Sent.Load(), Written: produced.Acked.Load(), Done: true, Err: err})
 				return err
 			}
+		case drainErr = <-drained:
+			drained, drainDone = nil, true
 		case <-tick.C:
 		}
 		p := rt.replayProgress(path, produced.Sent.Load(), start)
 		p.Writing, p.Written, p.Lines = producing, produced.Acked.Load(), lines()
 		if !producing && p.Records >= p.Total {
 			p.Records = p.Total
-			p.Done = true
+			if !drainDone && drained == nil {
+				drained, drainDone = rt.drain(ctx, p.Total)
+			}
+			if !drainDone {
+				p.Finishing = true
+				rt.Progress(p)
+				continue
+			}
+			p.Done, p.Err = true, drainErr
 			rt.Progress(p)
-			rt.Logf("replayed %s records of %s in %s (%s records/s): the job has read them all", thousands.Format(p.Total), filepath.Base(path),
+			if drainErr != nil {
+				return drainErr
+			}
+			rt.Logf("replayed %s records of %s in %s (%s records/s): the job has read and processed them all", thousands.Format(p.Total), filepath.Base(path),
 				time.Since(start).Round(time.Millisecond), thousands.Format(int64(p.Rate)))
 			return nil
 		}
 		rt.Progress(p)
 	}
+}
+
+// Drainer is a Job whose results trail what its source has read (a real Flink job,
+// whose operators hand records on in bundles and through network buffers). Drain
+// returns once every record its source had read when it was called has been processed
+// by every operator, and every result of them has been handed to collect; ctx's end
+// or a failure to tell is its error. A Job that is not a Drainer processes each record
+// as it reads it.
+type Drainer interface {
+	Drain(ctx context.Context) error
+}
+
+// drain starts the job's Drain, once the job has read all total records of a replay:
+// its error comes on the channel when it returns. A job that is not a Drainer is
+// drained already (done).
+func (rt *Runtime) drain(ctx context.Context, total int64) (_ <-chan error, done bool) {
+	d, ok := rt.job.(Drainer)
+	if !ok {
+		return nil, true
+	}
+	rt.Logf("the job has read all %s records of the replay: the replay completes once its operators have processed them all", thousands.Format(total))
+	out := make(chan error, 1)
+	go func() { out <- d.Drain(ctx) }()
+	return out, false
 }
 
 // Changer is a Job that can say at once that it read more: Changed receives a token

@@ -87,6 +87,12 @@ func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField, reach
 		}
 		return textutil.Fit(line+" · d diff · s skew", m.width)
 	}
+	if p.Finishing {
+		// A real Flink job's operators trail its source: read is not yet billed.
+		text := fmt.Sprintf(" read all %s records · the job is still processing them · event time %s",
+			Count(p.Total), eventTime(p.EventTime))
+		return m.bar(head, 1, text)
+	}
 	if m.writing {
 		if p.Lines > 0 {
 			// The recording is still being written, its lines counted: the bar is what

@@ -48,6 +48,20 @@ func TestTheBarSaysWhenTheReplayIsOverOrFailed(t *testing.T) {
 	}
 }
 
+func TestTheBarSaysWhenTheJobHasReadEverythingButNotProcessedIt(t *testing.T) {
+	m := New(theme.New()).SetWidth(120)
+	got := ansi.Strip(m.View(&backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 143400, Total: 143400, Finishing: true,
+		EventTime: 1795946400000 + 5*60000}, meter.CompletedTS, meter.MinWatermark))
+	for _, want := range []string{"read all 143,400 records · the job is still processing them · event time 10:05:00.000"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("bar %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "done") {
+		t.Errorf("a replay still processed says done: %q", got)
+	}
+}
+
 func TestCountSeparatesThousands(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 143400: "143,400", -1234567: "-1,234,567"} {
 		if got := Count(n); got != want {
