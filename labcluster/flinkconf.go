@@ -79,8 +79,12 @@ func flinkConfig(flinkHome, python, tmp string, rpcPort, restPort int, remote bo
 		// one for 10 min, so a replay after a kill never completed and the catch-up went
 		// unexplained. Every REST call the lab makes answers in well under this.
 		"web.timeout": webTimeoutMS,
+		// A replay completes once a savepoint of the job is (flinklab's Drain), which is
+		// disposed of at once; a leftover one goes with the run's tmp.
+		"state.savepoints.dir": "file://" + filepath.Join(tmp, "savepoints"),
 	}
 	if remote {
+		delete(conf, "state.savepoints.dir")
 		delete(conf, "python.executable")
 		delete(conf, "io.tmp.dirs")
 		delete(conf, "web.tmpdir")

@@ -97,16 +97,19 @@ type Lab struct {
 	// never races an `up` still running.
 	startMu sync.Mutex
 
-	mu          sync.Mutex
-	books       books
-	pos         *positions     // how the running job reads its topic; nil when unknown
-	results     *resultsReader // the session's results topic; nil: the TaskManager's stdout
-	jobID       string
-	jobState    string
-	lastRestart time.Time
-	preflighted bool
-	upRan       bool
-	tmDown      bool
+	mu      sync.Mutex
+	books   books
+	pos     *positions     // how the running job reads its topic; nil when unknown
+	results *resultsReader // the session's results topic; nil: the TaskManager's stdout
+	// savepointDir is where the savepoints a replay's drain takes go: "" the cluster's
+	// state.savepoints.dir, fallbackSavepointDir once the cluster said it has none.
+	savepointDir string
+	jobID        string
+	jobState     string
+	lastRestart  time.Time
+	preflighted  bool
+	upRan        bool
+	tmDown       bool
 	// switching is set from a Stop until the Start after it returns: the job is being
 	// replaced (a replay, a strategy change), so a TaskManager that dies meanwhile takes
 	// no run of the lab's with it (see follow).

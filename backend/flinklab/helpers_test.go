@@ -235,6 +235,18 @@ type fakeFlink struct {
 	// dieOnCancel takes the taskmanager down when a job is cancelled (tm-dead), as
 	// PyFlink 2.2.1 can when it closes the Python workers.
 	dieOnCancel bool
+	// savepoints lists the jobs a savepoint was taken of, in turn, with the directory
+	// asked for ("" for the cluster's own); disposed the savepoints disposed of.
+	savepoints []string
+	disposed   []string
+	// savepointFailures is how many more savepoints fail (expired, as on a busy
+	// machine); noSavepointDir refuses a savepoint with no directory, as a cluster
+	// without state.savepoints.dir does.
+	savepointFailures int
+	noSavepointDir    bool
+	// savepointPolls counts the answers about the savepoint under way: the first says
+	// IN_PROGRESS.
+	savepointPolls int
 }
 
 // setBroker makes the fake's jobs read the topics of the broker at addr.
@@ -318,6 +330,47 @@ func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{"vertices": []map[string]string{
 			{"id": "source", "name": "Source: gateway-events -> parse_event", "status": task},
 			{"id": "windows", "name": "tenant-cost-event-time", "status": "RUNNING"}}})
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/jobs/") && strings.HasSuffix(r.URL.Path, "/savepoints"):
+		id := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/jobs/"), "/savepoints")
+		var body struct {
+			Cancel bool   `json:"cancel-job"`
+			Dir    string `json:"target-directory"`
+		}
+		json.NewDecoder(r.Body).Decode(&body)
+		if body.Cancel {
+			http.Error(w, `{"errors":["the lab never cancels a job with a savepoint"]}`, http.StatusBadRequest)
+			return
+		}
+		if body.Dir == "" && f.noSavepointDir {
+			http.Error(w, `{"errors":["Config key [state.savepoints.dir] is not set. Property [target-directory] must be provided."]}`, http.StatusBadRequest)
+			return
+		}
+		f.savepoints = append(f.savepoints, id+" "+body.Dir)
+		f.savepointPolls = 0
+		w.WriteHeader(http.StatusAccepted)
+		fmt.Fprintf(w, `{"request-id":"sp-%d"}`, len(f.savepoints))
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/jobs/") && strings.Contains(r.URL.Path, "/savepoints/sp-"):
+		if f.savepointPolls++; f.savepointPolls == 1 {
+			w.Write([]byte(`{"status":{"id":"IN_PROGRESS"}}`))
+			return
+		}
+		if f.savepointFailures > 0 {
+			f.savepointFailures--
+			w.Write([]byte(`{"status":{"id":"COMPLETED"},"operation":{"failure-cause":{"class":"java.util.concurrent.CompletionException","stack-trace":"org.apache.flink.runtime.checkpoint.CheckpointException: Checkpoint expired before completing.\n\tat ..."}}}`))
+			return
+		}
+		id := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/jobs/"), "/", 2)[0]
+		fmt.Fprintf(w, `{"status":{"id":"COMPLETED"},"operation":{"location":"file:/tmp/fake-savepoints/savepoint-%s-%d"}}`, id[:6], len(f.savepoints))
+	case r.Method == http.MethodPost && r.URL.Path == "/savepoint-disposal":
+		var body struct {
+			Path string `json:"savepoint-path"`
+		}
+		json.NewDecoder(r.Body).Decode(&body)
+		f.disposed = append(f.disposed, body.Path)
+		w.WriteHeader(http.StatusAccepted)
+		w.Write([]byte(`{"request-id":"dispose-1"}`))
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/savepoint-disposal/"):
+		w.Write([]byte(`{"status":{"id":"COMPLETED"},"operation":{}}`))
 	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/jobs/") && r.URL.Query().Get("mode") == "cancel":
 		id := strings.TrimPrefix(r.URL.Path, "/jobs/")
 		f.cancels = append(f.cancels, id)

@@ -94,6 +94,44 @@ func TestGeneratorAndHiccupUseTheClusterBroker(t *testing.T) {
 	noLeak(t, before)
 }
 
+// Given a cluster with no savepoint folder whose first savepoint expires, when a
+// replay has been read, then the savepoint goes to labtui's fallback folder and is
+// taken again, and the replay completes once one is complete.
+func TestAReplaysSavepointFindsAFolderAndIsTakenAgainWhenItExpires(t *testing.T) {
+	k := kafka(t)
+	defer k.Close()
+	h := newHarness(t)
+	h.cfg.Broker = k.Addr()
+	h.flink.setBroker(k.Addr())
+	h.flink.noSavepointDir, h.flink.savepointFailures = true, 1
+	lab := h.open()
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Replay(context.Background(), seedBurst, meter.CompletedTS); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.close(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{job2 + " " + fallbackSavepointDir, job2 + " " + fallbackSavepointDir, job2 + " " + fallbackSavepointDir}
+	h.flink.mu.Lock()
+	got := h.flink.savepoints
+	h.flink.mu.Unlock()
+	if !slices.Equal(got, want) {
+		t.Errorf("savepoints %q, want %q", got, want)
+	}
+	var said []string
+	for _, u := range h.snapshot() {
+		if strings.Contains(u.Log, "no state.savepoints.dir") || strings.Contains(u.Log, "failed (") {
+			said = append(said, u.Log)
+		}
+	}
+	if len(said) != 2 || !strings.Contains(said[1], "Checkpoint expired before completing.") {
+		t.Errorf("the log said %q, want the fallback folder and the expired savepoint", said)
+	}
+}
+
 // Given a running lab, when a recording is replayed with started_ts, then it is written
 // into a fresh topic with its partitions, keys and timestamps, the running job is
 // cancelled through the REST API, a new job reads the new topic from the earliest offset
@@ -148,10 +186,32 @@ func TestReplayWritesAFreshTopicAndResubmitsTheJob(t *testing.T) {
 		}
 	}
 	var final *backend.ReplayProgress
-	for _, u := range us {
+	finishing, done, processed := -1, -1, -1
+	for i, u := range us {
 		if u.Replay != nil {
 			final = u.Replay
+			if u.Replay.Finishing && finishing < 0 {
+				finishing = i
+			}
+			if u.Replay.Done {
+				done = i
+			}
 		}
+		if strings.Contains(u.Log, "has processed every record it read: its savepoint") {
+			processed = i
+		}
+	}
+	// The replay's job is drained by a savepoint of it, taken into the cluster's own
+	// savepoint folder and disposed of; the completion comes after.
+	h.flink.mu.Lock()
+	savepoints, disposed := h.flink.savepoints, h.flink.disposed
+	h.flink.mu.Unlock()
+	if !slices.Equal(savepoints, []string{job2 + " ", job2 + " "}) ||
+		!slices.Equal(disposed, []string{"file:/tmp/fake-savepoints/savepoint-a3d9e8-1", "file:/tmp/fake-savepoints/savepoint-a3d9e8-2"}) {
+		t.Errorf("savepoints %q, disposed %q: want two of the replay's job, in the cluster's folder, each disposed of", savepoints, disposed)
+	}
+	if !(finishing >= 0 && finishing < processed && processed < done) {
+		t.Errorf("finishing at update %d, the savepoint complete at %d, the completion at %d: want them in that order", finishing, processed, done)
 	}
 	// The fake Flink's source stands at the end of every partition: the job read all 12.
 	if final == nil || !final.Done || final.Err != nil || final.Records != 12 || final.Total != 12 {
