@@ -45,7 +45,8 @@ type Subject struct {
 // result of its run; that every hiccup's log line arrived in the run it was made in,
 // before the next restart; that every late record names its gateway; and that the
 // replay's progress arrived in its run, its completion last, once the job had read the
-// whole recording (Records == Total, everything written), with the job's read
+// whole recording (Records == Total, everything written) and processed it (no result
+// of the run but a processing-time window's after it), with the job's read
 // positions per partition, which account for every well-formed event of the recording,
 // and the lab's status, whose positions say the same. It closes the lab.
 func NoticesArriveInOrderWhileTheReaderIsBehind(t *testing.T, s Subject) {
@@ -154,6 +155,14 @@ func check(us []backend.Update, kills int, events int64) error {
 		}
 		if len(u.Results) > 0 {
 			results += len(u.Results)
+			for _, r := range u.Results {
+				if done && u.Run == run && r.Kind != meter.ProcessingTimeResult {
+					// The completion says the job has processed every record of the
+					// recording: only the wall clock fires a window after it.
+					problems = append(problems, fmt.Sprintf("update %d: a %s result of the replay's run after its completion", i, r.Kind))
+					break
+				}
+			}
 			if u.Run != run {
 				problems = append(problems, fmt.Sprintf("update %d: %d results of run %d during run %d", i, len(u.Results), u.Run, run))
 			}
