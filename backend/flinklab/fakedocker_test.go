@@ -70,6 +70,9 @@ func fakeDocker(args []string) int {
 	case sub[0] == "logs":
 		n := count(dir, "logs")
 		for !exists(dir, "submitted") { // a taskmanager prints nothing of a job not yet submitted
+			if gone(dir) {
+				return 1
+			}
 			time.Sleep(5 * time.Millisecond)
 		}
 		b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("taskmanager-%d.log", n)))
@@ -78,6 +81,9 @@ func fakeDocker(args []string) int {
 			return 0
 		}
 		for !exists(dir, "tm-killed") && !exists(dir, "tm-dead") {
+			if gone(dir) {
+				return 1
+			}
 			time.Sleep(5 * time.Millisecond)
 		}
 		return 0
@@ -140,6 +146,14 @@ func count(dir, name string) int {
 	n++
 	os.WriteFile(p, []byte(strconv.Itoa(n)), 0o644)
 	return n
+}
+
+// gone says the test's folder was removed: the test that ran this fake has ended (a
+// failed one may never have closed its lab), so a fake still following a log exits
+// rather than outlive it.
+func gone(dir string) bool {
+	_, err := os.Stat(dir)
+	return os.IsNotExist(err)
 }
 
 func exists(dir, name string) bool {
