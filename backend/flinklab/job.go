@@ -13,7 +13,7 @@ import (
 // jobRun returns the submission of a job on spec, with the configured forget-after.
 func (l *Lab) jobRun(spec labrt.Spec) jobRun {
 	return jobRun{topic: spec.Topic, startAt: spec.StartAt.String(), field: spec.Timestamp,
-		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter)}
+		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter), replay: spec.Replay}
 }
 
 // submit runs `flink run -d -py …` (Platform.Submit: for compose in the jobmanager) and waits until Flink reports the

@@ -135,7 +135,7 @@ func TestAReplaysSavepointFindsAFolderAndIsTakenAgainWhenItExpires(t *testing.T)
 // Given a running lab, when a recording is replayed with started_ts, then it is written
 // into a fresh topic with its partitions, keys and timestamps, the running job is
 // cancelled through the REST API, a new job reads the new topic from the earliest offset
-// with started_ts, a replay restart and a final progress report arrive, and starting the
+// with started_ts and PyFlink's own bundles, a replay restart and a final progress report arrive, and starting the
 // generator afterwards puts a job back on the live topic from the latest offset.
 func TestReplayWritesAFreshTopicAndResubmitsTheJob(t *testing.T) {
 	k := kafka(t)
@@ -171,7 +171,7 @@ func TestReplayWritesAFreshTopicAndResubmitsTheJob(t *testing.T) {
 	}
 	want := []string{
 		"--topic gateway-events --starting-offsets earliest --timestamp completed_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
-		"--topic gateway-events-replay-1 --starting-offsets earliest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
+		"--topic gateway-events-replay-1 --starting-offsets earliest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000 --bundle-time-ms 1000 --bundle-size 100000",
 		"--topic gateway-events --starting-offsets latest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
 	}
 	if !slices.Equal(submits, want) {
