@@ -183,7 +183,7 @@ func checkMemory() compose.Result {
 // Flink's web UI.
 func DoctorRemote(ctx context.Context, l Layout, brokers, flinkURL, resultsTopic string) compose.Report {
 	var r compose.Report
-	r.Results = append(r.Results, checkKafka(ctx, brokers), checkFlink(ctx, flinkURL), checkResultsTopic(ctx, brokers, resultsTopic),
+	r.Results = append(r.Results, checkKafka(ctx, brokers), checkFlink(ctx, flinkURL), checkFlinkConfig(ctx, flinkURL), checkResultsTopic(ctx, brokers, resultsTopic),
 		checkBrokerAsFlinkSeesIt(brokers, flinkURL), checkAdvertised(ctx, brokers, flinkURL), checkJava(ctx))
 	inst := checkInstall(l)
 	inst.Detail = strings.Replace(inst.Detail, "a start downloads nothing", "`flink run` comes from it", 1)
@@ -231,6 +231,105 @@ func checkFlink(ctx context.Context, flinkURL string) compose.Result {
 		res.Status, res.Detail = compose.OK, fmt.Sprintf("Flink %s, %d TaskManager(s), %d of %d slots free", o.Version, o.TaskManagers, o.SlotsFree, o.Slots)
 	}
 	return res
+}
+
+// The settings of a cluster labtui relies on, with Flink's defaults when a cluster
+// leaves them out.
+const (
+	// webTimeoutDefaultMS is Flink's web.timeout: the metric fetcher waits that long for
+	// a TaskManager's answer, and starts no fetch meanwhile.
+	webTimeoutDefaultMS = 600_000
+	// fetchIntervalDefaultMS is Flink's metrics.fetcher.update-interval.
+	fetchIntervalDefaultMS = 10_000
+	// webTimeoutMaxMS and fetchIntervalMaxMS are the most the doctor takes as they are.
+	webTimeoutMaxMS    = 60_000
+	fetchIntervalMaxMS = 2_000
+)
+
+// checkFlinkConfig reads the JobManager's configuration for what labtui relies on: the
+// REST API's metrics (how far a job's Kafka source has read, a replay's end), which it
+// serves as last fetched (metrics.fetcher.update-interval) and not at all while a fetch
+// waits for a TaskManager that died (up to web.timeout), and where savepoints go (a
+// replay's completion takes two, disposed of at once). What is slower than labtui's
+// own cluster is a note, never a problem: the lab works, later.
+func checkFlinkConfig(ctx context.Context, flinkURL string) compose.Result {
+	res := compose.Result{Name: "Flink's configuration at " + flinkURL}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	conf, err := NewREST(flinkURL).JobManagerConfig(ctx)
+	if err != nil {
+		res.Status, res.Detail, res.Err = compose.Skipped, "the JobManager's configuration could not be read: "+err.Error(), err
+		return res
+	}
+	var notes, fine []string
+	timeout, ok := flinkMillis(conf, "web.timeout", webTimeoutDefaultMS)
+	switch {
+	case !ok:
+		notes = append(notes, fmt.Sprintf("web.timeout is %q, which labtui cannot read as a duration", conf["web.timeout"]))
+	case timeout > webTimeoutMaxMS:
+		notes = append(notes, fmt.Sprintf("web.timeout is %s: after a TaskManager dies during a metrics fetch, Flink serves no new metric for that long, and a replay cannot complete meanwhile (set web.timeout: 20000)", millis(timeout)))
+	default:
+		fine = append(fine, "web.timeout "+millis(timeout))
+	}
+	interval, ok := flinkMillis(conf, "metrics.fetcher.update-interval", fetchIntervalDefaultMS)
+	switch {
+	case !ok:
+		notes = append(notes, fmt.Sprintf("metrics.fetcher.update-interval is %q, which labtui cannot read as a duration", conf["metrics.fetcher.update-interval"]))
+	case interval > fetchIntervalMaxMS:
+		notes = append(notes, fmt.Sprintf("metrics.fetcher.update-interval is %s: a replay completes up to that long after its job has read it (set 500)", millis(interval)))
+	default:
+		fine = append(fine, "metrics every "+millis(interval))
+	}
+	if dir := conf["state.savepoints.dir"]; dir != "" {
+		fine = append(fine, "savepoints in "+dir)
+	} else {
+		fine = append(fine, "no state.savepoints.dir: a replay's savepoints go to /tmp/labtui-savepoints on the JobManager, each disposed of at once")
+	}
+	res.Status, res.Detail = compose.OK, strings.Join(fine, "; ")
+	if len(notes) > 0 {
+		res.Status, res.Detail = compose.Note, strings.Join(append(notes, fine...), "; ")
+	}
+	return res
+}
+
+// flinkMillis reads a duration setting of Flink's in milliseconds: a number (ms) or a
+// number and a unit (ms, s, min, h, as Flink writes them), def when the key is absent.
+func flinkMillis(conf map[string]string, key string, def int64) (int64, bool) {
+	v, ok := conf[key]
+	if !ok {
+		return def, true
+	}
+	v = strings.TrimSpace(v)
+	i := strings.IndexFunc(v, func(r rune) bool { return r < '0' || r > '9' })
+	if i == 0 {
+		return 0, false
+	}
+	num, unit := v, ""
+	if i > 0 {
+		num, unit = v[:i], strings.ToLower(strings.TrimSpace(v[i:]))
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	scale := map[string]int64{"": 1, "ms": 1, "milli": 1, "millis": 1, "s": 1000, "sec": 1000, "secs": 1000, "second": 1000, "seconds": 1000,
+		"min": 60_000, "mins": 60_000, "minute": 60_000, "minutes": 60_000, "h": 3_600_000, "hour": 3_600_000, "hours": 3_600_000}
+	m, ok := scale[unit]
+	if !ok {
+		return 0, false
+	}
+	return n * m, true
+}
+
+// millis is a duration in ms as a person reads it: "20 s", "10 min", "500 ms".
+func millis(ms int64) string {
+	switch {
+	case ms >= 60_000 && ms%60_000 == 0:
+		return strconv.FormatInt(ms/60_000, 10) + " min"
+	case ms >= 1000 && ms%1000 == 0:
+		return strconv.FormatInt(ms/1000, 10) + " s"
+	}
+	return strconv.FormatInt(ms, 10) + " ms"
 }
 
 // kafkaAdmin is an admin client of brokers for one of the doctor's Kafka checks, with

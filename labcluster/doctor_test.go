@@ -69,6 +69,46 @@ func TestDoctorRemoteFlink(t *testing.T) {
 	}
 }
 
+// Given a cluster's configuration, the doctor reads what labtui relies on in it:
+// labtui's own settings are fine, Flink's defaults (a 10 min web.timeout, metrics every
+// 10 s) are a note that says what they cost and what to set, never a problem that
+// keeps the lab from starting; a value it cannot read is said as it is.
+func TestDoctorRemoteReadsFlinksConfiguration(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want compose.Status
+		says []string
+	}{
+		{`[{"key":"web.timeout","value":"20000"},{"key":"metrics.fetcher.update-interval","value":"500"},{"key":"state.savepoints.dir","value":"s3://class/sp"}]`,
+			compose.OK, []string{"web.timeout 20 s", "metrics every 500 ms", "savepoints in s3://class/sp"}},
+		{`[{"key":"web.timeout","value":"30 s"},{"key":"metrics.fetcher.update-interval","value":"1 s"}]`,
+			compose.OK, []string{"web.timeout 30 s", "metrics every 1 s", "/tmp/labtui-savepoints on the JobManager"}},
+		{`[]`, compose.Note, []string{"web.timeout is 10 min", "set web.timeout: 20000", "metrics.fetcher.update-interval is 10 s", "set 500"}},
+		{`[{"key":"web.timeout","value":"soon"}]`, compose.Note, []string{`web.timeout is "soon", which labtui cannot read`}},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/jobmanager/config" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Write([]byte(tc.body))
+		}))
+		r := checkFlinkConfig(context.Background(), srv.URL)
+		srv.Close()
+		if r.Status != tc.want {
+			t.Errorf("%s: %s, want %s", tc.body, r, tc.want)
+		}
+		for _, want := range tc.says {
+			if !strings.Contains(r.Detail, want) {
+				t.Errorf("%s: %q lacks %q", tc.body, r.Detail, want)
+			}
+		}
+	}
+	if r := checkFlinkConfig(context.Background(), "http://127.0.0.1:1"); r.Status != compose.Skipped {
+		t.Errorf("nothing at the URL: %s, want skipped (the Flink check says why)", r)
+	}
+}
+
 // Given a cache whose venv was installed before the lock (its stamp of the PyFlink
 // version only), the plan is to pin it in place, not to make it again.
 func TestPlanOfAVenvWithoutTheLockIsToPinIt(t *testing.T) {

@@ -108,6 +108,23 @@ func (c *REST) Cancel(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodPatch, "/jobs/"+url.PathEscape(id)+"?mode=cancel", http.StatusAccepted, nil)
 }
 
+// JobManagerConfig is the JobManager's configuration, GET /jobmanager/config: key to
+// value, as configured (a key left at Flink's default is absent).
+func (c *REST) JobManagerConfig(ctx context.Context) (map[string]string, error) {
+	var entries []struct {
+		Key   string `json:"key"`
+		Value string `json:"value"`
+	}
+	if err := c.do(ctx, http.MethodGet, "/jobmanager/config", http.StatusOK, &entries); err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(entries))
+	for _, e := range entries {
+		out[e.Key] = e.Value
+	}
+	return out, nil
+}
+
 // Savepoint takes a savepoint of a running job and leaves it running (POST
 // /jobs/:jobid/savepoints with cancel-job false), polling every interval until Flink
 // reports it COMPLETED, and returns where it is. dir is where Flink writes it, as the
