@@ -13,7 +13,8 @@ import (
 // jobRun returns the submission of a job on spec, with the configured forget-after.
 func (l *Lab) jobRun(spec labrt.Spec) jobRun {
 	return jobRun{topic: spec.Topic, startAt: spec.StartAt.String(), field: spec.Timestamp,
-		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter), replay: spec.Replay}
+		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter),
+		source: spec.Watermarks.At == meter.SourceWatermarks, idleness: spec.Watermarks.Idleness, replay: spec.Replay}
 }
 
 // submit runs `flink run -d -py …` (Platform.Submit: for compose in the jobmanager) and waits until Flink reports the

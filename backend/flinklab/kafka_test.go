@@ -307,3 +307,39 @@ func TestATaskManagerThatDiesAsTheJobIsReplacedStartsNoRunOfItsOwn(t *testing.T)
 		}
 	}
 }
+
+// Given a running lab, when the learner puts the watermarks on the source with an
+// idleness, then the job is submitted again with exactly that strategy (module 5's
+// shape), not the course's stream watermarks under the new strategy's name; going back
+// to the stream leaves both options out.
+func TestAStrategyOnTheSourceIsTheJobsOwn(t *testing.T) {
+	k := kafka(t)
+	defer k.Close()
+	h := newHarness(t)
+	writeFile(t, h.dir, "jobid-3", "b4e0f9a8d7c6b5a4e3f2a1b0c9d8e7f6")
+	h.cfg.Broker = k.Addr()
+	h.flink.setBroker(k.Addr())
+	lab := h.open()
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Reconfigure(context.Background(), meter.CompletedTS, meter.Watermarks{OutOfOrderness: 40_000, At: meter.SourceWatermarks, Idleness: 5000}); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Reconfigure(context.Background(), meter.CompletedTS, meter.Watermarks{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.close(); err != nil {
+		t.Fatal(err)
+	}
+	var submits []string
+	for _, c := range commands(h.snapshot()) {
+		if strings.Contains(c, "flink run") {
+			_, opts, _ := strings.Cut(c, "--forget-after-ms 600000")
+			submits = append(submits, strings.TrimSpace(opts))
+		}
+	}
+	if want := []string{"", "--watermarks source --idleness-ms 5000", ""}; !slices.Equal(submits, want) {
+		t.Errorf("the strategy options of the submissions are %q, want %q", submits, want)
+	}
+}
