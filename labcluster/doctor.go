@@ -233,18 +233,26 @@ func checkFlink(ctx context.Context, flinkURL string) compose.Result {
 	return res
 }
 
-// The settings of a cluster labtui relies on, with Flink's defaults when a cluster
-// leaves them out.
-const (
-	// webTimeoutDefaultMS is Flink's web.timeout: the metric fetcher waits that long for
-	// a TaskManager's answer, and starts no fetch meanwhile.
-	webTimeoutDefaultMS = 600_000
-	// fetchIntervalDefaultMS is Flink's metrics.fetcher.update-interval.
-	fetchIntervalDefaultMS = 10_000
-	// webTimeoutMaxMS and fetchIntervalMaxMS are the most the doctor takes as they are.
-	webTimeoutMaxMS    = 60_000
-	fetchIntervalMaxMS = 2_000
-)
+// FallbackSavepointDir is where labtui has a savepoint written when the cluster has no
+// state.savepoints.dir: the JobManager's own temporary folder. Each is disposed of as
+// soon as it is complete.
+const FallbackSavepointDir = "file:///tmp/labtui-savepoints"
+
+// flinkSettings are the duration settings of a cluster labtui relies on: Flink's
+// default when a cluster leaves one out, the most the doctor takes as it is, how the
+// detail names a fine value, and what a slower one costs.
+var flinkSettings = []struct {
+	key          string
+	defMS, maxMS int64
+	fine, costs  string
+}{
+	// The metric fetcher waits up to web.timeout for a TaskManager's answer and starts
+	// no fetch meanwhile.
+	{"web.timeout", 600_000, 60_000, "web.timeout ",
+		"after a TaskManager dies during a metrics fetch, Flink serves no new metric for that long, and a replay cannot complete meanwhile (set web.timeout: 20000)"},
+	{"metrics.fetcher.update-interval", 10_000, 2_000, "metrics every ",
+		"a replay completes up to that long after its job has read it (set 500)"},
+}
 
 // checkFlinkConfig reads the JobManager's configuration for what labtui relies on: the
 // REST API's metrics (how far a job's Kafka source has read, a replay's end), which it
@@ -262,28 +270,21 @@ func checkFlinkConfig(ctx context.Context, flinkURL string) compose.Result {
 		return res
 	}
 	var notes, fine []string
-	timeout, ok := flinkMillis(conf, "web.timeout", webTimeoutDefaultMS)
-	switch {
-	case !ok:
-		notes = append(notes, fmt.Sprintf("web.timeout is %q, which labtui cannot read as a duration", conf["web.timeout"]))
-	case timeout > webTimeoutMaxMS:
-		notes = append(notes, fmt.Sprintf("web.timeout is %s: after a TaskManager dies during a metrics fetch, Flink serves no new metric for that long, and a replay cannot complete meanwhile (set web.timeout: 20000)", millis(timeout)))
-	default:
-		fine = append(fine, "web.timeout "+millis(timeout))
-	}
-	interval, ok := flinkMillis(conf, "metrics.fetcher.update-interval", fetchIntervalDefaultMS)
-	switch {
-	case !ok:
-		notes = append(notes, fmt.Sprintf("metrics.fetcher.update-interval is %q, which labtui cannot read as a duration", conf["metrics.fetcher.update-interval"]))
-	case interval > fetchIntervalMaxMS:
-		notes = append(notes, fmt.Sprintf("metrics.fetcher.update-interval is %s: a replay completes up to that long after its job has read it (set 500)", millis(interval)))
-	default:
-		fine = append(fine, "metrics every "+millis(interval))
+	for _, set := range flinkSettings {
+		ms, ok := flinkMillis(conf, set.key, set.defMS)
+		switch {
+		case !ok:
+			notes = append(notes, fmt.Sprintf("%s is %q, which labtui cannot read as a duration", set.key, conf[set.key]))
+		case ms > set.maxMS:
+			notes = append(notes, fmt.Sprintf("%s is %s: %s", set.key, millis(ms), set.costs))
+		default:
+			fine = append(fine, set.fine+millis(ms))
+		}
 	}
 	if dir := conf["state.savepoints.dir"]; dir != "" {
 		fine = append(fine, "savepoints in "+dir)
 	} else {
-		fine = append(fine, "no state.savepoints.dir: a replay's savepoints go to /tmp/labtui-savepoints on the JobManager, each disposed of at once")
+		fine = append(fine, "no state.savepoints.dir: a replay's savepoints go to "+strings.TrimPrefix(FallbackSavepointDir, "file://")+" on the JobManager, each disposed of at once")
 	}
 	res.Status, res.Detail = compose.OK, strings.Join(fine, "; ")
 	if len(notes) > 0 {

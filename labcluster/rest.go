@@ -214,7 +214,7 @@ func (c *REST) await(ctx context.Context, path string, interval time.Duration, o
 // failureLine is the first line of a failure's stack trace (the exception and its
 // message), or its class.
 func failureLine(class, trace string) string {
-	if line, _, _ := strings.Cut(strings.TrimSpace(trace), "\n"); line != "" {
+	if line := firstLine([]byte(trace)); line != "" {
 		if len(line) > 300 {
 			line = line[:300] + "…"
 		}

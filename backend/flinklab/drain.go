@@ -6,13 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/meter"
 )
-
-// fallbackSavepointDir is where a savepoint is written when the cluster has no
-// state.savepoints.dir: the JobManager's own temporary folder. labtui disposes of each
-// savepoint as soon as it is complete.
-const fallbackSavepointDir = "file:///tmp/labtui-savepoints"
 
 // Drain returns once every record the job's Kafka source had handed on when it was
 // called has been processed by every operator of the job and its results have reached
@@ -28,8 +24,9 @@ const fallbackSavepointDir = "file:///tmp/labtui-savepoints"
 // records is in the results topic; labtui then reads that topic to its end. Such a
 // savepoint is not used for failover (Flink 1.15 and later): the job still restarts
 // from its starting offsets with empty state, as the lab teaches. A second savepoint
-// follows the watermark of the last records, and each is disposed of at once. A savepoint that times out (a busy machine: Flink's checkpoint
-// timeout is 10 min) is taken again while the job runs.
+// follows the watermark of the last records, and each is disposed of at once. A
+// savepoint that times out (a busy machine: Flink's checkpoint timeout is 10 min) is
+// taken again while the job runs.
 //
 // Results read from the TaskManager's stdout (the compose lab) are printed before the
 // savepoint completes, but how far behind them labtui's reading of the log is cannot
@@ -42,31 +39,25 @@ func (j flinkRun) Drain(ctx context.Context) error {
 	if id == "" || rest == nil {
 		return fmt.Errorf("no job of the lab runs")
 	}
-	for round := range 2 {
-		if round == 1 {
-			// The first savepoint's barrier can pass the job's watermark generator before
-			// the watermark of the last records does (it is emitted every 200 ms of
-			// processing time): the windows that watermark closes fire after it. A due
-			// timer runs before the task reads its next input, so a barrier that comes a
-			// watermark interval later follows that watermark and what it fired.
-			select {
-			case <-time.After(time.Duration(meter.DefaultWatermarkInterval) * time.Millisecond):
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		began := time.Now()
-		loc, err := l.savepoint(ctx, id)
-		if err != nil {
-			return fmt.Errorf("take a savepoint of job %s, which tells when its operators have processed what its source read: %w", id, err)
-		}
-		if round == 0 {
-			l.logf("job %s has processed every record it read: its savepoint %s is complete (%s); it is disposed of, and one more follows the watermark of the last records",
-				id, loc, time.Since(began).Round(time.Millisecond))
-		}
-		if err := rest.DisposeSavepoint(ctx, loc, l.cfg.PollEvery/4); err != nil && ctx.Err() == nil {
-			l.logf("dispose of the savepoint %s: %v", loc, err)
-		}
+	began := time.Now()
+	loc, err := l.processed(ctx, id)
+	if err != nil {
+		return err
+	}
+	l.logf("job %s has processed every record it read: its savepoint %s was complete in %s and is disposed of; one more follows the watermark of the last records",
+		id, loc, time.Since(began).Round(time.Millisecond))
+	// The first savepoint's barrier can pass the job's watermark generator before the
+	// watermark of the last records does (it is emitted every 200 ms of processing time):
+	// the windows that watermark closes fire after it. A due timer runs before the task
+	// reads its next input, so a barrier that comes a watermark interval later follows
+	// that watermark and what it fired.
+	select {
+	case <-time.After(time.Duration(meter.DefaultWatermarkInterval) * time.Millisecond):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if _, err := l.processed(ctx, id); err != nil {
+		return err
 	}
 	if results == nil {
 		return nil
@@ -77,9 +68,22 @@ func (j flinkRun) Drain(ctx context.Context) error {
 	return nil
 }
 
+// processed takes a savepoint of job id, which is complete once every operator has
+// processed what the job's source had read, disposes of it, and returns where it was.
+func (l *Lab) processed(ctx context.Context, id string) (string, error) {
+	loc, err := l.savepoint(ctx, id)
+	if err != nil {
+		return "", fmt.Errorf("take a savepoint of job %s, which tells when its operators have processed what its source read: %w", id, err)
+	}
+	if err := l.flink.DisposeSavepoint(ctx, loc, l.cfg.PollEvery/4); err != nil && ctx.Err() == nil {
+		l.logf("dispose of the savepoint %s: %v", loc, err)
+	}
+	return loc, nil
+}
+
 // savepoint takes a savepoint of job id into the cluster's state.savepoints.dir, else
-// fallbackSavepointDir, and returns where it is; one that fails while the job still
-// runs is taken again, up to three times.
+// labcluster.FallbackSavepointDir, and returns where it is; one that fails while the job
+// still runs is taken again, up to three times.
 func (l *Lab) savepoint(ctx context.Context, id string) (string, error) {
 	l.mu.Lock()
 	dir := l.savepointDir
@@ -96,8 +100,8 @@ func (l *Lab) savepoint(ctx context.Context, id string) (string, error) {
 			return "", err
 		}
 		if dir == "" && strings.Contains(err.Error(), "state.savepoints.dir") {
-			l.logf("the cluster has no state.savepoints.dir: the savepoint goes to %s", fallbackSavepointDir)
-			dir = fallbackSavepointDir
+			l.logf("the cluster has no state.savepoints.dir: the savepoint goes to %s", labcluster.FallbackSavepointDir)
+			dir = labcluster.FallbackSavepointDir
 			l.mu.Lock()
 			l.savepointDir = dir
 			l.mu.Unlock()

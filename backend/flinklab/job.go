@@ -10,11 +10,15 @@ import (
 	"github.com/labtui/labtui/meter"
 )
 
-// jobRun returns the submission of a job on spec, with the configured forget-after.
+// jobRun returns the submission of a job on spec, with the configured forget-after; a
+// job on any topic but the live one reads a replay's.
 func (l *Lab) jobRun(spec labrt.Spec) jobRun {
+	l.mu.Lock()
+	live := l.ep.Topic
+	l.mu.Unlock()
 	return jobRun{topic: spec.Topic, startAt: spec.StartAt.String(), field: spec.Timestamp,
 		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(meter.DefaultForgetAfter),
-		source: spec.Watermarks.At == meter.SourceWatermarks, idleness: spec.Watermarks.Idleness, replay: spec.Replay}
+		source: spec.Watermarks.At == meter.SourceWatermarks, idleness: spec.Watermarks.Idleness, replay: spec.Topic != live}
 }
 
 // submit runs `flink run -d -py …` (Platform.Submit: for compose in the jobmanager) and waits until Flink reports the

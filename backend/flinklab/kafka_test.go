@@ -13,6 +13,7 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/labcluster"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -98,23 +99,14 @@ func TestGeneratorAndHiccupUseTheClusterBroker(t *testing.T) {
 // replay has been read, then the savepoint goes to labtui's fallback folder and is
 // taken again, and the replay completes once one is complete.
 func TestAReplaysSavepointFindsAFolderAndIsTakenAgainWhenItExpires(t *testing.T) {
-	k := kafka(t)
-	defer k.Close()
-	h := newHarness(t)
-	h.cfg.Broker = k.Addr()
-	h.flink.setBroker(k.Addr())
-	h.flink.noSavepointDir, h.flink.savepointFailures = true, 1
-	lab := h.open()
-	if err := lab.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	h, lab := startedOnKafka(t, func(h *harness) { h.flink.noSavepointDir, h.flink.savepointFailures = true, 1 })
 	if err := lab.Replay(context.Background(), seedBurst, meter.CompletedTS); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.close(); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{job2 + " " + fallbackSavepointDir, job2 + " " + fallbackSavepointDir, job2 + " " + fallbackSavepointDir}
+	want := []string{job2 + " " + labcluster.FallbackSavepointDir, job2 + " " + labcluster.FallbackSavepointDir, job2 + " " + labcluster.FallbackSavepointDir}
 	h.flink.mu.Lock()
 	got := h.flink.savepoints
 	h.flink.mu.Unlock()
@@ -162,13 +154,7 @@ func TestReplayWritesAFreshTopicAndResubmitsTheJob(t *testing.T) {
 	if c := h.flink.cancelled(); !slices.Equal(c, []string{job1, job2}) {
 		t.Errorf("cancelled %q, want the first job for the replay, then the replay's job", c)
 	}
-	var submits []string
-	for _, c := range commands(us) {
-		if strings.Contains(c, "flink run") {
-			_, opts, _ := strings.Cut(c, "--bootstrap kafka:29092 ")
-			submits = append(submits, opts)
-		}
-	}
+	submits := submitOptions(us, "--bootstrap kafka:29092 ")
 	want := []string{
 		"--topic gateway-events --starting-offsets earliest --timestamp completed_ts --out-of-orderness-ms 0 --forget-after-ms 600000",
 		"--topic gateway-events-replay-1 --starting-offsets earliest --timestamp started_ts --out-of-orderness-ms 0 --forget-after-ms 600000 --bundle-time-ms 1000 --bundle-size 100000",
@@ -313,16 +299,7 @@ func TestATaskManagerThatDiesAsTheJobIsReplacedStartsNoRunOfItsOwn(t *testing.T)
 // shape), not the course's stream watermarks under the new strategy's name; going back
 // to the stream leaves both options out.
 func TestAStrategyOnTheSourceIsTheJobsOwn(t *testing.T) {
-	k := kafka(t)
-	defer k.Close()
-	h := newHarness(t)
-	writeFile(t, h.dir, "jobid-3", "b4e0f9a8d7c6b5a4e3f2a1b0c9d8e7f6")
-	h.cfg.Broker = k.Addr()
-	h.flink.setBroker(k.Addr())
-	lab := h.open()
-	if err := lab.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	h, lab := startedOnKafka(t, func(h *harness) { writeFile(t, h.dir, "jobid-3", "b4e0f9a8d7c6b5a4e3f2a1b0c9d8e7f6") })
 	if err := lab.Reconfigure(context.Background(), meter.CompletedTS, meter.Watermarks{OutOfOrderness: 40_000, At: meter.SourceWatermarks, Idleness: 5000}); err != nil {
 		t.Fatal(err)
 	}
@@ -332,14 +309,37 @@ func TestAStrategyOnTheSourceIsTheJobsOwn(t *testing.T) {
 	if err := h.close(); err != nil {
 		t.Fatal(err)
 	}
-	var submits []string
-	for _, c := range commands(h.snapshot()) {
-		if strings.Contains(c, "flink run") {
-			_, opts, _ := strings.Cut(c, "--forget-after-ms 600000")
-			submits = append(submits, strings.TrimSpace(opts))
-		}
-	}
+	submits := submitOptions(h.snapshot(), "--forget-after-ms 600000 ")
 	if want := []string{"", "--watermarks source --idleness-ms 5000", ""}; !slices.Equal(submits, want) {
 		t.Errorf("the strategy options of the submissions are %q, want %q", submits, want)
 	}
+}
+
+// startedOnKafka is a started compose lab on a Kafka of its own, set up by setup before
+// it opens; the Kafka closes when the test ends.
+func startedOnKafka(t *testing.T, setup func(h *harness)) (*harness, *Lab) {
+	t.Helper()
+	k := kafka(t)
+	t.Cleanup(func() { k.Close() })
+	h := newHarness(t)
+	h.cfg.Broker = k.Addr()
+	h.flink.setBroker(k.Addr())
+	setup(h)
+	lab := h.open()
+	if err := lab.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return h, lab
+}
+
+// submitOptions are the options of each `flink run` the lab typed, after the text after.
+func submitOptions(us []backend.Update, after string) []string {
+	var out []string
+	for _, c := range commands(us) {
+		if strings.Contains(c, "flink run") {
+			_, opts, _ := strings.Cut(c, after)
+			out = append(out, opts)
+		}
+	}
+	return out
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
@@ -62,25 +61,7 @@ func (j *drainingJob) Drain(ctx context.Context) error {
 // of Updates saw of the replay's run, and Replay's error.
 func replayDrained(t *testing.T, job *drainingJob) ([]backend.Update, error) {
 	t.Helper()
-	b, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	rt, err := New(Config{Name: "test", StatusEvery: 20 * time.Millisecond, TopicEvery: 50 * time.Millisecond}, job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt.StartPump()
-	if err := rt.SetKafka(b.Addr(), []string{b.Addr()}, b.Topic()); err != nil {
-		t.Fatal(err)
-	}
-	if err := rt.Restart(context.Background(), backend.Restart{Cause: backend.CauseStart}, Spec{Topic: b.Topic()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := rt.Started(); err != nil {
-		t.Fatal(err)
-	}
+	rt, b := startedRuntime(t, job)
 	var us []backend.Update
 	done := make(chan struct{})
 	go func() {

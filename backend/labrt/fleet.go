@@ -38,7 +38,7 @@ func (rt *Runtime) SetGenerator(on bool) error {
 		return errNoBroker
 	}
 	if spec.Topic != live {
-		spec.Topic, spec.StartAt, spec.Replay = live, Latest, false
+		spec.Topic, spec.StartAt = live, Latest
 		ctx, cancel := rt.bound(context.Background())
 		err := rt.Restart(ctx, backend.Restart{Cause: backend.CauseLive, Reason: "back to the live topic"}, spec)
 		cancel()

@@ -93,7 +93,7 @@ func (rt *Runtime) ReplayEntries(ctx context.Context, path string, field meter.T
 	rt.Logf("created topic %s with %d partitions on %s", topic, target.Partitions, rt.brokerAddr())
 	start := time.Now()
 	spec := rt.Spec()
-	spec.Topic, spec.StartAt, spec.Timestamp, spec.Replay = topic, Earliest, field, true
+	spec.Topic, spec.StartAt, spec.Timestamp = topic, Earliest, field
 	if err := rt.Restart(ctx, backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Recording: path}, spec); err != nil {
 		return err
 	}

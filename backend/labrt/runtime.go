@@ -103,10 +103,6 @@ type Spec struct {
 	StartAt    StartAt
 	Timestamp  meter.TimestampField
 	Watermarks meter.Watermarks
-	// Replay says the topic holds a recording written all at once (Runtime.Replay): the
-	// job reads a backlog, not records as they happen, so a backend may trade its
-	// promptness for throughput (a real Flink job's Python bundles).
-	Replay bool
 }
 
 // JobStatus is the job's part of a Status, as the backend can see it.

@@ -48,25 +48,8 @@ func (j *countingJob) counts() (int, int) {
 // topic, and its log lines and restarts as the reader of Updates saw them.
 func runningRuntime(t *testing.T) (*Runtime, *countingJob, *broker.Broker, func() (logs []string, restarts int)) {
 	t.Helper()
-	b, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	job := &countingJob{}
-	rt, err := New(Config{Name: "test", StatusEvery: 20 * time.Millisecond, TopicEvery: 50 * time.Millisecond}, job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt.StartPump()
-	if err := rt.SetKafka(b.Addr(), []string{b.Addr()}, b.Topic()); err != nil {
-		t.Fatal(err)
-	}
-	if err := rt.Restart(context.Background(), backend.Restart{Cause: backend.CauseStart}, Spec{Topic: b.Topic()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := rt.Started(); err != nil {
-		t.Fatal(err)
-	}
+	rt, b := startedRuntime(t, job)
 	var mu sync.Mutex
 	var logs []string
 	restarts := 0
@@ -84,12 +67,38 @@ func runningRuntime(t *testing.T) (*Runtime, *countingJob, *broker.Broker, func(
 			mu.Unlock()
 		}
 	}()
-	t.Cleanup(func() { rt.Closing(); rt.Close(); <-done; b.Close() })
+	t.Cleanup(func() { rt.Closing(); rt.Close(); <-done })
 	return rt, job, b, func() ([]string, int) {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]string(nil), logs...), restarts
 	}
+}
+
+// startedRuntime is a runtime started on an embedded broker (closed when the test
+// ends), with job on the live topic; nothing reads its Updates yet.
+func startedRuntime(t *testing.T, job Job) (*Runtime, *broker.Broker) {
+	t.Helper()
+	b, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	rt, err := New(Config{Name: "test", StatusEvery: 20 * time.Millisecond, TopicEvery: 50 * time.Millisecond}, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.StartPump()
+	if err := rt.SetKafka(b.Addr(), []string{b.Addr()}, b.Topic()); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Restart(context.Background(), backend.Restart{Cause: backend.CauseStart}, Spec{Topic: b.Topic()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Started(); err != nil {
+		t.Fatal(err)
+	}
+	return rt, b
 }
 
 func waitFor(t *testing.T, what string, ok func() bool) {
