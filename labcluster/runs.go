@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -19,6 +20,14 @@ const unlockedAge = 24 * time.Hour
 
 // runLockName is the file each run holds an exclusive flock on while its process lives.
 const runLockName = ".lock"
+
+// runLocks holds the lock file of every run folder this process made, for the life of
+// the process: an *os.File nothing refers to is closed by its finalizer at the next
+// garbage collection, and closing it lets the flock go while the run still lives.
+var runLocks struct {
+	sync.Mutex
+	files []*os.File
+}
 
 // newRunDir makes a new run folder under base, locks it for the life of this process, and
 // removes the folders of finished runs beyond the newest keepRuns. A run is finished when
@@ -40,7 +49,9 @@ func newRunDir(base string, logf func(string, ...any)) (string, error) {
 		lock.Close()
 		return "", fmt.Errorf("lock the run folder %s: %w", dir, err)
 	}
-	// lock stays open (and locked) until the process exits: it is deliberately not closed.
+	runLocks.Lock()
+	runLocks.files = append(runLocks.files, lock)
+	runLocks.Unlock()
 	removed, err := pruneRuns(base, dir, time.Now())
 	if err != nil && logf != nil {
 		logf("old run folders in %s were not all removed: %v", base, err)
