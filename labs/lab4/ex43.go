@@ -24,7 +24,7 @@ var ex43 = Exercise{
 		Uses:  []string{"r", "d", "l", "w"},
 		Title: "replay the recorded hour",
 		Keys:  "r, then d and ←/→",
-		Short: "Press r to replay the recorded hour; when it is done, d diffs it against the reference (←/→ tabs). w, p, enter, then r: the second result.",
+		Short: "Press r to replay the recorded hour (t while the job reads started_ts); d diffs it against the reference, ←/→ tabs. w, p, enter, r: the second result.",
 		Do: "Press r: the recorded hour is written into a fresh topic and the job restarts on it from the " +
 			"earliest offset, as fast as it can read. When it is done, d diffs the replay against the reference " +
 			"(the same hour re-enacted at its recorded times); ←/→ switches between the event-time and the " +
@@ -82,7 +82,9 @@ func replayWhyNot(s Session, run Run, ex string, field meter.TimestampField, key
 	case !run.Replay():
 		return "not a replay"
 	case run.Timestamp() != field:
-		return fmt.Sprintf("reads %s: %s replays with %s", run.Timestamp(), ex, field)
+		// r replays with the field the job reads now: after t it would replay this
+		// run's field again, so say which key goes to the other.
+		return fmt.Sprintf("reads %s: %s replays with %s, which t switches to and replays", run.Timestamp(), ex, field)
 	case !run.ReplayDone():
 		return "its replay has not finished"
 	case ex == Moved:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 )
 
@@ -49,5 +50,33 @@ func TestA43FindingNamesTheReferencesStrategyAndBlamesTheStrategiesForTheirDiffe
 	if got := Sentence(&state.Finding{Run: run, Met: true, Replay: &r}); !strings.Contains(got,
 		"against run 2 (replay of recorded-hour.jsonl.gz, completed_ts) under for_monotonous_timestamps() per partition at the source: 300 of 300") {
 		t.Errorf("against a chosen run: %s", got)
+	}
+}
+
+// fieldRun is a finished replay that reads field; only what replayWhyNot asks before
+// the comparison is answered.
+type fieldRun struct {
+	Run
+	field meter.TimestampField
+}
+
+func (r fieldRun) Replay() bool                    { return true }
+func (r fieldRun) ReadsRecording() bool            { return true }
+func (r fieldRun) Timestamp() meter.TimestampField { return r.field }
+
+// After t the job reads started_ts, and r replays with the field the job reads: given
+// that replay, 4.3 says how to get back to completed_ts (t), not only that it needs
+// it, and so does its short form at 80x24; 4.4 after a completed_ts replay likewise.
+func TestAfterTThe43PanelSaysTGoesBackToCompletedTS(t *testing.T) {
+	got := ex43.WhyNot(nil, fieldRun{field: meter.StartedTS})
+	if want := "reads started_ts: 4.3 replays with completed_ts, which t switches to and replays"; got != want {
+		t.Errorf("4.3 after t: %q, want %q", got, want)
+	}
+	if !strings.Contains(ex43.Guide.Short, "t while the job reads started_ts") {
+		t.Errorf("4.3's short form does not say t replays completed_ts after t: %q", ex43.Guide.Short)
+	}
+	got = ex44.WhyNot(nil, fieldRun{field: meter.CompletedTS})
+	if want := "reads completed_ts: 4.4 replays with started_ts, which t switches to and replays"; got != want {
+		t.Errorf("4.4 after r: %q, want %q", got, want)
 	}
 }
