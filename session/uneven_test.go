@@ -36,7 +36,7 @@ func TestA43FindingSaysWhichPartitionRanAheadAndWhatRemovesIt(t *testing.T) {
 		"passed the end of their minute), the other 1 by their own partition's events too. A replay read at another pace leads by another amount, " +
 		"so successive replays of the same hour disagree. Real Kafka and Flink do the same: Flink 2.2.1's KafkaSource, reading the lab's recorded hour " +
 		"from Kafka 4.1.1 as fast as it could, dropped 43,801 to 46,390 of its 71,641 requests as late in four replays, and this lab's consumer " +
-		"on that broker saw one partition up to 3,600 s ahead (conformance/fairness.sh, 1 Dec 2026). Watermarks per partition on the source (w, p, enter; --watermarks source headless) take " +
+		"on that broker saw one partition up to 3,600 s ahead (measured on 1 Dec 2026). Watermarks per partition on the source (w, p, enter; or start labtui with --watermarks source) take " +
 		"the minimum over the partitions, which never runs ahead of a record's own partition: with them this record is not late, whatever the pace."
 	if !strings.HasSuffix(lab4.Sentence(f), want) {
 		t.Errorf("4.3 = %q\nwant it to end %q", lab4.Sentence(f), want)
@@ -188,7 +188,7 @@ func TestAReplayWithNoLateRecordThoughAPartitionRanAheadSaysItWasLuck(t *testing
 		"200 ms of the wall clock, and in this run none was emitted where it would have made a record of a slower partition late. " +
 		"Read at another pace the same hour can drop many, as it did on real Kafka and Flink: Flink 2.2.1's KafkaSource, reading the lab's " +
 		"recorded hour from Kafka 4.1.1 as fast as it could, dropped 43,801 to 46,390 of its 71,641 requests as late in four replays, and " +
-		"this lab's consumer on that broker saw one partition up to 3,600 s ahead (conformance/fairness.sh, 1 Dec 2026)."
+		"this lab's consumer on that broker saw one partition up to 3,600 s ahead (measured on 1 Dec 2026)."
 	if got := LateWhy(replay(meter.Watermarks{}).Current()); got != want {
 		t.Errorf("LateWhy = %q\nwant      %q", got, want)
 	}

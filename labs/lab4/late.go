@@ -80,7 +80,7 @@ func LateWhy(l state.LateFacts) string {
 		if n == 1 {
 			these = "this record is not late"
 		}
-		why += " Watermarks per partition on the source (w, p, enter; --watermarks source headless) take the minimum over " +
+		why += " Watermarks per partition on the source (w, p, enter; or start labtui with --watermarks source) take the minimum over " +
 			"the partitions, which never runs ahead of a record's own partition: with them " + these + ", whatever the pace."
 	}
 	return why
@@ -149,7 +149,7 @@ const realFlinkReplays = " Real Kafka and Flink do the same: " + realFlinkFigure
 // realFlinkFigures are realFlinkReplays' figures, for a sentence of its own.
 const realFlinkFigures = "Flink 2.2.1's KafkaSource, reading the lab's recorded hour from Kafka 4.1.1 " +
 	"as fast as it could, dropped 43,801 to 46,390 of its 71,641 requests as late in four replays, and this lab's consumer on that broker " +
-	"saw one partition up to 3,600 s ahead (conformance/fairness.sh, 1 Dec 2026)."
+	"saw one partition up to 3,600 s ahead (measured on 1 Dec 2026)."
 
 // halves is n request halves in words: "1 request half", "150 request halves".
 func halves(n int64) string {
