@@ -104,7 +104,7 @@ func yesNo(done bool) string {
 
 // runLabel names a run in a table cell.
 func (s *sheet) runLabel(r state.RunRef) string {
-	what := r.Kind
+	what := lab4.KindWords(r.Kind)
 	if r.Recording != "" {
 		what += " of " + md(r.Recording)
 	}

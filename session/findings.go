@@ -38,7 +38,7 @@ func (s *Session) Pin(ex string, id int) error {
 	}
 	f := s.findingFor(ex, run, 0)
 	if f == nil {
-		return fmt.Errorf("run %d (%s) shows nothing for %s: %s", id, run.Kind(), ex, ruleOf(ex))
+		return fmt.Errorf("run %d (%s) shows nothing for %s: %s", id, lab4.KindWords(run.Kind()), ex, ruleOf(ex))
 	}
 	f.Pinned = true
 	s.ev.setFinding(s, ex, f)

@@ -64,7 +64,7 @@ func TestAnAnswerFreezesTheEvidenceItWasWrittenAgainst(t *testing.T) {
 	if err != nil || f.Run.ID != 2 || !f.Pinned || l.h.Newer("4.1") != nil {
 		t.Fatalf("Repin = %+v, %v; newer %+v", f, err, l.h.Newer("4.1"))
 	}
-	if sheet := l.sheet(answers); !strings.Contains(sheet, "In run 2 (kill, completed_ts), the 5 minutes 10:07") {
+	if sheet := l.sheet(answers); !strings.Contains(sheet, "In run 2 (restarted after a kill, completed_ts), the 5 minutes 10:07") {
 		t.Errorf("after Repin the sheet shows:\n%s", sheet)
 	}
 	if _, err := l.h.Repin("4.1"); err == nil {

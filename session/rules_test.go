@@ -276,7 +276,7 @@ func TestASecondHiccupUnderABoundAboveTheHoldIs42sEventTimeColumn(t *testing.T) 
 	if b.Run.ID != 2 || b.Watermarks != "for_bounded_out_of_orderness(40 s)" || b.Late != 0 || b.From != t0+340000 || b.To != t0+375000 {
 		t.Errorf("the bounded hiccup = %+v", b)
 	}
-	want := "Under for_bounded_out_of_orderness(40 s), in run 2 (strategy, completed_ts), gw-1 was held 10:05:40–10:06:15 with none of the " +
+	want := "Under for_bounded_out_of_orderness(40 s), in run 2 (restarted with other watermarks, completed_ts), gw-1 was held 10:05:40–10:06:15 with none of the " +
 		"held records late: event time billed $0.5000 in 10:05 and $0.3000 in 10:06, processing time $0.3000 and $0.5000: the burst in " +
 		"its own minute, the course's event-time column."
 	if s := lab4.Sentence(f); !strings.HasSuffix(s, want) {

@@ -40,13 +40,13 @@ func (m Model) labRuns() Model {
 	var rs []labpanel.RunChoice
 	backs := false
 	for _, c := range m.sess.PinChoices(ex) {
-		rs = append(rs, labpanel.RunChoice{Name: fmt.Sprintf("run %d %s", c.Run.ID, c.Run.Kind), Why: c.Why, Backs: c.Backs, Pinned: c.Pinned})
+		rs = append(rs, labpanel.RunChoice{Name: fmt.Sprintf("run %d %s", c.Run.ID, lab4.KindWords(c.Run.Kind)), Why: c.Why, Backs: c.Backs, Pinned: c.Pinned})
 		backs = backs || c.Backs
 	}
 	if f := m.sess.Finding(ex); f != nil && !backs && f.Run.ID != 0 {
 		// The run behind the step is an earlier session's, or one let go: it is named
 		// all the same, first, as the one the sheet names.
-		rs = append([]labpanel.RunChoice{{Name: fmt.Sprintf("run %d %s (not kept: p pins a kept run)", f.Run.ID, f.Run.Kind),
+		rs = append([]labpanel.RunChoice{{Name: fmt.Sprintf("run %d %s (not kept: p pins a kept run)", f.Run.ID, lab4.KindWords(f.Run.Kind)),
 			Backs: true, Pinned: f.Pinned}}, rs...)
 	}
 	m.lab = m.lab.SetRuns(map[string][]labpanel.RunChoice{ex: rs})
@@ -101,7 +101,7 @@ func runName(r state.RunRef) string {
 	if r.ID == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("run %d, %s", r.ID, r.Kind)
+	s := fmt.Sprintf("run %d, %s", r.ID, lab4.KindWords(r.Kind))
 	if r.Timestamp != "" {
 		s += ", " + r.Timestamp
 	}

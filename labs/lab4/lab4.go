@@ -44,11 +44,32 @@ func Sentence(f *state.Finding) string {
 
 // RunName names a run in a sentence: "run 2 (replay of hour.jsonl.gz, started_ts)".
 func RunName(r state.RunRef) string {
-	what := r.Kind
+	what := KindWords(r.Kind)
 	if r.Recording != "" {
 		what += " of " + r.Recording
 	}
 	return fmt.Sprintf("run %d (%s, %s)", r.ID, what, r.Timestamp)
+}
+
+// kindWords are the kinds of run (state.RunRef.Kind, the restart's cause in a word)
+// that read as jargon on their own: "run 2: kill" does not say whether run 2 was killed
+// or began after the kill.
+var kindWords = map[string]string{
+	"kill":      "restarted after a kill",
+	"failure":   "restarted after a failure",
+	"strategy":  "restarted with other watermarks",
+	"timestamp": "restarted with the other timestamp field",
+	"live":      "back on the live topic",
+}
+
+// KindWords is how a run began, in words, for the screen and the sheet: "restarted
+// after a kill" for the kind "kill"; "start", "replay" and a backend's reason (already
+// words) as they are. The saved kind stays the one word.
+func KindWords(kind string) string {
+	if w, ok := kindWords[kind]; ok {
+		return w
+	}
+	return kind
 }
 
 // Count writes n with thousands separated by commas: 16,499.
