@@ -47,7 +47,7 @@ func Markdown(doc Document) string {
 			done = f.Met
 			from = b.runLabel(f.Run)
 			if f.Pinned {
-				from += " (pinned)"
+				from += " (your pick)"
 			}
 		}
 		b.line(fmt.Sprintf("| %s | %s | %s |", e.ID, yesNo(done), from))

@@ -57,7 +57,7 @@ func backs(r state.RunRef, doc Document) string {
 		}
 		out += e.ID
 		if f.Pinned {
-			out += " (pinned)"
+			out += " (your pick)"
 		}
 	}
 	if out == "" {

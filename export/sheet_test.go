@@ -80,7 +80,7 @@ func TestTheSheetIsSummaryFirstShortAndHasNoLocalPath(t *testing.T) {
 	}
 	for _, want := range []string{
 		"| 4.1 | yes | run 1: start, completed_ts, for_monotonous_timestamps() |",
-		"| 4.2 | yes | run 1: start, completed_ts, for_monotonous_timestamps() (pinned) |",
+		"| 4.2 | yes | run 1: start, completed_ts, for_monotonous_timestamps() (your pick) |",
 		"| 4.3 | yes | run 2: replay of recorded-hour.jsonl.gz, completed_ts, for_monotonous_timestamps() |",
 		"**Evidence (found, from run 1: start, completed_ts, for_monotonous_timestamps()):** In run 1 (start, completed_ts), the 5 minutes agree.",
 		"| … | 13 more rows in the JSON | | | |",

@@ -408,7 +408,7 @@ func (s *Session) ChooseReference(id int) ([]Task, error) {
 			why := "only a run kept whole can"
 			switch {
 			case run != nil && run.supersededBy != 0:
-				why = fmt.Sprintf("it let go of its results when run %d, a replay of the same recording with the same timestamp field and watermarks, was read to the end (labtui keeps one such replay whole, the newest, unless it is chosen or pinned: choose a replay as the reference before you replay again to diff the next one against it), and only a run kept whole can", run.supersededBy)
+				why = fmt.Sprintf("it let go of its results when run %d, a replay of the same recording with the same timestamp field and watermarks, was read to the end (labtui keeps one such replay whole, the newest, unless it is chosen as the reference or picked as a step's evidence: choose a replay as the reference before you replay again to diff the next one against it), and only a run kept whole can", run.supersededBy)
 			case run != nil && run.Results.Dropped() > 0:
 				why = fmt.Sprintf("it let go of %d of its results to bound memory (labtui keeps every result of the current run, the one before it, the reference chosen, the runs behind 4.2's to 4.4's evidence and the run the export's picture is drawn from), and only a run kept whole can", run.Results.Dropped())
 			}

@@ -34,7 +34,7 @@ func (s *Session) Finding(id string) *state.Finding { return s.ev.evidence.Findi
 func (s *Session) Pin(ex string, id int) error {
 	run := s.Run(id)
 	if run == nil {
-		return fmt.Errorf("run %d is no longer kept: pin one of %s", id, refList(s.Candidates(ex)))
+		return fmt.Errorf("run %d is no longer kept: pick one of %s", id, refList(s.Candidates(ex)))
 	}
 	f := s.findingFor(ex, run, 0)
 	if f == nil {
@@ -190,7 +190,7 @@ func (s *Session) Newer(ex string) *state.Finding { return s.ev.newer[ex] }
 func (s *Session) Repin(ex string) (*state.Finding, error) {
 	f := s.ev.newer[ex]
 	if f == nil {
-		return nil, fmt.Errorf("%s's pinned evidence is what the runs show: nothing newer to pin", ex)
+		return nil, fmt.Errorf("%s's evidence is already what the runs show: nothing newer to take", ex)
 	}
 	if run := s.Run(f.Run.ID); run != nil && run.is(f.Run) {
 		// Worked out again from its run, with the tables the export shows beside it.

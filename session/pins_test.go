@@ -117,7 +117,7 @@ func TestTheSheetNamesThePinnedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := export.Markdown(export.Build(l.h.Snapshot(nil, 1), time.Unix(0, 0)))
-	for _, want := range []string{"| 4.1 | not yet | run 1: start, completed_ts, for_monotonous_timestamps() (pinned) |",
+	for _, want := range []string{"| 4.1 | not yet | run 1: start, completed_ts, for_monotonous_timestamps() (your pick) |",
 		"**Evidence (not complete yet, from run 1: start, completed_ts, for_monotonous_timestamps()):** In run 1 (start, completed_ts), the 3 minutes"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the sheet lacks %q:\n%s", want, md)

@@ -36,7 +36,7 @@ func TestTheSheetListsEveryReplayWithItsStrategyLateRecordsAndLead(t *testing.T)
 		"partition 2, 240.0 s ahead of partition 0 | — |\n" +
 		"| run 5: replay of hour.jsonl.gz, completed_ts | for_monotonous_timestamps() | 12 | 2 | $0.2000 | partition 2, 41.3 s ahead of partition 0 | — |\n" +
 		"| run 6: replay of hour.jsonl.gz, completed_ts | for_monotonous_timestamps() per partition at the source | 12 | 2 | $0.2000 | " +
-		"partition 1, 2.5 s ahead of partition 2 | 4.3 (pinned) |\n\n## 4.4\n"
+		"partition 1, 2.5 s ahead of partition 2 | 4.3 (your pick) |\n\n## 4.4\n"
 	i := strings.Index(md, "Every replay you ran")
 	if i < 0 || !strings.HasPrefix(md[i:], want) {
 		t.Errorf("4.3's replays read\n%s\nwant\n%s", md[max(i, 0):], want)

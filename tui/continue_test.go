@@ -113,6 +113,6 @@ func TestTheRunsLineNamesTheRunBehindTheStepWhenItIsNoLongerKept(t *testing.T) {
 	waitFor(t, tm, "restored 1 answer")
 	press(tm, "tab")
 	press(tm, "down")
-	waitFor(t, tm, "runs  ▸run 1 start (not kept: p pins a kept run), pinned · run 2 start ✗")
+	waitFor(t, tm, "runs  ▸run 1 start (not kept: p picks a kept run), your pick · run 2 start ✗")
 	finalView(t, tm)
 }

@@ -37,7 +37,7 @@ func TestTheWholeGuideOpensWithOAt80x24(t *testing.T) {
 	flat := strings.Join(strings.Fields(whole), " ")
 	g := lab4.GuideOf("4.2")
 	for _, want := range []string{g.Do, g.Look, "course 4.2:", "the course: acme, $0.10 a request", "4.2a (1 of 2)", "4.2b (2 of 2)",
-		"p pins the next"} {
+		"p picks the next"} {
 		if !strings.Contains(flat, strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("the whole guide of 4.2 at 80 columns lacks %q:\n%s", want, whole)
 		}

@@ -46,7 +46,7 @@ func (m Model) labRuns() Model {
 	if f := m.sess.Finding(ex); f != nil && !backs && f.Run.ID != 0 {
 		// The run behind the step is an earlier session's, or one let go: it is named
 		// all the same, first, as the one the sheet names.
-		rs = append([]labpanel.RunChoice{{Name: fmt.Sprintf("run %d %s (not kept: p pins a kept run)", f.Run.ID, lab4.KindWords(f.Run.Kind)),
+		rs = append([]labpanel.RunChoice{{Name: fmt.Sprintf("run %d %s (not kept: p picks a kept run)", f.Run.ID, lab4.KindWords(f.Run.Kind)),
 			Backs: true, Pinned: f.Pinned}}, rs...)
 	}
 	m.lab = m.lab.SetRuns(map[string][]labpanel.RunChoice{ex: rs})
@@ -62,7 +62,7 @@ func (m Model) pinNext() (Model, tea.Cmd) {
 	case err != nil:
 		m = m.say(footer.Warn, "%v", err)
 	case f != nil && f.Pinned:
-		m = m.say(footer.Info, "%s is pinned to run %d (P lets the rule pick; the sheet names it): %s", ex, f.Run.ID,
+		m = m.say(footer.Info, "%s's evidence is run %d, your pick (P lets the rule pick; the sheet names it): %s", ex, f.Run.ID,
 			strings.TrimPrefix(runName(f.Run), fmt.Sprintf("run %d, ", f.Run.ID)))
 	case f != nil:
 		m = m.say(footer.Info, "%s follows the rule again: %s backs it", ex, runName(f.Run))
@@ -79,7 +79,7 @@ func (m Model) repin() (Model, tea.Cmd) {
 	if err != nil {
 		m = m.say(footer.Warn, "%v", err)
 	} else {
-		m = m.say(footer.Info, "%s is pinned to what %s shows now; your answer may need the new numbers", ex, runName(f.Run))
+		m = m.say(footer.Info, "%s's evidence is now what %s shows; your answer may need the new numbers", ex, runName(f.Run))
 	}
 	m = m.labChanged()
 	return m.dirty()

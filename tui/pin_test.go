@@ -16,7 +16,7 @@ func TestPInTheLabPanelPinsTheStepToARunAndSaysWhichCannot(t *testing.T) {
 	press(tm, "tab")
 	waitFor(t, tm, "▸run 1 start, the rule's pick", "run 2 replay ✗ a replay: 4.1 needs the live generator")
 	press(tm, "p")
-	waitFor(t, tm, "4.1 is pinned to run 1 (P lets the rule pick; the sheet names it): start, completed_ts", "▸run 1 start, pinned")
+	waitFor(t, tm, "4.1's evidence is run 1, your pick (P lets the rule pick; the sheet names it): start, completed_ts", "▸run 1 start, your pick")
 	press(tm, "P")
 	waitFor(t, tm, "4.1 follows the rule again: run 1, start, completed_ts", "▸run 1 start, the rule's pick")
 	press(tm, "down")

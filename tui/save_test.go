@@ -50,7 +50,7 @@ func TestExportWritesAnswersAndEvidence(t *testing.T) {
 	}
 	for _, want := range []string{
 		"**4.2a** Does the event-time window still receive the burst under for_monotonous_timestamps()?\n\nNo: r-103 and r-104 were dropped as late.",
-		"| 4.2 | yes | run 1: start, completed_ts, for_monotonous_timestamps() (pinned) |",
+		"| 4.2 | yes | run 1: start, completed_ts, for_monotonous_timestamps() (your pick) |",
 		"**Evidence (found, from run 1: start, completed_ts, for_monotonous_timestamps()):** In run 1 (start, completed_ts), gw-1 was held 10:00:40–10:01:15, " +
 			"across the 10:01 boundary: 2 of its records ($0.2000) arrived at 10:01:11 behind the watermark",
 		"| 10:01 | acme | $0.4000 (4) | $0.2000 (2) | differs |",

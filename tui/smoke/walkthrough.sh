@@ -176,7 +176,7 @@ R=$(tmux capture-pane -p -t "$S" | grep -o 'run [0-9]* · replay · completed_ts
 pick_question 4.3a
 wait_for "run $R replay · " $((120 + EXTRA))
 tmux send-keys -t "$S" p
-wait_for "4.3 is pinned to run $R" 10
+wait_for "4.3's evidence is run $R, your pick" 10
 cap 7-pinned
 tmux send-keys -t "$S" Tab
 sleep 0.3
@@ -261,8 +261,8 @@ if "dropped" in s and "ran up to" not in s:
 late = re.search(r"dropped ([0-9,]+) records", s)
 if late and int(late[1].replace(",", "")) > 1000:
     bad.append("4.3's run with watermarks per partition at the source dropped " + late[1] + " records as late: " + s)
-if f"run {sys.argv[3]}: replay of recorded-hour.jsonl.gz, completed_ts, for_monotonous_timestamps() per partition at the source (pinned)" not in md:
-    bad.append(f"the sheet's summary does not name run {sys.argv[3]}, pinned")
+if f"run {sys.argv[3]}: replay of recorded-hour.jsonl.gz, completed_ts, for_monotonous_timestamps() per partition at the source (your pick)" not in md:
+    bad.append(f"the sheet's summary does not name run {sys.argv[3]}, your pick")
 for b in bad:
     print("walkthrough:", b, file=sys.stderr)
 sys.exit(1 if bad else 0)

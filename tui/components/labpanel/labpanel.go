@@ -37,9 +37,9 @@ func DefaultKeyMap() KeyMap {
 		Next:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next question")),
 		Edit:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "write the answer")),
 		Done:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop writing")),
-		Pin:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin the step to the next run")),
+		Pin:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pick the next run as evidence")),
 		Unpin: key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "let the rule pick the run")),
-		Repin: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "pin what the runs show now")),
+		Repin: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "take what the runs show now")),
 		Guide: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "the exercise's whole guide")),
 	}
 }

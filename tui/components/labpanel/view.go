@@ -55,9 +55,9 @@ func (m Model) pinHint() string {
 	}
 	switch {
 	case can && pinned:
-		return " · p/P pin"
+		return " · p/P pick"
 	case can:
-		return " · p pin"
+		return " · p pick"
 	}
 	return ""
 }
@@ -302,7 +302,7 @@ func (m Model) runLines(id string) []string {
 	for _, r := range rs {
 		switch {
 		case r.Backs && r.Pinned:
-			can = append([]string{m.styles.Selected.Render("▸" + r.Name + ", pinned")}, can...)
+			can = append([]string{m.styles.Selected.Render("▸" + r.Name + ", your pick")}, can...)
 		case r.Backs:
 			can = append([]string{m.styles.Selected.Render("▸" + r.Name + ", the rule's pick")}, can...)
 		case r.Why == "":
@@ -313,10 +313,10 @@ func (m Model) runLines(id string) []string {
 	}
 	text := strings.Join(append(can, cannot...), " · ")
 	switch m.pinHint() {
-	case " · p/P pin":
-		text += m.styles.Dim.Render(" · p pins the next, P lets the rule pick")
-	case " · p pin":
-		text += m.styles.Dim.Render(" · p pins the next")
+	case " · p/P pick":
+		text += m.styles.Dim.Render(" · p picks the next, P lets the rule pick")
+	case " · p pick":
+		text += m.styles.Dim.Render(" · p picks the next")
 	}
 	return strings.Split(textutil.Wrap(m.styles.Title.Render("runs  ")+text, m.width), "\n")
 }
@@ -338,7 +338,7 @@ func (m Model) checkText(id, rule string) string {
 	// line of check says it; what the runs show now follows the pinned evidence.
 	changed, newer := "", ""
 	if c.Newer != "" {
-		changed = m.styles.Warn.Render("changed since pinned, u pins "+c.NewerRun+" as it is now · ") + "pinned, "
+		changed = m.styles.Warn.Render("changed since picked, u takes "+c.NewerRun+" as it is now · ") + "picked, "
 		newer = m.styles.Warn.Render(" · now: " + c.Newer)
 	}
 	if c.Done {

@@ -110,7 +110,7 @@ func TestTheCompactPanelShowsTheRunsAMetExerciseCanBePinnedTo(t *testing.T) {
 	view := ansi.Strip(m.View())
 	lines := strings.Split(view, "\n")
 	if len(lines) != CompactHeight || !strings.HasPrefix(lines[2], "do    Press r") || !strings.HasPrefix(lines[3], "check met: In run 2 (replay") ||
-		!strings.HasPrefix(lines[4], "runs  ▸run 2 replay, pinned · run 5 replay · ") {
+		!strings.HasPrefix(lines[4], "runs  ▸run 2 replay, your pick · run 5 replay · ") {
 		t.Errorf("4.3 met at 80x24, runs to pin:\n%s", view)
 	}
 	// With no runs to show, what to do and the check keep their two lines each.
@@ -131,7 +131,7 @@ func TestAPinnedCheckThatTheRunsWouldChangeSaysSoFirst(t *testing.T) {
 		m := New(theme.New(), DefaultKeyMap(), nil).SetSize(size[0], size[1]).SetFocused(true).SelectExercise("4.1").
 			SetChecks(map[string]Check{"4.1": check}).SetRuns(map[string][]RunChoice{"4.1": {{Name: "run 1 start", Backs: true, Pinned: true}}})
 		view := ansi.Strip(m.View())
-		if !strings.Contains(view, "check changed since pinned, u pins run 2 as it is now · pinned, met: In run 1") {
+		if !strings.Contains(view, "check changed since picked, u takes run 2 as it is now · picked, met: In run 1") {
 			t.Errorf("%dx%d: the check does not say first that it changed:\n%s", size[0], size[1], view)
 		}
 		if size[0] == 160 && !strings.Contains(strings.ReplaceAll(view, "\n", " "), "now: In run 2 (kill, completed_ts)") {
