@@ -166,10 +166,20 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	for _, mv := range moved[start:min(len(moved), start+body)] {
 		r := mv.Record
 		lines = append(lines, textutil.Fit(fmt.Sprintf("  %s %-5s %s  %s  %s  %s %s  $%.4f  %s", textutil.Fit(safetext.Line(r.RequestID), 16), safetext.Line(r.Gateway),
-			meter.Clock(r.Timestamp), meter.Clock(r.Arrival), meter.Clock(r.Watermark), minute(r.EventWindowEnd-meter.Minute),
+			meter.Clock(r.Timestamp), meter.Clock(r.Arrival), watermark(r.Watermark), minute(r.EventWindowEnd-meter.Minute),
 			minute(r.ProcessingWindowEnd-meter.Minute), r.USD, where(mv)), m.width))
 	}
 	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
+}
+
+// watermark is the watermark a record met, as hh:mm:ss.mmm, or "none yet" (padded to
+// the clock's width) for one read before the run's first watermark: the engine's
+// MinWatermark, which meter.Clock writes "MIN".
+func watermark(ms int64) string {
+	if ms == meter.MinWatermark {
+		return "none yet    "
+	}
+	return meter.Clock(ms)
 }
 
 func minute(ms int64) string {

@@ -36,3 +36,17 @@ func TestTheDrillCountsOneRecordInTheSingular(t *testing.T) {
 		t.Errorf("two records:\n%s", v)
 	}
 }
+
+// A replay's record read before its run's first watermark met the engine's MinWatermark:
+// the drill's "watermark met" column says "none yet", aligned with the clocks, where it
+// said "MIN".
+func TestTheDrillSaysNoWatermarkYetForARecordReadBeforeTheFirst(t *testing.T) {
+	const at = 1795946400000 // 10:00:00.000
+	m := New(theme.New()).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "acme"}})
+	moved := []Moved{{Record: meter.RecordTrace{RequestID: "r-tp9d40-14", Gateway: "gw-0", Timestamp: at + 1148, Arrival: at + 1153,
+		Watermark: meter.MinWatermark, EventWindowEnd: at + 60000, ProcessingWindowEnd: at + 60000, USD: 0.1}, Where: "event time only"}}
+	v := m.View(moved, LetGo{})
+	if !strings.Contains(v, "10:00:01.153  none yet      10:00 10:00") || strings.Contains(v, "MIN") {
+		t.Errorf("the drill's watermark of a record read before the first:\n%s", v)
+	}
+}

@@ -85,3 +85,18 @@ func TestTheLatePaneSaysWhenEachRecordArrived(t *testing.T) {
 		}
 	}
 }
+
+// A record read before the run's first watermark met the engine's MinWatermark: the
+// inspector says "none yet" in the watermark column, at 160 and at 80 columns, where it
+// said "MIN".
+func TestTheInspectorSaysNoWatermarkYetForARecordReadBeforeTheFirst(t *testing.T) {
+	r := ring.New[meter.RecordTrace](10)
+	r.Push(meter.RecordTrace{RequestID: "r-tp9d40-14", TenantID: "acme", Gateway: "gw-0",
+		Timestamp: 1795946401148, Arrival: 1795946401153, Watermark: meter.MinWatermark})
+	for _, w := range []int{160, 80} {
+		view := New(theme.New(), Inspector).SetSize(w, 5).View(r, "record inspector")
+		if !strings.Contains(view, " none yet ") || strings.Contains(view, "MIN") {
+			t.Errorf("at %d columns:\n%s", w, view)
+		}
+	}
+}

@@ -64,6 +64,15 @@ func clock(ms int64, narrow bool) string {
 	return c
 }
 
+// watermark is clock for the watermark a record met, or "none yet" for one read before
+// the run's first watermark (the engine's MinWatermark, which meter.Clock writes "MIN").
+func watermark(ms int64, narrow bool) string {
+	if ms == meter.MinWatermark {
+		return "none yet"
+	}
+	return clock(ms, narrow)
+}
+
 func minute(ms int64) string {
 	c := meter.Clock(ms)
 	if len(c) < 5 {
@@ -111,7 +120,7 @@ func (m Model) line(r *meter.RecordTrace, narrow bool) string {
 	cw := clockWidth(narrow)
 	if m.kind == Late {
 		return textutil.Fit(safetext.Line(r.RequestID), 16) + " " + textutil.Fit(safetext.Line(r.TenantID), 10) + " " + textutil.Fit(safetext.Line(r.Gateway), 8) + " " +
-			textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.Arrival, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), 13) + " " +
+			textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + textutil.Fit(clock(r.Arrival, narrow), cw) + " " + textutil.Fit(watermark(r.Watermark, narrow), 13) + " " +
 			textutil.Right(fmt.Sprintf("$%.4f", r.USD), 9)
 	}
 	late := "no"
@@ -124,6 +133,6 @@ func (m Model) line(r *meter.RecordTrace, narrow bool) string {
 	}
 	return textutil.Fit(safetext.Line(r.RequestID), m.requestWidth(narrow)) + " " + textutil.Fit(safetext.Line(r.TenantID), 8) + " " + textutil.Fit(safetext.Line(r.Gateway), 5) + " " +
 		textutil.Fit(clock(r.Timestamp, narrow), cw) + " " + kafka +
-		textutil.Fit(clock(r.Arrival, narrow), cw) + " " + textutil.Fit(clock(r.Watermark, narrow), cw) + " " +
+		textutil.Fit(clock(r.Arrival, narrow), cw) + " " + textutil.Fit(watermark(r.Watermark, narrow), cw) + " " +
 		minute(r.EventWindowEnd-60000) + " " + minute(r.ProcessingWindowEnd-60000) + " " + late
 }
