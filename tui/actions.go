@@ -28,7 +28,12 @@ func (m Model) say(level footer.Level, format string, args ...any) Model {
 		m.cfg.Logger.Info(line)
 		return m
 	}
+	wrapped := m.footer.StatusLines(m.status) != m.footer.StatusLines(line)
 	m.status, m.level = line, level
+	if wrapped {
+		// A status of another number of lines: the panes give it lines, or take them back.
+		m = m.relayout()
+	}
 	switch level {
 	case footer.Error:
 		// An error stays, as the start's warning does, until the learner presses a key:

@@ -14,10 +14,17 @@ type layout struct {
 	lateY, lateH           int
 	inspectorY, inspectorH int
 	labY, labH             int
+	// statusLines is the footer's status lines: a long status wraps onto lines the
+	// panes give up (statusPanes).
+	statusLines int
 }
 
 // minPanes is the height under which the panes show too little to be worth drawing.
 const minPanes = 8
+
+// statusPanes is the height the panes keep when they give lines to a long status: it
+// stays until the next one, and a few rows of the panes are worth the message whole.
+const statusPanes = 5
 
 // tooSmall reports whether the terminal is known to be below MinWidth x MinHeight
 // (before the first size message it is not known).
@@ -28,6 +35,7 @@ func (m Model) tooSmall() bool {
 // relayout shares the height between the parts and sizes every component.
 func (m Model) relayout() Model {
 	avail := max(0, m.height-header.Height-footer.Height)
+	m.footer = m.footer.SetWidth(m.width)
 	var l layout
 	if m.showReplayBar() {
 		l.replayH = replaybar.Height
@@ -73,6 +81,14 @@ func (m Model) relayout() Model {
 		}
 	}
 	l.panesH = max(0, l.panesH)
+	// A status longer than its line takes lines from the panes, as many as it wraps to
+	// while they keep statusPanes; the rest of it is cut.
+	l.statusLines = 1
+	if l.panesH > statusPanes {
+		give := min(m.footer.StatusLines(m.status)-1, l.panesH-statusPanes)
+		l.panesH -= give
+		l.statusLines += give
+	}
 	l.replayY = header.Height
 	l.panesY = l.replayY + l.replayH
 	l.lateY = l.panesY + l.panesH
@@ -81,7 +97,7 @@ func (m Model) relayout() Model {
 	m.layout = l
 
 	m.header = m.header.SetWidth(m.width)
-	m.footer = m.footer.SetWidth(m.width)
+	m.footer = m.footer.SetStatusLines(l.statusLines)
 	m.replayBar = m.replayBar.SetWidth(m.width)
 	m.panes = m.panes.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
 	m.diffView = m.diffView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)

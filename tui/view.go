@@ -120,7 +120,13 @@ func (m Model) footerView(guide []string) string {
 	if m.lab.Editing() {
 		keys = editHelp{m.keys}
 	}
-	return m.footer.View(m.status, m.level, prompt, keys)
+	f := m.footer
+	if m.screen == screenHelp || m.screen == screenGuide {
+		// Screens of their own, laid out for a footer of footer.Height: their prompt
+		// takes the status's place, and no line of it is left blank.
+		f = f.SetStatusLines(1)
+	}
+	return f.View(m.status, m.level, prompt, keys)
 }
 
 // resumePrompt offers to continue with the saved answers.

@@ -1,5 +1,6 @@
-// Package footer draws the two bottom lines: a status line (the latest notice, problem
-// or prompt) and the keys, short form, from bubbles/help.
+// Package footer draws the bottom lines: the status (the latest notice, problem
+// or prompt), wrapped onto more than one line when it is long and the screen has room,
+// and the keys, short form, from bubbles/help.
 package footer
 
 import (
@@ -14,8 +15,12 @@ import (
 	"github.com/labtui/labtui/tui/theme"
 )
 
-// Height is how many lines the footer takes.
+// Height is how many lines the footer takes with a status of one line.
 const Height = 2
+
+// MaxStatusLines is how many lines a long status wraps to at most, where the screen
+// gives it the room (SetStatusLines); what is left over is cut with "…".
+const MaxStatusLines = 4
 
 // Level says how a status line reads.
 type Level uint8
@@ -34,6 +39,8 @@ type Model struct {
 	styles theme.Styles
 	help   help.Model
 	width  int
+	// lines is how many lines the status has (1 when unset).
+	lines int
 }
 
 // New returns a footer drawn with styles.
@@ -56,22 +63,59 @@ func (m Model) SetWidth(w int) Model {
 	return m
 }
 
-// View draws the status line (or prompt, when set) over the short help of keys.
-// A prompt of two lines takes both lines.
+// StatusLines is how many lines status takes wrapped to the footer's width, at most
+// MaxStatusLines: 1 when it fits on one.
+func (m Model) StatusLines(status string) int {
+	if m.width <= 0 || ansi.StringWidth(status) <= m.width {
+		return 1
+	}
+	return min(MaxStatusLines, strings.Count(textutil.Wrap(status, m.width), "\n")+1)
+}
+
+// SetStatusLines sets how many lines the status line takes (at least 1): the room the
+// screen gives it, which may be less than StatusLines asks.
+func (m Model) SetStatusLines(n int) Model {
+	m.lines = max(1, n)
+	return m
+}
+
+// Lines is how many lines View draws: the status's lines and the keys'.
+func (m Model) Lines() int { return max(1, m.lines) + 1 }
+
+// View draws the status (or prompt, when set) over the short help of keys, in Lines
+// lines. A status longer than its line wraps onto the lines SetStatusLines gave it, the
+// last cut with "…" if it is still longer. A prompt takes the status's last line, and a
+// prompt of two lines the keys' too; the status's other lines are left blank.
 func (m Model) View(status string, level Level, prompt string, keys help.KeyMap) string {
-	if first, second, two := strings.Cut(prompt, "\n"); two {
-		return textutil.Fit(first, m.width) + "\n" + textutil.Fit(second, m.width)
+	n := max(1, m.lines)
+	blank := strings.Repeat(textutil.Fit("", m.width)+"\n", n-1)
+	if prompt != "" {
+		if first, second, two := strings.Cut(prompt, "\n"); two {
+			return blank + textutil.Fit(first, m.width) + "\n" + textutil.Fit(second, m.width)
+		}
+		return blank + textutil.Fit(prompt, m.width) + "\n" + m.shortHelp(keys.ShortHelp())
 	}
-	line := status
-	switch {
-	case prompt != "":
-		line = prompt
-	case level == Warn:
-		line = m.styles.Warn.Render(status)
-	case level == Error:
-		line = m.styles.Error.Render(status)
+	lines := []string{status}
+	if n > 1 {
+		lines = strings.Split(textutil.Wrap(status, m.width), "\n")
+		if len(lines) > n {
+			lines = append(lines[:n-1], strings.Join(lines[n-1:], " "))
+		}
 	}
-	return textutil.Fit(line, m.width) + "\n" + m.shortHelp(keys.ShortHelp())
+	out := make([]string, 0, n+1)
+	for _, l := range lines {
+		switch level {
+		case Warn:
+			l = m.styles.Warn.Render(l)
+		case Error:
+			l = m.styles.Error.Render(l)
+		}
+		out = append(out, textutil.Fit(l, m.width))
+	}
+	for len(out) < n {
+		out = append(out, textutil.Fit("", m.width))
+	}
+	return strings.Join(append(out, m.shortHelp(keys.ShortHelp())), "\n")
 }
 
 // shortHelp is the line of keys: as many as fit the width, in order, always with the

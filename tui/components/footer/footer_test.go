@@ -83,6 +83,44 @@ func TestAPromptTakesTheStatusLine(t *testing.T) {
 
 func textFit(s string, w int) string { return s + strings.Repeat(" ", w-len(s)) }
 
+// A status longer than its line wraps onto the lines the screen gives it (StatusLines
+// says how many it asks), whole, the keys under it; given fewer, its last line is cut
+// with "…". A prompt then takes the status's last line and leaves the others blank, so
+// the footer keeps its height.
+func TestALongStatusWrapsOntoTheLinesItIsGiven(t *testing.T) {
+	const status = "run 4 is not a replay (r replays with this strategy, t with the other field): the job restarted on the replay's topic and reads the recorded hour again"
+	m := New(theme.New()).SetWidth(60)
+	if n := m.StatusLines(status); n != 3 {
+		t.Fatalf("StatusLines = %d, want 3 at 60 cells", n)
+	}
+	if n := m.StatusLines("short"); n != 1 {
+		t.Errorf("StatusLines of a short status = %d", n)
+	}
+	whole := m.SetStatusLines(3)
+	lines := strings.Split(whole.View(status, Warn, "", keys()), "\n")
+	if len(lines) != 4 || whole.Lines() != 4 || !strings.Contains(lines[3], "q quit") {
+		t.Fatalf("3 status lines and the keys, got:\n%s", strings.Join(lines, "\n"))
+	}
+	var words []string
+	for _, l := range lines[:3] {
+		if ansi.StringWidth(l) != 60 || strings.Contains(l, "…") {
+			t.Errorf("line %q: want 60 cells, not cut", l)
+		}
+		words = append(words, strings.Fields(l)...)
+	}
+	if got := strings.Join(words, " "); got != status {
+		t.Errorf("the status reads %q", got)
+	}
+	two := strings.Split(m.SetStatusLines(2).View(status, Info, "", keys()), "\n")
+	if len(two) != 3 || !strings.HasSuffix(strings.TrimRight(two[1], " "), "…") {
+		t.Errorf("given 2 lines:\n%s", strings.Join(two, "\n"))
+	}
+	prompt := strings.Split(whole.View(status, Info, "answer 4.1: _", keys()), "\n")
+	if len(prompt) != 4 || strings.TrimSpace(prompt[0]+prompt[1]) != "" || strings.TrimSpace(prompt[2]) != "answer 4.1: _" {
+		t.Errorf("a prompt over a 3-line status:\n%s", strings.Join(prompt, "\n"))
+	}
+}
+
 // The help screen lists every enabled key under its group's title, in columns side by
 // side when they fit, in two columns when they do not.
 func TestFullHelpListsEveryEnabledKeyInColumns(t *testing.T) {

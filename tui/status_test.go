@@ -1,0 +1,56 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/tui/internal/fakebackend"
+)
+
+// longStatus is a status as long as the one the walk saw cut at 80 and at 160 columns.
+const longStatus = "run 4 is not a replay (r replays with this strategy, t with the other field): the job restarted on " +
+	"the replay's topic and reads the recorded hour again from the earliest offset, with no replay progress and no comparison"
+
+// TestALongStatusWrapsOntoLinesThePanesGiveUp: a status longer than its line was cut
+// with "…", the rest only in the log (issue 22, item 8). At 80x24, with the panes or
+// the lab panel focused, and at 160x48, it wraps onto lines the panes give up, whole, the
+// screen its height; the next short status gives the lines back.
+func TestALongStatusWrapsOntoLinesThePanesGiveUp(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		w, h int
+		keys []string
+	}{{"80x24", 80, 24, nil}, {"80x24, lab panel focused", 80, 24, []string{"tab"}}, {"160x48", 160, 48, nil}} {
+		t.Run(c.name, func(t *testing.T) {
+			fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))}, backend.Update{Log: longStatus})
+			var cfg Config
+			log := logTo(&cfg)
+			tm := start(t, fb, cfg, c.w, c.h)
+			waitLogged(t, log, "no comparison")
+			for _, k := range c.keys {
+				press(tm, k)
+			}
+			fm, view := finalView(t, tm)
+			lines := strings.Split(view, "\n")
+			if len(lines) != c.h {
+				t.Errorf("%d lines, want %d:\n%s", len(lines), c.h, view)
+			}
+			var words []string
+			for _, l := range lines {
+				words = append(words, strings.Fields(l)...)
+			}
+			if !strings.Contains(strings.Join(words, " "), longStatus) {
+				t.Errorf("the status is not on screen whole:\n%s", view)
+			}
+			if !strings.Contains(view, "processing time") {
+				t.Errorf("the panes gave up all their lines:\n%s", view)
+			}
+			short := fm.say(0, "marked")
+			if short.layout.statusLines != 1 || short.layout.panesH != fm.layout.panesH+fm.layout.statusLines-1 {
+				t.Errorf("a short status after it: %d status lines, panes %d (were %d with %d)", short.layout.statusLines,
+					short.layout.panesH, fm.layout.panesH, fm.layout.statusLines)
+			}
+		})
+	}
+}
