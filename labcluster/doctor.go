@@ -234,9 +234,35 @@ func checkFlink(ctx context.Context, flinkURL string) compose.Result {
 }
 
 // FallbackSavepointDir is where labtui has a savepoint written when the cluster has no
-// state.savepoints.dir: the JobManager's own temporary folder. Each is disposed of as
-// soon as it is complete.
+// savepoint folder configured: the JobManager's own temporary folder. Each is disposed
+// of as soon as it is complete.
 const FallbackSavepointDir = "file:///tmp/labtui-savepoints"
+
+// SavepointDirKey is Flink 2's key of the cluster's savepoint folder
+// (CheckpointingOptions.SAVEPOINT_DIRECTORY); savepointDirKeys are it and the deprecated
+// keys Flink 2.2.1 still reads in its place, newest first.
+const SavepointDirKey = "execution.checkpointing.savepoint-dir"
+
+var savepointDirKeys = []string{SavepointDirKey, "state.savepoints.dir", "savepoints.state.backend.fs.dir"}
+
+// SavepointDir is the savepoint folder a JobManager's configuration (as
+// /jobmanager/config lists it) gives, under whichever of its keys; "" when none.
+func SavepointDir(conf map[string]string) string {
+	for _, k := range savepointDirKeys {
+		if dir := conf[k]; dir != "" {
+			return dir
+		}
+	}
+	return ""
+}
+
+// NoSavepointDir says whether err is Flink refusing a savepoint with no target folder
+// because the cluster has none configured: "Config key [KEY] is not set. Property
+// [target-directory] must be provided.", where KEY is state.savepoints.dir before Flink
+// 2 and execution.checkpointing.savepoint-dir since.
+func NoSavepointDir(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "Property [target-directory] must be provided")
+}
 
 // flinkSettings are the duration settings of a cluster labtui relies on: Flink's
 // default when a cluster leaves one out, the most the doctor takes as it is, how the
@@ -281,10 +307,10 @@ func checkFlinkConfig(ctx context.Context, flinkURL string) compose.Result {
 			fine = append(fine, set.fine+millis(ms))
 		}
 	}
-	if dir := conf["state.savepoints.dir"]; dir != "" {
+	if dir := SavepointDir(conf); dir != "" {
 		fine = append(fine, "savepoints in "+dir)
 	} else {
-		fine = append(fine, "no state.savepoints.dir: a replay's savepoints go to "+strings.TrimPrefix(FallbackSavepointDir, "file://")+" on the JobManager, each disposed of at once")
+		fine = append(fine, "no "+SavepointDirKey+": a replay's savepoints go to "+strings.TrimPrefix(FallbackSavepointDir, "file://")+" on the JobManager, each disposed of at once")
 	}
 	res.Status, res.Detail = compose.OK, strings.Join(fine, "; ")
 	if len(notes) > 0 {

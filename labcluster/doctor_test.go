@@ -81,6 +81,8 @@ func TestDoctorRemoteReadsFlinksConfiguration(t *testing.T) {
 	}{
 		{`[{"key":"web.timeout","value":"20000"},{"key":"metrics.fetcher.update-interval","value":"500"},{"key":"state.savepoints.dir","value":"s3://class/sp"}]`,
 			compose.OK, []string{"web.timeout 20 s", "metrics every 500 ms", "savepoints in s3://class/sp"}},
+		{`[{"key":"execution.checkpointing.savepoint-dir","value":"hdfs:///sp"}]`,
+			compose.Note, []string{"savepoints in hdfs:///sp"}},
 		{`[{"key":"web.timeout","value":"30 s"},{"key":"metrics.fetcher.update-interval","value":"1 s"}]`,
 			compose.OK, []string{"web.timeout 30 s", "metrics every 1 s", "/tmp/labtui-savepoints on the JobManager"}},
 		{`[]`, compose.Note, []string{"web.timeout is 10 min", "set web.timeout: 20000", "metrics.fetcher.update-interval is 10 s", "set 500"}},

@@ -81,10 +81,10 @@ func flinkConfig(flinkHome, python, tmp string, rpcPort, restPort int, remote bo
 		"web.timeout": webTimeoutMS,
 		// A replay completes once a savepoint of the job is (flinklab's Drain), which is
 		// disposed of at once; a leftover one goes with the run's tmp.
-		"state.savepoints.dir": "file://" + filepath.Join(tmp, "savepoints"),
+		SavepointDirKey: "file://" + filepath.Join(tmp, "savepoints"),
 	}
 	if remote {
-		delete(conf, "state.savepoints.dir")
+		delete(conf, SavepointDirKey)
 		delete(conf, "python.executable")
 		delete(conf, "io.tmp.dirs")
 		delete(conf, "web.tmpdir")

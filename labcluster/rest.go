@@ -128,7 +128,7 @@ func (c *REST) JobManagerConfig(ctx context.Context) (map[string]string, error) 
 // Savepoint takes a savepoint of a running job and leaves it running (POST
 // /jobs/:jobid/savepoints with cancel-job false), polling every interval until Flink
 // reports it COMPLETED, and returns where it is. dir is where Flink writes it, as the
-// JobManager sees it (file:///…); "" is the cluster's state.savepoints.dir. Its barrier
+// JobManager sees it (file:///…); "" is the cluster's own (SavepointDirKey). Its barrier
 // follows every record the sources had handed on when it was taken, so once it is
 // complete every operator has processed them (a PyFlink operator finishes its bundle
 // before the barrier) and the sinks have flushed what they wrote of them (an

@@ -102,7 +102,7 @@ type Lab struct {
 	pos     *positions     // how the running job reads its topic; nil when unknown
 	results *resultsReader // the session's results topic; nil: the TaskManager's stdout
 	// savepointDir is where the savepoints a replay's drain takes go: "" the cluster's
-	// state.savepoints.dir, fallbackSavepointDir once the cluster said it has none.
+	// savepoint folder, labcluster.FallbackSavepointDir once the cluster said it has none.
 	savepointDir string
 	jobID        string
 	jobState     string

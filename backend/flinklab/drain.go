@@ -3,7 +3,6 @@ package flinklab
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/labtui/labtui/labcluster"
@@ -81,7 +80,7 @@ func (l *Lab) processed(ctx context.Context, id string) (string, error) {
 	return loc, nil
 }
 
-// savepoint takes a savepoint of job id into the cluster's state.savepoints.dir, else
+// savepoint takes a savepoint of job id into the cluster's savepoint folder, else
 // labcluster.FallbackSavepointDir, and returns where it is; one that fails while the job
 // still runs is taken again, up to three times.
 func (l *Lab) savepoint(ctx context.Context, id string) (string, error) {
@@ -99,8 +98,8 @@ func (l *Lab) savepoint(ctx context.Context, id string) (string, error) {
 		if ctx.Err() != nil {
 			return "", err
 		}
-		if dir == "" && strings.Contains(err.Error(), "state.savepoints.dir") {
-			l.logf("the cluster has no state.savepoints.dir: the savepoint goes to %s", labcluster.FallbackSavepointDir)
+		if dir == "" && labcluster.NoSavepointDir(err) {
+			l.logf("the cluster has no %s: the savepoint goes to %s", labcluster.SavepointDirKey, labcluster.FallbackSavepointDir)
 			dir = labcluster.FallbackSavepointDir
 			l.mu.Lock()
 			l.savepointDir = dir

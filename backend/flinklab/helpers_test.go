@@ -241,7 +241,7 @@ type fakeFlink struct {
 	disposed   []string
 	// savepointFailures is how many more savepoints fail (expired, as on a busy
 	// machine); noSavepointDir refuses a savepoint with no directory, as a cluster
-	// without state.savepoints.dir does.
+	// without a savepoint folder does (Flink 2.2.1's answer).
 	savepointFailures int
 	noSavepointDir    bool
 	// savepointPolls counts the answers about the savepoint under way: the first says
@@ -342,7 +342,7 @@ func (f *fakeFlink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if body.Dir == "" && f.noSavepointDir {
-			http.Error(w, `{"errors":["Config key [state.savepoints.dir] is not set. Property [target-directory] must be provided."]}`, http.StatusBadRequest)
+			http.Error(w, `{"errors":["Config key [execution.checkpointing.savepoint-dir] is not set. Property [target-directory] must be provided."]}`, http.StatusBadRequest)
 			return
 		}
 		f.savepoints = append(f.savepoints, id+" "+body.Dir)

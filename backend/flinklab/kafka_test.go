@@ -115,7 +115,7 @@ func TestAReplaysSavepointFindsAFolderAndIsTakenAgainWhenItExpires(t *testing.T)
 	}
 	var said []string
 	for _, u := range h.snapshot() {
-		if strings.Contains(u.Log, "no state.savepoints.dir") || strings.Contains(u.Log, "failed (") {
+		if strings.Contains(u.Log, "no execution.checkpointing.savepoint-dir") || strings.Contains(u.Log, "failed (") {
 			said = append(said, u.Log)
 		}
 	}
