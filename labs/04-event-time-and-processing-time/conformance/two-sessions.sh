@@ -16,9 +16,10 @@
 # Prints one check per line, "NAME CODE DETAIL" (CODE 0 passed), for the caller's check().
 # Files in OUT. Bounded: each labtui is killed after 420 s; about 4 min on two busy cores.
 set -uo pipefail
-LABTUI=$1 BOOTSTRAP=$2 REST=$3 OUT=$4
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib.sh"
+# After lib.sh, whose BOOTSTRAP is the default broker's: the caller's broker is the one used.
+LABTUI=$1 BOOTSTRAP=$2 REST=$3 OUT=$4
 mkdir -p "$OUT"
 SEED="$LAB_DIR/scenarios/seed-burst.jsonl"
 
