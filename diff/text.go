@@ -208,7 +208,7 @@ func recordLine(rec *Record, names Names) string {
 		if t.Arrival != 0 {
 			s += " arrived " + meter.Clock(t.Arrival)
 		}
-		s += " met " + meter.Clock(t.Watermark)
+		s += " met " + meter.WatermarkClock(t.Watermark)
 		if t.Late {
 			s += " LATE"
 		}

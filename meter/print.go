@@ -117,6 +117,19 @@ func AppendClock(b []byte, ms int64) []byte {
 // Clock returns AppendClock as a string.
 func Clock(ms int64) string { return string(AppendClock(nil, ms)) }
 
+// NoWatermarkYet is how a learner reads MinWatermark, the watermark a record met when it
+// was read before its run's first watermark.
+const NoWatermarkYet = "none yet"
+
+// WatermarkClock is Clock for a watermark a record met, NoWatermarkYet for MinWatermark:
+// what the screens and the diff say, where the print format's "MIN" means nothing.
+func WatermarkClock(ms int64) string {
+	if ms == MinWatermark {
+		return NoWatermarkYet
+	}
+	return Clock(ms)
+}
+
 const (
 	minInt64 = -1 << 63
 	maxInt64 = 1<<63 - 1

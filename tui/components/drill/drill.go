@@ -172,15 +172,8 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
 }
 
-// watermark is the watermark a record met, as hh:mm:ss.mmm, or "none yet" (padded to
-// the clock's width) for one read before the run's first watermark: the engine's
-// MinWatermark, which meter.Clock writes "MIN".
-func watermark(ms int64) string {
-	if ms == meter.MinWatermark {
-		return "none yet    "
-	}
-	return meter.Clock(ms)
-}
+// watermark is meter.WatermarkClock padded to a clock's width.
+func watermark(ms int64) string { return fmt.Sprintf("%-12s", meter.WatermarkClock(ms)) }
 
 func minute(ms int64) string {
 	c := meter.Clock(ms)

@@ -64,11 +64,11 @@ func clock(ms int64, narrow bool) string {
 	return c
 }
 
-// watermark is clock for the watermark a record met, or "none yet" for one read before
-// the run's first watermark (the engine's MinWatermark, which meter.Clock writes "MIN").
+// watermark is clock for the watermark a record met, meter.NoWatermarkYet for one read
+// before the run's first watermark.
 func watermark(ms int64, narrow bool) string {
 	if ms == meter.MinWatermark {
-		return "none yet"
+		return meter.NoWatermarkYet
 	}
 	return clock(ms, narrow)
 }
