@@ -132,13 +132,14 @@ func evidenceFor(id string, ev state.Evidence) *Evidence {
 	return &e
 }
 
-// tables is the session's evidence e keeps, as the exercises' tables read it; none for
-// a nil e.
-func (e *Evidence) tables() state.Evidence {
+// tables is the session's evidence e keeps, with every exercise's findings, as the
+// exercises' tables read it; the findings alone for a nil e.
+func (e *Evidence) tables(findings map[string]*state.Finding) state.Evidence {
 	if e == nil {
-		return state.Evidence{}
+		return state.Evidence{Findings: findings}
 	}
-	return state.Evidence{HiccupTable: e.HiccupTable, Replays: e.Replays, Moved: e.Moved, MovedSummary: e.MovedSummary}
+	return state.Evidence{Hiccup: e.Hiccup, HiccupTable: e.HiccupTable, Replays: e.Replays, Replayed: e.Replayed, Moved: e.Moved,
+		MovedSummary: e.MovedSummary, Findings: findings}
 }
 
 func replaysWith(rs []state.Replay, field string) []state.Replay {

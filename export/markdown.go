@@ -2,14 +2,12 @@ package export
 
 import (
 	"fmt"
-	"github.com/labtui/labtui/labs/lab4"
 	"strings"
-	"time"
 
 	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
 )
 
@@ -17,17 +15,12 @@ import (
 // page or four. The appendix is cut to fit; the JSON keeps everything.
 const MaxLines = 300
 
-// Limits of the summary's tables: the JSON has every row.
-const (
-	sheetRows = 12
-	sheetLate = 5
-)
-
 // Markdown renders the answer sheet: a summary table, then per exercise the answers,
 // the sentence that proves the evidence with the run that backs it, and a small table;
 // then an appendix with what the rules count and the diffs, cut to MaxLines in all.
 func Markdown(doc Document) string {
-	b := sheet{twice: numberedTwice(doc)}
+	ev := docEvidence(doc)
+	b := sheet{names: lab4.NamesIn(ev)}
 	b.line("# Lab 4: event time and processing time — answer sheet")
 	b.line("")
 	// The sheet holds what the evidence holds and nothing of when it was written out,
@@ -70,10 +63,7 @@ func Markdown(doc Document) string {
 			}
 		}
 		b.line("")
-		writeFinding(&b, e)
-		if e.ID == lab4.Replay && e.Evidence != nil {
-			writeReplayed(&b, e.Evidence.Replayed, doc)
-		}
+		writeFinding(&b, e, ev.Findings)
 	}
 	writeUnasked(&b, doc.Unasked)
 	writeAppendix(&b, doc)
@@ -83,8 +73,8 @@ func Markdown(doc Document) string {
 // sheet is the sheet's lines; an appendix is added only while it fits.
 type sheet struct {
 	lines []string
-	// twice are the run numbers the sheet names for two different runs.
-	twice map[int]bool
+	// names names the runs as the exercises' tables do.
+	names lab4.RunNames
 }
 
 func (s *sheet) line(l string) { s.lines = append(s.lines, l) }
@@ -108,7 +98,7 @@ func (s *sheet) runLabel(r state.RunRef) string {
 	if r.Recording != "" {
 		what += " of " + md(r.Recording)
 	}
-	return s.runName(r) + ": " + joinSet(what, r.Timestamp, r.Watermarks)
+	return s.names.Of(r) + ": " + joinSet(what, r.Timestamp, r.Watermarks)
 }
 
 // joinSet joins the parts that are set with ", ": a file saved before a run kept its
@@ -123,85 +113,45 @@ func joinSet(parts ...string) string {
 	return strings.Join(set, ", ")
 }
 
-// runName is "run 4", or "run 1 of 1 Dec 13:20", with when it began, where the sheet
-// names two runs of that number: a file saved over several sessions before runs were
-// numbered on across them has a run 1 of each.
-func (s *sheet) runName(r state.RunRef) string {
-	name := fmt.Sprintf("run %d", r.ID)
-	if s.twice[r.ID] && r.StartedAt != 0 {
-		name += " of " + time.UnixMilli(r.StartedAt).UTC().Format("2 Jan 15:04")
-	}
-	return name
-}
-
-// numberedTwice is the run numbers doc names for two runs that began at different times.
-func numberedTwice(doc Document) map[int]bool {
-	began := map[int]int64{}
-	twice := map[int]bool{}
-	see := func(r state.RunRef) {
-		if at, ok := began[r.ID]; ok && at != r.StartedAt {
-			twice[r.ID] = true
-		}
-		began[r.ID] = r.StartedAt
-	}
+// docEvidence is the evidence doc holds, as the exercises' tables read what is not their
+// own: every finding, and every replay the learner ran.
+func docEvidence(doc Document) state.Evidence {
+	ev := state.Evidence{Findings: map[string]*state.Finding{}}
 	for _, e := range doc.Exercises {
 		if e.Finding != nil {
-			see(e.Finding.Run)
+			ev.Findings[e.ID] = &e.Finding.Finding
 		}
 		if e.Evidence != nil {
-			for _, l := range e.Evidence.Replayed {
-				see(l.Run)
-			}
+			ev.Replayed = append(ev.Replayed, e.Evidence.Replayed...)
 		}
 	}
-	return twice
+	return ev
 }
 
-// writeFinding writes an exercise's evidence: the sentence and its rows, or, for a
-// file saved before findings existed, the tables it kept; then the exercise's own
-// tables, as the lab panel shows them.
-func writeFinding(b *sheet, e Exercise) {
-	f := e.Finding
-	if f == nil {
+// writeFinding writes an exercise's evidence: the sentence, or, for a file saved before
+// findings existed, the tables it kept; then the exercise's own tables, those the lab
+// panel shows among them. findings are every exercise's, which its tables may name.
+func writeFinding(b *sheet, e Exercise, findings map[string]*state.Finding) {
+	var f *state.Finding
+	if e.Finding == nil {
 		b.line("**Evidence:** none yet; labtui counts " + e.Rule + ".")
 		if e.Evidence != nil {
 			writeLegacy(b, e.Evidence)
 		}
-		for _, t := range lab4.TablesOf(e.ID, nil, e.Evidence.tables()) {
-			writeTable(b, t)
+	} else {
+		f = &e.Finding.Finding
+		status := "found"
+		if !f.Met {
+			status = "not complete yet"
 		}
-		return
-	}
-	status := "found"
-	if !f.Met {
-		status = "not complete yet"
-	}
-	sentence := md(f.Sentence)
-	if f.Earlier {
-		sentence += " _(saved by an earlier labtui as this sentence: its run numbers are that session's own)_"
-	}
-	b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, b.runLabel(f.Run), sentence))
-	switch e.ID {
-	case lab4.Replay:
-		if len(f.Rows) > 0 {
-			b.line("")
-			b.line("The replay's processing-time windows, the wall-clock minutes the whole recording landed in:")
-			b.line("")
-			writeProcessingMinutes(b, f.Rows)
+		sentence := md(e.Finding.Sentence)
+		if e.Finding.Earlier {
+			sentence += " _(saved by an earlier labtui as this sentence: its run numbers are that session's own)_"
 		}
-	case lab4.Moved:
-		// Its moved requests are its table.
-	default:
-		if len(f.Rows) > 0 {
-			b.line("")
-			writeRows(b, f.Rows)
-		}
+		b.line(fmt.Sprintf("**Evidence (%s, from %s):** %s", status, b.runLabel(f.Run), sentence))
 	}
-	for _, t := range lab4.TablesOf(e.ID, &f.Finding, e.Evidence.tables()) {
+	for _, t := range lab4.TablesOf(e.ID, f, e.Evidence.tables(findings)) {
 		writeTable(b, t)
-	}
-	if e.ID == lab4.Hiccup && e.Evidence != nil && e.Evidence.Hiccup != nil && len(e.Evidence.Hiccup.Late) > 0 {
-		writeLate(b, e.Evidence.Hiccup)
 	}
 }
 
@@ -214,11 +164,25 @@ func writeTable(b *sheet, t lab4.Table) {
 		b.line(md(shown(t.Title)))
 	}
 	if len(t.Rows) > 0 {
-		b.line("")
-		b.line("| " + strings.Join(mdCells(t.Header), " | ") + " |")
-		b.line(strings.Repeat("|---", len(t.Header)) + "|")
+		cols := len(t.Header)
 		for _, r := range t.Rows {
+			cols = max(cols, len(r))
+		}
+		// A column with no name is "| |" in the header; a mark line and the row of
+		// what is left out fill the first two columns and leave the others so.
+		rest := strings.Repeat(" |", max(0, cols-2))
+		b.line("")
+		b.line("| " + strings.Join(mdCells(t.Header), " | ") + " |" + strings.Repeat(" |", cols-len(t.Header)))
+		b.line(strings.Repeat("|---", cols) + "|")
+		for _, r := range t.Rows {
+			if len(r) == 1 && cols > 1 {
+				b.line("| — | **" + md(shown(r[0])) + "** |" + rest)
+				continue
+			}
 			b.line("| " + strings.Join(mdCells(r), " | ") + " |")
+		}
+		if t.More != "" {
+			b.line("| … | " + md(shown(t.More)) + " |" + rest)
 		}
 	}
 	if t.Note != "" {
@@ -236,126 +200,26 @@ func mdCells(cells []string) []string {
 	return out
 }
 
-// writeRows writes minute rows with both windows side by side, at most sheetRows.
-func writeRows(b *sheet, rows []minutes.Row) {
-	b.line("| minute | tenant | processing time | event time | |")
-	b.line("|---|---|---|---|---|")
-	n := 0
-	for _, r := range rows {
-		if n == sheetRows {
-			b.line(fmt.Sprintf("| … | %d more rows in the JSON | | | |", len(rows)-n))
-			break
-		}
-		n++
-		if r.Mark != "" {
-			b.line(fmt.Sprintf("| — | **%s** | | | |", r.Mark))
-			continue
-		}
-		flag := ""
-		if r.Differs {
-			flag = "differs"
-		}
-		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s |", minute(r.WindowStart), md(r.Tenant), cellOf(r.Cells[minutes.Processing]),
-			cellOf(r.Cells[minutes.Event]), flag))
-	}
-}
-
-// writeProcessingMinutes writes a replay's processing-time windows.
-func writeProcessingMinutes(b *sheet, rows []minutes.Row) {
-	b.line("| minute | tenant | USD | requests | |")
-	b.line("|---|---|---|---|---|")
-	for i, r := range rows {
-		if i == sheetRows {
-			b.line(fmt.Sprintf("| … | %d more in the JSON | | | |", len(rows)-i))
-			break
-		}
-		p := r.Cells[minutes.Processing]
-		open := ""
-		if p.Open {
-			open = "still open"
-		}
-		b.line(fmt.Sprintf("| %s | %s | $%.4f | %s | %s |", minute(r.WindowStart), md(r.Tenant), p.USD, thousands.Format(p.Requests), open))
-	}
-}
-
-// writeLate writes the first late records of a hiccup's evidence and the watermark each
-// met, and says how many there were in all and how many the JSON keeps.
-func writeLate(b *sheet, h *state.Hiccup) {
-	late := h.Late
-	b.line("")
-	b.line("Late records the event-time window dropped, and the watermark each met:")
-	b.line("")
-	b.line("| request | tenant | gateway | timestamp | arrived | watermark met | USD |")
-	b.line("|---|---|---|---|---|---|---|")
-	for i, l := range late {
-		if i == sheetLate {
-			b.line(fmt.Sprintf("| … | %s more of the %s in the JSON | | | | | |", thousands.Format(int64(len(late)-i)), thousands.Format(int64(len(late)))))
-			break
-		}
-		arrived := ""
-		if l.Arrival != 0 {
-			arrived = meter.Clock(l.Arrival)
-		}
-		b.line(fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %.4f |", md(l.RequestID), md(l.Tenant), md(l.Gateway), meter.Clock(l.Timestamp), arrived,
-			meter.Clock(l.Watermark), l.USD))
-	}
-	if h.LateCount > len(late) {
-		b.line("")
-		b.line(fmt.Sprintf("The run had %s late records ($%.4f) in all; the JSON keeps the first %d.", thousands.Format(int64(h.LateCount)), h.LateUSD, len(late)))
-	}
-}
-
 // writeLegacy writes evidence saved before findings existed, cut as the rest is.
 func writeLegacy(b *sheet, e *Evidence) {
 	if t := e.Agreement; t != nil {
 		b.line("")
 		b.line(fmt.Sprintf("Saved before this version of labtui: both windows of run %d (%s, %s) at %s.", t.Run, md(t.Reason), t.Timestamp, meter.Clock(t.TakenAt)))
-		b.line("")
-		writeRows(b, t.Rows)
+		writeTable(b, lab4.MinutesTable(t.Rows))
 	}
 	if h := e.Hiccup; h != nil {
 		b.line("")
 		b.line(fmt.Sprintf("Saved before this version of labtui: a %ds hiccup on %s at %s.", h.DurationMS/1000, md(h.Instance), meter.Clock(h.At)))
-		b.line("")
-		writeRows(b, h.Table.Rows)
+		writeTable(b, lab4.MinutesTable(h.Table.Rows))
 		if len(h.Late) > 0 {
-			writeLate(b, h)
+			writeTable(b, lab4.LateTable(h))
 		}
 	}
 	for _, r := range e.Replays {
 		b.line("")
 		b.line(fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %s records.", md(r.Path), r.Timestamp, thousands.Format(r.Records)))
 		if c := r.Compare; c != nil && len(c.ProcessingMinutes) > 0 {
-			b.line("")
-			writeProcessingMinutes(b, c.ProcessingMinutes)
+			writeTable(b, lab4.ProcessingTable(c.ProcessingMinutes))
 		}
 	}
-}
-
-// minute formats a window start as UTC hh:mm.
-func minute(ms int64) string {
-	c := meter.Clock(ms)
-	if len(c) < 5 {
-		return c
-	}
-	return c[:5]
-}
-
-// cellOf is a row's cell, "—" when its window wrote nothing.
-func cellOf(c minutes.Cell) string {
-	if !c.Present() {
-		return "—"
-	}
-	return cell(&c)
-}
-
-func cell(c *minutes.Cell) string {
-	if c == nil {
-		return "—"
-	}
-	s := fmt.Sprintf("$%.4f (%s)", c.USD, thousands.Format(c.Requests))
-	if c.Open {
-		s += " never fired"
-	}
-	return s
 }

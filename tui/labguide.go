@@ -112,12 +112,15 @@ func runName(r state.RunRef) string {
 }
 
 // labTables are the exercises' tables the lab panel shows, by exercise ID: the first
-// of each, from its finding and the session's evidence.
+// of each that is not the sheet's alone, from its finding and the session's evidence.
 func labTables(finding func(id string) *state.Finding, ev state.Evidence) map[string]labpanel.Table {
 	tables := map[string]labpanel.Table{}
 	for _, e := range lab4.Exercises() {
-		if ts := lab4.TablesOf(e.ID, finding(e.ID), ev); len(ts) > 0 {
-			tables[e.ID] = panelTable(ts[0])
+		for _, t := range lab4.TablesOf(e.ID, finding(e.ID), ev) {
+			if !t.SheetOnly {
+				tables[e.ID] = panelTable(t)
+				break
+			}
 		}
 	}
 	return tables
@@ -136,6 +139,15 @@ func panelTable(t lab4.Table) labpanel.Table {
 			cells[i] = safetext.Line(c)
 		}
 		out.Rows = append(out.Rows, cells)
+	}
+	if t.More != "" {
+		out.Rows = append(out.Rows, []string{"…", safetext.Line(t.More)})
+	}
+	// The panel draws the columns its header names: those with no name get an empty one.
+	for _, r := range out.Rows {
+		for len(out.Header) < len(r) {
+			out.Header = append(out.Header, "")
+		}
 	}
 	return out
 }

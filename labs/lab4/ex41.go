@@ -38,6 +38,7 @@ var ex41 = Exercise{
 			"(the header's \"results N s after their events\"), and names what spoiled any other: a hiccup, a restart's " +
 			"re-read minutes, a stall.",
 	},
+	Tables:  func(f *state.Finding, _ state.Evidence) []Table { return findingRows(f) },
 	Rule:    agreementRule,
 	WhyNot:  agreementWhyNot,
 	Prefers: moreAgreeing,

@@ -218,14 +218,24 @@ func hiccupSentence(run state.RunRef, h state.HiccupFacts) string {
 	return s
 }
 
-// hiccupTables is 4.2's table: the course's (acme, $0.10 a request) beside the learner's
-// two minutes of the hold, from the session's table of the hiccup (ev.HiccupTable); none
-// without one.
-func hiccupTables(_ *state.Finding, ev state.Evidence) []Table {
-	h := ev.HiccupTable
-	if h == nil {
-		return nil
+// hiccupTables are 4.2's tables: the minutes of finding f's hold, both windows side by
+// side (the sheet's); the course's (acme, $0.10 a request) beside the learner's two
+// minutes of the hold, from the session's table of the hiccup (ev.HiccupTable); and the
+// first late records of the hiccup's evidence (ev.Hiccup, the sheet's). Without f, the
+// course's beside the learner's alone; none without any.
+func hiccupTables(f *state.Finding, ev state.Evidence) []Table {
+	out := findingRows(f)
+	if h := ev.HiccupTable; h != nil {
+		out = append(out, courseHiccupTable(h))
 	}
+	if h := ev.Hiccup; f != nil && h != nil && len(h.Late) > 0 {
+		out = append(out, LateTable(h))
+	}
+	return out
+}
+
+// courseHiccupTable is the course's table beside the learner's two minutes of the hold.
+func courseHiccupTable(h *state.HiccupTable) Table {
 	t := Table{
 		Title:  fmt.Sprintf("the course: acme, $0.10 a request · yours: run %d, %s, the hold on %s", h.Run, h.Tenant, h.Instance),
 		Header: []string{"minute", "processing", "event", "your minute", "processing", "event"},
@@ -236,7 +246,32 @@ func hiccupTables(_ *state.Finding, ev state.Evidence) []Table {
 		t.Rows = append(t.Rows, []string{fmt.Sprintf("10:0%d", i), fmt.Sprintf("$%.2f", c[0]), fmt.Sprintf("$%.2f", c[1]),
 			hhmm(m.WindowStart), usdCell(m.Processing, m.Written[minutes.Processing]), usdCell(m.Event, m.Written[minutes.Event])})
 	}
-	return []Table{t}
+	return t
+}
+
+// LateTable is the first late records of hiccup evidence h (at most ListedLate), the
+// watermark each met and when it arrived (blank when not known), with how many there
+// were in all when the evidence keeps fewer.
+func LateTable(h *state.Hiccup) Table {
+	late := h.Late
+	t := Table{Title: "Late records the event-time window dropped, and the watermark each met:",
+		Header: []string{"request", "tenant", "gateway", "timestamp", "arrived", "watermark met", "USD"}, SheetOnly: true}
+	for i, l := range late {
+		if i == ListedLate {
+			t.More = fmt.Sprintf("%s more of the %s in the JSON", Count(int64(len(late)-i)), Count(int64(len(late))))
+			break
+		}
+		arrived := ""
+		if l.Arrival != 0 {
+			arrived = meter.Clock(l.Arrival)
+		}
+		t.Rows = append(t.Rows, []string{l.RequestID, l.Tenant, l.Gateway, meter.Clock(l.Timestamp), arrived, meter.Clock(l.Watermark),
+			fmt.Sprintf("%.4f", l.USD)})
+	}
+	if h.LateCount > len(late) {
+		t.Note = fmt.Sprintf("The run had %s late records ($%.4f) in all; the JSON keeps the first %d.", Count(int64(h.LateCount)), h.LateUSD, len(late))
+	}
+	return t
 }
 
 // usdCell is a cell's USD, or — when the window wrote nothing.

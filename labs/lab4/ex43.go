@@ -193,25 +193,40 @@ func replaySentence(run state.RunRef, r state.ReplayFacts) string {
 	return s + "."
 }
 
-// replayTables is 4.3's table: the course's "identical" and "one or two enormous
-// minutes" beside the learner's completed_ts replay compared with its reference, the
-// replay of the run backing 4.3 (f's) when the evidence keeps it, or else the latest;
-// none without a compared completed_ts replay.
+// replayTables are 4.3's tables: the processing-time windows of finding f's replay (the
+// sheet's); the course's "identical" and "one or two enormous minutes" beside the
+// learner's completed_ts replay compared with its reference, the replay of the run
+// backing 4.3 (f's) when the evidence keeps it, or else the latest; and every replay the
+// learner ran (ev.Replayed, the sheet's). Each only when there is what it shows.
 func replayTables(f *state.Finding, ev state.Evidence) []Table {
+	var out []Table
 	backing := 0
 	if f != nil {
 		backing = f.Run.ID
+		if len(f.Rows) > 0 {
+			t := ProcessingTable(f.Rows)
+			t.Title = "The replay's processing-time windows, the wall-clock minutes the whole recording landed in:"
+			out = append(out, t)
+		}
 	}
-	s, ok := replaySumsOf(ev.Replays, backing)
-	if !ok {
-		return nil
+	if s, ok := replaySumsOf(ev.Replays, backing); ok {
+		out = append(out, courseReplayTable(s))
 	}
+	if len(ev.Replayed) > 0 {
+		out = append(out, replayedTable(ev))
+	}
+	return out
+}
+
+// courseReplayTable is the course's "identical" and "one or two enormous minutes" beside
+// replay s compared with its reference.
+func courseReplayTable(s replaySums) Table {
 	c := s.replay.Compare
 	proc := fmt.Sprintf("%s, $%.2f in all", plural(s.minutes, "minute"), s.total)
 	if s.minutes > 0 {
 		proc += fmt.Sprintf(", $%.2f in %s", s.biggestUSD, hhmm(s.biggest))
 	}
-	return []Table{{
+	return Table{
 		Title:  fmt.Sprintf("the course against yours: run %d, the replay with completed_ts, against %s", s.replay.Table.Run, c.Reference),
 		Header: []string{"window", "the course", "yours"},
 		Rows: [][]string{
@@ -219,7 +234,81 @@ func replayTables(f *state.Finding, ev state.Evidence) []Table {
 			{"processing time", "1 or 2 enormous minutes", proc},
 		},
 		Note: c.EventTime.Summary,
-	}}
+	}
+}
+
+// ProcessingTable is a replay's processing-time windows (at most ListedRows), the
+// wall-clock minutes its records landed in, with no title.
+func ProcessingTable(rows []minutes.Row) Table {
+	t := Table{Header: []string{"minute", "tenant", "USD", "requests"}, SheetOnly: true}
+	for i, r := range rows {
+		if i == ListedRows {
+			t.More = fmt.Sprintf("%d more in the JSON", len(rows)-i)
+			break
+		}
+		p := r.Cells[minutes.Processing]
+		open := ""
+		if p.Open {
+			open = "still open"
+		}
+		t.Rows = append(t.Rows, []string{hhmm(r.WindowStart), r.Tenant, fmt.Sprintf("$%.4f", p.USD), Count(p.Requests), open})
+	}
+	return t
+}
+
+// replayedTable is every replay of a recording the learner ran (ev.Replayed), a row
+// each, oldest first, with which exercises each backs (ev.Findings): 4.3 is answered by
+// the replays together (one after the parse, one with watermarks per partition at the
+// source), and an answer may quote one that no longer backs the step.
+func replayedTable(ev state.Evidence) Table {
+	names := NamesIn(ev)
+	t := Table{Title: fmt.Sprintf("Every replay you ran, oldest first (%d; labtui keeps the latest %d), and the exercise each backs:",
+		len(ev.Replayed), state.MaxReplayed),
+		Header:    []string{"run", "watermarks", "records", "late records", "late USD", "largest partition lead", "backs"},
+		SheetOnly: true}
+	for _, l := range ev.Replayed {
+		r := l.Run
+		what := r.Kind
+		if r.Recording != "" {
+			what += " of " + r.Recording
+		}
+		records := Count(l.Records)
+		if l.Error != "" {
+			records += " (stopped: " + l.Error + ")"
+		}
+		t.Rows = append(t.Rows, []string{names.Of(r) + ": " + joinSet(what, r.Timestamp), r.Watermarks, records, Count(int64(l.LateCount)),
+			fmt.Sprintf("$%.4f", l.LateUSD), leadOf(l.Lead), backs(r, ev.Findings)})
+	}
+	return t
+}
+
+// leadOf is "partition 2, 241.3 s ahead of partition 0", or what is known of it.
+func leadOf(l *state.Lead) string {
+	if l == nil {
+		return "none reported"
+	}
+	return fmt.Sprintf("partition %d, %.1f s ahead of partition %d", l.Ahead, float64(l.ByMS)/1000, l.Behind)
+}
+
+// backs lists the exercises whose finding run r backs, "(your pick)" beside those the
+// learner pinned to it, "—" for none.
+func backs(r state.RunRef, findings map[string]*state.Finding) string {
+	var out []string
+	for _, e := range exercises {
+		f := findings[e.ID]
+		if f == nil || f.Run.ID != r.ID || f.Run.StartedAt != r.StartedAt {
+			continue
+		}
+		if f.Pinned {
+			out = append(out, e.ID+" (your pick)")
+		} else {
+			out = append(out, e.ID)
+		}
+	}
+	if len(out) == 0 {
+		return "—"
+	}
+	return strings.Join(out, ", ")
 }
 
 // replaySums is 4.3's table in numbers: a completed_ts replay compared with its

@@ -1,6 +1,11 @@
 package lab4
 
-import "github.com/labtui/labtui/state"
+import (
+	"fmt"
+
+	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/state"
+)
 
 // The exercises' IDs, the course's numbers. They are named here, and only here, so that
 // the session, the panel and the sheet iterate the exercises or name one by what it is.
@@ -27,7 +32,7 @@ type Exercise struct {
 	Guide Guide
 	// Tables, when set, are the exercise's tables worked out from its finding (nil when it
 	// has none) and the session's evidence, the same for the lab panel (which shows the
-	// first) and the sheet (which writes them all).
+	// first that is not SheetOnly) and the sheet (which writes them all, in order).
 	Tables func(f *state.Finding, ev state.Evidence) []Table
 	// Rule works out the exercise's finding from one run, or nothing (see RuleFor).
 	Rule func(s Session, run Run, about int64) Found
@@ -44,10 +49,72 @@ type Exercise struct {
 // the sheet each make it safe for where they show it. A table without rows is its title
 // and note alone.
 type Table struct {
-	Title  string
+	Title string
+	// Header names the columns; the rows may have cells past the last it names, in
+	// columns with no name (a flag such as "differs").
 	Header []string
-	Rows   [][]string
-	Note   string
+	// Rows are the table's rows, a cell per column; a row of one cell is a mark line
+	// between minutes (a hiccup's, or the wall clock's, as m puts it in the panes).
+	Rows [][]string
+	// More, when set, is what a last row says the table leaves out: "3 more rows in the
+	// JSON".
+	More string
+	Note string
+	// SheetOnly says the lab panel leaves the table out (it shows the exercise's first
+	// table that is not): the sheet alone writes it.
+	SheetOnly bool
+}
+
+// ListedRows is how many minutes a finding's table lists on the sheet, and ListedLate
+// how many late records: the JSON has every one kept.
+const (
+	ListedRows = 12
+	ListedLate = 5
+)
+
+// MinutesTable is rows with both windows side by side, as the sheet lists a finding's
+// minutes: at most ListedRows, a mark line as a row of one cell, "—" for a window that
+// wrote nothing, and "differs" beside a minute whose windows differ.
+func MinutesTable(rows []minutes.Row) Table {
+	t := Table{Header: []string{"minute", "tenant", "processing time", "event time"}, SheetOnly: true}
+	for i, r := range rows {
+		if i == ListedRows {
+			t.More = fmt.Sprintf("%d more rows in the JSON", len(rows)-i)
+			break
+		}
+		if r.IsMark() {
+			t.Rows = append(t.Rows, []string{r.Mark})
+			continue
+		}
+		flag := ""
+		if r.Differs {
+			flag = "differs"
+		}
+		t.Rows = append(t.Rows, []string{hhmm(r.WindowStart), r.Tenant, windowText(r.Cells[minutes.Processing]),
+			windowText(r.Cells[minutes.Event]), flag})
+	}
+	return t
+}
+
+// findingRows is the table of finding f's minutes, both windows side by side: 4.1's and
+// 4.2's first table on the sheet; none without a finding or its rows.
+func findingRows(f *state.Finding) []Table {
+	if f == nil || len(f.Rows) == 0 {
+		return nil
+	}
+	return []Table{MinutesTable(f.Rows)}
+}
+
+// windowText is a window's cell as a table lists it: "$0.3000 (2)", with "never fired"
+// when it was still open, "—" when the window wrote nothing.
+func windowText(c minutes.Cell) string {
+	if !c.Present() {
+		return "—"
+	}
+	if c.Open {
+		return cellText(c) + " never fired"
+	}
+	return cellText(c)
 }
 
 // TablesOf is exercise id's tables for its finding f (nil when it has none) and the
@@ -88,11 +155,18 @@ type Guide struct {
 // Exercises returns the four steps of Lab 4's "Try it", in the course's order, with the
 // instructions quoted from the course (../shared/course, "Event Time and Processing Time"),
 // then the course's failure section done with x.
-func Exercises() []Exercise { return []Exercise{ex41, ex42, ex43, ex44, exFailure} }
+func Exercises() []Exercise { return append([]Exercise(nil), exercises...) }
+
+// exercises are Lab 4's exercises in order. They are set by init, not by an initializer:
+// an exercise's tables read the others (4.3's replays name the exercise each backs), so
+// an initializer would depend on itself.
+var exercises []Exercise
+
+func init() { exercises = []Exercise{ex41, ex42, ex43, ex44, exFailure} }
 
 // ByID returns exercise id, and false when Lab 4 has none of that ID.
 func ByID(id string) (Exercise, bool) {
-	for _, e := range Exercises() {
+	for _, e := range exercises {
 		if e.ID == id {
 			return e, true
 		}

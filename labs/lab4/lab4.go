@@ -7,6 +7,7 @@ package lab4
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
@@ -49,6 +50,55 @@ func RunName(r state.RunRef) string {
 		what += " of " + r.Recording
 	}
 	return fmt.Sprintf("run %d (%s, %s)", r.ID, what, r.Timestamp)
+}
+
+// RunNames names runs in the sheet's tables: "run 4", or "run 1 of 1 Dec 13:20", with
+// when it began, for a number the evidence names for two runs that began at different
+// times (a file saved over several sessions before runs were numbered on across them has
+// a run 1 of each).
+type RunNames struct{ twice map[int]bool }
+
+// NamesIn names runs as the tables of evidence ev do: by the runs its findings and its
+// replays (ev.Findings, ev.Replayed) name.
+func NamesIn(ev state.Evidence) RunNames {
+	began := map[int]int64{}
+	twice := map[int]bool{}
+	see := func(r state.RunRef) {
+		if at, ok := began[r.ID]; ok && at != r.StartedAt {
+			twice[r.ID] = true
+		}
+		began[r.ID] = r.StartedAt
+	}
+	for _, f := range ev.Findings {
+		if f != nil {
+			see(f.Run)
+		}
+	}
+	for _, l := range ev.Replayed {
+		see(l.Run)
+	}
+	return RunNames{twice: twice}
+}
+
+// Of is run r's name: "run 4", or "run 1 of 1 Dec 13:20".
+func (n RunNames) Of(r state.RunRef) string {
+	name := fmt.Sprintf("run %d", r.ID)
+	if n.twice[r.ID] && r.StartedAt != 0 {
+		name += " of " + time.UnixMilli(r.StartedAt).UTC().Format("2 Jan 15:04")
+	}
+	return name
+}
+
+// joinSet joins the parts that are set with ", ": a file saved before a run kept its
+// timestamp field or its watermarks leaves them out, not an empty ", ,".
+func joinSet(parts ...string) string {
+	var set []string
+	for _, p := range parts {
+		if p != "" {
+			set = append(set, p)
+		}
+	}
+	return strings.Join(set, ", ")
 }
 
 // kindWords are the kinds of run (state.RunRef.Kind, the restart's cause in a word)

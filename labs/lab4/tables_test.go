@@ -1,6 +1,7 @@
 package lab4
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -145,6 +146,176 @@ func TestAnExerciseWithoutTablesOfItsOwnHasNone(t *testing.T) {
 	for _, id := range []string{Agreement, exFailure.ID, "9.9"} {
 		if ts := TablesOf(id, nil, ev); ts != nil {
 			t.Errorf("%s: %+v", id, ts)
+		}
+	}
+}
+
+// minuteRows are n minutes of acme from 10:00, both windows fired, with a mark line after
+// the second.
+func minuteRows(n int) []minutes.Row {
+	var rows []minutes.Row
+	for i := range n {
+		rows = append(rows, minutes.Row{WindowStart: at(60 * int64(i)), Tenant: "acme",
+			Cells: [2]minutes.Cell{{USD: 0.1, Requests: 1, Fired: 1}, {USD: 0.1, Requests: 1, Fired: 1}}})
+		if i == 1 {
+			rows = append(rows, minutes.Row{WindowStart: at(100), Mark: "hiccup gw-1 10:01:40"})
+		}
+	}
+	return rows
+}
+
+// TestAFindingsMinutesAreItsFirstTableOnTheSheetOnly: given 4.1's finding with a minute
+// whose windows differ, one still open, one whose event-time window wrote nothing and a
+// mark line, its table lists them both windows side by side, the mark as a row of one
+// cell, for the sheet alone; 14 rows list ListedRows and say how many more; no finding
+// or no rows, no table.
+func TestAFindingsMinutesAreItsFirstTableOnTheSheetOnly(t *testing.T) {
+	rows := minuteRows(3)
+	rows[0].Differs = true
+	rows[0].Cells[minutes.Event] = minutes.Cell{USD: 0.05, Requests: 1, Open: true}
+	rows[3].Cells[minutes.Event] = minutes.Cell{}
+	got := only(t, Agreement, &state.Finding{Rows: rows}, state.Evidence{})
+	want := Table{
+		Header: []string{"minute", "tenant", "processing time", "event time"},
+		Rows: [][]string{
+			{"10:00", "acme", "$0.1000 (1)", "$0.0500 (1) never fired", "differs"},
+			{"10:01", "acme", "$0.1000 (1)", "$0.1000 (1)", ""},
+			{"hiccup gw-1 10:01:40"},
+			{"10:02", "acme", "$0.1000 (1)", "—", ""},
+		},
+		SheetOnly: true,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("4.1's table =\n%+v\nwant\n%+v", got, want)
+	}
+	long := only(t, Agreement, &state.Finding{Rows: minuteRows(13)}, state.Evidence{})
+	if len(long.Rows) != ListedRows || long.More != "2 more rows in the JSON" {
+		t.Errorf("14 rows: %d listed, more %q", len(long.Rows), long.More)
+	}
+	if ts := TablesOf(Agreement, &state.Finding{Met: true}, state.Evidence{}); ts != nil {
+		t.Errorf("a finding without rows: %+v", ts)
+	}
+}
+
+// TestTheHiccupsMinutesAndLateRecordsAreOnTheSheetAroundTheCourses: given 4.2's finding
+// with its minutes, the session's table of the hiccup and 7 of its 9 late records kept,
+// 4.2's tables are its minutes, the course's beside the learner's (the one the panel
+// shows), then the first ListedLate late records with the watermark each met and when it
+// arrived, how many more are kept and how many there were; without the finding, the
+// course's alone.
+func TestTheHiccupsMinutesAndLateRecordsAreOnTheSheetAroundTheCourses(t *testing.T) {
+	h := &state.Hiccup{LateCount: 9, LateUSD: 0.9}
+	for i := range 7 {
+		h.Late = append(h.Late, state.Late{RequestID: "r-10" + string(rune('3'+i)), Tenant: "acme", Gateway: "gw-1",
+			Timestamp: at(44), Watermark: at(69), Arrival: at(75), USD: 0.1})
+	}
+	h.Late[1].Arrival = 0
+	ev := state.Evidence{Hiccup: h, HiccupTable: &state.HiccupTable{Run: 2, Instance: "gw-1", Tenant: "acme"}}
+	ts := TablesOf(Hiccup, &state.Finding{Rows: minuteRows(2)}, ev)
+	if len(ts) != 3 || !ts[0].SheetOnly || ts[1].SheetOnly || !ts[2].SheetOnly {
+		t.Fatalf("%d tables, want the minutes, the course's (shown on the panel) and the late records: %+v", len(ts), ts)
+	}
+	if len(ts[0].Rows) != 3 || !strings.HasPrefix(ts[1].Title, "the course: ") {
+		t.Errorf("the minutes then the course's: %+v, %+v", ts[0], ts[1])
+	}
+	want := Table{
+		Title:  "Late records the event-time window dropped, and the watermark each met:",
+		Header: []string{"request", "tenant", "gateway", "timestamp", "arrived", "watermark met", "USD"},
+		Rows: [][]string{
+			{"r-103", "acme", "gw-1", "10:00:44.000", "10:01:15.000", "10:01:09.000", "0.1000"},
+			{"r-104", "acme", "gw-1", "10:00:44.000", "", "10:01:09.000", "0.1000"},
+			{"r-105", "acme", "gw-1", "10:00:44.000", "10:01:15.000", "10:01:09.000", "0.1000"},
+			{"r-106", "acme", "gw-1", "10:00:44.000", "10:01:15.000", "10:01:09.000", "0.1000"},
+			{"r-107", "acme", "gw-1", "10:00:44.000", "10:01:15.000", "10:01:09.000", "0.1000"},
+		},
+		More:      "2 more of the 7 in the JSON",
+		Note:      "The run had 9 late records ($0.9000) in all; the JSON keeps the first 7.",
+		SheetOnly: true,
+	}
+	if !reflect.DeepEqual(ts[2], want) {
+		t.Errorf("4.2's late records =\n%+v\nwant\n%+v", ts[2], want)
+	}
+	if got := only(t, Hiccup, nil, ev); got.SheetOnly || !strings.HasPrefix(got.Title, "the course: ") {
+		t.Errorf("without a finding, the course's alone: %+v", got)
+	}
+}
+
+// TestTheReplaysProcessingMinutesAndEveryReplayAreOnTheSheetAroundTheCourses: given 4.3's
+// finding, pinned to run 3, with 13 processing-time minutes, a compared completed_ts
+// replay and three replays run (two numbered 3, begun at different times, one stopped),
+// 4.3's tables are the replay's processing-time windows (ListedRows and how many more),
+// the course's against the learner's (the one the panel shows), and every replay a row,
+// named apart by when it began, with the exercises each backs.
+func TestTheReplaysProcessingMinutesAndEveryReplayAreOnTheSheetAroundTheCourses(t *testing.T) {
+	rows := minuteRows(12)
+	rows[0].Cells[minutes.Processing] = minutes.Cell{USD: 1234.5, Requests: 12345, Open: true}
+	f := &state.Finding{Run: state.RunRef{ID: 3, StartedAt: at(600)}, Pinned: true, Rows: rows}
+	ev := state.Evidence{Replays: []state.Replay{replayOf(3, 1)},
+		Findings: map[string]*state.Finding{Replay: f, Moved: {Run: state.RunRef{ID: 3, StartedAt: at(600)}}},
+		Replayed: []state.ReplayRun{
+			{Run: state.RunRef{ID: 3, Kind: "replay", Recording: "recorded-hour.jsonl.gz", Timestamp: "completed_ts", Watermarks: "w", StartedAt: at(600)},
+				Records: 143400, LateCount: 1832, LateUSD: 24.5, Lead: &state.Lead{Ahead: 2, ByMS: 240000}},
+			{Run: state.RunRef{ID: 3, Kind: "replay", StartedAt: at(-86400)}, Records: 5120, Error: "the broker closed the connection"},
+		}}
+	ts := TablesOf(Replay, f, ev)
+	if len(ts) != 3 || !ts[0].SheetOnly || ts[1].SheetOnly || !ts[2].SheetOnly {
+		t.Fatalf("%d tables, want the processing-time windows, the course's (shown on the panel) and the replays: %+v", len(ts), ts)
+	}
+	proc := ts[0]
+	if proc.Title != "The replay's processing-time windows, the wall-clock minutes the whole recording landed in:" ||
+		!reflect.DeepEqual(proc.Header, []string{"minute", "tenant", "USD", "requests"}) || len(proc.Rows) != ListedRows ||
+		proc.More != "1 more in the JSON" {
+		t.Errorf("the processing-time windows: %+v", proc)
+	}
+	for i, want := range [][]string{{"10:00", "acme", "$1234.5000", "12,345", "still open"}, {"10:01", "acme", "$0.1000", "1", ""},
+		{"10:01", "", "$0.0000", "0", ""}} {
+		if !reflect.DeepEqual(proc.Rows[i], want) {
+			t.Errorf("processing row %d = %q, want %q", i, proc.Rows[i], want)
+		}
+	}
+	want := Table{
+		Title:  fmt.Sprintf("Every replay you ran, oldest first (2; labtui keeps the latest %d), and the exercise each backs:", state.MaxReplayed),
+		Header: []string{"run", "watermarks", "records", "late records", "late USD", "largest partition lead", "backs"},
+		Rows: [][]string{
+			{"run 3 of 29 Nov 10:10: replay of recorded-hour.jsonl.gz, completed_ts", "w", "143,400", "1,832", "$24.5000",
+				"partition 2, 240.0 s ahead of partition 0", "4.3 (your pick), 4.4"},
+			{"run 3 of 28 Nov 10:00: replay", "", "5,120 (stopped: the broker closed the connection)", "0", "$0.0000", "none reported", "—"},
+		},
+		SheetOnly: true,
+	}
+	if !reflect.DeepEqual(ts[2], want) {
+		t.Errorf("4.3's replays =\n%+v\nwant\n%+v", ts[2], want)
+	}
+}
+
+// TestTheMovedFindingsMinutesAreNoTable: 4.4's finding keeps no minutes worth a table (its
+// moved requests are its table): given a finding with rows and no moved request, none.
+func TestTheMovedFindingsMinutesAreNoTable(t *testing.T) {
+	if ts := TablesOf(Moved, &state.Finding{Rows: minuteRows(2)}, state.Evidence{}); ts != nil {
+		t.Errorf("4.4's minutes: %+v", ts)
+	}
+}
+
+// TestARunIsNamedByWhenItBeganOnlyWhereItsNumberNamesTwoRuns: given findings of run 1
+// begun at two times and of run 4, run 1 is named with when it began, run 4 by its
+// number alone, and so is a run 1 whose start is not known.
+func TestARunIsNamedByWhenItBeganOnlyWhereItsNumberNamesTwoRuns(t *testing.T) {
+	ev := state.Evidence{Findings: map[string]*state.Finding{
+		Agreement: {Run: state.RunRef{ID: 1, StartedAt: at(0)}},
+		Hiccup:    {Run: state.RunRef{ID: 1, StartedAt: at(86400)}},
+		Replay:    {Run: state.RunRef{ID: 4, StartedAt: at(60)}},
+	}}
+	n := NamesIn(ev)
+	for _, c := range []struct {
+		r    state.RunRef
+		want string
+	}{
+		{state.RunRef{ID: 1, StartedAt: at(86400)}, "run 1 of 30 Nov 10:00"},
+		{state.RunRef{ID: 4, StartedAt: at(60)}, "run 4"},
+		{state.RunRef{ID: 1}, "run 1"},
+	} {
+		if got := n.Of(c.r); got != c.want {
+			t.Errorf("%+v is %q, want %q", c.r, got, c.want)
 		}
 	}
 }
