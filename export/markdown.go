@@ -156,23 +156,20 @@ func writeFinding(b *sheet, e Exercise, findings map[string]*state.Finding) {
 }
 
 // writeTable writes an exercise's table as its lab panel draws it: its title, the
-// table (none without rows), its note. Its text is the evidence's, and passes through
-// shown and md.
+// table (none without a header or rows), its note. Its text is the evidence's, and
+// passes through shown and md.
 func writeTable(b *sheet, t lab4.Table) {
 	if t.Title != "" {
 		b.line("")
 		b.line(md(shown(t.Title)))
 	}
-	if len(t.Rows) > 0 {
-		cols := len(t.Header)
-		for _, r := range t.Rows {
-			cols = max(cols, len(r))
-		}
+	if len(t.Header) > 0 || len(t.Rows) > 0 {
+		cols := len(t.Header) + t.Unnamed
 		// A column with no name is "| |" in the header; a mark line and the row of
 		// what is left out fill the first two columns and leave the others so.
 		rest := strings.Repeat(" |", max(0, cols-2))
 		b.line("")
-		b.line("| " + strings.Join(mdCells(t.Header), " | ") + " |" + strings.Repeat(" |", cols-len(t.Header)))
+		b.line("| " + strings.Join(mdCells(t.Header), " | ") + " |" + strings.Repeat(" |", t.Unnamed))
 		b.line(strings.Repeat("|---", cols) + "|")
 		for _, r := range t.Rows {
 			if len(r) == 1 && cols > 1 {

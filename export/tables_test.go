@@ -41,3 +41,17 @@ func TestTextFromARecordingInAnExercisesTableIsEscapedOnTheSheet(t *testing.T) {
 		}
 	}
 }
+
+// TestASavedTableWithoutRowsKeepsItsHeader: given 4.1's table saved before findings
+// existed with no minute in it, the sheet says so and writes its header, the unnamed
+// flag column "| |", and no row.
+func TestASavedTableWithoutRowsKeepsItsHeader(t *testing.T) {
+	st := state.New()
+	st.Evidence.Agreement = &state.Table{Run: 2, Reason: "start", Timestamp: "completed_ts"}
+	md := Markdown(Build(st, time.Unix(0, 0)))
+	want := "Saved before this version of labtui: both windows of run 2 (start, completed_ts) at 00:00:00.000.\n\n" +
+		"| minute | tenant | processing time | event time | |\n|---|---|---|---|---|\n\n## 4.2"
+	if !strings.Contains(md, want) {
+		t.Errorf("the sheet lacks\n%s\nin\n%s", want, md)
+	}
+}

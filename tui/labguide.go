@@ -144,10 +144,8 @@ func panelTable(t lab4.Table) labpanel.Table {
 		out.Rows = append(out.Rows, []string{"…", safetext.Line(t.More)})
 	}
 	// The panel draws the columns its header names: those with no name get an empty one.
-	for _, r := range out.Rows {
-		for len(out.Header) < len(r) {
-			out.Header = append(out.Header, "")
-		}
+	for range t.Unnamed {
+		out.Header = append(out.Header, "")
 	}
 	return out
 }

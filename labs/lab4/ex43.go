@@ -240,7 +240,7 @@ func courseReplayTable(s replaySums) Table {
 // ProcessingTable is a replay's processing-time windows (at most ListedRows), the
 // wall-clock minutes its records landed in, with no title.
 func ProcessingTable(rows []minutes.Row) Table {
-	t := Table{Header: []string{"minute", "tenant", "USD", "requests"}, SheetOnly: true}
+	t := Table{Header: []string{"minute", "tenant", "USD", "requests"}, Unnamed: 1, SheetOnly: true}
 	for i, r := range rows {
 		if i == ListedRows {
 			t.More = fmt.Sprintf("%d more in the JSON", len(rows)-i)

@@ -46,13 +46,14 @@ type Exercise struct {
 // Table is an exercise's table in the learner's numbers: a title, a header, rows of
 // cells and a note, as the lab panel and the sheet both draw it. Its text is the
 // evidence's as it is (a tenant or request id of a recording included): the panel and
-// the sheet each make it safe for where they show it. A table without rows is its title
-// and note alone.
+// the sheet each make it safe for where they show it. A table without a header or rows
+// is its title and note alone; one with a header and no rows, its header under the title.
 type Table struct {
-	Title string
-	// Header names the columns; the rows may have cells past the last it names, in
-	// columns with no name (a flag such as "differs").
+	Title  string
 	Header []string
+	// Unnamed counts the columns after Header's that have no name (a flag such as
+	// "differs"), as the sheet writes them.
+	Unnamed int
 	// Rows are the table's rows, a cell per column; a row of one cell is a mark line
 	// between minutes (a hiccup's, or the wall clock's, as m puts it in the panes).
 	Rows [][]string
@@ -76,7 +77,7 @@ const (
 // minutes: at most ListedRows, a mark line as a row of one cell, "—" for a window that
 // wrote nothing, and "differs" beside a minute whose windows differ.
 func MinutesTable(rows []minutes.Row) Table {
-	t := Table{Header: []string{"minute", "tenant", "processing time", "event time"}, SheetOnly: true}
+	t := Table{Header: []string{"minute", "tenant", "processing time", "event time"}, Unnamed: 1, SheetOnly: true}
 	for i, r := range rows {
 		if i == ListedRows {
 			t.More = fmt.Sprintf("%d more rows in the JSON", len(rows)-i)

@@ -176,7 +176,8 @@ func TestAFindingsMinutesAreItsFirstTableOnTheSheetOnly(t *testing.T) {
 	rows[3].Cells[minutes.Event] = minutes.Cell{}
 	got := only(t, Agreement, &state.Finding{Rows: rows}, state.Evidence{})
 	want := Table{
-		Header: []string{"minute", "tenant", "processing time", "event time"},
+		Header:  []string{"minute", "tenant", "processing time", "event time"},
+		Unnamed: 1,
 		Rows: [][]string{
 			{"10:00", "acme", "$0.1000 (1)", "$0.0500 (1) never fired", "differs"},
 			{"10:01", "acme", "$0.1000 (1)", "$0.1000 (1)", ""},
@@ -263,7 +264,7 @@ func TestTheReplaysProcessingMinutesAndEveryReplayAreOnTheSheetAroundTheCourses(
 	}
 	proc := ts[0]
 	if proc.Title != "The replay's processing-time windows, the wall-clock minutes the whole recording landed in:" ||
-		!reflect.DeepEqual(proc.Header, []string{"minute", "tenant", "USD", "requests"}) || len(proc.Rows) != ListedRows ||
+		!reflect.DeepEqual(proc.Header, []string{"minute", "tenant", "USD", "requests"}) || proc.Unnamed != 1 || len(proc.Rows) != ListedRows ||
 		proc.More != "1 more in the JSON" {
 		t.Errorf("the processing-time windows: %+v", proc)
 	}
