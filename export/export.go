@@ -138,8 +138,8 @@ func (e *Evidence) tables(findings map[string]*state.Finding) state.Evidence {
 	if e == nil {
 		return state.Evidence{Findings: findings}
 	}
-	return state.Evidence{Hiccup: e.Hiccup, HiccupTable: e.HiccupTable, Replays: e.Replays, Replayed: e.Replayed, Moved: e.Moved,
-		MovedSummary: e.MovedSummary, Findings: findings}
+	return state.Evidence{Agreement: e.Agreement, Hiccup: e.Hiccup, HiccupTable: e.HiccupTable, Replays: e.Replays, Replayed: e.Replayed,
+		Moved: e.Moved, MovedSummary: e.MovedSummary, Findings: findings}
 }
 
 func replaysWith(rs []state.Replay, field string) []state.Replay {

@@ -5,9 +5,7 @@ import (
 	"strings"
 
 	"github.com/labtui/labtui/internal/safetext"
-	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/labs/lab4"
-	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 )
 
@@ -128,16 +126,14 @@ func docEvidence(doc Document) state.Evidence {
 	return ev
 }
 
-// writeFinding writes an exercise's evidence: the sentence, or, for a file saved before
-// findings existed, the tables it kept; then the exercise's own tables, those the lab
-// panel shows among them. findings are every exercise's, which its tables may name.
+// writeFinding writes an exercise's evidence: the sentence, or that there is none yet;
+// then the exercise's own tables, those the lab panel shows among them (and, with no
+// finding, those a file saved before findings existed kept). findings are every
+// exercise's, which its tables may name.
 func writeFinding(b *sheet, e Exercise, findings map[string]*state.Finding) {
 	var f *state.Finding
 	if e.Finding == nil {
 		b.line("**Evidence:** none yet; labtui counts " + e.Rule + ".")
-		if e.Evidence != nil {
-			writeLegacy(b, e.Evidence)
-		}
 	} else {
 		f = &e.Finding.Finding
 		status := "found"
@@ -195,28 +191,4 @@ func mdCells(cells []string) []string {
 		out[i] = md(shown(c))
 	}
 	return out
-}
-
-// writeLegacy writes evidence saved before findings existed, cut as the rest is.
-func writeLegacy(b *sheet, e *Evidence) {
-	if t := e.Agreement; t != nil {
-		b.line("")
-		b.line(fmt.Sprintf("Saved before this version of labtui: both windows of run %d (%s, %s) at %s.", t.Run, md(t.Reason), t.Timestamp, meter.Clock(t.TakenAt)))
-		writeTable(b, lab4.MinutesTable(t.Rows))
-	}
-	if h := e.Hiccup; h != nil {
-		b.line("")
-		b.line(fmt.Sprintf("Saved before this version of labtui: a %ds hiccup on %s at %s.", h.DurationMS/1000, md(h.Instance), meter.Clock(h.At)))
-		writeTable(b, lab4.MinutesTable(h.Table.Rows))
-		if len(h.Late) > 0 {
-			writeTable(b, lab4.LateTable(h))
-		}
-	}
-	for _, r := range e.Replays {
-		b.line("")
-		b.line(fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %s records.", md(r.Path), r.Timestamp, thousands.Format(r.Records)))
-		if c := r.Compare; c != nil && len(c.ProcessingMinutes) > 0 {
-			writeTable(b, lab4.ProcessingTable(c.ProcessingMinutes))
-		}
-	}
 }

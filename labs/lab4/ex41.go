@@ -38,7 +38,7 @@ var ex41 = Exercise{
 			"(the header's \"results N s after their events\"), and names what spoiled any other: a hiccup, a restart's " +
 			"re-read minutes, a stall.",
 	},
-	Tables:  func(f *state.Finding, _ state.Evidence) []Table { return findingRows(f) },
+	Tables:  agreementTables,
 	Rule:    agreementRule,
 	WhyNot:  agreementWhyNot,
 	Prefers: moreAgreeing,
@@ -555,3 +555,19 @@ func spoilWhy(m state.SpoiledMinute, n int, a state.AgreementFacts) string {
 
 // secondsOf is ms as seconds: "0.41 s".
 func secondsOf(ms int64) string { return fmt.Sprintf("%.2f s", float64(ms)/1000) }
+
+// agreementTables is 4.1's table: its finding's minutes, both windows side by side, or,
+// with no finding, the table a file saved before findings existed kept (ev.Agreement).
+func agreementTables(f *state.Finding, ev state.Evidence) []Table {
+	if f != nil {
+		return findingRows(f)
+	}
+	a := ev.Agreement
+	if a == nil {
+		return nil
+	}
+	t := minutesTable(a.Rows)
+	t.Title = fmt.Sprintf("Saved before this version of labtui: both windows of run %d (%s, %s) at %s.", a.Run, a.Reason, a.Timestamp,
+		meter.Clock(a.TakenAt))
+	return []Table{t}
+}

@@ -222,14 +222,26 @@ func hiccupSentence(run state.RunRef, h state.HiccupFacts) string {
 // side (the sheet's); the course's (acme, $0.10 a request) beside the learner's two
 // minutes of the hold, from the session's table of the hiccup (ev.HiccupTable); and the
 // first late records of the hiccup's evidence (ev.Hiccup, the sheet's). Without f, the
-// course's beside the learner's alone; none without any.
+// hiccup a file saved before findings existed kept (ev.Hiccup: its minutes and late
+// records, the sheet's), then the course's beside the learner's; none without any.
 func hiccupTables(f *state.Finding, ev state.Evidence) []Table {
-	out := findingRows(f)
-	if h := ev.HiccupTable; h != nil {
-		out = append(out, courseHiccupTable(h))
+	h := ev.Hiccup
+	var out []Table
+	if f != nil {
+		out = findingRows(f)
+	} else if h != nil {
+		t := minutesTable(h.Table.Rows)
+		t.Title = fmt.Sprintf("Saved before this version of labtui: a %ds hiccup on %s at %s.", h.DurationMS/1000, h.Instance, meter.Clock(h.At))
+		out = append(out, t)
+		if len(h.Late) > 0 {
+			out = append(out, lateTable(h))
+		}
 	}
-	if h := ev.Hiccup; f != nil && h != nil && len(h.Late) > 0 {
-		out = append(out, LateTable(h))
+	if c := ev.HiccupTable; c != nil {
+		out = append(out, courseHiccupTable(c))
+	}
+	if f != nil && h != nil && len(h.Late) > 0 {
+		out = append(out, lateTable(h))
 	}
 	return out
 }
@@ -249,10 +261,10 @@ func courseHiccupTable(h *state.HiccupTable) Table {
 	return t
 }
 
-// LateTable is the first late records of hiccup evidence h (at most ListedLate), the
+// lateTable is the first late records of hiccup evidence h (at most ListedLate), the
 // watermark each met and when it arrived (blank when not known), with how many there
 // were in all when the evidence keeps fewer.
-func LateTable(h *state.Hiccup) Table {
+func lateTable(h *state.Hiccup) Table {
 	late := h.Late
 	t := Table{Title: "Late records the event-time window dropped, and the watermark each met:",
 		Header: []string{"request", "tenant", "gateway", "timestamp", "arrived", "watermark met", "USD"}, SheetOnly: true}

@@ -198,16 +198,20 @@ func replaySentence(run state.RunRef, r state.ReplayFacts) string {
 // learner's completed_ts replay compared with its reference, the replay of the run
 // backing 4.3 (f's) when the evidence keeps it, or else the latest; and every replay the
 // learner ran (ev.Replayed, the sheet's). Each only when there is what it shows.
+// Without f, the completed_ts replays a file saved before findings existed kept come
+// first (the sheet's).
 func replayTables(f *state.Finding, ev state.Evidence) []Table {
 	var out []Table
 	backing := 0
 	if f != nil {
 		backing = f.Run.ID
 		if len(f.Rows) > 0 {
-			t := ProcessingTable(f.Rows)
+			t := processingTable(f.Rows)
 			t.Title = "The replay's processing-time windows, the wall-clock minutes the whole recording landed in:"
 			out = append(out, t)
 		}
+	} else {
+		out = savedReplays(ev.Replays, meter.CompletedTS)
 	}
 	if s, ok := replaySumsOf(ev.Replays, backing); ok {
 		out = append(out, courseReplayTable(s))
@@ -237,9 +241,9 @@ func courseReplayTable(s replaySums) Table {
 	}
 }
 
-// ProcessingTable is a replay's processing-time windows (at most ListedRows), the
+// processingTable is a replay's processing-time windows (at most ListedRows), the
 // wall-clock minutes its records landed in, with no title.
-func ProcessingTable(rows []minutes.Row) Table {
+func processingTable(rows []minutes.Row) Table {
 	t := Table{Header: []string{"minute", "tenant", "USD", "requests"}, Unnamed: 1, SheetOnly: true}
 	for i, r := range rows {
 		if i == ListedRows {
@@ -254,6 +258,26 @@ func ProcessingTable(rows []minutes.Row) Table {
 		t.Rows = append(t.Rows, []string{hhmm(r.WindowStart), r.Tenant, fmt.Sprintf("$%.4f", p.USD), Count(p.Requests), open})
 	}
 	return t
+}
+
+// savedReplays are the replays with field that a file saved before findings existed
+// kept, a table each: the replay, and its processing-time windows when it was compared
+// (the sheet's). They are every replay with field the evidence keeps: with no finding,
+// the sheet shows them all as saved.
+func savedReplays(replays []state.Replay, field meter.TimestampField) []Table {
+	var out []Table
+	for _, r := range replays {
+		if r.Timestamp != field.String() {
+			continue
+		}
+		t := Table{SheetOnly: true}
+		if c := r.Compare; c != nil && len(c.ProcessingMinutes) > 0 {
+			t = processingTable(c.ProcessingMinutes)
+		}
+		t.Title = fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %s records.", r.Path, r.Timestamp, Count(r.Records))
+		out = append(out, t)
+	}
+	return out
 }
 
 // replayedTable is every replay of a recording the learner ran (ev.Replayed), a row

@@ -82,18 +82,24 @@ const MovedListed = 5
 
 // movedTables is 4.4's table: the first requests whose cost moved minutes between the
 // completed_ts and the started_ts replay (ev.Moved), with their summary when the runs
-// were compared whole (ev.MovedSummary); none when there is neither.
-func movedTables(_ *state.Finding, ev state.Evidence) []Table {
+// were compared whole (ev.MovedSummary); none when there is neither. Without a finding,
+// the started_ts replays a file saved before findings existed kept come first (the
+// sheet's).
+func movedTables(f *state.Finding, ev state.Evidence) []Table {
+	var saved []Table
+	if f == nil {
+		saved = savedReplays(ev.Replays, meter.StartedTS)
+	}
 	moved, s := ev.Moved, ev.MovedSummary
 	if len(moved) == 0 && s == nil {
-		return nil
+		return saved
 	}
 	t := Table{Title: "yours: requests whose cost moved minutes with started_ts"}
 	if s != nil {
 		t.Title += fmt.Sprintf(": %s (compared: %s).", s.Summary, s.Compared)
 	}
 	if len(moved) == 0 {
-		return []Table{t}
+		return append(saved, t)
 	}
 	t.Header = []string{"request", "tenant", "USD", "started_ts", "completed_ts", "minute by completed_ts", "minute by started_ts", "late with started_ts"}
 	listed := moved[:min(len(moved), MovedListed)]
@@ -115,5 +121,5 @@ func movedTables(_ *state.Finding, ev state.Evidence) []Table {
 	if total > len(listed) {
 		t.Note = fmt.Sprintf("(%s more moved requests in the JSON.)", Count(int64(total-len(listed))))
 	}
-	return []Table{t}
+	return append(saved, t)
 }

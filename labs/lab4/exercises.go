@@ -73,10 +73,10 @@ const (
 	ListedLate = 5
 )
 
-// MinutesTable is rows with both windows side by side, as the sheet lists a finding's
+// minutesTable is rows with both windows side by side, as the sheet lists a finding's
 // minutes: at most ListedRows, a mark line as a row of one cell, "—" for a window that
 // wrote nothing, and "differs" beside a minute whose windows differ.
-func MinutesTable(rows []minutes.Row) Table {
+func minutesTable(rows []minutes.Row) Table {
 	t := Table{Header: []string{"minute", "tenant", "processing time", "event time"}, Unnamed: 1, SheetOnly: true}
 	for i, r := range rows {
 		if i == ListedRows {
@@ -103,7 +103,7 @@ func findingRows(f *state.Finding) []Table {
 	if f == nil || len(f.Rows) == 0 {
 		return nil
 	}
-	return []Table{MinutesTable(f.Rows)}
+	return []Table{minutesTable(f.Rows)}
 }
 
 // windowText is a window's cell as a table lists it: "$0.3000 (2)", with "never fired"

@@ -24,6 +24,19 @@ func only(t *testing.T, id string, f *state.Finding, ev state.Evidence) Table {
 	return ts[0]
 }
 
+// panel is the table the lab panel shows of exercise id, its first that is not the
+// sheet's alone, failing the test when there is none.
+func panel(t *testing.T, id string, f *state.Finding, ev state.Evidence) Table {
+	t.Helper()
+	for _, x := range TablesOf(id, f, ev) {
+		if !x.SheetOnly {
+			return x
+		}
+	}
+	t.Fatalf("%s: no table for the panel", id)
+	return Table{}
+}
+
 // TestTheHiccupTableIsTheCoursesBesideTheSessionsTwoMinutes: given the session's table
 // of a hiccup (tenant acme, held on gw-1, its event-time window silent in the second
 // minute), 4.2's table has the course's two minutes beside the learner's, — where a
@@ -66,9 +79,9 @@ func replayOf(run int, usd ...float64) state.Replay {
 
 // TestTheReplayTableIsTheReplayBacking43ComparedWithItsReference: given two compared
 // completed_ts replays and a started_ts one, 4.3's table is of the replay whose run backs
-// 4.3, or, with no finding, of the latest completed_ts one: its rows identical, and the
-// minutes its processing-time windows filled with the biggest; none without a compared
-// completed_ts replay.
+// 4.3, or, with no finding, of the latest completed_ts one (the one the panel shows, after
+// the replays as saved): its rows identical, and the minutes its processing-time windows
+// filled with the biggest; none without a compared completed_ts replay.
 func TestTheReplayTableIsTheReplayBacking43ComparedWithItsReference(t *testing.T) {
 	started := replayOf(4, 9)
 	started.Timestamp = "started_ts"
@@ -86,12 +99,12 @@ func TestTheReplayTableIsTheReplayBacking43ComparedWithItsReference(t *testing.T
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("4.3's table =\n%+v\nwant\n%+v", got, want)
 	}
-	if got := only(t, Replay, nil, ev); got.Title != strings.Replace(want.Title, "run 2", "run 3", 1) ||
+	if got := panel(t, Replay, nil, ev); got.Title != strings.Replace(want.Title, "run 2", "run 3", 1) ||
 		got.Rows[1][2] != "1 minute, $7.00 in all, $7.00 in 11:00" {
 		t.Errorf("with no finding, the latest completed_ts replay's table: %+v", got)
 	}
 	ev.Replays[0].Compare, ev.Replays[1].Compare = nil, nil
-	if ts := TablesOf(Replay, nil, ev); ts != nil {
+	if ts := TablesOf(Replay, &state.Finding{}, ev); ts != nil {
 		t.Errorf("a table without a compared completed_ts replay: %+v", ts)
 	}
 }
@@ -203,7 +216,7 @@ func TestAFindingsMinutesAreItsFirstTableOnTheSheetOnly(t *testing.T) {
 // 4.2's tables are its minutes, the course's beside the learner's (the one the panel
 // shows), then the first ListedLate late records with the watermark each met and when it
 // arrived, how many more are kept and how many there were; without the finding, the
-// course's alone.
+// course's is the one the panel shows.
 func TestTheHiccupsMinutesAndLateRecordsAreOnTheSheetAroundTheCourses(t *testing.T) {
 	h := &state.Hiccup{LateCount: 9, LateUSD: 0.9}
 	for i := range 7 {
@@ -236,7 +249,7 @@ func TestTheHiccupsMinutesAndLateRecordsAreOnTheSheetAroundTheCourses(t *testing
 	if !reflect.DeepEqual(ts[2], want) {
 		t.Errorf("4.2's late records =\n%+v\nwant\n%+v", ts[2], want)
 	}
-	if got := only(t, Hiccup, nil, ev); got.SheetOnly || !strings.HasPrefix(got.Title, "the course: ") {
+	if got := panel(t, Hiccup, nil, ev); !strings.HasPrefix(got.Title, "the course: ") {
 		t.Errorf("without a finding, the course's alone: %+v", got)
 	}
 }
@@ -317,6 +330,58 @@ func TestARunIsNamedByWhenItBeganOnlyWhereItsNumberNamesTwoRuns(t *testing.T) {
 	} {
 		if got := n.Of(c.r); got != c.want {
 			t.Errorf("%+v is %q, want %q", c.r, got, c.want)
+		}
+	}
+}
+
+// TestTablesSavedBeforeFindingsExistedAreOnTheSheetWithoutAFinding: given a file saved
+// before findings existed (4.1's table, a hiccup with its minutes and a late record, a
+// replay with each timestamp field, one of them compared), each exercise without a
+// finding has them first, titled as saved, for the sheet alone: 4.1 its minutes, 4.2 its
+// hiccup's minutes and late records before the course's, 4.3 and 4.4 the replays of their
+// own field. With a finding, none of them.
+func TestTablesSavedBeforeFindingsExistedAreOnTheSheetWithoutAFinding(t *testing.T) {
+	ev := state.Evidence{
+		Agreement: &state.Table{Run: 2, Reason: "start", Timestamp: "completed_ts", TakenAt: at(300), Rows: minuteRows(1)},
+		Hiccup: &state.Hiccup{Instance: "gw-1", DurationMS: 35000, At: at(40), Table: state.Table{Rows: minuteRows(2)},
+			Late: []state.Late{{RequestID: "r-103", Tenant: "acme", Gateway: "gw-1", Timestamp: at(44), Watermark: at(69), USD: 0.1}}},
+		HiccupTable: &state.HiccupTable{Run: 2, Instance: "gw-1", Tenant: "acme"},
+		Replays: []state.Replay{{Path: "hour.jsonl.gz", Timestamp: "started_ts", Records: 1200},
+			{Path: "hour.jsonl.gz", Timestamp: "completed_ts", Records: 143400, Compare: &state.Comparison{ProcessingMinutes: minuteRows(1)}}},
+	}
+	titles := func(id string) (out []string) {
+		for _, x := range TablesOf(id, nil, ev) {
+			if !x.SheetOnly {
+				break
+			}
+			out = append(out, x.Title)
+		}
+		return out
+	}
+	for id, want := range map[string][]string{
+		Agreement: {"Saved before this version of labtui: both windows of run 2 (start, completed_ts) at 10:05:00.000."},
+		Hiccup: {"Saved before this version of labtui: a 35s hiccup on gw-1 at 10:00:40.000.",
+			"Late records the event-time window dropped, and the watermark each met:"},
+		Replay: {"Saved before this version of labtui: a replay of hour.jsonl.gz with completed_ts, 143,400 records."},
+		Moved:  {"Saved before this version of labtui: a replay of hour.jsonl.gz with started_ts, 1,200 records."},
+	} {
+		if got := titles(id); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s's saved tables: %q, want %q", id, got, want)
+		}
+	}
+	ts := TablesOf(Hiccup, nil, ev)
+	if len(ts) != 3 || len(ts[0].Rows) != 3 || !strings.HasPrefix(ts[2].Title, "the course: ") {
+		t.Errorf("4.2: the saved minutes, its late records, then the course's: %+v", ts)
+	}
+	if rep := TablesOf(Replay, nil, ev)[0]; !reflect.DeepEqual(rep.Rows, [][]string{{"10:00", "acme", "$0.1000", "1", ""}}) {
+		t.Errorf("the compared replay's processing-time windows: %+v", rep)
+	}
+	if mv := TablesOf(Moved, nil, ev); len(mv) != 1 || mv[0].Header != nil {
+		t.Errorf("a replay not compared is its title alone: %+v", mv)
+	}
+	for _, id := range []string{Agreement, Moved} {
+		if ts := TablesOf(id, &state.Finding{}, ev); ts != nil {
+			t.Errorf("%s with a finding: %+v", id, ts)
 		}
 	}
 }
