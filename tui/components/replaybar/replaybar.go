@@ -113,8 +113,13 @@ func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField, reach
 	if p.Total > 0 {
 		frac = min(1, float64(p.Records)/float64(p.Total))
 	}
-	text := fmt.Sprintf(" %3.0f%% · read %s of %s records · event time %s · %s records/s · %s left", frac*100,
-		Count(p.Records), Count(p.Total), eventTime(p.EventTime), Count(int64(p.Rate)), left(p.Left))
+	pace := Count(int64(p.Rate)) + " records/s · " + left(p.Left) + " left"
+	if p.Rate <= 0 {
+		// Nothing read yet (a real job starting): no pace, so no time left to say.
+		pace = "the job has not read yet"
+	}
+	text := fmt.Sprintf(" %3.0f%% · read %s of %s records · event time %s · %s", frac*100,
+		Count(p.Records), Count(p.Total), eventTime(p.EventTime), pace)
 	return m.bar(head, frac, text)
 }
 
@@ -127,7 +132,7 @@ func (m Model) bar(head string, frac float64, text string) string {
 	return textutil.Fit(head+" "+bar+text, m.width)
 }
 
-const noneYet = "none yet"
+const noneYet = meter.NoWatermarkYet
 
 // eventTime is the watermark reached, or "none yet" before the first.
 func eventTime(wm int64) string {

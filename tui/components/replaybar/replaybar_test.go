@@ -32,6 +32,19 @@ func TestTheBarShowsRecordsEventTimeRateAndTimeLeft(t *testing.T) {
 	}
 }
 
+// Before a real job's first read there is no pace: the bar says so instead of
+// "0 records/s · 0.0s left", which read as done.
+func TestBeforeTheFirstReadTheBarSaysNoTimeLeft(t *testing.T) {
+	m := New(theme.New()).SetWidth(160)
+	got := ansi.Strip(m.View(&backend.ReplayProgress{Path: "hour.jsonl.gz", Total: 143400}, meter.CompletedTS, meter.MinWatermark))
+	if !strings.Contains(got, "read 0 of 143,400 records · event time none yet · the job has not read yet") {
+		t.Errorf("bar %q does not say the job has not read yet", got)
+	}
+	if strings.Contains(got, "left") || strings.Contains(got, "records/s") {
+		t.Errorf("bar %q gives a pace or a time left before any read", got)
+	}
+}
+
 func TestTheBarSaysWhenTheReplayIsOverOrFailed(t *testing.T) {
 	m := New(theme.New()).SetWidth(160)
 	done := ansi.Strip(m.View(&backend.ReplayProgress{Path: "labs/x/hour.jsonl.gz", Records: 143400, Total: 143400, Done: true,
