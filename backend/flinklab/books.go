@@ -15,8 +15,13 @@ const maxOpen = 10_000
 // yet fired. The PyFlink job prints no snapshot of its state, so these are estimates,
 // reset when the job restarts:
 //
-//   - Watermark is the highest watermark a trace line carried (the trace operator sees
-//     the same watermarks as the event-time window, a moment earlier or later).
+//   - Watermark is the highest watermark the job's lines prove: one a trace line carried
+//     (the trace operator sees the same watermarks as the event-time window, a moment
+//     earlier or later), one a late record met at the event-time window, and, for each
+//     event-time window that fired, its last millisecond (Flink fires a window once the
+//     watermark reaches its maxTimestamp). The last two matter at the end of a replay:
+//     a Python operator's trace carries the watermark it had at its bundle's start, so
+//     after the last records no trace line carries the watermark that closed the hour.
 //   - Records counts trace lines; Late and LateUSD the late side output; the Fired and
 //     USD counts the two window sinks. Events is not known and stays zero; Malformed
 //     counts the malformed side output.
@@ -52,9 +57,7 @@ func (b *books) add(r *meter.Result) {
 		t := &r.Record
 		b.stats.Records++
 		b.stats.RecordsUSD += t.USD
-		if t.Watermark > b.watermark {
-			b.watermark = t.Watermark
-		}
+		b.watermark = max(b.watermark, t.Watermark)
 		if !t.Late && t.EventWindowEnd != 0 {
 			b.openAdd(meter.EventTimeResult, t.TenantID, t.EventWindowEnd, t.USD)
 		}
@@ -66,11 +69,13 @@ func (b *books) add(r *meter.Result) {
 	case meter.LateResult:
 		b.stats.Late++
 		b.stats.LateUSD += r.Record.USD
+		b.watermark = max(b.watermark, r.Record.Watermark)
 	case meter.ProcessingTimeResult:
 		b.stats.ProcessingFired++
 		b.stats.ProcessingUSD += r.Minute.USD
 		delete(b.open, openKey{meter.ProcessingTimeResult, r.Minute.TenantID, r.Minute.WindowEnd})
 	case meter.EventTimeResult:
+		b.watermark = max(b.watermark, r.Minute.WindowEnd-1)
 		b.stats.EventFired++
 		b.stats.EventUSD += r.Minute.USD
 		delete(b.open, openKey{meter.EventTimeResult, r.Minute.TenantID, r.Minute.WindowEnd})

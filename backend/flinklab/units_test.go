@@ -101,3 +101,26 @@ func TestBooksForgetWindowsLongPastDue(t *testing.T) {
 		t.Errorf("a minute after the watermark passed it, the event-time window is still open (%d open)", n)
 	}
 }
+
+// At the end of a replay no trace line carries the watermark that closed the hour (a
+// Python operator's trace has the watermark of its bundle's start): a fired event-time
+// window and a late record's watermark raise the books' watermark too, never lower it.
+func TestBooksWatermarkIsTheHighestTheJobsLinesProve(t *testing.T) {
+	b := newBooks()
+	const end = 1767261660000
+	b.add(&meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{TenantID: "acme", Watermark: end - 30_000, EventWindowEnd: end}})
+	b.add(&meter.Result{Kind: meter.LateResult, Record: meter.RecordTrace{TenantID: "acme", Watermark: end + 5_000, EventWindowEnd: end}})
+	if b.watermark != end+5_000 {
+		t.Errorf("after a late record that met %d, the watermark is %d", end+5_000, b.watermark)
+	}
+	ev := &meter.Result{Kind: meter.EventTimeResult}
+	ev.Minute.TenantID, ev.Minute.WindowStart, ev.Minute.WindowEnd = "acme", end+meter.Minute, end+2*meter.Minute
+	b.add(ev)
+	if want := int64(end + 2*meter.Minute - 1); b.watermark != want {
+		t.Errorf("after the window ending %d fired, the watermark is %d, want %d", ev.Minute.WindowEnd, b.watermark, want)
+	}
+	b.add(&meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{TenantID: "acme", Watermark: end, EventWindowEnd: end + meter.Minute}})
+	if want := int64(end + 2*meter.Minute - 1); b.watermark != want {
+		t.Errorf("a trace with an older watermark lowered it to %d, want %d", b.watermark, want)
+	}
+}
