@@ -267,10 +267,10 @@ func (s *Session) compare(run *Run) []Task {
 	if !run.Results.Complete() {
 		title += fmt.Sprintf(" · only the latest %d results of the replay are kept", run.Results.Len())
 	}
-	dropped, letGo, forgotten := run.Dropped, run.Results.Dropped(), run.Forgotten
+	dropped, letGo, forgotten, uncounted := run.Dropped, run.Results.Dropped(), run.Forgotten, run.ForgottenUncounted
 	return []Task{{What: fmt.Sprintf("compare run %d with %s", id, names.A), run: func(context.Context) Outcome {
 		d := compareWith(refs, out, names, true)
-		d.explainNever(dropped, letGo, forgotten)
+		d.explainNever(dropped, letGo, forgotten, uncounted)
 		ev := d.Evidence(reference)
 		ev.AgainstRun = againstRun
 		if againstRun == nil {

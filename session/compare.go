@@ -141,22 +141,26 @@ func (n *neverIDs) add(r *diff.Report, event bool) {
 // halves its job's RequestAssembler let go waiting for their other half (forgotten).
 // With nothing dropped or let go, every such record is a request the job never
 // assembled, so its halves were let go; with none let go either they are unaccounted
-// for, and it says so.
-func (c *ReplayDiff) explainNever(dropped, letGo int, forgotten int64) {
+// for, and it says so, unless the job does not count the halves it lets go
+// (uncounted, a real Flink job): then that is where they went, uncounted.
+func (c *ReplayDiff) explainNever(dropped, letGo int, forgotten int64, uncounted bool) {
 	if c.Never == 0 {
 		return
 	}
 	b := c.Names.B
 	s := fmt.Sprintf("%s the reference counted never reached %s's windows: ", plural(c.Never, "record"), b)
-	when := ""
+	span := ""
 	switch {
 	case c.NeverTo == 0:
 	case c.NeverFrom == c.NeverTo:
-		when = fmt.Sprintf(" They are requests of the minute %s by event time; when the job let their halves go is not known: "+
-			"it counts the halves it lets go, not which or when.", hhmm(c.NeverFrom))
+		span = fmt.Sprintf(" They are requests of the minute %s by event time", hhmm(c.NeverFrom))
 	default:
-		when = fmt.Sprintf(" They are requests of the minutes %s–%s by event time; when the job let their halves go is not known: "+
-			"it counts the halves it lets go, not which or when.", hhmm(c.NeverFrom), hhmm(c.NeverTo))
+		span = fmt.Sprintf(" They are requests of the minutes %s–%s by event time", hhmm(c.NeverFrom), hhmm(c.NeverTo))
+	}
+	when := ""
+	if span != "" {
+		when = span + "; when the job let their halves go is not known: it counts the halves it lets go, not which or when."
+		span += "."
 	}
 	forgot := fmt.Sprintf("its job let go of %s waiting for the other half of their request (the RequestAssembler keeps a half "+
 		"10 minutes of event time, by the watermark: a partition read more than that behind the one furthest ahead loses a "+
@@ -164,6 +168,11 @@ func (c *ReplayDiff) explainNever(dropped, letGo int, forgotten int64) {
 	switch {
 	case dropped == 0 && letGo == 0 && forgotten > 0:
 		s += "none of its output was dropped or let go, so each is a request its job never assembled: " + forgot + "." + when
+	case dropped == 0 && letGo == 0 && uncounted:
+		s += "none of its output was dropped or let go, so each is a request its job never assembled: its job (real Flink) " +
+			"does not count the request halves it lets go, and a half waits for the other half of its request 10 minutes of " +
+			"event time, by the watermark: a partition read more than that behind the one furthest ahead loses a request's " +
+			"first half before its second is read, then the second, left waiting alone." + span
 	case dropped == 0 && letGo == 0:
 		s += "UNACCOUNTED: its job let go of no request half, and none of its output was dropped or let go."
 	default:

@@ -182,8 +182,8 @@ func TestALightComparisonSaysWhatTheFullOneSays(t *testing.T) {
 	if len(full.Event.Rows) == 0 || light.Event.Rows != nil || light.Processing.Rows != nil {
 		t.Fatalf("the full comparison has %d event-time rows, the light one %d and %d", len(full.Event.Rows), len(light.Event.Rows), len(light.Processing.Rows))
 	}
-	full.explainNever(1, 2, 3)
-	light.explainNever(1, 2, 3)
+	full.explainNever(1, 2, 3, false)
+	light.explainNever(1, 2, 3, false)
 	if a, b := full.Evidence("the hour"), light.Evidence("the hour"); !reflect.DeepEqual(a, b) {
 		t.Errorf("the light comparison's evidence is\n%+v\nthe full one's\n%+v", b, a)
 	}

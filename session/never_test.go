@@ -23,11 +23,17 @@ func twoRequests(context.Context, string, meter.Options) ([]meter.Result, error)
 // replayMissingOne replays into l a run that traced and windowed r-1 and not r-2, with
 // the counts the backend gave: halves its job let go, results it dropped.
 func replayMissingOne(l *lab, forgotten int64, dropped int) {
+	replayMissingOneOf(l, forgotten, dropped, false)
+}
+
+// replayMissingOneOf is replayMissingOne by a job that counts the halves it lets go, or
+// (uncounted) one that does not, as real Flink's.
+func replayMissingOneOf(l *lab, forgotten int64, dropped int, uncounted bool) {
 	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
 	l.apply(backend.Update{Restarted: &backend.Restart{Run: 2, Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS,
 		Recording: "hour.jsonl.gz"}})
 	st := status(t0+70000, t0+61000)
-	st.Job.Forgotten = forgotten
+	st.Job.Forgotten, st.Job.ForgottenUncounted = forgotten, uncounted
 	l.apply(backend.Update{Run: 2, Results: []meter.Result{traceOf("r-1"), fired(meter.EventTimeResult, "acme", 0, 0.1, 1),
 		fired(meter.ProcessingTimeResult, "acme", 0, 0.1, 1)}, Dropped: dropped, Status: st})
 	l.apply(backend.Update{Run: 2, Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 4, Done: true}})
@@ -73,5 +79,26 @@ func TestARecordThatNeverReachedTheReplaysWindowsIsAccountedFor(t *testing.T) {
 		if run := l.h.Current(); run.Dropped != c.dropped {
 			t.Errorf("the replay's run counts %d dropped results, the backend said %d", run.Dropped, c.dropped)
 		}
+	}
+}
+
+// On a real Flink job, which does not count the request halves it lets go, a record
+// that never reached the replay's windows is not "UNACCOUNTED": nothing of the output
+// was dropped or let go, so its request was never assembled, and the sentence says the
+// job does not count its halves instead of saying it let none go.
+func TestARecordThatNeverReachedARealJobsWindowsIsARequestItNeverAssembled(t *testing.T) {
+	l := newLabWith(Config{Reenact: twoRequests})
+	replayMissingOneOf(l, 0, 0, true)
+	st := l.h.DiffState(false)
+	if st.Diff == nil {
+		t.Fatalf("no comparison: %q", st.Note)
+	}
+	want := "1 record the reference counted never reached the replay's windows: none of its output was dropped or let go, " +
+		"so each is a request its job never assembled: its job (real Flink) does not count the request halves it lets go, " +
+		"and a half waits for the other half of its request 10 minutes of event time, by the watermark: a partition read " +
+		"more than that behind the one furthest ahead loses a request's first half before its second is read, then the " +
+		"second, left waiting alone. They are requests of the minute 10:00 by event time."
+	if st.Diff.NeverWhy != want {
+		t.Errorf("never %d, %q\nwant %q", st.Diff.Never, st.Diff.NeverWhy, want)
 	}
 }

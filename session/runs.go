@@ -105,6 +105,9 @@ type Run struct {
 	// usually counts twice, its first half let go before its second was read, then its
 	// second, left waiting alone.
 	Forgotten int64
+	// ForgottenUncounted says the run's job does not count the halves it lets go
+	// (meter.Stats.ForgottenUncounted): Forgotten is then 0 whatever it let go.
+	ForgottenUncounted bool
 	// Latency is how long the job's results trailed their records, as the run's latest
 	// status measured it (backend.Status.Latency); 0 until measured.
 	Latency time.Duration
@@ -302,6 +305,7 @@ func (s *Session) record(u backend.Update) {
 		}
 		// Halves dropped at the assembler's bound were let go waiting too.
 		run.Forgotten = u.Status.Job.Forgotten + u.Status.Job.Overflowed
+		run.ForgottenUncounted = u.Status.Job.ForgottenUncounted
 		if u.Status.Latency > 0 {
 			run.Latency = u.Status.Latency
 		}

@@ -22,6 +22,8 @@ const maxOpen = 10_000
 //     watermark reaches its maxTimestamp). The last two matter at the end of a replay:
 //     a Python operator's trace carries the watermark it had at its bundle's start, so
 //     after the last records no trace line carries the watermark that closed the hour.
+//   - Forgotten is not known (ForgottenUncounted): the job prints nothing when its
+//     RequestAssembler lets a half go.
 //   - Records counts trace lines; Late and LateUSD the late side output; the Fired and
 //     USD counts the two window sinks. Events is not known and stays zero; Malformed
 //     counts the malformed side output.
@@ -47,7 +49,8 @@ type openKey struct {
 }
 
 func newBooks() books {
-	return books{watermark: meter.MinWatermark, open: make(map[openKey]*meter.Result)}
+	return books{watermark: meter.MinWatermark, open: make(map[openKey]*meter.Result),
+		stats: meter.Stats{ForgottenUncounted: true}}
 }
 
 // add counts one result.
