@@ -96,19 +96,7 @@ func (s *sheet) runLabel(r state.RunRef) string {
 	if r.Recording != "" {
 		what += " of " + md(r.Recording)
 	}
-	return s.names.Of(r) + ": " + joinSet(what, r.Timestamp, r.Watermarks)
-}
-
-// joinSet joins the parts that are set with ", ": a file saved before a run kept its
-// timestamp field or its watermarks leaves them out, not an empty ", ,".
-func joinSet(parts ...string) string {
-	var set []string
-	for _, p := range parts {
-		if p != "" {
-			set = append(set, p)
-		}
-	}
-	return strings.Join(set, ", ")
+	return s.names.Of(r) + ": " + lab4.JoinSet(what, r.Timestamp, r.Watermarks)
 }
 
 // docEvidence is the evidence doc holds, as the exercises' tables read what is not their

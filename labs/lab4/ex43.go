@@ -300,7 +300,7 @@ func replayedTable(ev state.Evidence) Table {
 		if l.Error != "" {
 			records += " (stopped: " + l.Error + ")"
 		}
-		t.Rows = append(t.Rows, []string{names.Of(r) + ": " + joinSet(what, r.Timestamp), r.Watermarks, records, Count(int64(l.LateCount)),
+		t.Rows = append(t.Rows, []string{names.Of(r) + ": " + JoinSet(what, r.Timestamp), r.Watermarks, records, Count(int64(l.LateCount)),
 			fmt.Sprintf("$%.4f", l.LateUSD), leadOf(l.Lead), backs(r, ev.Findings)})
 	}
 	return t

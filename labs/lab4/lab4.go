@@ -89,9 +89,9 @@ func (n RunNames) Of(r state.RunRef) string {
 	return name
 }
 
-// joinSet joins the parts that are set with ", ": a file saved before a run kept its
+// JoinSet joins the parts that are set with ", ": a file saved before a run kept its
 // timestamp field or its watermarks leaves them out, not an empty ", ,".
-func joinSet(parts ...string) string {
+func JoinSet(parts ...string) string {
 	var set []string
 	for _, p := range parts {
 		if p != "" {
