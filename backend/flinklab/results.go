@@ -72,6 +72,34 @@ type resultsReader struct {
 	closed  bool
 }
 
+// resultsMetadataAge lets listedPartitions ask the broker again within a second: kgo
+// answers a metadata request from its cache for MetadataMinAge (5 s by default).
+var resultsMetadataAge = kgo.MetadataMinAge(250 * time.Millisecond)
+
+// listedPartitions is how many partitions the broker's metadata lists for topic, asked
+// every 100 ms until it lists some, up to wait: a topic just created can be listed for
+// a moment with none, or not at all (its metadata has not reached the broker asked),
+// which two sessions starting at once on one broker met. After wait, what was last
+// listed is the answer.
+func listedPartitions(ctx context.Context, adm *kadm.Client, topic string, wait time.Duration) (int, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		topics, err := adm.ListTopics(ctx, topic)
+		n := len(topics[topic].Partitions)
+		if err == nil && topics[topic].Err != nil {
+			err = topics[topic].Err
+		}
+		if err == nil && n > 0 || ctx.Err() != nil || time.Now().After(deadline) {
+			return n, err
+		}
+		select {
+		case <-ctx.Done():
+			return n, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // openResults creates the session's results topic unless it exists, and returns a reader
 // of it from its end offset now: whatever an earlier run of the session wrote there is
 // not read. Run starts reading.
@@ -79,16 +107,14 @@ func openResults(ctx context.Context, broker, topic, session string, logf Log) (
 	if err := labcluster.CreateTopic(ctx, broker, topic, 1, logf); err != nil {
 		return nil, err
 	}
-	meta, err := kgo.NewClient(kgo.SeedBrokers(broker), kgo.ClientID("labtui-results"))
+	meta, err := kgo.NewClient(kgo.SeedBrokers(broker), kgo.ClientID("labtui-results"), resultsMetadataAge)
 	if err != nil {
 		return nil, fmt.Errorf("read the results topic %s: %w", topic, err)
 	}
 	adm := kadm.NewClient(meta)
-	topics, err := adm.ListTopics(ctx, topic)
-	if err == nil {
-		if n := len(topics[topic].Partitions); n != 1 {
-			err = fmt.Errorf("it has %d partitions, and the job's results are read from one, in the order it wrote them: delete the topic, or give another --session", n)
-		}
+	n, err := listedPartitions(ctx, adm, topic, 10*time.Second)
+	if err == nil && n != 1 {
+		err = fmt.Errorf("it has %d partitions, and the job's results are read from one, in the order it wrote them: delete the topic, or give another --session", n)
 	}
 	if err != nil {
 		meta.Close()
