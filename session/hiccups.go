@@ -47,3 +47,33 @@ func (r *Run) LastHiccup() (Hiccup, bool) {
 	}
 	return r.Hiccups[len(r.Hiccups)-1], true
 }
+
+// HiccupClearOf is the earliest time from now that a hiccup may start so that its hold
+// stays clear of the current run's catch-up minute, and that minute's start (0 when the
+// current run has none). A run the live job began again (x, w, t, a failure) re-reads
+// the topic's backlog at full speed, and processing time bills all of it to the minute
+// it came back in (the failure section's "minute back": on the embedded lab about $87 of
+// an hour's requests in one minute); a hold in that minute, or one that crosses into
+// it, mixes the hiccup's burst with the backlog, and neither can be read off the table.
+// The hold must begin in a later minute. While the restarted job has read nothing yet
+// (the real lab's job takes tens of seconds to come back) its catch-up is taken to be
+// the next minute at the earliest.
+func (s *Session) HiccupClearOf(now int64) (from, catchUp int64) {
+	run := s.Current()
+	if run == nil || run.ReadsRecording() {
+		return now, 0
+	}
+	switch run.Cause {
+	case backend.CauseKill, backend.CauseStrategy, backend.CauseTimestamp, backend.CauseFailure:
+	default:
+		return now, 0
+	}
+	catchUp = startOf(run.StartedAt)
+	if s.Status != nil && s.Status.Job.Events == 0 {
+		catchUp = max(catchUp, startOf(now)+minute)
+	}
+	if clear := catchUp + minute; clear > now {
+		return clear, catchUp
+	}
+	return now, 0
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -141,4 +142,35 @@ func TestTheMarkNamesTheHoldsOwnStart(t *testing.T) {
 	waitFor(t, tm, "10:00:40.000")
 	press(tm, "m")
 	waitFor(t, tm, `marked "hiccup gw-1 10:00:40"`)
+}
+
+// TestThePickersDefaultStaysClearOfARestartsCatchUpMinute: the job came back at 10:02:10
+// after x and re-read its backlog, which processing time bills to 10:02. At 10:02:25 the
+// next :40 (10:02:40) would hold gw-1 in that minute, so the default is 10:03:40, and
+// the picker and the status say why.
+func TestThePickersDefaultStaysClearOfARestartsCatchUpMinute(t *testing.T) {
+	clock := newTestClock(time.UnixMilli(at("02:25")))
+	st := status(at("02:25"), at("02:20"))
+	st.Job.Events = 2400
+	fb := fakebackend.New(
+		backend.Update{Status: status(at("02:00"), at("01:59")), Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 1, 0.5, 5)}},
+		backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseKill, Reason: "job restarted with empty state", At: at("02:10")}},
+		backend.Update{Run: 2, Status: st})
+	tm := start(t, fb, Config{Clock: clock}, 160, 48)
+	waitFor(t, tm, "10:02:25")
+	press(tm, "i")
+	waitFor(t, tm, "[at the next :40, in 75 s, clear of 10:02's catch-up, so the hold crosses a minute as in the course]")
+	press(tm, "enter")
+	waitFor(t, tm, "hiccup on gw-1 at 10:03:40 for 35s: the hold crosses a minute, as in the course, and begins after 10:02, the minute run 2 re-read")
+	clock.Set(time.UnixMilli(at("02:40")))
+	time.Sleep(300 * time.Millisecond)
+	if c := fb.Called("Inject"); len(c) != 0 {
+		t.Fatalf("the hiccup started in the catch-up minute: %+v", c)
+	}
+	clock.Set(time.UnixMilli(at("03:40")))
+	waitFor(t, tm, "hiccup on gw-1 for 35s")
+	finalView(t, tm)
+	if c := fb.Called("Inject"); len(c) != 1 || c[0].Instance != "gw-1" {
+		t.Errorf("Inject calls = %+v", c)
+	}
 }

@@ -44,7 +44,20 @@ func courseHiccup(instance string, d time.Duration) (inject.Hiccup, error) {
 
 // nextCourseStart is when a course hiccup planned now would start.
 func (m Model) nextCourseStart() time.Time {
-	return inject.Hiccup{OnSecond: true, Second: courseSecond}.StartsAt(m.cfg.Clock.Now())
+	from, _ := m.hiccupFrom()
+	return inject.Hiccup{OnSecond: true, Second: courseSecond}.StartsAt(from)
+}
+
+// hiccupFrom is the time a course hiccup planned now counts from: now, or the end of the
+// current run's catch-up minute (session.HiccupClearOf), with that minute's start (0 when
+// there is none to keep clear of).
+func (m Model) hiccupFrom() (time.Time, int64) {
+	now := m.cfg.Clock.Now()
+	from, catchUp := m.sess.HiccupClearOf(now.UnixMilli())
+	if catchUp == 0 {
+		return now, 0
+	}
+	return time.UnixMilli(from), catchUp
 }
 
 // countdown says when t comes: "10:31:40, in 23 s".
@@ -62,11 +75,16 @@ func (m Model) plan(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 	if ticking {
 		m.planned.cancel()
 	}
-	start := m.cfg.Clock.Now()
+	start, catchUp := m.hiccupFrom()
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.planned = &plannedHiccup{instance: instance, at: h.StartsAt(start), d: d, cancel: cancel}
 	at := m.planned.at.UTC().Format("15:04:05")
-	m = m.say(footer.Info, "hiccup on %s at %s for %s: the hold crosses a minute, as in the course", instance, at, d)
+	if catchUp != 0 {
+		m = m.say(footer.Info, "hiccup on %s at %s for %s: the hold crosses a minute, as in the course, and begins after %s, "+
+			"the minute run %d re-read the topic's backlog in", instance, at, d, time.UnixMilli(catchUp).UTC().Format("15:04"), m.sess.Current().ID)
+	} else {
+		m = m.say(footer.Info, "hiccup on %s at %s for %s: the hold crosses a minute, as in the course", instance, at, d)
+	}
 	if m.sess.Status != nil && !m.sess.Status.Generator {
 		m = m.say(footer.Warn, "hiccup on %s planned at %s, but the generator is off: press g, or the hold holds nothing", instance, at)
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/session"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 
@@ -107,7 +108,11 @@ func (m Model) footerView(guide []string) string {
 	case screenResume:
 		prompt = m.resumePrompt()
 	case screenPick:
-		prompt = m.picker.View("in "+m.countdownSeconds(m.nextCourseStart()), m.width)
+		in := "in " + m.countdownSeconds(m.nextCourseStart())
+		if _, catchUp := m.hiccupFrom(); catchUp != 0 {
+			in += ", clear of " + time.UnixMilli(catchUp).UTC().Format("15:04") + "'s catch-up"
+		}
+		prompt = m.picker.View(in, m.width)
 	case screenFilter:
 		prompt = m.filter.View()
 	case screenStrategy:
