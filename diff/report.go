@@ -11,6 +11,20 @@ type Options struct {
 	// Sink is the window compared: meter.EventTimeResult (also the zero value's meaning)
 	// or meter.ProcessingTimeResult.
 	Sink meter.Kind
+	// Strategies are the watermark strategies the two runs ran under, when known: a
+	// record late in one run and counted by the other is then put down to its cause
+	// (the strategies' bounds, a partition's lead, or the records' arrival).
+	Strategies *Strategies
+}
+
+// Strategies are the watermark strategies of runs A and B.
+type Strategies struct{ A, B meter.Watermarks }
+
+func (s *Strategies) of(side Side) meter.Watermarks {
+	if side == B {
+		return s.B
+	}
+	return s.A
 }
 
 // Counts tallies a Report's rows by Status; Unexplained counts the rows, of any status
@@ -30,6 +44,8 @@ type Report struct {
 	TracedA, TracedB bool
 	// WindowSize is the length of the windows compared, in milliseconds.
 	WindowSize int64
+	// Strategies are Options.Strategies: nil when not known.
+	Strategies *Strategies
 }
 
 // Compare lines up the windows of one sink of runs a and b (each run's results in any
@@ -41,7 +57,7 @@ func Compare(a, b []meter.Result, opts Options) *Report {
 		sink = meter.EventTimeResult
 	}
 	rows := table(a, b, sink)
-	r := &Report{Sink: sink, Rows: rows, WindowSize: meter.Minute}
+	r := &Report{Sink: sink, Rows: rows, WindowSize: meter.Minute, Strategies: opts.Strategies}
 	if len(rows) > 0 && rows[0].WindowEnd > rows[0].WindowStart {
 		r.WindowSize = rows[0].WindowEnd - rows[0].WindowStart
 	}

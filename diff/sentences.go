@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/labtui/labtui/meter"
 )
@@ -152,7 +153,7 @@ func (r *Report) groupSentence(row *Row, g *Group, names Names) string {
 				s += fmt.Sprintf(" (its watermark was at most %s)", meter.Clock(top))
 			}
 		}
-		return s
+		return s + r.lateCause(g.Missed, names)
 	case Elsewhere:
 		if r.Sink == meter.ProcessingTimeResult {
 			s := fmt.Sprintf("%s in %s's processing-time %s %s instead", n, x, r.windowWord(), r.label(g.Window-r.WindowSize))
@@ -219,4 +220,35 @@ func highest(recs []Record, view func(*Record) *meter.RecordTrace, f func(*meter
 		}
 	}
 	return top, seen
+}
+
+// lateCause puts records late in the missed run and counted by the other down to their
+// cause, from the runs' strategies; "" when they are not known. A larger bound holds the
+// other run's watermark further behind its largest timestamp (the strategies'
+// difference); watermarks after the parse follow the partition read furthest, where
+// per partition at the source they wait for the slowest (a partition's lead); under the
+// same strategy, or a bound no larger, it is the order the records arrived in.
+func (r *Report) lateCause(missed Side, names Names) string {
+	st := r.Strategies
+	if st == nil {
+		return ""
+	}
+	x, y := st.of(missed), st.of(missed.Other())
+	nx, ny := names.of(missed), names.of(missed.Other())
+	switch {
+	case y.OutOfOrderness > x.OutOfOrderness:
+		return fmt.Sprintf("; cause: the strategies, %s under %s, %s under %s, whose watermark stays %s behind its largest timestamp",
+			nx, x.Name(), ny, y.Name(), seconds(y.OutOfOrderness))
+	case y.OutOfOrderness == x.OutOfOrderness && x.At != meter.SourceWatermarks && y.At == meter.SourceWatermarks:
+		return fmt.Sprintf("; cause: a partition's lead, %s's watermark after the parse follows the partition read furthest, "+
+			"%s's per partition at the source waits for the slowest", nx, ny)
+	case x.Name() == y.Name():
+		return fmt.Sprintf("; cause: the records' arrival, both under %s", x.Name())
+	}
+	return fmt.Sprintf("; cause: the records' arrival (%s under %s, %s under %s)", nx, x.Name(), ny, y.Name())
+}
+
+// seconds writes a bound in ms as "40 s".
+func seconds(ms int64) string {
+	return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + " s"
 }

@@ -233,6 +233,7 @@ func (s *Session) compare(run *Run) []Task {
 	names := Names
 	// The re-enactment runs under the job's configured strategy, whatever the replay's:
 	// the reference and the replay are named with theirs wherever they are compared.
+	strategies := &diff.Strategies{A: s.cfg.Job.Watermarks, B: run.Watermarks}
 	strategy := s.cfg.Job.Watermarks.Name()
 	against := lab4.Reenacted + " under " + strategy
 	var againstRun *state.RunRef
@@ -247,6 +248,7 @@ func (s *Session) compare(run *Run) []Task {
 	if chosen := s.Run(s.an.chosen); chosen != nil && chosen != run {
 		refs, names = chosen.lendOutput(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
 		ref := s.runRef(chosen)
+		strategies.A = chosen.Watermarks
 		against, againstRun = lab4.RunName(ref)+" under "+ref.Watermarks, &ref
 		reference = against + ", the reference you chose"
 	} else {
@@ -269,7 +271,7 @@ func (s *Session) compare(run *Run) []Task {
 	}
 	dropped, letGo, forgotten, uncounted := run.Dropped, run.Results.Dropped(), run.Forgotten, run.ForgottenUncounted
 	return []Task{{What: fmt.Sprintf("compare run %d with %s", id, names.A), run: func(context.Context) Outcome {
-		d := compareWith(refs, out, names, true)
+		d := compareWith(refs, out, names, strategies, true)
 		d.explainNever(dropped, letGo, forgotten, uncounted)
 		ev := d.Evidence(reference)
 		ev.AgainstRun = againstRun

@@ -58,16 +58,17 @@ const ReportRecords = 3
 // CompareReplay lines up both sinks of a replay's output against the reference's: the
 // recorded hour re-enacted, as Names call it.
 func CompareReplay(ref, replay []meter.Result) ReplayDiff {
-	return compareWith(ref, replay, Names, false)
+	return compareWith(ref, replay, Names, nil, false)
 }
 
-// compareWith is CompareReplay with the runs named by names. When light, each report's
+// compareWith is CompareReplay with the runs named by names and, when known, the
+// strategies they ran under (the late records' causes then name them). When light, each report's
 // rows are let go (lightReport) as soon as its lines, its evidence and the records it
 // says never reached B are taken from them, so the two reports' rows are never held at
 // once: the processing-time report groups every record of the hour, and with them
 // beside the event-time report's rows of a replay that dropped thousands as late, a
 // comparison held 40 MB at its peak.
-func compareWith(ref, replay []meter.Result, names diff.Names, light bool) ReplayDiff {
+func compareWith(ref, replay []meter.Result, names diff.Names, st *diff.Strategies, light bool) ReplayDiff {
 	c := ReplayDiff{Minutes: processingMinutes(replay), Names: names}
 	var never neverIDs
 	var reports [2]state.DiffReport
@@ -81,8 +82,8 @@ func compareWith(ref, replay []meter.Result, names diff.Names, light bool) Repla
 		}
 		return r, lines
 	}
-	c.Event, c.EventLines = sink(0, diff.Options{})
-	c.Processing, c.ProcessingLines = sink(1, diff.Options{Sink: meter.ProcessingTimeResult})
+	c.Event, c.EventLines = sink(0, diff.Options{Strategies: st})
+	c.Processing, c.ProcessingLines = sink(1, diff.Options{Sink: meter.ProcessingTimeResult, Strategies: st})
 	c.Never, c.NeverFrom, c.NeverTo = len(never.ids), never.from, never.to
 	if light {
 		c.reports = &reports

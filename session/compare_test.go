@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/recording"
@@ -178,7 +179,7 @@ func TestALightComparisonSaysWhatTheFullOneSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := fastReplay(t, meter.CompletedTS)
-	full, light := compareWith(ref, out, Names, false), compareWith(ref, out, Names, true)
+	full, light := compareWith(ref, out, Names, nil, false), compareWith(ref, out, Names, nil, true)
 	if len(full.Event.Rows) == 0 || light.Event.Rows != nil || light.Processing.Rows != nil {
 		t.Fatalf("the full comparison has %d event-time rows, the light one %d and %d", len(full.Event.Rows), len(light.Event.Rows), len(light.Processing.Rows))
 	}
@@ -190,5 +191,34 @@ func TestALightComparisonSaysWhatTheFullOneSays(t *testing.T) {
 	if full.Never != light.Never || full.NeverFrom != light.NeverFrom || full.NeverTo != light.NeverTo || full.NeverWhy != light.NeverWhy ||
 		!slices.Equal(full.EventLines, light.EventLines) || !slices.Equal(full.ProcessingLines, light.ProcessingLines) {
 		t.Error("the light comparison's lines or never-reached records differ from the full one's")
+	}
+}
+
+// TestA43DiffPutsTheLateRecordsDownToTheStrategies: the re-enactment runs under the job's
+// for_monotonous_timestamps() and drops r-103 as late; the replay under
+// for_bounded_out_of_orderness(40 s) counts it. The diff's explanation says the
+// strategies are the cause (issue 22: "every difference explained by the records'
+// arrival").
+func TestA43DiffPutsTheLateRecordsDownToTheStrategies(t *testing.T) {
+	reference := func(context.Context, string, meter.Options) ([]meter.Result, error) {
+		return []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.3, 3), fired(meter.EventTimeResult, "acme", 0, 0.2, 2),
+			{Kind: meter.LateResult, Record: meter.RecordTrace{RequestID: "r-103", TenantID: "acme", Gateway: "gw-1", Timestamp: t0 + 44000,
+				Arrival: t0 + 70000, Watermark: t0 + 68999, EventWindowEnd: t0 + 60000, Late: true, USD: 0.1}}}, nil
+	}
+	l := newLabWith(Config{Reenact: reference})
+	l.h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS,
+		Recording: "hour.jsonl.gz", Watermarks: meter.Watermarks{OutOfOrderness: 40_000}}})
+	l.apply(backend.Update{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.3, 3), fired(meter.EventTimeResult, "acme", 0, 0.3, 3)}})
+	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 6, Done: true}})
+	c := l.h.an.diffs[l.h.Current().ID]
+	if c == nil || c.diff == nil {
+		t.Fatal("the replay was not compared")
+	}
+	lines := strings.Join(c.diff.EventLines, "\n")
+	want := "cause: the strategies, the re-enactment under for_monotonous_timestamps(), the replay under for_bounded_out_of_orderness(40 s), " +
+		"whose watermark stays 40 s behind its largest timestamp"
+	if !strings.Contains(lines, want) {
+		t.Errorf("the event-time diff lacks %q:\n%s", want, lines)
 	}
 }
