@@ -12,6 +12,7 @@ import (
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/backend/embedded"
 	"github.com/labtui/labtui/internal/fileerr"
+	"github.com/labtui/labtui/internal/memlimit"
 	"github.com/labtui/labtui/labs"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui"
@@ -82,7 +83,7 @@ func (a *app) setupTUI(root *cobra.Command) {
 // runTUI runs the TUI until the learner quits: answers autosave to the state directory,
 // and the log goes to a file there, never to the screen.
 func (a *app) runTUI(cmd *cobra.Command, o *tuiOptions) error {
-	defer limitMemory()()
+	defer memlimit.Apply()()
 	// Every value is checked before anything starts or the state is touched.
 	if err := a.checkFaults(o.labOptions); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package cli
+package memlimit
 
 import (
 	"math"
@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-func TestTheTUISetsItsMemoryLimitUnlessGOMEMLIMITIsSet(t *testing.T) {
+func TestApplySetsTheTUIsLimitUnlessGOMEMLIMITIsSet(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	before := debug.SetMemoryLimit(-1)
-	restore := limitMemory()
-	if got := debug.SetMemoryLimit(-1); got != tuiMemoryLimit {
-		t.Errorf("the limit is %d, want %d", got, tuiMemoryLimit)
+	restore := Apply()
+	if got := debug.SetMemoryLimit(-1); got != TUI {
+		t.Errorf("the limit is %d, want %d", got, TUI)
 	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != before {
@@ -19,7 +19,7 @@ func TestTheTUISetsItsMemoryLimitUnlessGOMEMLIMITIsSet(t *testing.T) {
 	}
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	debug.SetMemoryLimit(math.MaxInt64)
-	defer limitMemory()()
+	defer Apply()()
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("with GOMEMLIMIT set the TUI changed the limit to %d", got)
 	}
