@@ -3,8 +3,10 @@ package session_test
 import (
 	"bufio"
 	"context"
+	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
@@ -15,6 +17,8 @@ import (
 	"github.com/labtui/labtui/backend/embedded"
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/internal/memlimit"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/replay"
 	"github.com/labtui/labtui/session"
@@ -22,43 +26,90 @@ import (
 
 const recordedHour = "../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
 
-// BenchmarkHourAndTenReplays is what issue 12 bounds: the TUI's session and its embedded
-// lab through an hour of the live generator's results and then ten replays of the
-// recorded hour (`r` pressed ten times, each waited for, its comparison worked out), as
-// the TUI drives them: one loop applying every update and finishing every task. The hour
-// is the real generator (the TUI's default, 20 requests/s over three instances) on a
-// virtual clock, producing into the lab's live topic, read by the lab's own job: an hour
-// of events in seconds. It reports the peak live heap (after a GC, at the end of the hour
-// and after each replay), the heap after the hour and after the tenth replay, and the
-// process's peak RSS (run it alone: -run '^$' -bench HourAndTenReplays -benchtime 1x).
-// A sampler reads the runtime's figures every 10 ms throughout, so the peaks during a
-// replay show too: the live heap any collection found (peak-gc-live-MB), the heap's
-// objects live or not yet swept (peak-heap-objects-MB), and the memory the runtime
-// held from the system (peak-mapped-MB); gc-limited-cycles counts the collections
-// the sampler saw the runtime's GC CPU limiter on in, at least (the limiter lets the
-// heap pass a soft memory limit).
-func BenchmarkHourAndTenReplays(b *testing.B) {
+// BenchmarkWalk is what the TUI's memory bound is measured by: the session and its
+// embedded lab through a learner's walk, as the TUI drives them (one loop applying every
+// update and finishing every task), under the TUI's own memory policy (memlimit.Apply).
+// The walk: an hour of the live generator (the TUI's default, 20 requests/s over three
+// instances) on a virtual clock, read by the lab's job, with a hiccup that holds gw-1's
+// produce requests at its 40th minute; x (the job killed and started again, re-reading
+// the topic); two strategy switches (bounded 40 s on completed_ts, then started_ts); then
+// ten replays of the recorded hour (r, each waited for and its comparison worked out;
+// every third with started_ts). On the virtual clock the hiccup lasts until gw-1's
+// producer retries after its 35 virtual seconds, a few virtual minutes: more late
+// records than the course's, not fewer.
+//
+// Its sub-benchmarks measure the same walk three ways, in one process one after the
+// other, each from a reset peak (/proc/self/clear_refs, after the last one's memory is
+// given back): lab-only is the baseline, the embedded lab alone under the same policy
+// with every update read and dropped (what the walk costs without a session); tui is
+// the TUI's figure; tui-unlimited is the session without the policy (Go's default
+// collector), what the policy buys. Each reports the process's peak RSS (VmHWM), the
+// peak live heap any collection found (peak-gc-live-MB), the heap's objects live or not
+// yet swept (peak-heap-objects-MB), the memory the runtime held from the system
+// (peak-mapped-MB), and gc-limited-cycles, the collections the sampler saw the runtime's
+// GC CPU limiter on in (the limiter lets the heap pass the soft limit). Run it alone:
+// go test ./session -run '^$' -bench Walk -benchtime 1x. LABTUI_REPLAYS changes the
+// number of replays.
+func BenchmarkWalk(b *testing.B) {
 	replays := 10
 	if n, err := strconv.Atoi(os.Getenv("LABTUI_REPLAYS")); err == nil {
 		replays = n
 	}
-	peaks := sampleMemory()
-	defer peaks.stop()
-	for i := 0; i < b.N; i++ {
-		d := newDriver(b)
-		d.liveHour(b)
-		hour := liveHeapMB()
-		heapProfile(b, "hour")
-		n := make(chan int)
-		d.do <- func(s *session.Session) { n <- s.Current().Results.Len() }
-		b.ReportMetric(float64(<-n), "hour-results")
-		peak := hour
-		for r := 0; r < replays; r++ {
-			d.replay(b)
-			peak = max(peak, liveHeapMB())
+	for _, c := range []struct {
+		name           string
+		session, limit bool
+	}{{"lab-only", false, true}, {"tui", true, true}, {"tui-unlimited", true, false}} {
+		b.Run(c.name, func(b *testing.B) {
+			if c.limit {
+				defer memlimit.Apply()()
+			} else {
+				defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+			}
+			resetPeak(b)
+			peaks := sampleMemory()
+			defer peaks.stop()
+			for i := 0; i < b.N; i++ {
+				walk(b, c.session, replays)
+			}
+			b.ReportMetric(procStatusMB("VmHWM:"), "peak-RSS-MB")
+			p := peaks.stop()
+			b.ReportMetric(p.live, "peak-gc-live-MB")
+			b.ReportMetric(p.objects, "peak-heap-objects-MB")
+			b.ReportMetric(p.mapped, "peak-mapped-MB")
+			b.ReportMetric(float64(p.limited), "gc-limited-cycles")
+		})
+	}
+}
 
+// walk is one learner's walk (see BenchmarkWalk); without a session, the lab's updates
+// are read and dropped.
+func walk(b *testing.B, withSession bool, replays int) {
+	d := newDriver(b, withSession)
+	produced := d.liveHour(b)
+	hour := liveHeapMB()
+	heapProfile(b, "hour")
+	ctx := context.Background()
+	if err := d.lab.RestartJob(ctx); err != nil {
+		b.Fatal(err)
+	}
+	d.reread(b, produced)
+	for _, f := range []meter.TimestampField{meter.CompletedTS, meter.StartedTS} {
+		if err := d.lab.Reconfigure(ctx, f, meter.Watermarks{OutOfOrderness: 40_000}); err != nil {
+			b.Fatal(err)
 		}
-		heapProfile(b, "end")
+		d.reread(b, produced)
+	}
+	peak := max(hour, liveHeapMB())
+	for r := 0; r < replays; r++ {
+		f := meter.CompletedTS
+		if r%3 == 2 {
+			f = meter.StartedTS
+		}
+		d.replay(b, f)
+		peak = max(peak, liveHeapMB())
+	}
+	heapProfile(b, "end")
+	if withSession {
 		kept := make(chan [2]int)
 		d.do <- func(s *session.Session) {
 			var runs, results int
@@ -72,17 +123,21 @@ func BenchmarkHourAndTenReplays(b *testing.B) {
 		k := <-kept
 		b.ReportMetric(float64(k[0]), "runs-with-results")
 		b.ReportMetric(float64(k[1]), "results-kept")
-		b.ReportMetric(hour, "hour-heap-MB")
-		b.ReportMetric(liveHeapMB(), "end-heap-MB")
-		b.ReportMetric(peak, "peak-heap-MB")
-		d.close(b)
 	}
-	b.ReportMetric(procStatusMB("VmHWM:"), "peak-RSS-MB")
-	p := peaks.stop()
-	b.ReportMetric(p.live, "peak-gc-live-MB")
-	b.ReportMetric(p.objects, "peak-heap-objects-MB")
-	b.ReportMetric(p.mapped, "peak-mapped-MB")
-	b.ReportMetric(float64(p.limited), "gc-limited-cycles")
+	b.ReportMetric(hour, "hour-heap-MB")
+	b.ReportMetric(liveHeapMB(), "end-heap-MB")
+	b.ReportMetric(peak, "peak-heap-MB")
+	d.close(b)
+}
+
+// resetPeak gives the memory the runtime holds back to the system and resets the
+// process's peak RSS (VmHWM) to what it holds now.
+func resetPeak(b *testing.B) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Logf("the peak RSS is the process's since it began: %v", err)
+	}
 }
 
 // memoryPeaks are the highest of the runtime's memory figures a sampler saw, in MB, and
@@ -166,7 +221,7 @@ type driver struct {
 	done   chan struct{}
 }
 
-func newDriver(b *testing.B) *driver {
+func newDriver(b *testing.B, withSession bool) *driver {
 	// As the TUI configures it (cli.newBackend): a trace per record, every result delivered.
 	lab, err := embedded.New(embedded.Config{BrokerAddr: "127.0.0.1:0", Job: meter.Options{Trace: true}, Lossless: true})
 	if err != nil {
@@ -176,17 +231,24 @@ func newDriver(b *testing.B) *driver {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &driver{lab: lab, cancel: cancel, idle: make(chan chan bool), do: make(chan func(*session.Session)), done: make(chan struct{}),
-		sess: session.New(session.Config{Recording: recordedHour, Reenact: func(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
+	d := &driver{lab: lab, cancel: cancel, idle: make(chan chan bool), do: make(chan func(*session.Session)), done: make(chan struct{})}
+	if withSession {
+		d.sess = session.New(session.Config{Recording: recordedHour, Reenact: func(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
 			return replay.Results(ctx, path, replay.Config{Pace: replay.Recorded, Job: job})
-		}})}
+		}})
+	}
 	go d.loop(ctx)
 	return d
 }
 
-// loop is the TUI's update loop: updates and task outcomes, one at a time.
+// loop is the TUI's update loop: updates and task outcomes, one at a time; without a
+// session, updates are read and dropped.
 func (d *driver) loop(ctx context.Context) {
 	defer close(d.done)
+	if d.sess == nil {
+		d.drop(ctx)
+		return
+	}
 	outcomes := make(chan session.Outcome)
 	var queue []session.Task
 	running := false
@@ -221,6 +283,24 @@ func (d *driver) loop(ctx context.Context) {
 	}
 }
 
+// drop reads the lab's updates and drops them, answering as loop does.
+func (d *driver) drop(ctx context.Context) {
+	updates := d.lab.Updates()
+	for {
+		select {
+		case _, ok := <-updates:
+			if !ok {
+				return
+			}
+		case <-d.do:
+		case reply := <-d.idle:
+			reply <- true
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
 // settle waits until no task is running or waiting, twice in a row 100 ms apart.
 func (d *driver) settle(b *testing.B) {
 	deadline := time.Now().Add(5 * time.Minute)
@@ -240,18 +320,26 @@ func (d *driver) settle(b *testing.B) {
 }
 
 // liveHour runs the generator for an hour on a virtual clock into the lab's live topic,
-// and waits until the lab's job has read all of it.
-func (d *driver) liveHour(b *testing.B) {
+// with a hiccup that holds gw-1 from the 40th minute for 35 virtual seconds, waits until
+// the lab's job has read all of it, and returns how many events the hour has.
+func (d *driver) liveHour(b *testing.B) int64 {
 	end := time.Now().Truncate(time.Minute)
 	start := end.Add(-time.Hour)
 	clock := generator.NewVirtualClock(start)
 	cfg := generator.Defaults()
 	cfg.Brokers, cfg.Topic = []string{d.lab.Addr()}, broker.DefaultTopic
-	gen, err := generator.New(cfg, generator.WithClock(clock), generator.WithUntil(end.UnixMilli()))
+	in := inject.New(cfg.Instances, inject.WithClock(clock))
+	gen, err := generator.New(cfg, generator.WithClock(clock), generator.WithUntil(end.UnixMilli()), generator.WithDialer(in.Dialer))
 	if err != nil {
 		b.Fatal(err)
 	}
 	if err := gen.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for hiccup := start.Add(40 * time.Minute); clock.Now().Before(hiccup); {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := in.Start(1, 35*time.Second); err != nil {
 		b.Fatal(err)
 	}
 	<-gen.Done()
@@ -259,6 +347,14 @@ func (d *driver) liveHour(b *testing.B) {
 		b.Fatal(err)
 	}
 	produced := generator.Total(gen.Stats()).Acked
+	d.reread(b, produced)
+	b.ReportMetric(float64(produced), "live-events")
+	return produced
+}
+
+// reread waits until the lab's job has read the live hour's events and what it wrote has
+// reached the session.
+func (d *driver) reread(b *testing.B, produced int64) {
 	deadline := time.Now().Add(3 * time.Minute)
 	for d.lab.Status().Job.Events < produced {
 		if time.Now().After(deadline) {
@@ -268,14 +364,13 @@ func (d *driver) liveHour(b *testing.B) {
 	}
 	time.Sleep(time.Second) // the last results reach the session
 	d.settle(b)
-	b.ReportMetric(float64(produced), "live-events")
 }
 
-// replay is `r`: the recorded hour replayed with completed_ts, waited for, and its
-// comparison worked out.
-func (d *driver) replay(b *testing.B) {
-	d.do <- func(s *session.Session) { s.ReplayAsked(recordedHour, meter.CompletedTS) } // as the TUI does, before the replay starts
-	if err := d.lab.Replay(context.Background(), recordedHour, meter.CompletedTS); err != nil {
+// replay is `r`: the recorded hour replayed with field, waited for, and its comparison
+// worked out.
+func (d *driver) replay(b *testing.B, field meter.TimestampField) {
+	d.do <- func(s *session.Session) { s.ReplayAsked(recordedHour, field) } // as the TUI does, before the replay starts
+	if err := d.lab.Replay(context.Background(), recordedHour, field); err != nil {
 		b.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond) // the replay's last updates reach the session
