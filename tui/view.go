@@ -108,11 +108,11 @@ func (m Model) footerView(guide []string) string {
 	case screenResume:
 		prompt = m.resumePrompt()
 	case screenPick:
-		in := "in " + m.countdownSeconds(m.nextCourseStart())
+		clearOf := ""
 		if _, catchUp := m.hiccupFrom(); catchUp != 0 {
-			in += ", clear of " + time.UnixMilli(catchUp).UTC().Format("15:04") + "'s catch-up"
+			clearOf = time.UnixMilli(catchUp).UTC().Format("15:04") + "'s catch-up"
 		}
-		prompt = m.picker.View(in, m.width)
+		prompt = m.picker.View("in "+m.countdownSeconds(m.nextCourseStart()), clearOf, m.width)
 	case screenFilter:
 		prompt = m.filter.View()
 	case screenStrategy:

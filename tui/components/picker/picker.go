@@ -123,8 +123,9 @@ func hasNumbered(instances []string) bool {
 }
 
 // View draws the question on two lines of at most width cells: the instance, then when
-// it starts. in says how long until the course's start, such as "in 23 s".
-func (m Model) View(in string, width int) string {
+// it starts. in says how long until the course's start, such as "in 23 s"; clearOf, when
+// not "", what the start keeps clear of, such as "07:16's catch-up".
+func (m Model) View(in, clearOf string, width int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "hiccup of %s on ", m.duration)
 	for i, name := range m.instances {
@@ -136,9 +137,16 @@ func (m Model) View(in string, width int) string {
 		b.WriteString(" ")
 	}
 	b.WriteString("· ←/→ or digit · enter inject · esc cancel\n")
-	course := "at the next :40, " + in + ", so the hold crosses a minute as in the course"
+	when := in
+	if clearOf != "" {
+		when += ", clear of " + clearOf
+	}
+	course := "at the next :40, " + when + ", so the hold crosses a minute as in the course"
 	if len("starts: [] now ↑/↓")+ansi.StringWidth(course) > width {
 		course = "at :40, " + in + ": the hold crosses a minute, as in the course"
+		if clearOf != "" {
+			course = "at :40, " + when
+		}
 	}
 	now := "now"
 	if m.now {

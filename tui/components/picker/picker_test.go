@@ -1,6 +1,7 @@
 package picker
 
 import (
+	"github.com/charmbracelet/x/ansi"
 	"os"
 	"strings"
 	"testing"
@@ -56,7 +57,7 @@ func TestKeysMoveTheChoiceAndEnterChoosesIt(t *testing.T) {
 		}
 	}
 	m = press(m, "right", "up")
-	golden.RequireEqual(t, []byte(m.View("in 23 s", 100)))
+	golden.RequireEqual(t, []byte(m.View("in 23 s", "", 100)))
 	if !m.Now() || m.Result() != Open {
 		t.Fatalf("after ↑: now %v, result %d", m.Now(), m.Result())
 	}
@@ -80,12 +81,26 @@ func TestADigitPicksByPlaceWhenTheInstancesAreNotNumbered(t *testing.T) {
 // The course's start is offered first, in full where it fits and shorter where not.
 func TestTheCoursesStartIsOfferedFirstAndFitsANarrowLine(t *testing.T) {
 	m := New(theme.New(), instances, 35*time.Second, 0)
-	wide, narrow := m.View("in 23 s", 120), m.View("in 23 s", 60)
+	wide, narrow := m.View("in 23 s", "", 120), m.View("in 23 s", "", 60)
 	golden.RequireEqual(t, []byte(wide+"\n---- 60 cells ----\n"+narrow))
 	if !strings.Contains(wide, "[at the next :40, in 23 s, so the hold crosses a minute as in the course]") {
 		t.Errorf("wide: %q", wide)
 	}
 	if !strings.Contains(narrow, "[at :40, in 23 s: the hold crosses a minute, as in the course]") {
 		t.Errorf("narrow: %q", narrow)
+	}
+}
+
+// After a restart the start keeps clear of its catch-up minute, and says so at 80 cells
+// with the "now" choice still on the line.
+func TestTheCoursesStartSaysWhatItKeepsClearOf(t *testing.T) {
+	m := New(theme.New(), instances, 35*time.Second, 0)
+	wide, narrow := m.View("in 94 s", "07:16's catch-up", 160), m.View("in 94 s", "07:16's catch-up", 80)
+	if !strings.Contains(wide, "[at the next :40, in 94 s, clear of 07:16's catch-up, so the hold crosses a minute as in the course]") {
+		t.Errorf("wide: %q", wide)
+	}
+	last := narrow[strings.LastIndex(narrow, "\n")+1:]
+	if !strings.Contains(last, "[at :40, in 94 s, clear of 07:16's catch-up]") || !strings.Contains(last, "now") || ansi.StringWidth(last) > 80 {
+		t.Errorf("narrow: %q (%d cells)", last, ansi.StringWidth(last))
 	}
 }
