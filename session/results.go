@@ -68,6 +68,20 @@ func (r *Results) reserve(n int) {
 	r.after, r.lent = nil, 0
 }
 
+// trim gives back the room past the results that a finished replay's run no longer
+// needs: its run reserved a quarter more than the newest replay wrote (expectedResults),
+// about 3 MB of the recorded hour's 16 MB, which every replay kept would hold for as
+// long as it is kept. It keeps room for the processing-time windows that fire after a
+// replay is read. A Snapshot taken before keeps the old array.
+func (r *Results) trim() {
+	n := r.Len()
+	spare := n/64 + 64
+	if r.lent > 0 || cap(r.items)-n <= 2*spare {
+		return
+	}
+	r.items, r.after = r.appendAll(make([]meter.Result, 0, n+spare)), nil
+}
+
 // letGo lets go of the oldest half of the traces, keeping every other result in order;
 // when traces are less than half of what is kept, of the oldest half of everything.
 func (r *Results) letGo() {

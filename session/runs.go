@@ -318,6 +318,7 @@ func (s *Session) record(u backend.Update) {
 		s.Replay = &p
 		if p.Done && p.Err == nil && cur.Replay {
 			cur.ReplayDone, cur.ReplayPath = true, p.Path
+			cur.Results.trim()
 			if cur.Results.Complete() {
 				s.replayed[refKey{p.Path, cur.Timestamp}] = cur.Results.Len()
 				s.releaseSuperseded(cur)

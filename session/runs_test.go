@@ -377,8 +377,11 @@ func TestAReplayWithMoreLateRecordsThanTheLastKeepsItsArray(t *testing.T) {
 		for i := 0; i < late; i++ {
 			h.Apply(backend.Update{Results: []meter.Result{{Kind: meter.LateResult, Record: meter.RecordTrace{RequestID: fmt.Sprint(i), Late: true}}}})
 		}
+		// Once read, the run gives back the room it did not use (trim): that move is not
+		// the one this test is about.
+		moved = &run.Results.items[0] != first
 		h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Lines: lines, Done: true}})
-		return &run.Results.items[0] != first
+		return moved
 	}
 	// 1,000 requests, 2,000 lines: 1,000 traces, and 160 of the 2,000 records late.
 	if replay(1000, 160, 2000) {
@@ -456,5 +459,34 @@ func TestAnEmptyRunThatARestartBeganKeepsItsNumberWhenTheNextRestartComes(t *tes
 	}
 	if killed.ID != 2 || killed.Reason != "TaskManager killed" || killed.Replay || !killed.Ended {
 		t.Errorf("the kill's run became %d %q (replay %v, ended %v)", killed.ID, killed.Reason, killed.Replay, killed.Ended)
+	}
+}
+
+// TestAFinishedReplayGivesBackTheRoomItDidNotUse: the second replay reserves a quarter
+// more than the first wrote; once read, it keeps its results and only a little room past
+// them, for the processing-time windows that fire afterwards (with the recorded hour, 3
+// MB of each 16 MB replay kept).
+func TestAFinishedReplayGivesBackTheRoomItDidNotUse(t *testing.T) {
+	h := New(Config{})
+	h.Apply(backend.Update{Results: []meter.Result{traceResult("live")}})
+	replay := func() *Run {
+		h.ReplayAsked("hour.jsonl.gz", meter.CompletedTS)
+		h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
+		rs := make([]meter.Result, 10_000)
+		for i := range rs {
+			rs[i] = traceResult(fmt.Sprint(i))
+		}
+		h.Apply(backend.Update{Results: rs})
+		h.Apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Done: true}})
+		return h.Current()
+	}
+	replay()
+	run := replay()
+	if c := cap(run.Results.items); c > 10_000+10_000/64+64 {
+		t.Errorf("the replay holds room for %d results after writing 10,000", c)
+	}
+	h.Apply(backend.Update{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 1, 1)}})
+	if snap := run.Results.Snapshot(); len(snap) != 10_001 || snap[0].Record.RequestID != "0" || snap[10_000].Kind != meter.ProcessingTimeResult {
+		t.Errorf("the replay kept %d results", len(snap))
 	}
 }
