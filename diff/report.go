@@ -17,8 +17,20 @@ type Options struct {
 	Strategies *Strategies
 }
 
-// Strategies are the watermark strategies of runs A and B.
-type Strategies struct{ A, B meter.Watermarks }
+// Strategies are the watermark strategies of runs A and B, and whether each read its
+// records as fast as the broker served them (a replay), which reads the partitions
+// unevenly, or at their recorded times.
+type Strategies struct {
+	A, B         meter.Watermarks
+	FastA, FastB bool
+}
+
+func (s *Strategies) fast(side Side) bool {
+	if side == B {
+		return s.FastB
+	}
+	return s.FastA
+}
 
 func (s *Strategies) of(side Side) meter.Watermarks {
 	if side == B {

@@ -223,27 +223,35 @@ func highest(recs []Record, view func(*Record) *meter.RecordTrace, f func(*meter
 }
 
 // lateCause puts records late in the missed run and counted by the other down to their
-// cause, from the runs' strategies; "" when they are not known. A larger bound holds the
-// other run's watermark further behind its largest timestamp (the strategies'
-// difference); watermarks after the parse follow the partition read furthest, where
-// per partition at the source they wait for the slowest (a partition's lead); under the
-// same strategy, or a bound no larger, it is the order the records arrived in.
+// cause, from the runs' strategies and how they read; "" when they are not known. A
+// larger bound holds the other run's watermark further behind its largest timestamp
+// (the strategies); watermarks after the parse follow the partition read furthest, so a
+// run that read its partitions unevenly (a replay at full speed) drops records only
+// because another partition ran ahead, where per partition at the source the watermark
+// waits for the slowest (a partition's lead); otherwise the records came behind the
+// watermark where they were dropped (their arrival), and a run with watermarks per
+// partition at the source that read unevenly kept them because its slowest partition
+// held its watermark back.
 func (r *Report) lateCause(missed Side, names Names) string {
 	st := r.Strategies
 	if st == nil {
 		return ""
 	}
-	x, y := st.of(missed), st.of(missed.Other())
-	nx, ny := names.of(missed), names.of(missed.Other())
+	kept := missed.Other()
+	x, y := st.of(missed), st.of(kept)
+	nx, ny := names.of(missed), names.of(kept)
 	switch {
 	case y.OutOfOrderness > x.OutOfOrderness:
 		return fmt.Sprintf("; cause: the strategies, %s under %s, %s under %s, whose watermark stays %s behind its largest timestamp",
 			nx, x.Name(), ny, y.Name(), seconds(y.OutOfOrderness))
-	case y.OutOfOrderness == x.OutOfOrderness && x.At != meter.SourceWatermarks && y.At == meter.SourceWatermarks:
-		return fmt.Sprintf("; cause: a partition's lead, %s's watermark after the parse follows the partition read furthest, "+
-			"%s's per partition at the source waits for the slowest", nx, ny)
+	case y.OutOfOrderness == x.OutOfOrderness && x.At != meter.SourceWatermarks && y.At == meter.SourceWatermarks && st.fast(missed):
+		return fmt.Sprintf("; cause: a partition's lead, %s read its partitions unevenly and its watermark after the parse follows "+
+			"the partition read furthest, %s's per partition at the source waits for the slowest", nx, ny)
 	case x.Name() == y.Name():
 		return fmt.Sprintf("; cause: the records' arrival, both under %s", x.Name())
+	case y.At == meter.SourceWatermarks && st.fast(kept) && !st.fast(missed):
+		return fmt.Sprintf("; cause: the records' arrival, behind %s's watermark under %s; %s read its partitions unevenly, "+
+			"and its watermark per partition at the source waited for the partition it read slowest", nx, x.Name(), ny)
 	}
 	return fmt.Sprintf("; cause: the records' arrival (%s under %s, %s under %s)", nx, x.Name(), ny, y.Name())
 }

@@ -233,7 +233,8 @@ func (s *Session) compare(run *Run) []Task {
 	names := Names
 	// The re-enactment runs under the job's configured strategy, whatever the replay's:
 	// the reference and the replay are named with theirs wherever they are compared.
-	strategies := &diff.Strategies{A: s.cfg.Job.Watermarks, B: run.Watermarks}
+	// The re-enactment reads at the recorded times; a replay as fast as the broker serves it.
+	strategies := &diff.Strategies{A: s.cfg.Job.Watermarks, B: run.Watermarks, FastB: true}
 	strategy := s.cfg.Job.Watermarks.Name()
 	against := lab4.Reenacted + " under " + strategy
 	var againstRun *state.RunRef
@@ -248,7 +249,7 @@ func (s *Session) compare(run *Run) []Task {
 	if chosen := s.Run(s.an.chosen); chosen != nil && chosen != run {
 		refs, names = chosen.lendOutput(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
 		ref := s.runRef(chosen)
-		strategies.A = chosen.Watermarks
+		strategies.A, strategies.FastA = chosen.Watermarks, chosen.ReadsRecording()
 		against, againstRun = lab4.RunName(ref)+" under "+ref.Watermarks, &ref
 		reference = against + ", the reference you chose"
 	} else {
