@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,7 +14,7 @@ import (
 )
 
 // spill holds a job's results in the order they were added until they are let out: at
-// most heldResults of the newest in memory, the rest in a temporary file (under 100
+// most heldResults of the newest in memory, the rest in a temporary file (about 120
 // bytes a result), so what a replay holds back costs disk, not
 // memory, however long the recording. When no temporary file can be made, the rest are
 // held in memory, and room says so; when one cannot be written, each says so.
@@ -27,6 +28,7 @@ type spill struct {
 	failed  bool
 	err     error
 	scratch []byte
+	lenBuf  [binary.MaxVarintLen64]byte
 }
 
 // add appends r.
@@ -52,8 +54,14 @@ func (s *spill) writeOut() {
 		s.file, s.w = f, bufio.NewWriterSize(f, 256<<10)
 	}
 	for i := range s.mem {
-		s.scratch = appendResult(s.scratch[:0], &s.mem[i])
-		if _, err := s.w.Write(s.scratch); err != nil {
+		// Each result is its length, then its encoding, so that it is read back whole
+		// and decoded from memory, not a byte at a time from the file.
+		s.scratch = appendResult(append(s.scratch[:0], make([]byte, binary.MaxVarintLen64)...), &s.mem[i])
+		n := len(s.scratch) - binary.MaxVarintLen64
+		head := binary.AppendUvarint(s.lenBuf[:0], uint64(n))
+		rec := s.scratch[binary.MaxVarintLen64-len(head):]
+		copy(rec, head)
+		if _, err := s.w.Write(rec); err != nil {
 			// What the file holds is no longer known: each reports the error.
 			s.failed, s.err = true, fmt.Errorf("write held results to a temporary file: %w", err)
 			return
@@ -123,19 +131,19 @@ func (s *spill) close() {
 // that none is missed).
 func appendResult(b []byte, r *meter.Result) []byte {
 	b = append(b, byte(r.Kind), byte(r.Window))
-	b = binary.AppendVarint(b, r.At)
+	b = appendInt(b, r.At)
 	m := &r.Minute
 	b = appendString(b, m.TenantID)
-	b = binary.AppendVarint(b, m.WindowStart)
-	b = binary.AppendVarint(b, m.WindowEnd)
+	b = appendInt(b, m.WindowStart)
+	b = appendInt(b, m.WindowEnd)
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(m.USD))
-	b = binary.AppendVarint(b, m.Requests)
+	b = appendInt(b, m.Requests)
 	t := &r.Record
 	b = appendString(b, t.RequestID)
 	b = appendString(b, t.TenantID)
 	b = appendString(b, t.Gateway)
 	for _, n := range [...]int64{t.Timestamp, t.KafkaTimestamp, t.Arrival, t.Watermark, t.EventWindowEnd, t.ProcessingWindowEnd} {
-		b = binary.AppendVarint(b, n)
+		b = appendInt(b, n)
 	}
 	late := byte(0)
 	if t.Late {
@@ -145,95 +153,115 @@ func appendResult(b []byte, r *meter.Result) []byte {
 	return binary.LittleEndian.AppendUint64(b, math.Float64bits(t.USD))
 }
 
+// appendInt appends n in 8 bytes: the times a result holds take 6 or more as varints
+// (10 for the watermark's minimum), and a fixed width is read without a loop.
+func appendInt(b []byte, n int64) []byte { return binary.LittleEndian.AppendUint64(b, uint64(n)) }
+
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-// resultDecoder reads results appendResult wrote, sharing the strings that repeat
-// (tenants, gateways) between them.
+// resultDecoder reads results appendResult wrote, each after its length, sharing the
+// strings that repeat (tenants, gateways) between them.
 type resultDecoder struct {
 	names map[string]string
-	buf   []byte
+	rec   []byte // the rest of the result being decoded
 	err   error
 }
 
 // internedNames bounds how many distinct tenants and gateways a decoder shares.
 const internedNames = 4096
 
+var errShortResult = errors.New("a held result is cut short")
+
 func (d *resultDecoder) read(r *bufio.Reader) (res meter.Result, err error) {
-	d.err = nil
-	res.Kind, res.Window = meter.Kind(d.byte(r)), meter.Kind(d.byte(r))
-	res.At = d.varint(r)
+	n, err := binary.ReadUvarint(r)
+	if err == nil && n > math.MaxInt32 {
+		err = errors.New("a held result longer than any result")
+	}
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return res, err
+	}
+	if uint64(cap(d.rec)) < n {
+		d.rec = make([]byte, n)
+	}
+	buf := d.rec[:n]
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return res, err
+	}
+	d.rec, d.err = buf, nil
+	res.Kind, res.Window = meter.Kind(d.byte()), meter.Kind(d.byte())
+	res.At = d.int()
 	m := &res.Minute
-	m.TenantID = d.name(r)
-	m.WindowStart, m.WindowEnd = d.varint(r), d.varint(r)
-	m.USD = d.float(r)
-	m.Requests = d.varint(r)
+	m.TenantID = d.name()
+	m.WindowStart, m.WindowEnd = d.int(), d.int()
+	m.USD = d.float()
+	m.Requests = d.int()
 	t := &res.Record
-	t.RequestID = d.string(r)
-	t.TenantID, t.Gateway = d.name(r), d.name(r)
+	t.RequestID = d.string()
+	t.TenantID, t.Gateway = d.name(), d.name()
 	for _, n := range [...]*int64{&t.Timestamp, &t.KafkaTimestamp, &t.Arrival, &t.Watermark, &t.EventWindowEnd, &t.ProcessingWindowEnd} {
-		*n = d.varint(r)
+		*n = d.int()
 	}
-	t.Late = d.byte(r) == 1
-	t.USD = d.float(r)
-	if d.err == io.EOF {
-		d.err = io.ErrUnexpectedEOF
+	t.Late = d.byte() == 1
+	t.USD = d.float()
+	if d.err == nil && len(d.rec) != 0 {
+		d.err = errors.New("a held result is longer than its fields")
 	}
+	d.rec = buf[:0] // reused for the next result
 	return res, d.err
 }
 
-func (d *resultDecoder) byte(r *bufio.Reader) byte {
-	if d.err != nil {
+func (d *resultDecoder) byte() byte {
+	if d.err != nil || len(d.rec) == 0 {
+		d.err = cmp.Or(d.err, errShortResult)
 		return 0
 	}
-	c, err := r.ReadByte()
-	d.err = err
+	c := d.rec[0]
+	d.rec = d.rec[1:]
 	return c
 }
 
-func (d *resultDecoder) varint(r *bufio.Reader) int64 {
-	if d.err != nil {
+func (d *resultDecoder) int() int64 {
+	if d.err != nil || len(d.rec) < 8 {
+		d.err = cmp.Or(d.err, errShortResult)
 		return 0
 	}
-	n, err := binary.ReadVarint(r)
-	d.err = err
-	return n
+	v := int64(binary.LittleEndian.Uint64(d.rec))
+	d.rec = d.rec[8:]
+	return v
 }
 
-func (d *resultDecoder) float(r *bufio.Reader) float64 {
-	if d.err != nil {
+func (d *resultDecoder) float() float64 {
+	if d.err != nil || len(d.rec) < 8 {
+		d.err = cmp.Or(d.err, errShortResult)
 		return 0
 	}
-	d.buf = d.buf[:0]
-	for range 8 {
-		d.buf = append(d.buf, d.byte(r))
-	}
-	return math.Float64frombits(binary.LittleEndian.Uint64(d.buf))
+	f := math.Float64frombits(binary.LittleEndian.Uint64(d.rec))
+	d.rec = d.rec[8:]
+	return f
 }
 
-// bytes reads a string's bytes into d.buf.
-func (d *resultDecoder) bytes(r *bufio.Reader) []byte {
+// bytes returns a string's bytes, in the result being decoded.
+func (d *resultDecoder) bytes() []byte {
 	if d.err != nil {
 		return nil
 	}
-	n, err := binary.ReadUvarint(r)
-	if err == nil && n > math.MaxInt32 {
-		err = errors.New("a string longer than any result holds")
-	}
-	if d.err = err; err != nil {
+	n, k := binary.Uvarint(d.rec)
+	if k <= 0 || n > uint64(len(d.rec)-k) {
+		d.err = errShortResult
 		return nil
 	}
-	if uint64(cap(d.buf)) < n {
-		d.buf = make([]byte, n)
-	}
-	d.buf = d.buf[:n]
-	_, d.err = io.ReadFull(r, d.buf)
-	return d.buf
+	b := d.rec[k : k+int(n)]
+	d.rec = d.rec[k+int(n):]
+	return b
 }
 
-func (d *resultDecoder) string(r *bufio.Reader) string {
-	if b := d.bytes(r); len(b) > 0 {
+func (d *resultDecoder) string() string {
+	if b := d.bytes(); len(b) > 0 {
 		return string(b)
 	}
 	return ""
@@ -241,8 +269,8 @@ func (d *resultDecoder) string(r *bufio.Reader) string {
 
 // name is string for what repeats from result to result: one copy each, up to
 // internedNames of them.
-func (d *resultDecoder) name(r *bufio.Reader) string {
-	b := d.bytes(r)
+func (d *resultDecoder) name() string {
+	b := d.bytes()
 	if len(b) == 0 {
 		return ""
 	}

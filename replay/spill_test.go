@@ -84,3 +84,26 @@ func TestSpillWithoutATemporaryFileHoldsResultsInMemory(t *testing.T) {
 		t.Fatalf("%d of %d came back: %v", i, n, err)
 	}
 }
+
+// BenchmarkSpill holds 100,000 traced results, of which all but the newest heldResults go
+// to the temporary file, and lets them out: what a recorded replay with traces pays per
+// result beyond holding it in memory.
+func BenchmarkSpill(b *testing.B) {
+	const n = 100_000
+	rs := make([]meter.Result, n)
+	for i := range rs {
+		rs[i] = spillResult(i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var s spill
+		for i := range rs {
+			s.add(rs[i])
+		}
+		got := 0
+		if err := s.each(func(meter.Result) { got++ }); err != nil || got != n {
+			b.Fatalf("%d of %d results: %v", got, n, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/result")
+}
