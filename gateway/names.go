@@ -67,41 +67,44 @@ func (t *nameTable) len() int {
 
 // recentSize is how many names of one field a Parser remembers in front of the process's
 // table. A stream has few tenants, models and gateways, so almost every name is found
-// here by a byte comparison, without hashing or taking the table's lock.
-const recentSize = 8
+// here by one comparison, without hashing the whole name or taking the table's lock.
+const recentSize = 32
 
-// recentNames holds the last names seen in one field, each the string the name table
-// shares with its number (or, for a name the table does not number, a copy made then,
-// with zero). Its zero value is empty.
+// recentNames holds names seen in one field, each the string the name table shares with
+// its number (or, for a name the table does not number, a copy made then, with zero), in
+// the slot recentSlot picks for it: a name that meets another in its slot takes the slot
+// over. Its zero value is empty.
 type recentNames struct {
 	names [recentSize]string
 	nos   [recentSize]NameNo
-	hit   uint8 // the slot that matched last, tried first
-	next  uint8 // the slot the next new name replaces
+}
+
+// recentSlot picks a name's slot in recentNames from its length and its first, middle
+// and last bytes: names that differ in any of those (tenant-1, tenant-2; gw-0, gw-1)
+// mostly get slots of their own. b is not empty.
+func recentSlot(b []byte) uint32 {
+	x := uint32(len(b)) | uint32(b[0])<<8 | uint32(b[len(b)/2])<<16 | uint32(b[len(b)-1])<<24
+	return (x * 0x9e3779b1) >> 27 // the top 5 bits: recentSize is 32
 }
 
 // intern returns b as a shared string with its number: from r when it is recent,
-// otherwise from the name table, remembering it in r in place of the oldest entry. It is
-// small enough to inline, for the common case of the same name as last time.
+// otherwise from the name table, remembering it in r. It is small enough to inline, for
+// the common case of a name seen before.
 func (p *Parser) intern(r *recentNames, b []byte) (string, NameNo) {
-	if i := r.hit % recentSize; r.names[i] == string(b) { // hit < recentSize; % spares a bounds check
+	if len(b) == 0 {
+		return "", 0
+	}
+	if i := recentSlot(b) % recentSize; r.names[i] == string(b) { // % spares a bounds check
 		return r.names[i], r.nos[i]
 	}
 	return p.internMiss(r, b)
 }
 
-// internMiss is intern when b is not the name r matched last.
+// internMiss is intern of a name not in r.
 func (p *Parser) internMiss(r *recentNames, b []byte) (string, NameNo) {
-	for i, s := range r.names {
-		if s == string(b) {
-			r.hit = uint8(i)
-			return s, r.nos[i]
-		}
-	}
 	s, n := p.table().number(b)
-	r.names[r.next], r.nos[r.next] = s, n
-	r.hit = r.next
-	r.next = (r.next + 1) % recentSize
+	i := recentSlot(b) % recentSize
+	r.names[i], r.nos[i] = s, n
 	return s, n
 }
 

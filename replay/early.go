@@ -9,12 +9,13 @@ import (
 	"github.com/labtui/labtui/meter"
 )
 
-// heldResults is how many results a job run early may hold back whatever it was handed
-// (32,768: 5.8 MB). Beyond that it holds at most one a record handed over, and else waits
-// for the end of the file: once it waits, every record read after is kept (a Record is
-// 168 bytes, a Result 176), so holding that many costs no more than keeping the records
-// would, and a replay never holds more than the sorted replay keeps. A replay without
-// traces holds a few results a minute of the recording, one with traces one a request.
+// heldResults is how many results a job run early holds back in memory (32,768: 5.8 MB);
+// the rest wait in a temporary file (spill), so a replay's memory does not grow with the
+// recording's length. Only when no temporary file can be made does the job hold more in
+// memory: then at most one a record handed over, and else it waits for the end of the
+// file (every record read after is kept then: a Record is 168 bytes, a Result 176, so
+// that costs no more than keeping the records would). A replay without traces holds a
+// few results a minute of the recording, one with traces one a request.
 const heldResults = 1 << 15
 
 // early runs a recorded replay's job while the file is still being read, so that the
@@ -28,7 +29,7 @@ const heldResults = 1 << 15
 // `--simulate` writes in arrival order). On that bet a partition's least record left is
 // the first of it read, and the least of those firsts, taken while every partition
 // read so far has one, is the least record left of all; early hands that to the job.
-// It holds back everything the job writes, and ends the bet (ok false) at the first
+// It holds back everything the job writes (in a spill), and ends the bet (ok false) at the first
 // record that loses it: one before its partition's last, or before the one handed over
 // last, or, with watermarks at the source, of a partition the job was not made with. At
 // the end of the file every record was handed over in order or came after the last one
@@ -65,7 +66,7 @@ type early struct {
 	// held is what the job wrote before release, heldBad its malformed events, each
 	// with the number of results written before it. After release, sink and bad take
 	// them as they come.
-	held    chunks
+	held    spill
 	heldBad []heldBad
 	sink    func(meter.Result)
 	bad     func(int, error)
@@ -130,11 +131,11 @@ func (e *early) knowsPartitions() bool {
 }
 
 // handOver hands the job the records whose turn has come: while every partition read
-// so far has one waiting and the job may hold more (heldResults), or, at the end of
+// so far has one waiting and the job may hold more (spill.room), or, at the end of
 // the file (all), every record left. It returns early when ctx is done, and ok false
 // when the job cannot be made.
 func (e *early) handOver(ctx context.Context, all bool) (ok bool) {
-	for n := 0; all || e.waiting == 0 && e.held.len() < max(heldResults, e.handed); n++ {
+	for n := 0; all || e.waiting == 0 && e.held.room(e.handed); n++ {
 		if n&1023 == 1023 && ctx.Err() != nil {
 			return true
 		}
@@ -207,23 +208,21 @@ func (e *early) collect(r meter.Result) {
 }
 
 // release hands what the job held back to sink and bad, in the order the job wrote
-// it, and from then on lets it through.
-func (e *early) release(sink func(meter.Result), bad func(int, error), sum *Summary) {
+// it, and from then on lets it through. An error reading back what was held ends it.
+func (e *early) release(sink func(meter.Result), bad func(int, error), sum *Summary) error {
 	sum.Started = e.start
 	next := 0
 	i := 0
-	held := append(e.held.full, e.held.cur)
-	e.held = chunks{}
-	for c, chunk := range held {
-		held[c] = nil // a chunk handed on is garbage: a sink that keeps results copies them
-		for _, r := range chunk {
-			for ; next < len(e.heldBad) && e.heldBad[next].at == i; next++ {
-				sum.BadEvents++
-				bad(e.heldBad[next].line, e.heldBad[next].err)
-			}
-			sink(r)
-			i++
+	err := e.held.each(func(r meter.Result) {
+		for ; next < len(e.heldBad) && e.heldBad[next].at == i; next++ {
+			sum.BadEvents++
+			bad(e.heldBad[next].line, e.heldBad[next].err)
 		}
+		sink(r)
+		i++
+	})
+	if err != nil {
+		return err
 	}
 	for ; next < len(e.heldBad); next++ {
 		sum.BadEvents++
@@ -231,7 +230,11 @@ func (e *early) release(sink func(meter.Result), bad func(int, error), sum *Summ
 	}
 	e.heldBad = nil
 	e.sink, e.bad, e.sum = sink, bad, sum
+	return nil
 }
+
+// close lets go of what the job still holds back (its temporary file).
+func (e *early) close() { e.held.close() }
 
 // queue is a partition's records read and not yet handed over, in file order: buf[head:].
 // Appending reuses the room taking from the front leaves once it is half the buffer, so a

@@ -428,11 +428,11 @@ func TestALostBetReadsTheFileAgainAndReportsEachBadLineOnce(t *testing.T) {
 	}
 }
 
-// TestAJobHoldingMoreResultsThanRecordsWaitsForTheEnd: a recording whose every request
+// TestAJobHoldingMoreResultsThanRecordsSpillsThem: a recording whose every request
 // has a tenant and a minute of its own makes three results a request (both windows and the trace),
-// more than one a record: the job run early holds heldResults, then one a record handed
-// over, then waits for the end of the file, and gives exactly what the sorted replay gives.
-func TestAJobHoldingMoreResultsThanRecordsWaitsForTheEnd(t *testing.T) {
+// more than one a record: the job run early holds heldResults in memory and the rest in
+// a temporary file, and gives exactly what the sorted replay gives.
+func TestAJobHoldingMoreResultsThanRecordsSpillsThem(t *testing.T) {
 	var b strings.Builder
 	const requests = 20_000
 	for i := range requests {
@@ -452,5 +452,14 @@ func TestAJobHoldingMoreResultsThanRecordsWaitsForTheEnd(t *testing.T) {
 	sameReplay(t, "a tenant a request", got, want)
 	if ordered != handedEarly {
 		t.Fatalf("ordered by %d, not handed over early", ordered)
+	}
+	// Without a temporary file the job holds heldResults, then one a record handed over,
+	// then waits for the end of the file.
+	src := fileSource(t, "tenants.jsonl", text)
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	got, ordered = recordedReplay(src, cfg)
+	sameReplay(t, "a tenant a request, no temporary file", got, want)
+	if ordered != handedEarly {
+		t.Fatalf("without a temporary file ordered by %d, not handed over early", ordered)
 	}
 }

@@ -43,6 +43,7 @@ func runRecorded(ctx context.Context, src Source, cfg Config, topic partitionCou
 	again, _ := src.(rereadable)
 	recycle := again != nil && again.Reopenable()
 	e := newEarly(recs, cfg, ahead, recycle)
+	defer e.close()
 	var readErr error
 	lastLine := 0 // the last line read and, if skipped, reported
 	for readErr == nil {
@@ -87,7 +88,9 @@ func runRecorded(ctx context.Context, src Source, cfg Config, topic partitionCou
 	// The whole file is read and no record came before one handed over: what the job
 	// was handed is the start of the sort's order, and the rest follows it.
 	sum.ordered = handedEarly
-	e.release(sink, bad, sum)
+	if err := e.release(sink, bad, sum); err != nil {
+		return err
+	}
 	if e.handOver(ctx, true); ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -67,11 +67,14 @@ func BenchmarkReplayHourThroughBroker(b *testing.B) {
 
 // BenchmarkBareProduceConsume is the baseline of BenchmarkReplayHourThroughBroker: the
 // same records (partition, key, value, timestamp) produced into the same broker by a
-// franz-go producer and read back by a franz-go consumer, and nothing else: no job, no
-// parsing, no lab. "memory" produces records prepared in memory; "file" reads the
-// gzipped recording with recording.Reader while producing it, on the same goroutine.
-// "defaults" is franz-go's default options (the producer's partitioner is manual, to
-// keep the recorded partitions); "lab" is the replay's producer (newReplayProducer).
+// franz-go producer and read back by a franz-go consumer at the same time, as the
+// replay's job reads while the replay writes, and nothing else: no job, no parsing, no
+// lab. "memory" produces records prepared in memory; "file" reads the gzipped recording
+// with recording.Reader while producing it, on the same goroutine. "defaults" is
+// franz-go's default options (the producer's partitioner is manual, to keep the recorded
+// partitions); "lab" is the replay's producer (newReplayProducer). The consumer is
+// franz-go's defaults, reading from the start of the topic; it is made before the first
+// record is produced.
 func BenchmarkBareProduceConsume(b *testing.B) {
 	entries, err := loadHour()
 	if err != nil {
@@ -93,6 +96,8 @@ func BenchmarkBareProduceConsume(b *testing.B) {
 				if err := lab.createTopic(context.Background(), topic, broker.DefaultPartitions); err != nil {
 					b.Fatal(err)
 				}
+				consumed := make(chan error, 1)
+				go func() { consumed <- bareConsume(br.Addr(), topic, len(entries)) }()
 				records := recording.All(entries)
 				var src *recording.Reader
 				if from == "file" {
@@ -108,7 +113,7 @@ func BenchmarkBareProduceConsume(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := bareConsume(br.Addr(), topic, len(entries)); err != nil {
+				if err := <-consumed; err != nil {
 					b.Fatal(err)
 				}
 			}

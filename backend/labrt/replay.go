@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -62,7 +63,8 @@ func (rt *Runtime) Replay(ctx context.Context, path string, field meter.Timestam
 	}
 	ctx, cancel := rt.bound(ctx)
 	defer cancel()
-	entries, topic, lines, unread, err := OpenRecording(ctx, path, rt.Logf)
+	info, _ := os.Stat(path)
+	entries, topic, lines, unread, err := openRecording(ctx, path, rt.Logf, rt.counts.get(path, info))
 	if err != nil {
 		return err
 	}
@@ -70,7 +72,54 @@ func (rt *Runtime) Replay(ctx context.Context, path string, field meter.Timestam
 	if topic.Partitions > 0 {
 		target.Partitions = int(topic.Partitions)
 	}
-	return rt.ReplayEntries(ctx, path, field, entries, lines, target)
+	if err := rt.ReplayEntries(ctx, path, field, entries, lines, target); err != nil {
+		return err
+	}
+	rt.counts.put(path, info, lines())
+	return nil
+}
+
+// lineCounts remembers how many lines each recording a replay counted to the end has,
+// by its path, size and modification time, so that replaying the same file again (`r`
+// after `r`) reads it once, not twice: counting the recorded hour's lines is a seventh of
+// a replay's processor time. A file changed since has another size or time and is
+// counted again.
+type lineCounts struct {
+	mu sync.Mutex
+	m  map[string]countedFile
+}
+
+type countedFile struct {
+	size  int64
+	mod   time.Time
+	lines int64
+}
+
+// get returns the lines counted of the file at path, info its os.Stat, or 0.
+func (c *lineCounts) get(path string, info os.FileInfo) int64 {
+	if info == nil || !info.Mode().IsRegular() {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, ok := c.m[path]; ok && f.size == info.Size() && f.mod.Equal(info.ModTime()) {
+		return f.lines
+	}
+	return 0
+}
+
+// put remembers the lines of the file at path, info its os.Stat before it was read; 0
+// lines (not yet counted) are not remembered.
+func (c *lineCounts) put(path string, info os.FileInfo, lines int64) {
+	if info == nil || !info.Mode().IsRegular() || lines <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string]countedFile)
+	}
+	c.m[path] = countedFile{info.Size(), info.ModTime(), lines}
 }
 
 // ReplayEntries is Replay of entries as they come, the recording at path; lines says
@@ -272,6 +321,11 @@ func CreateTopic(ctx context.Context, adm *kadm.Client, topic string, partitions
 // iterated (the replay failed before producing), and does nothing once it was: the
 // iteration closes it, and its goroutines have ended when it does.
 func OpenRecording(ctx context.Context, path string, logf func(string, ...any)) (entries func(func(recording.Entry, error) bool), topic recording.Topic, lines func() int64, unread func(), err error) {
+	return openRecording(ctx, path, logf, 0)
+}
+
+// openRecording is OpenRecording, with the file's lines counted already when known > 0.
+func openRecording(ctx context.Context, path string, logf func(string, ...any), known int64) (entries func(func(recording.Entry, error) bool), topic recording.Topic, lines func() int64, unread func(), err error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, topic, nil, nil, fmt.Errorf("cannot read recording: %w", err)
@@ -299,7 +353,8 @@ func OpenRecording(ctx context.Context, path string, logf func(string, ...any)) 
 		ahead(yield)
 	}
 	var counted atomic.Int64
-	if info.Mode().IsRegular() { // a pipe is read once, by the producer
+	counted.Store(known)
+	if known <= 0 && info.Mode().IsRegular() { // a pipe is read once, by the producer
 		go func() {
 			if n, err := countLines(ctx, path); err == nil {
 				counted.Store(n)

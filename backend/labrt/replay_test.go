@@ -141,3 +141,42 @@ func TestCountLinesSkipsBlankLinesOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestALineCountIsRememberedForTheSameFileOnly: a recording counted to its end gives its
+// count again while its size and modification time are the same; a file written since,
+// another path, a pipe or a count of 0 give 0 (count it).
+func TestALineCountIsRememberedForTheSameFileOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.jsonl")
+	if err := os.WriteFile(path, []byte("{}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c lineCounts
+	if n := c.get(path, info); n != 0 {
+		t.Fatalf("nothing counted yet gave %d", n)
+	}
+	c.put(path, info, 0)
+	c.put(path, nil, 2)
+	if n := c.get(path, info); n != 0 {
+		t.Fatalf("a count of 0 or of no file was remembered: %d", n)
+	}
+	c.put(path, info, 2)
+	if n := c.get(path, info); n != 2 {
+		t.Fatalf("the same file gave %d, want 2", n)
+	}
+	if n := c.get(path+".other", info); n != 0 {
+		t.Fatalf("another path gave %d", n)
+	}
+	if err := os.WriteFile(path, []byte("{}\n{}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if info, err = os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.get(path, info); n != 0 {
+		t.Fatalf("the file written since gave %d", n)
+	}
+}

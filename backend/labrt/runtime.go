@@ -161,6 +161,8 @@ type Runtime struct {
 	latency latency
 	// logs caps the log lines of one kind (Skipped, Unreadable).
 	logs logcap.Cap
+	// counts are the line counts of the recordings replayed.
+	counts lineCounts
 
 	mu        sync.Mutex
 	broker    string
