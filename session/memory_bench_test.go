@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -325,7 +326,7 @@ func (d *driver) settle(b *testing.B) {
 func (d *driver) liveHour(b *testing.B) int64 {
 	end := time.Now().Truncate(time.Minute)
 	start := end.Add(-time.Hour)
-	clock := generator.NewVirtualClock(start)
+	clock := &gatedClock{VirtualClock: generator.NewVirtualClock(start), gate: start.Add(40 * time.Minute), open: make(chan struct{})}
 	cfg := generator.Defaults()
 	cfg.Brokers, cfg.Topic = []string{d.lab.Addr()}, broker.DefaultTopic
 	in := inject.New(cfg.Instances, inject.WithClock(clock))
@@ -336,12 +337,17 @@ func (d *driver) liveHour(b *testing.B) int64 {
 	if err := gen.Start(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	for hiccup := start.Add(40 * time.Minute); clock.Now().Before(hiccup); {
-		time.Sleep(time.Millisecond)
+	// The clock stops short of the 40th minute until the hold is on, however fast the
+	// generator runs.
+	for deadline := time.Now().Add(time.Minute); !clock.waiting(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.Fatal("the generator did not reach the hiccup's minute in a minute")
+		}
 	}
 	if _, err := in.Start(1, 35*time.Second); err != nil {
 		b.Fatal(err)
 	}
+	close(clock.open)
 	<-gen.Done()
 	if err := gen.Stop(context.Background()); err != nil {
 		b.Fatal(err)
@@ -351,6 +357,36 @@ func (d *driver) liveHour(b *testing.B) int64 {
 	b.ReportMetric(float64(produced), "live-events")
 	return produced
 }
+
+// gatedClock is a virtual clock that holds every sleep until gate or later until open is
+// closed: the generator stops just short of gate while the benchmark starts a hiccup.
+type gatedClock struct {
+	*generator.VirtualClock
+	gate    time.Time
+	open    chan struct{}
+	blocked atomic.Int32
+}
+
+func (c *gatedClock) SleepUntil(ctx context.Context, t time.Time) error {
+	if !t.Before(c.gate) {
+		select {
+		case <-c.open:
+		default:
+			c.blocked.Add(1)
+			select {
+			case <-c.open:
+			case <-ctx.Done():
+				c.blocked.Add(-1)
+				return ctx.Err()
+			}
+			c.blocked.Add(-1)
+		}
+	}
+	return c.VirtualClock.SleepUntil(ctx, t)
+}
+
+// waiting reports whether a sleep is held at the gate.
+func (c *gatedClock) waiting() bool { return c.blocked.Load() > 0 }
 
 // reread waits until the lab's job has read the live hour's events and what it wrote has
 // reached the session.
