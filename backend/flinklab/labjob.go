@@ -133,12 +133,14 @@ func (l *Lab) watchPositions() {
 
 // Stop cancels the running job, if any, and waits until Flink reports it ended; the
 // runtime's Start on the next spec follows (Restart). From here until that Start
-// returns the lab is switching (see follow).
+// returns the lab is switching (see follow). Without a job there is nothing to cancel,
+// so nothing can take the TaskManager down with it: a TaskManager that stops while the
+// lab's first job starts has died, and the run restarts.
 func (j flinkRun) Stop(ctx context.Context) error {
 	l := j.lab
 	l.mu.Lock()
 	id := l.jobID
-	l.switching = true
+	l.switching = id != ""
 	l.mu.Unlock()
 	if id == "" {
 		return nil
