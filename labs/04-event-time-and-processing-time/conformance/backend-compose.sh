@@ -268,7 +268,8 @@ cp /usr/local/share/ca-certificates/*.crt "$BASE_CTX/ca/" 2> /dev/null || true
 ca_sum=$(cat "$BASE_CTX"/ca/*.crt 2> /dev/null | sha256sum | cut -c1-16)
 if [ "$(docker image inspect --format '{{index .Config.Labels "labtui.ca"}}' debian:bookworm-slim 2> /dev/null)" != "$ca_sum" ]; then
   printf 'FROM labtui-base/debian-minbase:bookworm\nCOPY ca/ /usr/local/share/ca-certificates/\nLABEL labtui.ca=%s\n' "$ca_sum" > "$BASE_CTX/Dockerfile"
-  docker build -q -t debian:bookworm-slim "$BASE_CTX" > /dev/null || die "docker build of the base image failed"
+  # The CLI's classic builder (a CLI without buildx says so on stderr): base.log.
+  docker build -q -t debian:bookworm-slim "$BASE_CTX" > "$RUN_DIR/base.log" 2>&1 || die "docker build of the base image failed ($RUN_DIR/base.log)"
   log "debian:bookworm-slim: debootstrap's bookworm with $(ls "$BASE_CTX/ca" | wc -l) certificate authorities of this machine"
 fi
 
