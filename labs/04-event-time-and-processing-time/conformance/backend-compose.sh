@@ -30,6 +30,8 @@
 #          no network link of the run, no mount.
 #
 #   backend-compose.sh          setup, then checks
+#   backend-compose.sh walk     setup, checks, then the learner's walk on the same engine
+#                               (tui/smoke/walkthrough.sh with WALK_BACKEND=compose): about 20 min more
 #   backend-compose.sh setup    setup and both doctor checks only, then the engine stopped and
 #                               checked gone: CI starts this in the background at its start,
 #                               so the full run later finds everything cached (warm)
@@ -55,7 +57,7 @@ COMPOSE_FILE="$REPO_DIR/compose/docker-compose.yml"
 PROJECT=labtui-lab4
 
 MODE=${1:-all}
-case "$MODE" in all | setup) ;; *) die "usage: backend-compose.sh [setup]" ;; esac
+case "$MODE" in all | setup | walk) ;; *) die "usage: backend-compose.sh [setup | walk]" ;; esac
 [ "$(id -u)" = 0 ] || die "backend-compose.sh starts its own Docker engine and needs root"
 mkdir -p "$CACHE/runs"
 RUN_DIR="$CACHE/runs/$(date +%Y%m%d-%H%M%S)"
@@ -401,4 +403,18 @@ python3 "$HERE/compare.py" check --name backend-compose --shifted "$RUN_DIR/reco
 rc=$?
 set -e
 check compose-agrees-with-replay "$rc" "$(head -1 "$RUN_DIR/result" 2> /dev/null || tail -1 "$RUN_DIR/compare.err")"
+
+# The learner's walk on this engine (walk): tui/smoke/walkthrough.sh with
+# WALK_BACKEND=compose, in its own XDG folders (so without this run's LABTUI_STATE_DIR).
+if [ "$MODE" = walk ]; then
+  step "the learner's walk (4.2-4.4) on --backend compose: about 20 min"
+  set +e
+  (cd "$REPO_DIR" && env -u LABTUI_STATE_DIR OUT="$RUN_DIR/walk" WALK_BACKEND=compose tui/smoke/walkthrough.sh "$LABTUI") \
+    > "$RUN_DIR/walk.log" 2>&1 < /dev/null
+  rc=$?
+  set -e
+  check compose-walk "$rc" "the learner's walk (4.2 with the picker's hiccup, x, 4.3 and 4.4, the answers, export, quit, continue with y, export again) passes on --backend compose ($RUN_DIR/walk.log)"
+  left_objects=$(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"; docker network ls -q --filter "label=com.docker.compose.project=$PROJECT")
+  check compose-walk-nothing-left "$([ -z "$left_objects" ]; echo $?)" "no container or network of project $PROJECT is left after the walk's labtui quit${left_objects:+: $left_objects}"
+fi
 finish
