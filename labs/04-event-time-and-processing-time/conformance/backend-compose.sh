@@ -145,8 +145,12 @@ stop_engine() {
   wait "$DOCKERD_PID" 2> /dev/null || true
   DOCKERD_PID=""
 }
-# our_mounts: mounts under the exec-root or the data-root (overlays, network namespaces).
-our_mounts() { awk -v a="$RT" -v b="$CACHE/docker/" 'index($2, a) == 1 || index($2, b) == 1 {print $2}' /proc/mounts; }
+# our_mounts: mounts under the exec-root or the data-root (overlays, network namespaces), and
+# the /proc and /sys that debootstrap's second stage mounts in the rootfs, if it was stopped.
+our_mounts() {
+  awk -v a="$RT" -v b="$CACHE/docker/" -v c="$RUN_DIR/rootfs/" \
+    'index($2, a) == 1 || index($2, b) == 1 || index($2, c) == 1 {print $2}' /proc/mounts
+}
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM HUP
