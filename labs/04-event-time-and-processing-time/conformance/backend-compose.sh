@@ -31,7 +31,7 @@
 #
 #   backend-compose.sh          setup, then checks
 #   backend-compose.sh walk     setup, checks, then the learner's walk on the same engine
-#                               (tui/smoke/walkthrough.sh with WALK_BACKEND=compose): about 20 min more
+#                               (tui/smoke/walkthrough.sh with WALK_BACKEND=compose): 16 min more
 #   backend-compose.sh setup    setup and both doctor checks only, then the engine stopped and
 #                               checked gone: CI starts this in the background at its start,
 #                               so the full run later finds everything cached (warm)
@@ -40,12 +40,9 @@
 # down, stops dockerd (and the containerd it started), unmounts what it left, and checks
 # that no process of it is left. One line per check, then `N passed, N failed` (exit 1 on
 # a failure). Files in $LABTUI_COMPOSE_CACHE/runs/<time>/. LABTUI_BIN uses a built labtui.
-# Warm (images, Compose and the base cached) about 6 to 7 min, measured. Cold, from its
-# steps measured one by one on a loaded 2-core machine: Compose's build 13 min
-# (debootstrap's 2.5 min run beside it), the images 5 min, then the warm run: about 25 min,
-# never run end to end (compose/README.md: why it is not in .ci/run), plus
-# apt-get of docker.io and debootstrap where they are missing (not timed). Needs root,
-# go, python3.
+# Measured end to end on a 2-core machine shared with other work (compose/README.md has the
+# breakdown): cold 18 min, of which setup 11.5 (Compose's go build 8, the images 2.7);
+# warm 7.3 min, of which setup 20 s; the walk 16 min more. Needs root, go, python3.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib.sh"
@@ -411,7 +408,7 @@ check compose-agrees-with-replay "$rc" "$(head -1 "$RUN_DIR/result" 2> /dev/null
 # The learner's walk on this engine (walk): tui/smoke/walkthrough.sh with
 # WALK_BACKEND=compose, in its own XDG folders (so without this run's LABTUI_STATE_DIR).
 if [ "$MODE" = walk ]; then
-  step "the learner's walk (4.2-4.4) on --backend compose: about 20 min"
+  step "the learner's walk (4.2-4.4) on --backend compose: about 16 min"
   set +e
   (cd "$REPO_DIR" && env -u LABTUI_STATE_DIR OUT="$RUN_DIR/walk" WALK_BACKEND=compose tui/smoke/walkthrough.sh "$LABTUI") \
     > "$RUN_DIR/walk.log" 2>&1 < /dev/null
