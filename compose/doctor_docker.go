@@ -14,7 +14,7 @@ import (
 // Each problem's fix, as one plain sentence.
 const (
 	fixNoDocker          = "Docker is not installed: install Docker Desktop or Docker Engine, or run labtui without --backend compose to use the embedded lab."
-	fixNoCompose         = "Docker Compose v2 is not installed: install the Compose plugin (Docker Desktop includes it; on Linux the docker-compose-plugin package of Docker's apt repository, as Debian's and Ubuntu's own docker-compose is v1, or a docker-compose binary of Compose v2 in ~/.docker/cli-plugins/) so that `docker compose version` works."
+	fixNoCompose         = "Docker Compose v2 is not installed: install the Compose plugin (Docker Desktop includes it; on Linux the docker-compose-plugin package of Docker's apt repository, Debian 13's docker-compose or Ubuntu's docker-compose-v2 (Debian 12's docker-compose is v1), or a docker-compose binary of Compose v2 in ~/.docker/cli-plugins/) so that `docker compose version` works."
 	fixComposeV1         = "Only Docker Compose v1 (docker-compose) is installed: install the Compose v2 plugin (Docker Desktop includes it; on Linux install the docker-compose-plugin package) so that `docker compose version` works."
 	fixComposeStandalone = "Docker Compose v2 is installed only as the standalone docker-compose: install it as the Docker CLI plugin (on Linux the docker-compose-plugin package) so that `docker compose version` works."
 	fixComposeUnknown    = "labtui could not read a version from `docker compose version`: update Docker Desktop or the docker-compose-plugin package to Compose v2 or later."

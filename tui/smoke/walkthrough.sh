@@ -22,7 +22,11 @@
 # as its own processes, from the install in WALK_CLUSTER_CACHE (default the conformance
 # run's, ~/.cache/labtui-conformance; labtui cluster install makes it); the same steps and
 # checks, with waits as long as real Flink needs (a replay of the hour is read by the PyFlink
-# job, not by the engine).
+# job, not by the engine). WALK_BACKEND=compose walks the compose lab (labtui --backend compose,
+# this checkout's compose/docker-compose.yml) on the Docker engine that DOCKER_HOST names,
+# with the same waits as the cluster's; labtui is given DOCKER_HOST, DOCKER_CONFIG and
+# LABTUI_BUILD_NETWORK as the walk has them (a tmux server started earlier would otherwise
+# hand it its own environment). `backend-compose.sh walk` runs it on its engine.
 #
 # The screens it captured, the export and labtui's log are left in $OUT (default a new
 # temporary directory). Its tmux session and labtui are stopped whatever happens.
@@ -49,8 +53,17 @@ case "$BACKEND" in
 		# The broker, the cluster and the job's first line; a replay of the hour through
 		# PyFlink (which assembles it at a few thousand records a second).
 		START=240 REPLAY=900 EXTRA=120 ;;
-	*) echo "walkthrough: WALK_BACKEND is embedded or cluster, not $BACKEND" >&2; exit 2 ;;
+	compose)
+		LABTUI_ARGS="--backend compose --compose-file '$REPO/compose/docker-compose.yml'"
+		# docker compose up (the images built) and the job's first line; the replays as above.
+		START=240 REPLAY=900 EXTRA=120 ;;
+	*) echo "walkthrough: WALK_BACKEND is embedded, cluster or compose, not $BACKEND" >&2; exit 2 ;;
 esac
+# Docker's settings reach labtui through the tmux session's command, not tmux's environment.
+PASS_ENV=""
+for v in DOCKER_HOST DOCKER_CONFIG LABTUI_BUILD_NETWORK; do
+	[ -z "${!v:-}" ] || PASS_ENV="$PASS_ENV $v='${!v}'"
+done
 S=labtui-walk-$$
 mkdir -p "$OUT/run" "$OUT/state" "$OUT/cache" "$OUT/config"
 
@@ -95,7 +108,7 @@ answer() {
 }
 
 tmux new-session -d -s "$S" -x "${WALK_COLS:-160}" -y "${WALK_ROWS:-48}" \
-	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' $LABTUI_ARGS"
+	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config'$PASS_ENV '$BIN' $LABTUI_ARGS"
 wait_for "still open, running totals:" "$START"
 wait_for "for_monotonous_timestamps()" 5
 cap 1-live
