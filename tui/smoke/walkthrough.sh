@@ -318,8 +318,26 @@ tmux new-session -d -s "$S" -x "${WALK_COLS:-160}" -y "${WALK_ROWS:-48}" \
 	"cd '$OUT/run' && echo \$\$ > '$OUT/pid' && exec env XDG_STATE_HOME='$OUT/state' XDG_CACHE_HOME='$OUT/cache' XDG_CONFIG_HOME='$OUT/config' '$BIN' $LABTUI_ARGS"
 wait_for "Continue with the answers" "$START"
 tmux send-keys -t "$S" y
-# The status line says what was restored until the generator's next message.
-wait_for "checks met by your runs" 10
+# The prompt goes once y is taken ("checks met by your runs" is on the screen behind it
+# too, so it proves nothing). A CI walk beside the cluster walk (6 Dec, load about 20)
+# saw the prompt stay 30 s after y, its log silent meanwhile (a key lost at the start, or
+# the loop held up); five tries on a quieter machine took y at once. Said, and y sent
+# once more, so the sheet's check still runs.
+gone=0
+for _ in $(seq 1 50); do
+	tmux capture-pane -p -t "$S" | grep -qF "Continue with the answers" || { gone=1; break; }
+	sleep 0.1
+done
+if [ "$gone" = 0 ]; then
+	echo "walkthrough: WARNING: the continue prompt did not take y in 5 s; sending y again" >&2
+	cap 9-y-not-taken
+	tmux send-keys -t "$S" y
+	for _ in $(seq 1 300); do
+		tmux capture-pane -p -t "$S" | grep -qF "Continue with the answers" || { gone=1; break; }
+		sleep 0.1
+	done
+	[ "$gone" = 1 ] || { echo "walkthrough: the continue prompt did not take y twice in 35 s" >&2; tmux capture-pane -p -t "$S" >&2; exit 1; }
+fi
 cap 9-continued
 # The lab may still be starting: its own messages can take the status line's place within
 # milliseconds of "exported", so the export is awaited in labtui's log.
