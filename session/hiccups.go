@@ -60,12 +60,7 @@ func (r *Run) LastHiccup() (Hiccup, bool) {
 // the next minute at the earliest.
 func (s *Session) HiccupClearOf(now int64) (from, catchUp int64) {
 	run := s.Current()
-	if run == nil || run.ReadsRecording() {
-		return now, 0
-	}
-	switch run.Cause {
-	case backend.CauseKill, backend.CauseStrategy, backend.CauseTimestamp, backend.CauseFailure:
-	default:
+	if !liveRestart(run) {
 		return now, 0
 	}
 	catchUp = startOf(run.StartedAt)

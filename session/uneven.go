@@ -88,7 +88,14 @@ func Count(n int64) string { return thousands.Format(n) }
 // read the topic's backlog again from the oldest record kept, at full speed, with its
 // watermarks generated after the source: the replay's effect, on the live topic.
 func backlogRestart(run *Run) bool {
-	if run == nil || run.ReadsRecording() || run.Reads == nil || run.Reads.AheadLate == 0 || run.Watermarks.At == meter.SourceWatermarks {
+	return liveRestart(run) && run.Reads != nil && run.Reads.AheadLate > 0 && run.Watermarks.At != meter.SourceWatermarks
+}
+
+// liveRestart reports whether run is the live job started again (w, t, x, a failure):
+// with empty state, from the topic's oldest record kept, so it re-reads the backlog at
+// full speed.
+func liveRestart(run *Run) bool {
+	if run == nil || run.ReadsRecording() {
 		return false
 	}
 	switch run.Cause {

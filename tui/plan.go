@@ -42,10 +42,11 @@ func courseHiccup(instance string, d time.Duration) (inject.Hiccup, error) {
 	return inject.Hiccup{Instance: n, OnSecond: true, Second: courseSecond, For: d}, nil
 }
 
-// nextCourseStart is when a course hiccup planned now would start.
-func (m Model) nextCourseStart() time.Time {
-	from, _ := m.hiccupFrom()
-	return inject.Hiccup{OnSecond: true, Second: courseSecond}.StartsAt(from)
+// nextCourseStart is when a course hiccup planned now would start, and the start of the
+// catch-up minute it keeps clear of (0 when none: see hiccupFrom).
+func (m Model) nextCourseStart() (time.Time, int64) {
+	from, catchUp := m.hiccupFrom()
+	return inject.Hiccup{OnSecond: true, Second: courseSecond}.StartsAt(from), catchUp
 }
 
 // hiccupFrom is the time a course hiccup planned now counts from: now, or the end of the

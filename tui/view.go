@@ -108,11 +108,12 @@ func (m Model) footerView(guide []string) string {
 	case screenResume:
 		prompt = m.resumePrompt()
 	case screenPick:
+		at, catchUp := m.nextCourseStart()
 		clearOf := ""
-		if _, catchUp := m.hiccupFrom(); catchUp != 0 {
+		if catchUp != 0 {
 			clearOf = time.UnixMilli(catchUp).UTC().Format("15:04") + "'s catch-up"
 		}
-		prompt = m.picker.View("in "+m.countdownSeconds(m.nextCourseStart()), clearOf, m.width)
+		prompt = m.picker.View("in "+m.countdownSeconds(at), clearOf, m.width)
 	case screenFilter:
 		prompt = m.filter.View()
 	case screenStrategy:
