@@ -27,30 +27,44 @@ const maxOpen = 10_000
 //   - Records counts trace lines; Late and LateUSD the late side output; the Fired and
 //     USD counts the two window sinks. Events is not known and stays zero; Malformed
 //     counts the malformed side output.
-//   - Open holds, per window and tenant, the traced records whose window has not fired
-//     yet: an event-time window from the trace's event_window_end (unless the trace
-//     says the record was late), a processing-time window from the minute the line was
-//     read in (or the trace's processing_window_end, if the job prints one). A window
-//     leaves Open when its result is printed, or a minute after the watermark (event
-//     time) or the clock (processing time) passed its end without one. USD is summed
+//   - Open holds, per tenant, the traced records no window has counted yet. An
+//     event-time window is named by the trace's event_window_end (unless the trace says
+//     the record was late); it leaves Open when its result is printed, or a minute after
+//     the watermark passed its end without one. Which processing-time window a record
+//     lands in is not in its trace: the window operator assigns it when the record
+//     reaches it, which under backpressure is minutes after the trace was printed, and
+//     the log is read later still. So the traced records that no printed
+//     processing-time result has counted yet are shown as one window per tenant, the
+//     current minute's, the only one that can still fire; each printed result takes its
+//     records out. Every traced record is thus in exactly one place, a fired window or
+//     the open one, and the two never add up to more than the job traced. USD is summed
 //     from the traces' usd, which the lab's job prints with each trace.
 type books struct {
 	stats     meter.Stats
 	watermark int64
 	open      map[openKey]*meter.Result
+	// unfired is, per tenant, what its traces counted less what its printed
+	// processing-time results counted. It goes below zero for a moment when a result's
+	// line is read before the trace lines of its records.
+	unfired   map[string]*unfired
 	untracked int
 }
 
-// openKey names one open window of one tenant.
+// unfired is one tenant's traced records not yet in a printed processing-time result.
+type unfired struct {
+	usd      float64
+	requests int64
+}
+
+// openKey names one open event-time window of one tenant.
 type openKey struct {
-	window meter.Kind
 	tenant string
 	end    int64
 }
 
 func newBooks() books {
 	return books{watermark: meter.MinWatermark, open: make(map[openKey]*meter.Result),
-		stats: meter.Stats{ForgottenUncounted: true}}
+		unfired: make(map[string]*unfired), stats: meter.Stats{ForgottenUncounted: true}}
 }
 
 // add counts one result.
@@ -62,13 +76,12 @@ func (b *books) add(r *meter.Result) {
 		b.stats.RecordsUSD += t.USD
 		b.watermark = max(b.watermark, t.Watermark)
 		if !t.Late && t.EventWindowEnd != 0 {
-			b.openAdd(meter.EventTimeResult, t.TenantID, t.EventWindowEnd, t.USD)
+			b.openEvent(t.TenantID, t.EventWindowEnd, t.USD)
 		}
-		end := t.ProcessingWindowEnd
-		if end == 0 {
-			end = minuteEnd(t.Arrival)
+		if u := b.unfiredOf(t.TenantID); u != nil {
+			u.usd += t.USD
+			u.requests++
 		}
-		b.openAdd(meter.ProcessingTimeResult, t.TenantID, end, t.USD)
 	case meter.LateResult:
 		b.stats.Late++
 		b.stats.LateUSD += r.Record.USD
@@ -76,24 +89,42 @@ func (b *books) add(r *meter.Result) {
 	case meter.ProcessingTimeResult:
 		b.stats.ProcessingFired++
 		b.stats.ProcessingUSD += r.Minute.USD
-		delete(b.open, openKey{meter.ProcessingTimeResult, r.Minute.TenantID, r.Minute.WindowEnd})
+		if u := b.unfiredOf(r.Minute.TenantID); u != nil {
+			u.usd -= r.Minute.USD
+			u.requests -= r.Minute.Requests
+		}
 	case meter.EventTimeResult:
 		b.watermark = max(b.watermark, r.Minute.WindowEnd-1)
 		b.stats.EventFired++
 		b.stats.EventUSD += r.Minute.USD
-		delete(b.open, openKey{meter.EventTimeResult, r.Minute.TenantID, r.Minute.WindowEnd})
+		delete(b.open, openKey{r.Minute.TenantID, r.Minute.WindowEnd})
 	}
 }
 
-func (b *books) openAdd(window meter.Kind, tenant string, end int64, usd float64) {
-	k := openKey{window, tenant, end}
+// unfiredOf is tenant's unfired tally, made on first use; nil past maxOpen tenants.
+func (b *books) unfiredOf(tenant string) *unfired {
+	u := b.unfired[tenant]
+	if u == nil {
+		if len(b.unfired) >= maxOpen {
+			b.untracked++
+			return nil
+		}
+		u = &unfired{}
+		b.unfired[tenant] = u
+	}
+	return u
+}
+
+// openEvent counts a traced record in its event-time window.
+func (b *books) openEvent(tenant string, end int64, usd float64) {
+	k := openKey{tenant, end}
 	w := b.open[k]
 	if w == nil {
 		if len(b.open) >= maxOpen {
 			b.untracked++
 			return
 		}
-		w = &meter.Result{Kind: meter.PendingResult, Window: window}
+		w = &meter.Result{Kind: meter.PendingResult, Window: meter.EventTimeResult}
 		w.Minute.TenantID, w.Minute.WindowStart, w.Minute.WindowEnd = tenant, end-meter.Minute, end
 		b.open[k] = w
 	}
@@ -101,26 +132,40 @@ func (b *books) openAdd(window meter.Kind, tenant string, end int64, usd float64
 	w.Minute.Requests++
 }
 
-// prune forgets windows a minute past due that never printed a result.
-func (b *books) prune(now int64) {
+// prune forgets event-time windows a minute past the watermark that never printed a
+// result.
+func (b *books) prune() {
 	for k := range b.open {
-		if k.window == meter.EventTimeResult && b.watermark != meter.MinWatermark && k.end+meter.Minute <= b.watermark ||
-			k.window == meter.ProcessingTimeResult && k.end+meter.Minute <= now {
+		if b.watermark != meter.MinWatermark && k.end+meter.Minute <= b.watermark {
 			delete(b.open, k)
 		}
 	}
 }
 
-// openWindows prunes, then returns the open windows, processing time first, then by
-// window end and tenant, as the embedded engine orders them.
+// openWindows prunes, then returns the open windows, processing time first (each
+// tenant's unfired records, in the minute that holds now), then by window end and
+// tenant, as the embedded engine orders them.
 func (b *books) openWindows(now int64) []meter.Result {
-	b.prune(now)
-	if len(b.open) == 0 {
+	b.prune()
+	if len(b.open)+len(b.unfired) == 0 {
 		return nil
 	}
-	out := make([]meter.Result, 0, len(b.open))
+	out := make([]meter.Result, 0, len(b.open)+len(b.unfired))
+	end := minuteEnd(now)
+	for tenant, u := range b.unfired {
+		if u.requests <= 0 {
+			continue
+		}
+		w := meter.Result{Kind: meter.PendingResult, Window: meter.ProcessingTimeResult}
+		w.Minute.TenantID, w.Minute.WindowStart, w.Minute.WindowEnd = tenant, end-meter.Minute, end
+		w.Minute.USD, w.Minute.Requests = max(u.usd, 0), u.requests
+		out = append(out, w)
+	}
 	for _, w := range b.open {
 		out = append(out, *w)
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	slices.SortFunc(out, func(x, y meter.Result) int {
 		return cmp.Or(cmp.Compare(x.Window, y.Window), cmp.Compare(x.Minute.WindowEnd, y.Minute.WindowEnd),

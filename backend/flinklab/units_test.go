@@ -1,6 +1,7 @@
 package flinklab
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,20 +86,72 @@ func TestConfigRefusesWhatThePyFlinkJobCannotDo(t *testing.T) {
 	}
 }
 
-func TestBooksForgetWindowsLongPastDue(t *testing.T) {
+func TestBooksForgetEventTimeWindowsLongPastDue(t *testing.T) {
 	b := newBooks()
 	const end = 1767261660000
 	b.add(&meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{TenantID: "acme", Watermark: end - 30_000,
-		EventWindowEnd: end, ProcessingWindowEnd: end, Arrival: end - 10_000}})
+		EventWindowEnd: end, Arrival: end - 10_000}})
 	if n := len(b.openWindows(end - 5_000)); n != 2 {
 		t.Fatalf("%d open windows, want 2", n)
 	}
-	if n := len(b.openWindows(end + meter.Minute)); n != 1 {
-		t.Errorf("a minute after its end, the processing-time window is still open (%d open)", n)
-	}
 	b.watermark = end + meter.Minute
-	if n := len(b.openWindows(end + meter.Minute)); n != 0 {
-		t.Errorf("a minute after the watermark passed it, the event-time window is still open (%d open)", n)
+	if open := b.openWindows(end + meter.Minute); len(open) != 1 || open[0].Window != meter.ProcessingTimeResult {
+		t.Errorf("a minute after the watermark passed it, the event-time window is still open: %+v", open)
+	}
+}
+
+// The lab's job traces a record when it assembles the request, and its processing-time
+// window takes the record later, when it reaches it: under backpressure minutes later.
+// Each traced record is in one place, a printed result or the one open window, so a
+// replay's processing-time windows never add up to more than the recording holds.
+func TestBooksProcessingTimeOpenIsWhatNoResultCounted(t *testing.T) {
+	b := newBooks()
+	const m18 = 1796541480000 // 07:18
+	trace := func(tenant string, usd float64, at int64) {
+		b.add(&meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{TenantID: tenant, USD: usd, Arrival: at}})
+	}
+	fired := func(tenant string, start int64, usd float64, requests int64) {
+		r := &meter.Result{Kind: meter.ProcessingTimeResult}
+		r.Minute.TenantID, r.Minute.WindowStart, r.Minute.WindowEnd, r.Minute.USD, r.Minute.Requests = tenant, start, start+meter.Minute, usd, requests
+		b.add(r)
+	}
+	for i := range 100 {
+		trace("acme", 0.5, m18+int64(i)*100)
+		trace("hooli", 0.25, m18+int64(i)*100)
+	}
+	// At 07:19:00 the job's 07:18 window had reached one of hooli's records only.
+	fired("hooli", m18, 0.25, 1)
+	open := b.openWindows(m18 + meter.Minute + 30_000)
+	var requests int64
+	var usd float64
+	for _, w := range open {
+		if w.Window != meter.ProcessingTimeResult {
+			continue
+		}
+		if w.Minute.WindowStart != m18+meter.Minute {
+			t.Errorf("%s's unfired records are open in the window from %d, want the current minute's, %d", w.Minute.TenantID, w.Minute.WindowStart, m18+meter.Minute)
+		}
+		requests += w.Minute.Requests
+		usd += w.Minute.USD
+	}
+	if requests != 199 || math.Abs(usd-(50+24.75)) > 1e-9 {
+		t.Errorf("open processing time: %d requests, $%.4f; want 199 and $74.75 (200 traced less 1 fired)", requests, usd)
+	}
+	// 07:19's window fires with the rest: nothing is open, nothing counted twice.
+	fired("acme", m18+meter.Minute, 50, 100)
+	fired("hooli", m18+meter.Minute, 24.75, 99)
+	if open := b.openWindows(m18 + 2*meter.Minute + 1); len(open) != 0 {
+		t.Errorf("after every traced record was in a printed result, still open: %+v", open)
+	}
+	// A result's line read before its records' traces leaves nothing open meanwhile.
+	fired("acme", m18+2*meter.Minute, 1, 2)
+	if open := b.openWindows(m18 + 3*meter.Minute); len(open) != 0 {
+		t.Errorf("a result read before its traces opened a window: %+v", open)
+	}
+	trace("acme", 0.5, m18+3*meter.Minute)
+	trace("acme", 0.5, m18+3*meter.Minute)
+	if open := b.openWindows(m18 + 3*meter.Minute); len(open) != 0 {
+		t.Errorf("traces of records already counted opened a window: %+v", open)
 	}
 }
 
