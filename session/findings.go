@@ -42,6 +42,8 @@ func (s *Session) Pin(ex string, id int) error {
 	}
 	f.Pinned = true
 	s.ev.setFinding(s, ex, f)
+	s.ev.thaw(id)
+	s.ev.thawUnpinned()
 	return nil
 }
 
@@ -126,6 +128,7 @@ func (t *tracker) updateFindings(s *Session, now bool) {
 		return
 	}
 	t.findingsAt = s.Now()
+	t.thawUnpinned()
 	clear(t.held)
 	for _, e := range lab4.Exercises() {
 		ex := e.ID
@@ -203,6 +206,8 @@ func (s *Session) Repin(ex string) (*state.Finding, error) {
 	f.Pinned = true
 	delete(s.ev.newer, ex)
 	s.ev.setFinding(s, ex, f)
+	s.ev.thaw(f.Run.ID)
+	s.ev.thawUnpinned()
 	return s.Finding(ex), nil
 }
 

@@ -120,3 +120,67 @@ func TestAnEarlierSessionsPinnedFindingIsOfferedOnlyWhatOutweighsIt(t *testing.T
 		t.Errorf("the pinned saved finding moved: %+v", f)
 	}
 }
+
+// TestAnAnsweredReplaysComparisonStaysWhatTheAnswerSaw: 4.3 is answered once replay run
+// 1's comparison is there; then the job prints another processing-time window of the
+// replay (a real job's last minute fires after its replay's Done), and the comparison
+// is worked out again. The sheet, its course table and its appendix too, still shows
+// the comparison the answer was written against, and so does the saved state, until
+// Repin takes the newer one.
+func TestAnAnsweredReplaysComparisonStaysWhatTheAnswerSaw(t *testing.T) {
+	l := newLabWith(Config{Reenact: hourReference})
+	unevenReplay(l, meter.Watermarks{}, nil)
+	answers := map[string]string{"4.3a": "one enormous minute"}
+	l.h.Answered(answers)
+	if f := l.h.Finding("4.3"); f == nil || !f.Pinned || f.Run.ID != 1 {
+		t.Fatalf("answered: %+v", f)
+	}
+	before := l.sheet(answers)
+	saved := l.h.Snapshot(answers, 1).Evidence.Replays[0].Compare
+
+	l.apply(backend.Update{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 1, 7.5, 3)}})
+
+	if after := l.sheet(answers); after != before {
+		t.Errorf("the sheet changed after the answer:\n%s", lineDiff(before, after))
+	}
+	if c := l.h.Snapshot(answers, 1).Evidence.Replays[0].Compare; c.ProcessingUSD != saved.ProcessingUSD || len(c.ProcessingMinutes) != len(saved.ProcessingMinutes) {
+		t.Errorf("the saved comparison changed: $%.2f in %d rows, was $%.2f in %d", c.ProcessingUSD, len(c.ProcessingMinutes), saved.ProcessingUSD, len(saved.ProcessingMinutes))
+	}
+	newer := l.h.Newer("4.3")
+	if newer == nil || newer.Replay == nil || newer.Replay.ProcessingUSD != saved.ProcessingUSD+7.5 {
+		t.Fatalf("Newer = %+v", newer)
+	}
+	if _, err := l.h.Repin("4.3"); err != nil {
+		t.Fatal(err)
+	}
+	if c := l.h.Snapshot(answers, 1).Evidence.Replays[0].Compare; c.ProcessingUSD != saved.ProcessingUSD+7.5 {
+		t.Errorf("after Repin the saved comparison has $%.2f, want the newer $%.2f", c.ProcessingUSD, saved.ProcessingUSD+7.5)
+	}
+	if after := l.sheet(answers); after == before {
+		t.Error("after Repin the sheet still shows the older comparison")
+	}
+}
+
+// lineDiff lists the lines of b that are not lines of a, and the other way round.
+func lineDiff(a, b string) string {
+	in := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(s, "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	ina, inb := in(a), in(b)
+	var out []string
+	for _, l := range strings.Split(a, "\n") {
+		if !inb[l] {
+			out = append(out, "- "+l)
+		}
+	}
+	for _, l := range strings.Split(b, "\n") {
+		if !ina[l] {
+			out = append(out, "+ "+l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

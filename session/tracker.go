@@ -31,6 +31,9 @@ type tracker struct {
 	// newer is what the rule would make of a pinned exercise now, where that differs
 	// from its frozen finding (Session.Newer).
 	newer map[string]*state.Finding
+	// waiting is, by run, a replay's newer comparison held back from the evidence while
+	// a pinned finding rests on the one the evidence keeps (see compared).
+	waiting map[int]*state.Comparison
 }
 
 // hiccup is one injected hiccup, in the run it happened in.
@@ -64,7 +67,7 @@ type replayAsk struct {
 func newTracker(saved state.State) *tracker {
 	t := &tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(MovedIndexLimit),
 		answers: map[string]string{}, held: map[*state.Finding]*state.Hiccup{},
-		newer: map[string]*state.Finding{}}
+		newer: map[string]*state.Finding{}, waiting: map[int]*state.Comparison{}}
 	for q, a := range saved.Answers {
 		t.answers[q] = a
 	}
