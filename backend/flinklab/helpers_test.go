@@ -90,9 +90,23 @@ func newHarness(t *testing.T) *harness {
 	h := &harness{t: t, dir: dir, clock: &clock{t: t0}, done: make(chan struct{})}
 	h.flink = &fakeFlink{dir: dir, states: map[string]string{}}
 	h.srv = httptest.NewServer(h.flink)
-	h.cfg = Config{ComposeFile: "compose/docker-compose.yml", FlinkURL: h.srv.URL, StatusEvery: 10 * time.Millisecond,
+	// No broker: the job's positions are not read. Not the lab's 9092, which a compose lab
+	// or another Kafka on this machine may hold.
+	h.cfg = Config{ComposeFile: "compose/docker-compose.yml", FlinkURL: h.srv.URL, Broker: closedPort(t), StatusEvery: 10 * time.Millisecond,
 		PollEvery: 20 * time.Millisecond, CheckerOptions: []compose.CheckerOption{compose.WithPorts()}, Now: h.clock.Now}
 	return h
+}
+
+// closedPort is a loopback address nothing listens on: a port the kernel gave out and
+// took back.
+func closedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
 }
 
 // open creates the lab from h.cfg and starts keeping its updates.
