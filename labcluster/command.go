@@ -84,22 +84,11 @@ func (o *Options) run(ctx context.Context, c Command) ([]byte, error) {
 // ctx ending (cmd's Cancel) kills the whole group, and so does the end of cmd: nothing
 // of it is left when runGuarded returns.
 func (o *Options) runGuarded(cmd *exec.Cmd) error {
-	cmd.SysProcAttr = groupAttr()
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	pgid := cmd.Process.Pid
-	if err := guard(pgid, o.Logf); err != nil {
-		killGroup(pgid)
-		cmd.Wait()
+	if err := StartGuarded(cmd, o.Logf); err != nil {
 		return err
 	}
 	err := cmd.Wait()
-	killGroup(pgid)
-	if waitGroupGone(pgid) {
-		release(pgid)
-	}
+	EndGuarded(cmd)
 	return err
 }
 

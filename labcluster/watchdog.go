@@ -2,16 +2,20 @@ package labcluster
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // The watchdog is what makes "nothing is left when labtui dies" hold for every way labtui
@@ -27,6 +31,10 @@ import (
 // way) or the watchdog gets SIGTERM, it sends SIGKILL to every group still listed and exits.
 // It ignores SIGINT and SIGHUP, which a terminal sends to what runs in it: labtui handles
 // those itself and stops the groups in order.
+//
+// labtui may also leave the watchdog a last word (AtDeath): one command it runs, after the
+// kills, when the pipe ends with the word still set, as the compose lab's `docker compose
+// down`, since the containers are the Docker engine's processes, not labtui's.
 //
 // Pitfall: a group's id is its leader's pid, which the kernel may give to another process
 // once the whole group is gone. A group is listed only while labtui has not seen all of it
@@ -51,6 +59,7 @@ func init() {
 func runWatchdog(r io.Reader, term <-chan os.Signal) {
 	var mu sync.Mutex
 	groups := map[int]bool{}
+	var last []string
 	killAll := func() {
 		mu.Lock()
 		defer mu.Unlock()
@@ -64,6 +73,12 @@ func runWatchdog(r io.Reader, term <-chan os.Signal) {
 		defer close(ended)
 		sc := bufio.NewScanner(r)
 		for sc.Scan() {
+			if word, ok := lastWordLine(sc.Text()); ok {
+				mu.Lock()
+				last = word
+				mu.Unlock()
+				continue
+			}
 			op, id := watchdogLine(sc.Text())
 			mu.Lock()
 			switch op {
@@ -80,6 +95,45 @@ func runWatchdog(r io.Reader, term <-chan os.Signal) {
 	case <-term:
 	}
 	killAll()
+	mu.Lock()
+	word := last
+	mu.Unlock()
+	if len(word) > 0 {
+		runLastWord(word)
+	}
+}
+
+// lastWordTimeout bounds the last word: `docker compose down` of the lab takes 5-20 s.
+const lastWordTimeout = 2 * time.Minute
+
+// runLastWord runs argv to its end (or lastWordTimeout), its output discarded, in a
+// process group of its own that is killed once it is done.
+func runLastWord(argv []string) {
+	ctx, cancel := context.WithTimeout(context.Background(), lastWordTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, watchdogEnv+"=") })
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	if cmd.Start() != nil {
+		return
+	}
+	cmd.Wait()
+	killGroup(cmd.Process.Pid)
+}
+
+// lastWordLine parses "!" followed by a JSON array of strings, the last word (none for an
+// empty array or nothing after the "!").
+func lastWordLine(s string) ([]string, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "!") {
+		return nil, false
+	}
+	var argv []string
+	if rest := s[1:]; rest != "" && json.Unmarshal([]byte(rest), &argv) != nil {
+		return nil, false
+	}
+	return argv, true
 }
 
 // watchdogLine parses "+PGID" or "-PGID"; anything else is op 0.
@@ -119,6 +173,68 @@ func guard(pgid int, logf func(string, ...any)) error {
 		return fmt.Errorf("the watchdog (pid %d) that stops labtui's processes if labtui dies is gone: %w", dog.pid, err)
 	}
 	return nil
+}
+
+// AtDeath leaves the watchdog argv as its last word: a command it runs if labtui dies
+// before ClearAtDeath, after it killed the process groups it guards. It starts the
+// watchdog if it does not run yet (announced on logf, which may be nil). An error means
+// the command would not run if labtui died.
+func AtDeath(argv []string, logf func(string, ...any)) error {
+	if len(argv) == 0 {
+		return errors.New("a last word needs a command")
+	}
+	word, err := json.Marshal(argv)
+	if err != nil {
+		return err
+	}
+	dog.mu.Lock()
+	defer dog.mu.Unlock()
+	if dog.w == nil && dog.err == nil {
+		dog.err = startWatchdog(logf)
+	}
+	if dog.err != nil {
+		return dog.err
+	}
+	if _, err := fmt.Fprintf(dog.w, "!%s\n", word); err != nil {
+		return fmt.Errorf("the watchdog (pid %d) that cleans up if labtui dies is gone: %w", dog.pid, err)
+	}
+	return nil
+}
+
+// ClearAtDeath takes back the last word AtDeath left: labtui did it itself.
+func ClearAtDeath() {
+	dog.mu.Lock()
+	defer dog.mu.Unlock()
+	if dog.w != nil {
+		fmt.Fprintf(dog.w, "!\n")
+	}
+}
+
+// StartGuarded starts cmd as the leader of a process group of its own that the watchdog
+// guards: ctx ending (cmd's Cancel) kills the whole group, and so does labtui dying,
+// however it dies. Call EndGuarded once cmd.Wait returned.
+func StartGuarded(cmd *exec.Cmd, logf func(string, ...any)) error {
+	cmd.SysProcAttr = groupAttr()
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if err := guard(cmd.Process.Pid, logf); err != nil {
+		killGroup(cmd.Process.Pid)
+		cmd.Wait()
+		return err
+	}
+	return nil
+}
+
+// EndGuarded kills what is left of the group of cmd, started by StartGuarded and waited
+// for, and takes it off the watchdog's list once none of it is left.
+func EndGuarded(cmd *exec.Cmd) {
+	pgid := cmd.Process.Pid
+	killGroup(pgid)
+	if waitGroupGone(pgid) {
+		release(pgid)
+	}
 }
 
 // release takes the group pgid off the watchdog's list once no process of it is left.

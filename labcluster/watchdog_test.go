@@ -117,3 +117,27 @@ func TestWatchdogKillsOnlyTheGroupsStillListedWhenThePipeEnds(t *testing.T) {
 		t.Fatalf("group %d, taken off the list, was killed", released.Process.Pid)
 	}
 }
+
+// Given a last word left and one taken back, when the pipe ends, then the watchdog runs
+// the word still set, after its kills, and only that one.
+func TestWatchdogSaysItsLastWordWhenThePipeEnds(t *testing.T) {
+	dir := t.TempDir()
+	said, unsaid := dir+"/said", dir+"/unsaid"
+	r, w := io.Pipe()
+	done := make(chan struct{})
+	go func() { runWatchdog(r, nil); close(done) }()
+	fmt.Fprintf(w, "!%s\n!\n", `["touch", "`+unsaid+`"]`)
+	fmt.Fprintf(w, "!not json\n!%s\n", `["touch", "`+said+`"]`)
+	w.Close()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second): // a hang
+		t.Fatal("the watchdog did not end when its pipe ended")
+	}
+	if _, err := os.Stat(said); err != nil {
+		t.Errorf("the last word was not said: %v", err)
+	}
+	if _, err := os.Stat(unsaid); err == nil {
+		t.Error("a last word taken back was said")
+	}
+}
