@@ -39,7 +39,10 @@ func (d *docker) run(ctx context.Context, args ...string) (stdout, stderr []byte
 	var out, errOut bytes.Buffer
 	cmd := d.command(ctx, args)
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
+	if err = labcluster.StartGuarded(cmd, d.logf); err == nil {
+		err = cmd.Wait()
+		labcluster.EndGuarded(cmd)
+	}
 	if err != nil {
 		err = commandError(args, errOut.Bytes(), err)
 	}
@@ -76,7 +79,7 @@ func (d *docker) start(ctx context.Context, args ...string) (*proc, error) {
 	pr, pw := io.Pipe()
 	cmd := d.command(ctx, args)
 	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
+	if err := labcluster.StartGuarded(cmd, d.logf); err != nil {
 		pw.Close()
 		pr.Close()
 		return nil, fmt.Errorf("run %s: %w", commandLine(args), err)
@@ -84,6 +87,7 @@ func (d *docker) start(ctx context.Context, args ...string) (*proc, error) {
 	p := &proc{args: args, pr: pr, waited: make(chan error, 1)}
 	go func() {
 		err := cmd.Wait()
+		labcluster.EndGuarded(cmd)
 		pw.Close()
 		p.waited <- err
 	}()
@@ -112,8 +116,10 @@ func (p *proc) lines(line func(string)) error {
 	return nil
 }
 
-// command builds the exec.Cmd for args. The context kills docker; WaitDelay keeps a
-// child that inherited the pipes from holding Wait up.
+// command builds the exec.Cmd for args, to be started with labcluster.StartGuarded: the
+// context, or labtui dying however it dies, kills docker and whatever it started (the
+// compose plugin is its child). WaitDelay keeps a child that inherited the pipes from
+// holding Wait up.
 func (d *docker) command(ctx context.Context, args []string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, d.path, args...)
 	cmd.WaitDelay = 2 * time.Second

@@ -86,9 +86,21 @@ func (p *dockerPlatform) clusterRunning(ctx context.Context) bool {
 	return err == nil && len(bytes.TrimSpace(out)) > 0
 }
 
-// Up runs `docker compose up -d --build --wait`, its progress on the log.
+// downArgs take the project down: containers get a second to stop before they are
+// killed, since nothing in them is kept.
+var downArgs = []string{"down", "--timeout", "1"}
+
+// Up runs `docker compose up -d --build --wait`, its progress on the log. First, unless
+// KeepCluster is set, it leaves the watchdog `docker compose … down` as its last word,
+// so that the containers go even when labtui dies without its Close (kill -9): they are
+// the Docker engine's processes, not labtui's.
 func (p *dockerPlatform) Up(ctx context.Context) (Endpoints, error) {
 	p.logf("starting the compose lab: Kafka and Flink in Docker, project %s (a first start downloads and builds for several minutes)", compose.ProjectName)
+	if !p.cfg.KeepCluster {
+		if err := labcluster.AtDeath(append([]string{p.docker.path}, p.docker.compose(downArgs...)...), p.logf); err != nil {
+			return Endpoints{}, fmt.Errorf("bring the cluster up: %w", err)
+		}
+	}
 	pr := &progress{logf: p.logf}
 	if err := p.docker.stream(ctx, pr.line, "up", "-d", "--build", "--wait"); err != nil {
 		return Endpoints{}, fmt.Errorf("bring the cluster up: %w (`docker compose -p %s logs` shows each service's log)", err, compose.ProjectName)
@@ -149,15 +161,17 @@ func (p *dockerPlatform) StartTaskManager(ctx context.Context) error {
 	return p.docker.stream(ctx, pr.line, "up", "-d", "--no-deps", "--wait", compose.TaskManagerService)
 }
 
-// Down runs `docker compose … down`, unless KeepCluster is set.
+// Down runs `docker compose … down --timeout 1`, unless KeepCluster is set, and takes
+// back the watchdog's last word.
 func (p *dockerPlatform) Down(ctx context.Context) error {
 	if p.cfg.KeepCluster {
 		p.logf("the cluster keeps running (keep-cluster): `docker compose -p %s down` stops it", compose.ProjectName)
 		return nil
 	}
 	pr := &progress{logf: p.logf}
-	if err := p.docker.stream(ctx, pr.line, "down"); err != nil {
+	if err := p.docker.stream(ctx, pr.line, downArgs...); err != nil {
 		return fmt.Errorf("take the cluster down: %w", err)
 	}
+	labcluster.ClearAtDeath()
 	return nil
 }

@@ -32,7 +32,7 @@ import (
 //	compose -p P -f F kill taskmanager       creates tm-killed
 //	compose -p P -f F up -d --no-deps --wait taskmanager
 //	                                         removes tm-killed and tm-dead
-//	compose -p P -f F down                   Compose's lines for taking the project down
+//	compose -p P -f F down --timeout 1      Compose's lines for taking the project down
 const fakeDirEnv = "LABTUI_FAKE_DOCKER_DIR"
 
 func fakeDocker(args []string) int {
@@ -117,7 +117,7 @@ func fakeDocker(args []string) int {
 		fmt.Fprintln(os.Stderr, " Container labtui-lab4-taskmanager-1  Starting\n Container labtui-lab4-taskmanager-1  Started\n"+
 			" Container labtui-lab4-taskmanager-1  Waiting\n Container labtui-lab4-taskmanager-1  Healthy")
 		return 0
-	case slices.Equal(sub, []string{"down"}):
+	case slices.Equal(sub, []string{"down", "--timeout", "1"}):
 		os.WriteFile(filepath.Join(dir, "tm-killed"), nil, 0o644)
 		fmt.Fprintln(os.Stderr, " Container labtui-lab4-taskmanager-1  Stopping\n Container labtui-lab4-taskmanager-1  Removed\n"+
 			" Network labtui-lab4_default  Removing\n Network labtui-lab4_default  Removed")

@@ -86,7 +86,7 @@ func TestUpSubmitFollowResultsCloseDown(t *testing.T) {
 		dc + "up -d --build --wait",
 		dc + "logs -f --no-log-prefix --since 2026-01-01T10:01:30Z taskmanager",
 		submitCmd,
-		dc + "down",
+		dc + "down --timeout 1",
 	}
 	if got := commands(us); !slices.Equal(got, want) {
 		t.Errorf("announced commands:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
@@ -201,7 +201,7 @@ func TestTaskManagerThatDiesIsReportedAndBroughtBack(t *testing.T) {
 		dc + "ps --status running --quiet taskmanager",
 		dc + "up -d --no-deps --wait taskmanager",
 		dc + "logs -f --no-log-prefix --since 2026-01-01T10:01:30Z taskmanager",
-		dc + "down",
+		dc + "down --timeout 1",
 	}
 	if len(got) < doctorCommands+3+len(want) || !slices.Equal(got[doctorCommands+3:], want) {
 		t.Errorf("commands after the submission:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
@@ -254,7 +254,7 @@ func TestRestartTaskManagerKillsItAndBringsItBack(t *testing.T) {
 		dc + "kill taskmanager",
 		dc + "up -d --no-deps --wait taskmanager",
 		dc + "logs -f --no-log-prefix --since 2026-01-01T10:02:10Z taskmanager",
-		dc + "down",
+		dc + "down --timeout 1",
 	}
 	if got := commands(us); len(got) < doctorCommands+3+len(want) || !slices.Equal(got[doctorCommands+3:], want) {
 		t.Errorf("commands after the submission:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
@@ -344,7 +344,7 @@ func TestKeptClusterIsReusedAndKept(t *testing.T) {
 		t.Errorf("cancelled %q, want only the lab's old job", c)
 	}
 	got := commands(h.snapshot())
-	if !slices.Contains(got, dc+"ps --status running --quiet") || slices.Contains(got, dc+"down") {
+	if !slices.Contains(got, dc+"ps --status running --quiet") || slices.Contains(got, dc+"down --timeout 1") {
 		t.Errorf("commands %q: want the running check and no down", got)
 	}
 	if !slices.ContainsFunc(logLines(h.snapshot()), func(s string) bool { return strings.Contains(s, "keeps running (keep-cluster)") }) {
