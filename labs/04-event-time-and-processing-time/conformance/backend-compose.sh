@@ -405,6 +405,32 @@ rc=$?
 set -e
 check compose-agrees-with-replay "$rc" "$(head -1 "$RUN_DIR/result" 2> /dev/null || tail -1 "$RUN_DIR/compare.err")"
 
+# labtui killed (kill -9) while the lab runs: its watchdog takes the project down and kills
+# the docker commands it had running (`logs -f` follows for as long as the lab runs).
+step "kill -9 of labtui while the compose lab runs: about 1.5 min"
+(cd "$REPO_DIR" && exec "$LABTUI" run --headless --backend compose --duration 600s \
+  > "$RUN_DIR/kill9-out.txt" 2> "$RUN_DIR/kill9-err.txt" < /dev/null) &
+K9=$!
+for _ in $(seq 1 480); do
+  grep -q "every task of it too" "$RUN_DIR/kill9-err.txt" 2> /dev/null && break
+  kill -0 "$K9" 2> /dev/null || break
+  sleep 0.5
+done
+before=$(docker ps -q --filter "label=com.docker.compose.project=$PROJECT" | wc -l)
+kill -9 "$K9" 2> /dev/null || true
+wait "$K9" 2> /dev/null || true
+t0=$(now_ms)
+left_objects=x
+left_procs=x
+for _ in $(seq 1 180); do
+  left_objects=$(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"; docker network ls -q --filter "label=com.docker.compose.project=$PROJECT")
+  left_procs=$(pgrep -f -- "compose -p $PROJECT" || true)
+  [ -n "$left_objects$left_procs" ] || break
+  sleep 0.5
+done
+check compose-kill9 "$([ "$before" -gt 0 ] && [ -z "$left_objects$left_procs" ]; echo $?)" \
+  "after kill -9 of labtui with $before containers running, its watchdog took project $PROJECT down and no docker command of it is left ($(( ($(now_ms) - t0) / 1000 )) s)${left_objects:+; containers or networks left: $left_objects}${left_procs:+; processes left: $left_procs}"
+
 # The learner's walk on this engine (walk): tui/smoke/walkthrough.sh with
 # WALK_BACKEND=compose, in its own XDG folders (so without this run's LABTUI_STATE_DIR).
 if [ "$MODE" = walk ]; then
