@@ -424,7 +424,10 @@ left_objects=x
 left_procs=x
 for _ in $(seq 1 180); do
   left_objects=$(docker ps -aq --filter "label=com.docker.compose.project=$PROJECT"; docker network ls -q --filter "label=com.docker.compose.project=$PROJECT")
-  left_procs=$(pgrep -f -- "compose -p $PROJECT" || true)
+  # The docker CLI and its compose plugin only: a test's fake docker may be named alike.
+  left_procs=$(for p in $(pgrep -f -- "compose -p $PROJECT"); do
+    case "$(readlink "/proc/$p/exe" 2> /dev/null)" in */docker | */docker-compose) echo "$p" ;; esac
+  done)
   [ -n "$left_objects$left_procs" ] || break
   sleep 0.5
 done
