@@ -88,8 +88,8 @@ func BenchmarkParser(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
-// BenchmarkParserGeneral is BenchmarkParser through the general path alone, the parser
-// every event took before the canonical fast path, so one run compares the two.
+// BenchmarkParserGeneral is BenchmarkParser through the general path alone, the one a
+// line that is not canonical takes, so one run compares the two paths.
 func BenchmarkParserGeneral(b *testing.B) {
 	var p Parser
 	data := []byte(completedJSON)

@@ -144,9 +144,8 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 	}
 	hiccupEnd := in.State(nil)[victim].Until
 	// The state near the hiccup's end: the last one taken while it was still on, up to
-	// half a second before it ends. One sleep of the hiccup less 500 ms, from when Run
-	// returned, was late by more than that margin on a loaded machine, and then took the
-	// state after the end.
+	// half a second before it ends. It is sampled every 50 ms rather than after one long
+	// sleep, which a loaded machine can overshoot past the end.
 	var during []State
 	for s := in.State(gen); s[victim].On; s = in.State(gen) {
 		during = s
@@ -158,6 +157,7 @@ func TestHiccupHoldsOneInstanceAndDeliversItsEventsOnceInOrderWhenItEnds(t *test
 	if during == nil {
 		during = in.State(gen) // not on even once: checkStates says so
 	}
+	// The generator and the hiccup run on the wall clock: the run lasts runFor.
 	time.Sleep(time.Until(began.Add(runFor)))
 	after := in.State(gen)
 	stop()

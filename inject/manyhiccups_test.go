@@ -76,6 +76,7 @@ func TestManyHiccupsLoseDuplicateAndReorderNothing(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// The hiccups run on the wall clock: the run lasts until a second after the last ends.
 	time.Sleep(time.Until(began.Add(last + time.Second)))
 	stop()
 

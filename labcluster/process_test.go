@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labtui/labtui/internal/testkit"
 )
 
 // A process group with a child that ignores SIGTERM is gone, child and all, once Stop
@@ -20,13 +22,11 @@ func TestStopEndsTheWholeGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	var child int
-	for deadline := time.Now().Add(60 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) { // a hang
+	testkit.EventuallyWithin(t, testkit.Hang, "the child writes its pid", func() bool {
 		b, _ := os.ReadFile(pidFile)
 		child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-	}
-	if child == 0 {
-		t.Fatal("the child never wrote its pid")
-	}
+		return child != 0
+	})
 	p.Stop(200 * time.Millisecond)
 	if groupAlive(p.Pid()) {
 		t.Fatalf("process group %d is alive after Stop", p.Pid())

@@ -302,7 +302,7 @@ func (c *REST) send(ctx context.Context, method, path string, payload any, want 
 // TasksRunning reports whether every task of the job is RUNNING, GET /jobs/:jobid (each
 // vertex's status): the job's own state is RUNNING as soon as it is scheduled, while its
 // tasks are still deploying and opening their operators; a PyFlink operator starts its
-// Python worker when it opens, which took 8-25 s on labtui's cluster.
+// Python worker when it opens, which takes 8-25 s on labtui's cluster.
 func (c *REST) TasksRunning(ctx context.Context, jobID string) (bool, error) {
 	var job struct {
 		Vertices []struct {

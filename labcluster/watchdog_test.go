@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/labtui/labtui/internal/testkit"
 )
 
 // helperEnv makes the test binary play labtui in TestHelperLabtui.
@@ -75,13 +77,9 @@ func TestKill9OfLabtuiLeavesNoProcessOfItsGroups(t *testing.T) {
 	began := time.Now()
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	for groupAlive(leader) || syscall.Kill(grandchild, 0) == nil {
-		if time.Since(began) > 10*time.Second {
-			t.Fatalf("10 s after kill -9 of labtui, its group %d is still alive (grandchild %d alive: %v)",
-				leader, grandchild, syscall.Kill(grandchild, 0) == nil)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.EventuallyWithin(t, 10*time.Second, fmt.Sprintf("labtui's group %d and its grandchild %d are gone after kill -9", leader, grandchild), func() bool {
+		return !groupAlive(leader) && syscall.Kill(grandchild, 0) != nil
+	})
 	t.Logf("nothing of the group left %s after kill -9", time.Since(began).Round(time.Millisecond))
 }
 

@@ -193,8 +193,8 @@ func (w Watermarks) Validate() error {
 }
 
 // MaxPartitions is the most partitions a job watermarks at the source: a split each, so
-// a recording naming partition 2147483647 would otherwise ask for 2^31 of them (measured:
-// 18 GB and minutes, before the kernel killed the replay). Kafka topics have far fewer.
+// a recording naming partition 2147483647 would otherwise ask for 2^31 of them (some
+// 18 GB: the kernel kills the replay first). Kafka topics have far fewer.
 const MaxPartitions = 1 << 16
 
 // MaxPendingHalves is the most request halves the RequestAssembler keeps waiting for

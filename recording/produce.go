@@ -57,7 +57,7 @@ func Produce(ctx context.Context, cl *kgo.Client, topic string, records iter.Seq
 	var failed atomic.Pointer[error]
 	// One promise for every record, and the records reused once the client is done with
 	// them (it is when it calls the promise): a closure and a kgo.Record allocated for
-	// each of a replay's records were a third of its allocations.
+	// each of a replay's records would be a third of its allocations.
 	var free sync.Pool // *kgo.Record
 	promise := func(r *kgo.Record, err error) {
 		if err != nil {

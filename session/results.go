@@ -20,8 +20,8 @@ type Results struct {
 	lent int
 	// after holds, in order, the results that arrived while the room past items was lent
 	// (a replay's last windows fire while its comparison reads its output); reclaim moves
-	// them to items once nothing holds the output. They used to move every result to a
-	// new array instead: a second copy of the recorded hour's 13 MB at a replay's peak.
+	// them to items once nothing holds the output, so the results are never copied to a
+	// new array at a replay's peak (13 MB for the recorded hour).
 	after    []meter.Result
 	limit    int
 	dropped  int

@@ -415,8 +415,8 @@ func (s *Session) releaseResults() {
 // same timestamp field and watermark strategy, read to the end, that are neither the
 // reference chosen nor pinned to an exercise. Such a replay backs 4.3 or 4.4 only as the
 // rule's pick, which cur takes over once it is compared, and what it showed stays as its
-// comparison in the evidence; its results (14 MB for the recorded hour) were the largest
-// thing the session held while cur was compared, the session's peak. It can then no
+// comparison in the evidence; its results (14 MB for the recorded hour) would be the
+// largest thing the session holds while cur is compared, its peak. It can then no
 // longer be chosen as the reference (ChooseReference says why); it can still be pinned.
 func (s *Session) releaseSuperseded(cur *Run) {
 	for _, r := range s.runs {
@@ -480,8 +480,7 @@ func (s *Session) expectedResults(path string, field meter.TimestampField) int {
 		// trace and a late result): 0 to 14,400 in replays of the recorded hour, whose
 		// results are about 72,000 without them. A quarter more covers that; a replay
 		// that outgrows its room moves every result to an array a quarter larger, and
-		// for a moment holds both (14 and 18 MB), which an eighth more did in one replay
-		// of three measured (11,938 late after 2,105).
+		// for a moment holds both (14 and 18 MB for the recorded hour).
 		return n + n/4
 	}
 	if ref := s.an.refs[refKey{path, field}]; ref != nil && ref.made {

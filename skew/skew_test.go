@@ -202,8 +202,8 @@ func TestSVGSeedBurst(t *testing.T) {
 const maxPicture = 200 << 10
 
 // TestSVGOfTheRecordedHourIsBoundedAndCountsEveryRecord: the recorded hour's 71,641
-// records once made a 3.9 MB picture; drawn a dot per 2 px and kind it stays under
-// maxPicture, and its caption counts every record exactly.
+// records, a dot each, would make a 3.9 MB picture; drawn a dot per 2 px and kind it
+// stays under maxPicture, and its caption counts every record exactly.
 func TestSVGOfTheRecordedHourIsBoundedAndCountsEveryRecord(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays the recorded hour")

@@ -9,20 +9,16 @@ import (
 )
 
 // The franz-go settings of the embedded lab's clients, on loopback to kfake in the same
-// process (measured with BenchmarkReplayHourThroughBroker and its CPU time per replay,
-// see docs/PERFORMANCE.md):
-//   - the replay's producer buffers at most replayBuffered records: with 100,000 it ran
-//     ahead of the job it shares two cores with and held more in memory, and a replay
-//     took about 15 % more CPU time;
-//   - batches stay snappy-compressed, as franz-go's default: without compression kfake
-//     copies three times the bytes into its segments and out to the fetches, and a
-//     replay took more CPU time and allocated twice as much;
+// process (each measured by BenchmarkReplayHourThroughBroker's CPU time per replay:
+// docs/PERFORMANCE.md, "Through the embedded broker"):
+//   - the replay's producer buffers at most replayBuffered records: many more and it runs
+//     ahead of the job it shares two cores with, holding more memory and costing CPU;
+//   - batches stay snappy-compressed, as franz-go's default: uncompressed, kfake copies
+//     three times the bytes into its segments and out to the fetches;
 //   - the job's consumer decodes its fetches into pooled memory (jobPools), which the
-//     job recycles record by record; its fetch sizes are livejob's (1 MiB: 256 KiB and
-//     4 MiB measured no different).
+//     job recycles record by record; its fetch sizes are livejob's;
 //   - neither sends client metrics (KIP-714) to kfake, which takes them: every client
-//     made an lz4 writer with megabytes of buffers to push them, 5 % of what a replay
-//     allocated, for nobody to read.
+//     would make an lz4 writer with megabytes of buffers, for nobody to read.
 
 // replayBuffered is how many records the replay's producer holds at most.
 const replayBuffered = 10_000

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labtui/labtui/backend/backendtest"
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -32,11 +33,7 @@ func TestTheEmbeddedLabKeepsTheBackendContract(t *testing.T) {
 	backendtest.NoticesArriveInOrderWhileTheReaderIsBehind(t, backendtest.Subject{Lab: lab, Recording: seedBurst, Restarts: 5,
 		Between: func(t *testing.T, _ int) {
 			// The new job reads the topic from the earliest offset: wait for its first records.
-			for deadline := time.Now().Add(60 * time.Second); lab.Status().Job.Records == 0; time.Sleep(5 * time.Millisecond) { // a hang
-				if time.Now().After(deadline) {
-					t.Fatal("the restarted job assembled no record in 60 s")
-				}
-			}
+			testkit.EventuallyWithin(t, testkit.Hang, "the restarted job assembles a record", func() bool { return lab.Status().Job.Records > 0 })
 		}})
 }
 
@@ -59,12 +56,8 @@ func TestCloseAfterAReplayDoesNotWaitForLiveEvents(t *testing.T) {
 	if err := lab.SetGenerator(true); err != nil {
 		t.Fatal(err)
 	}
-	// Live events on the topic first (a sleep of 300 ms hoped for them).
-	for deadline := time.Now().Add(60 * time.Second); lab.Totals().Acked < 50; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the generator produced %d events in 60 s", lab.Totals().Acked)
-		}
-	}
+	// Live events on the topic first.
+	testkit.EventuallyWithin(t, testkit.Hang, "50 live events are on the topic", func() bool { return lab.Totals().Acked >= 50 })
 	if err := lab.Replay(context.Background(), seedBurst, meter.CompletedTS); err != nil {
 		t.Fatal(err)
 	}
@@ -107,17 +100,11 @@ func TestTheLastStatusKeepsTheStoppedJobsWatermark(t *testing.T) {
 	if err := lab.SetGenerator(true); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) { // a hang
+	testkit.EventuallyWithin(t, testkit.Hang, "a status has a watermark", func() bool {
 		mu.Lock()
-		ok := seen > meter.MinWatermark
-		mu.Unlock()
-		if ok {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no status with a watermark in 60 s")
-		}
-	}
+		defer mu.Unlock()
+		return seen > meter.MinWatermark
+	})
 	if err := lab.Close(); err != nil {
 		t.Fatal(err)
 	}

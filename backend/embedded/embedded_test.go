@@ -55,12 +55,10 @@ func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Run until gw-1's hiccup has come and gone with events held, and 300 requests were
-	// made: a sleep of 3 s (600 at 200/s) is time a loaded machine may spend making fewer.
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if heldSeen.Load() && hiccupOver.Load() && lab.Totals().Requests >= 300 {
-			break
-		}
-	}
+	// made (a loaded machine may take far longer than the 1.5 s that is at 200/s).
+	testkit.EventuallyWithin(t, testkit.Hang, "gw-1's hiccup has held events and ended, and 300 requests were made", func() bool {
+		return heldSeen.Load() && hiccupOver.Load() && lab.Totals().Requests >= 300
+	})
 	if err := lab.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -157,12 +155,10 @@ func TestARestartedJobHasEmptyStateAndRereadsFromTheEarliestOffset(t *testing.T)
 		}
 	}()
 	lab.SetGenerator(true)
-	time.Sleep(1500 * time.Millisecond)
+	testkit.EventuallyWithin(t, testkit.Hang, "300 events are on the topic", func() bool { return lab.Totals().Acked >= 300 })
 	lab.SetGenerator(false)
 	produced := lab.Totals().Acked
-	for lab.Status().Job.Events < produced {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.EventuallyWithin(t, testkit.Hang, "the job has read every event produced", func() bool { return lab.Status().Job.Events >= produced })
 	before := lab.Status().Job
 	if err := lab.RestartJob(context.Background()); err != nil {
 		t.Fatal(err)
@@ -170,10 +166,7 @@ func TestARestartedJobHasEmptyStateAndRereadsFromTheEarliestOffset(t *testing.T)
 	if fresh := lab.Status().Job; fresh.Events >= before.Events && before.Events > 0 {
 		t.Fatalf("the restarted job did not start empty: %d events before, %d after", before.Events, fresh.Events)
 	}
-	deadline := time.Now().Add(60 * time.Second) // a hang, on a loaded machine
-	for lab.Status().Job.Events < produced && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.EventuallyWithin(t, testkit.Hang, "the restarted job has read every event again", func() bool { return lab.Status().Job.Events >= produced })
 	after := lab.Status().Job
 	lab.Close()
 	<-done
@@ -211,11 +204,8 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 		}
 	}()
 	lab.SetGenerator(true)
-	// 600 events on the topic, about a second's worth (a sleep of a second may see far
-	// fewer on a loaded machine).
-	for deadline := time.Now().Add(60 * time.Second); lab.Totals().Acked < 600 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	// 600 events on the topic, about a second's worth at 300 requests/s.
+	testkit.EventuallyWithin(t, testkit.Hang, "600 events are on the topic", func() bool { return lab.Totals().Acked >= 600 })
 	lab.SetGenerator(false)
 	produced := lab.Totals().Acked
 	cl, err := kgo.NewClient(kgo.SeedBrokers(lab.Addr()))
@@ -237,7 +227,7 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 		}
 	})
 	if deleted == 0 {
-		t.Fatalf("a second at 300 requests/s left nothing to delete: %v", ends)
+		t.Fatalf("600 events left nothing to delete: %v", ends)
 	}
 	if _, err := adm.DeleteRecords(context.Background(), cut); err != nil {
 		t.Fatal(err)
@@ -255,10 +245,10 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 			t.Fatalf("no log line says %q", want)
 		}
 	}
-	for wait := time.Now().Add(60 * time.Second); lab.Status().Job.Events < produced-deleted && time.Now().Before(wait); { // a hang
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond) // nothing more arrives
+	testkit.EventuallyWithin(t, testkit.Hang, "the restarted job has read the events kept", func() bool { return lab.Status().Job.Events >= produced-deleted })
+	// Nothing more may arrive: a job that read a deleted record would count it now. No
+	// signal says a record will never come, so this waits a while.
+	time.Sleep(200 * time.Millisecond)
 	if got := lab.Status().Job.Events; got != produced-deleted {
 		t.Errorf("the restarted job read %d events, want the %d kept", got, produced-deleted)
 	}

@@ -8,12 +8,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -79,13 +79,8 @@ func TestAReplayDeletesTheLiveTopicsRecords(t *testing.T) {
 	if err := lab.SetGenerator(true); err != nil {
 		t.Fatal(err)
 	}
-	// Records on the live topic first (a second's worth was a sleep of a second, which a
-	// loaded machine may spend producing nothing).
-	for deadline := time.Now().Add(60 * time.Second); lab.Totals().Acked < 300; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the generator produced %d records in 60 s", lab.Totals().Acked)
-		}
-	}
+	// Records on the live topic first.
+	testkit.EventuallyWithin(t, testkit.Hang, "300 live records are on the topic", func() bool { return lab.Totals().Acked >= 300 })
 	const scenario = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
 	if err := lab.Replay(context.Background(), scenario, meter.CompletedTS); err != nil {
 		t.Fatal(err)

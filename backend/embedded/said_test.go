@@ -6,13 +6,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/labtui/labtui/broker"
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/internal/testkit"
 )
 
 // startedLab is a started lab whose log lines the test can read.
@@ -57,21 +57,13 @@ func TestAFloodOfMalformedRecordsLogsAFewLinesAndCountsThemAll(t *testing.T) {
 	if err := cl.ProduceSync(context.Background(), rs...).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second) // a hang, on a loaded machine
-	for lab.job.current().Snapshot().Stats.Malformed < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("the job counted %d of %d malformed records", lab.job.current().Snapshot().Stats.Malformed, n)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	// The log lines come after the count: wait for the last one (a fixed 200 ms was a
-	// guess), then count them all.
-	for !strings.Contains(strings.Join(logs(), "\n"), "the 1000th record skipped as malformed") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no line for the 1000th malformed record: %q", logs())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.EventuallyWithin(t, testkit.Hang, fmt.Sprintf("the job counts all %d malformed records", n), func() bool {
+		return lab.job.current().Snapshot().Stats.Malformed >= n
+	})
+	// The log lines come after the count: wait for the last one, then count them all.
+	testkit.EventuallyWithin(t, testkit.Hang, "a line says the 1000th malformed record", func() bool {
+		return strings.Contains(strings.Join(logs(), "\n"), "the 1000th record skipped as malformed")
+	})
 	skipped := 0
 	var last string
 	for _, l := range logs() {
@@ -95,20 +87,20 @@ func TestTheLiveTopicDeletedFromOutsideIsSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	time.Sleep(300 * time.Millisecond)
+	// The job reads the topic before it is deleted: it has fetched a record of it.
+	if err := cl.ProduceSync(context.Background(), &kgo.Record{Topic: broker.DefaultTopic, Value: []byte("not an event")}).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	testkit.EventuallyWithin(t, testkit.Hang, "the job reads the live topic", func() bool { return lab.job.current().Snapshot().Consumed > 0 })
 	if _, err := kadm.NewClient(cl).DeleteTopics(context.Background(), broker.DefaultTopic); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testkit.Eventually(t, "a line says the job cannot read the deleted topic", func() bool {
 		for _, l := range logs() {
 			if strings.Contains(l, "the job cannot read topic "+broker.DefaultTopic) {
-				return
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the live topic was deleted and nothing said so in 20 s; the log: %q", logs())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/meter"
 )
 
@@ -212,17 +213,11 @@ func TestAbandonEndsHoldingBackAndCountsWhatItDrops(t *testing.T) {
 // batch it took is out of the outbox, counted as waiting.
 func sendWaiting(t *testing.T, o *outbox, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Millisecond) { // a hang
+	testkit.EventuallyWithin(t, testkit.Hang, fmt.Sprintf("a flush waits for the reader with %d results", n), func() bool {
 		o.mu.Lock()
-		waiting := o.waiting == n && len(o.batch) == 0
-		o.mu.Unlock()
-		if waiting {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no flush is waiting for the reader with %d results", n)
-		}
-	}
+		defer o.mu.Unlock()
+		return o.waiting == n && len(o.batch) == 0
+	})
 }
 
 func TestALogLineDoesNotWaitForTheReaderWhileALosslessSendDoes(t *testing.T) {

@@ -312,10 +312,9 @@ func CreateTopic(ctx context.Context, adm *kadm.Client, topic string, partitions
 // OpenRecording yields the entries of the recording at path, read from the file while
 // they are produced, and the topic its topic line says it was recorded from (none, zero,
 // when it has no such line). Nothing of it is kept once it has been produced: the replay's topic
-// in the broker is the one copy of the recording in memory. (Keeping the entries for the
-// next replay, as labtui once did, held a second copy, about 40 MB for the recorded hour,
-// to save some 0.15 s of reading when the same file was replayed again.) lines says how
-// many lines the recording has (see backend.ReplayProgress.Lines), as a goroutine counts
+// in the broker is the one copy of the recording in memory, so a second replay of the same
+// file reads it again (about 0.15 s for the recorded hour; kept, it would hold another
+// 40 MB). lines says how many lines the recording has (see backend.ReplayProgress.Lines), as a goroutine counts
 // them beside the producer. The file is opened at once, so a recording that cannot be
 // read is an error before the job restarts; unread closes it if entries was never
 // iterated (the replay failed before producing), and does nothing once it was: the
@@ -367,8 +366,8 @@ func openRecording(ctx context.Context, path string, logf func(string, ...any), 
 // countLines counts the lines of the file at path that are not blank (white space
 // only), decompressing it when its name ends in .gz; it stops with ctx's error. It
 // reads the file a second time, beside the replay, so it skips from line end to line
-// end (bytes.IndexByte) and decompresses with the gzip the reader uses: a byte at a
-// time and with compress/gzip it took a fifth of a replay's processor time.
+// end (bytes.IndexByte) and decompresses with the gzip the reader uses (a byte at a
+// time with compress/gzip, counting costs a fifth of a replay's processor time).
 func countLines(ctx context.Context, path string) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {

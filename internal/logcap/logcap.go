@@ -1,6 +1,6 @@
 // Package logcap caps the log lines of one kind: a stream of bad records, or an error
 // that comes back with every fetch, would otherwise write a line each, without end (50,000
-// malformed records made a 5 MB log). The first lines of a kind are logged, then one at
+// malformed records make a 5 MB log). The first lines of a kind are logged, then one at
 // each power of ten, and each of those says how many there were; none is lost from the
 // count.
 package logcap

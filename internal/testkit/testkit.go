@@ -99,13 +99,25 @@ func (c *ManualClock) Sleeping() int {
 	return len(c.waiters)
 }
 
+// Hang is how long a test waits for a broker, a job or a process before it calls the
+// wait a hang: on a loaded 2-core machine a few hundred records or a child's start can
+// take tens of seconds.
+const Hang = time.Minute
+
 // Eventually polls cond for up to 20 s and fails the test if it never holds.
 func Eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	EventuallyWithin(t, 20*time.Second, what, cond)
+}
+
+// EventuallyWithin polls cond every 5 ms for up to limit and fails the test, saying
+// what it waited for, if it never holds.
+func EventuallyWithin(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
+			t.Fatalf("timed out after %v waiting until %s", limit, what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
