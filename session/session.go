@@ -60,8 +60,11 @@ type Session struct {
 	Status *backend.Status
 	// Dropped counts results the backend discarded because its reader fell behind.
 	Dropped int
-	// Replay is the latest replay progress, nil before the first replay.
+	// Replay is the latest replay progress, nil before the first replay and from the
+	// moment the learner asks for another (ReplayAsked).
 	Replay *backend.ReplayProgress
+	// asked is the replay the learner asked for last (replaying.go).
+	asked replayRequest
 
 	ev *tracker
 	an analysis
@@ -88,13 +91,18 @@ func New(cfg Config) *Session {
 // then what is to be worked out off the loop, returned as Tasks.
 func (s *Session) Apply(u backend.Update) []Task {
 	s.record(u)
+	s.followReplay(u)
 	s.ev.observe(s, u)
 	return s.analyze(u)
 }
 
 // ReplayAsked says the learner asked for a replay of path with field as the event
-// timestamp, so its evidence names them even if the backend's report does not.
+// timestamp, so its evidence names them even if the backend's report does not. The
+// replay is under way (Replaying) until ReplayReturned, and the progress of the one
+// before is forgotten: Replay is nil until the new one reports.
 func (s *Session) ReplayAsked(path string, field meter.TimestampField) {
+	s.Replay = nil
+	s.asked = replayRequest{running: true, field: field}
 	s.ev.replayAsked(path, field)
 }
 

@@ -116,11 +116,9 @@ func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	if m.replaying {
+	if m.sess.Replaying() {
 		return m.say(footer.Warn, "a replay is already running: wait for it to finish"), nil
 	}
-	m.replaying, m.replayField = true, field
-	m.sess.Replay = nil
 	m.sess.ReplayAsked(m.cfg.Recording, field)
 	m = m.say(footer.Info, "replaying %s with %s from the earliest offset…", filepath.Base(m.cfg.Recording), field)
 	return m.relayout(), m.replayCmd(m.cfg.Recording, field)
@@ -166,10 +164,10 @@ func (m Model) pickStrategy() Model {
 	if !ok || m.reconfigurer == nil {
 		return m
 	}
-	if m.replaying {
+	if m.sess.Replaying() {
 		return m.say(footer.Warn, "a replay is running: change the strategy when it is done, then replay again")
 	}
-	m.strategy = strategy.New(m.styles, m.watermarks, m.cfg.Hiccup)
+	m.strategy = strategy.New(m.styles, m.sess.Current().Watermarks, m.cfg.Hiccup)
 	m.screen = screenStrategy
 	return m
 }

@@ -59,7 +59,7 @@ func (m Model) sessionCmds(tasks []session.Task) tea.Cmd {
 // showAnalysis lays out the session's comparisons in the diff view when they changed
 // since it last did.
 func (m Model) showAnalysis() Model {
-	st := m.sess.DiffState(m.replaying)
+	st := m.sess.DiffState(m.sess.Replaying())
 	why := session.LateWhy(st.Run)
 	if m.an.shown && st.Version == m.an.diffVersion && why == m.an.lateWhy {
 		return m

@@ -62,7 +62,7 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m, cmd := m.progressChanged()
 		return m, cmd, true
 	case replayedMsg:
-		m.replaying = false
+		m.sess.ReplayReturned()
 		m = m.relayoutIfNeeded()
 		if msg.err != nil {
 			return m.say(footer.Error, "replay: %v", msg.err), nil, true
@@ -104,7 +104,6 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	}
 	if r := u.Restarted; r != nil {
 		m.panes = m.panes.Bottom()
-		m.watermarks = r.Watermarks
 		why := r.Reason
 		if r.Cause == backend.CauseReplay && r.Recording != "" {
 			why = "replay of " + filepath.Base(r.Recording) // the name, not the learner's cache path
@@ -125,9 +124,6 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	if p := u.Replay; p != nil {
 		m.replayBar = m.replayBar.Observe(*p)
 		m = m.replayStatus(p)
-	}
-	if r := u.Restarted; r != nil && m.replaying {
-		m.replayField = r.Timestamp
 	}
 	if cur := m.sess.Current(); cur.ID != m.catchUpSaid {
 		if note := session.CatchUpNote(cur); note != "" {

@@ -128,7 +128,7 @@ func (m Model) areaAt(y int) (area, bool) {
 
 // showReplayBar says whether the replay's progress line is shown: while a replay runs,
 // and afterwards as long as the panes show the replay's run.
-func (m Model) showReplayBar() bool { return m.replaying || m.sess.Current().Replay }
+func (m Model) showReplayBar() bool { return m.sess.Replaying() || m.sess.Current().Replay }
 
 // relayoutIfNeeded lays the screen out again when the replay line comes or goes.
 func (m Model) relayoutIfNeeded() Model {

@@ -149,13 +149,11 @@ type Model struct {
 	restarter backend.Restarter
 	// reconfigurer restarts b's job with other options, when b offers it.
 	reconfigurer backend.Reconfigurer
-	// watermarks are the strategy of the job running now.
-	watermarks meter.Watermarks
-	ctx        context.Context
-	cancel     context.CancelFunc
-	tasks      *tasks
-	keys       KeyMap
-	styles     theme.Styles
+	ctx          context.Context
+	cancel       context.CancelFunc
+	tasks        *tasks
+	keys         KeyMap
+	styles       theme.Styles
 
 	screen screen
 	// guideTop is the first line of the whole guide shown (screenGuide).
@@ -192,12 +190,9 @@ type Model struct {
 	// planned is a hiccup waiting for its start, if any.
 	planned *plannedHiccup
 
-	started   bool
-	startErr  string
-	replaying bool
-	// replayField is the timestamp field of the replay asked for last.
-	replayField meter.TimestampField
-	closed      bool
+	started  bool
+	startErr string
+	closed   bool
 
 	status string
 	level  footer.Level
@@ -272,7 +267,6 @@ func New(b backend.Backend, cfg Config) Model {
 	m.keys.Kill.SetEnabled(m.restarter != nil)
 	m.reconfigurer, _ = unwrap(b).(backend.Reconfigurer)
 	m.keys.Strategy.SetEnabled(m.reconfigurer != nil)
-	m.watermarks = cfg.Job.Watermarks
 	if cfg.Saved != nil && !cfg.Saved.Empty() {
 		m.screen = screenResume
 		m.saveOK = false

@@ -29,7 +29,7 @@ func (m Model) View() string {
 	var guide []string // the whole guide's lines, wrapped once a frame for its body and its prompt
 	planned, plannedAt := m.plannedInfo()
 	parts = append(parts, m.header.View(m.sess, header.Info{Backend: m.b.Name(), Err: m.startErr,
-		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks), Replay: m.sess.Current().ReadsRecording()}))
+		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.sess.Current().Watermarks), Replay: m.sess.Current().ReadsRecording()}))
 	switch m.screen {
 	case screenHelp:
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
@@ -52,7 +52,7 @@ func (m Model) bodyViews() []string {
 		if st := m.sess.Status; st != nil && m.sess.Current().Replay {
 			reached = st.Watermark
 		}
-		out = append(out, m.replayBar.View(m.sess.Replay, m.replayField, reached))
+		out = append(out, m.replayBar.View(m.sess.Replay, m.sess.ReplayField(), reached))
 	}
 	switch {
 	case l.panesH > 0 && m.startErr != "" && !m.started: // a lab that failed to start may still send a last status
@@ -98,7 +98,7 @@ func (m Model) bodyViews() []string {
 // guide is the whole guide's lines while it is open.
 func (m Model) footerView(guide []string) string {
 	main := mainHelp{k: m.keys, uses: lab4.GuideOf(m.lab.Current()).Uses,
-		replaying: m.replaying, diff: m.replaying || m.sess.DiffRun() != nil}
+		replaying: m.sess.Replaying(), diff: m.sess.Replaying() || m.sess.DiffRun() != nil}
 	var keys help.KeyMap = main
 	if own := main.keysOf(m.screen); own != nil {
 		keys = own
