@@ -51,7 +51,7 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m.say(footer.Info, "generator off"), nil, true
 	case injectedMsg:
-		if m.planned != nil && m.planned.instance == msg.instance {
+		if m.planned != nil && m.planned.Instance == msg.instance {
 			m.planned = nil
 		}
 		if msg.err != nil {

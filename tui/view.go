@@ -108,7 +108,7 @@ func (m Model) footerView(guide []string) string {
 	case screenResume:
 		prompt = m.resumePrompt()
 	case screenPick:
-		at, catchUp := m.nextCourseStart()
+		at, catchUp := m.sess.NextCourseHiccup(m.cfg.Clock.Now())
 		clearOf := ""
 		if catchUp != 0 {
 			clearOf = time.UnixMilli(catchUp).UTC().Format("15:04") + "'s catch-up"
