@@ -124,27 +124,9 @@ func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 	return m.relayout(), m.replayCmd(m.cfg.Recording, field)
 }
 
-// mark puts a mark line into both panes: the latest hiccup when there was one in the
-// last two minutes ("hiccup gw-1 10:00:40"), else the wall clock.
+// mark puts a mark line into both panes (session.MarkNow) and says which.
 func (m Model) mark() Model {
-	at := m.now()
-	text := "mark " + seconds(at)
-	if inst, hat, d, ok := m.sess.LastHiccup(); ok && at-hat <= d.Milliseconds()+2*60000 {
-		// The run's own start of the hold, from the status that first showed it, when
-		// it has one: the injection is noted at the status before, up to an interval
-		// earlier, and a mark at 13:36:39 beside "held 13:36:40–13:37:15" reads as a
-		// different hold.
-		hs := m.sess.Current().Hiccups
-		for i := len(hs) - 1; i >= 0; i-- {
-			if hs[i].Instance == inst && hs[i].From >= hat && hs[i].From-hat <= 2000 {
-				hat = hs[i].From
-				break
-			}
-		}
-		at, text = hat, "hiccup "+inst+" "+seconds(hat)
-	}
-	m.sess.Mark(at, text)
-	return m.say(footer.Info, "marked %q in both panes", text)
+	return m.say(footer.Info, "marked %q in both panes", m.sess.MarkNow())
 }
 
 // killJob kills the job and starts it again with empty state, as a TaskManager that
@@ -242,15 +224,6 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.quit()
 	}
 	return m, nil
-}
-
-// seconds formats ms as UTC hh:mm:ss.
-func seconds(ms int64) string {
-	c := meter.Clock(ms)
-	if len(c) > 8 {
-		return c[:8]
-	}
-	return c
 }
 
 // plural is "1 answer" or "3 answers".
