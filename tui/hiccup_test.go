@@ -174,3 +174,22 @@ func TestThePickersDefaultStaysClearOfARestartsCatchUpMinute(t *testing.T) {
 		t.Errorf("Inject calls = %+v", c)
 	}
 }
+
+// TestAPlanWithTheGeneratorOffSaysSoInTheStatusLine: the status line warns that the hold
+// would hold nothing, in place of when it starts, which the log keeps.
+func TestAPlanWithTheGeneratorOffSaysSoInTheStatusLine(t *testing.T) {
+	cfg := Config{Clock: newTestClock(time.UnixMilli(at("00:25")))}
+	log := logTo(&cfg)
+	m := New(fakebackend.New(), cfg)
+	defer m.cancel()
+	st := status(at("00:25"), at("00:24"))
+	st.Generator = false
+	m, _ = m.apply(backend.Update{Status: st})
+	mm, _ := m.plan("gw-1", 35*time.Second)
+	if got := mm.(Model).status; !strings.HasPrefix(got, "hiccup on gw-1 planned at 10:00:40, but the generator is off") {
+		t.Errorf("the status line says %q", got)
+	}
+	if !strings.Contains(log.String(), "hiccup on gw-1 at 10:00:40 for 35s: the hold crosses a minute") {
+		t.Errorf("the log lacks when the hold starts:\n%s", log)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/components/footer"
 )
@@ -43,16 +44,7 @@ func (m Model) plan(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.planned = &plannedHiccup{HiccupPlan: p, cancel: cancel}
-	at := p.At.UTC().Format("15:04:05")
-	if p.CatchUp != 0 {
-		m = m.say(footer.Info, "hiccup on %s at %s for %s: the hold crosses a minute, as in the course, and begins after %s, "+
-			"the minute run %d re-read the topic's backlog in", instance, at, d, time.UnixMilli(p.CatchUp).UTC().Format("15:04"), m.sess.Current().ID)
-	} else {
-		m = m.say(footer.Info, "hiccup on %s at %s for %s: the hold crosses a minute, as in the course", instance, at, d)
-	}
-	if m.sess.Status != nil && !m.sess.Status.Generator {
-		m = m.say(footer.Warn, "hiccup on %s planned at %s, but the generator is off: press g, or the hold holds nothing", instance, at)
-	}
+	m = m.planned.say(m)
 	b, clock := m.b, m.cfg.Clock
 	run := m.tasks.cmd(func() tea.Msg {
 		err := p.Run(ctx, clock, b.Inject)
@@ -65,6 +57,22 @@ func (m Model) plan(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 		return m, run
 	}
 	return m, tea.Batch(run, plannedTick())
+}
+
+// say says in the status line when the plan's hiccup starts, or, with the generator
+// off, that the hold will hold nothing; the log keeps the start either way.
+func (p plannedHiccup) say(m Model) Model {
+	at := p.At.UTC().Format("15:04:05")
+	line := fmt.Sprintf("hiccup on %s at %s for %s: the hold crosses a minute, as in the course", p.Instance, at, p.For)
+	if p.CatchUp != 0 {
+		line += fmt.Sprintf(", and begins after %s, the minute run %d re-read the topic's backlog in",
+			time.UnixMilli(p.CatchUp).UTC().Format("15:04"), m.sess.Current().ID)
+	}
+	if m.sess.Status != nil && !m.sess.Status.Generator {
+		m.cfg.Logger.Info(safetext.Line(line))
+		return m.say(footer.Warn, "hiccup on %s planned at %s, but the generator is off: press g, or the hold holds nothing", p.Instance, at)
+	}
+	return m.say(footer.Info, "%s", line)
 }
 
 // plannedTick redraws the countdown once a second.
