@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/labtui/labtui/tui/components/labpanel"
+	"github.com/labtui/labtui/tui/components/records"
 )
 
 // KeyMap is every key of the main screen, as data: the footer and the help screen are
@@ -82,6 +83,11 @@ func DefaultKeyMap() KeyMap {
 		Lab:  labpanel.DefaultKeyMap(),
 		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
+}
+
+// records are the keys the late records and the inspector scroll by.
+func (k KeyMap) records() records.KeyMap {
+	return records.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
 
 // mainHelp is the help of the main screen; it satisfies help.KeyMap. uses are the keys

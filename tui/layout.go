@@ -103,8 +103,10 @@ func (m Model) relayout() Model {
 	m.diffView = m.diffView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
 	m.skewView = m.skewView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
 	m.drill = m.drill.SetSize(m.width, l.panesH)
-	m.late = m.late.SetSize(m.width, l.lateH).SetFocused(m.focus == areaLate)
-	m.inspector = m.inspector.SetSize(m.width, l.inspectorH).SetFocused(m.focus == areaInspector)
+	// The lists page by the panes' page, so pgdn moves every part alike.
+	page := l.panesH - 4
+	m.late = m.late.SetSize(m.width, l.lateH).SetFocused(m.focus == areaLate).SetPage(page)
+	m.inspector = m.inspector.SetSize(m.width, l.inspectorH).SetFocused(m.focus == areaInspector).SetPage(page)
 	m.lab = m.lab.SetSize(m.width, l.labH).SetFocused(m.focus == areaLab)
 	m.filter.Width = max(10, m.width-len(m.filter.Prompt)-2)
 	return m

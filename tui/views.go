@@ -74,44 +74,24 @@ func (m Model) onViewTick() (Model, tea.Cmd) {
 	return m, tea.Batch(cmd, viewTickCmd())
 }
 
-// viewKey handles the keys of the diff and skew views; ok is false for a key they do
-// not take.
+// viewKey takes the keys of a view shown in the panes' place that do not scroll it: the
+// diff's tabs, and esc back to the panes; ok is false for any other key (scrollKey
+// hands the scrolling keys to the view).
 func (m Model) viewKey(k tea.KeyMsg) (Model, bool) {
 	km := m.keys
 	if m.view == viewPanes {
 		return m, false
 	}
-	if m.focus == areaLab {
-		// The lab panel takes ↑/↓, enter and esc; ←/→ are the diff's tabs still, as its
-		// footer says (an answer being written has every key before this).
-		if m.view == viewDiff && (key.Matches(k, km.NextTab) || key.Matches(k, km.PrevTab)) {
-			m.diffView = m.diffView.NextTab(key.Matches(k, km.NextTab))
-			return m, true
-		}
-		return m, false
+	if m.view == viewDiff && (key.Matches(k, km.NextTab) || key.Matches(k, km.PrevTab)) {
+		// ←/→ are the diff's tabs whatever has the focus, as its footer says (an answer
+		// being written has every key before this).
+		m.diffView, _ = m.diffView.Update(k)
+		return m, true
 	}
-	switch {
-	case key.Matches(k, km.Back):
+	if m.focus != areaLab && key.Matches(k, km.Back) {
+		// The lab panel with the focus takes esc.
 		m.view = viewPanes
 		return m.relayout(), true
-	case m.view == viewDrill && key.Matches(k, km.Up):
-		m.drill = m.drill.Move(-1)
-		return m, true
-	case m.view == viewDrill && key.Matches(k, km.Down):
-		m.drill = m.drill.Move(1)
-		return m, true
-	case m.view == viewDrill && key.Matches(k, km.PageUp):
-		m.drill = m.drill.Scroll(-max(1, m.layout.panesH/2))
-		return m, true
-	case m.view == viewDrill && key.Matches(k, km.PageDown):
-		m.drill = m.drill.Scroll(max(1, m.layout.panesH/2))
-		return m, true
-	case m.view == viewDiff && key.Matches(k, km.NextTab):
-		m.diffView = m.diffView.NextTab(true)
-		return m, true
-	case m.view == viewDiff && key.Matches(k, km.PrevTab):
-		m.diffView = m.diffView.NextTab(false)
-		return m, true
 	}
 	return m, false
 }

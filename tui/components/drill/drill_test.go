@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/tui/theme"
@@ -11,7 +14,7 @@ import (
 
 func TestTheDrillSaysHowManyResultsTheRunLetGoAndFromWhen(t *testing.T) {
 	const at = 1795946400000 + 30*60000 // 10:30:00.000
-	m := New(theme.New()).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "acme"}})
+	m := New(theme.New(), KeyMap{}).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "acme"}})
 	if v := m.View(nil, LetGo{}); strings.Contains(v, "let go") {
 		t.Errorf("a run that holds every trace says it let some go:\n%s", v)
 	}
@@ -26,7 +29,7 @@ func TestTheDrillSaysHowManyResultsTheRunLetGoAndFromWhen(t *testing.T) {
 
 func TestTheDrillCountsOneRecordInTheSingular(t *testing.T) {
 	const at = 1795946400000 + 33*60000 // 10:33:00.000
-	m := New(theme.New()).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "initech"}})
+	m := New(theme.New(), KeyMap{}).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "initech"}})
 	one := []Moved{{Record: meter.RecordTrace{RequestID: "r-1", USD: 0.1}, Where: "event time only"}}
 	if v := m.View(one, LetGo{}); !strings.Contains(v, "10:33 initech: 1 record differs") {
 		t.Errorf("one record is not counted as one:\n%s", v)
@@ -42,11 +45,27 @@ func TestTheDrillCountsOneRecordInTheSingular(t *testing.T) {
 // said "MIN".
 func TestTheDrillSaysNoWatermarkYetForARecordReadBeforeTheFirst(t *testing.T) {
 	const at = 1795946400000 // 10:00:00.000
-	m := New(theme.New()).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "acme"}})
+	m := New(theme.New(), KeyMap{}).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "acme"}})
 	moved := []Moved{{Record: meter.RecordTrace{RequestID: "r-tp9d40-14", Gateway: "gw-0", Timestamp: at + 1148, Arrival: at + 1153,
 		Watermark: meter.MinWatermark, EventWindowEnd: at + 60000, ProcessingWindowEnd: at + 60000, USD: 0.1}, Where: "event time only"}}
 	v := m.View(moved, LetGo{})
 	if !strings.Contains(v, "10:00:01.153  none yet      10:00 10:00") || strings.Contains(v, "MIN") {
 		t.Errorf("the drill's watermark of a record read before the first:\n%s", v)
+	}
+}
+
+// TestDownSelectsTheNextRowAndTheWheelDoesNothing: ↓ moves the selection, stopping at the
+// last row; the drill does not take the wheel.
+func TestDownSelectsTheNextRowAndTheWheelDoesNothing(t *testing.T) {
+	const at = 1795946400000 // 10:00:00.000
+	keys := KeyMap{Down: key.NewBinding(key.WithKeys("down"))}
+	m := New(theme.New(), keys).SetSize(160, 20).SetRows([]minutes.Row{
+		{WindowStart: at + 60000, WindowEnd: at + 120000, Tenant: "acme"}, {WindowStart: at, WindowEnd: at + 60000, Tenant: "globex"}})
+	for range 3 {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	m, _ = m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelUp})
+	if row, _ := m.Selected(); row.Tenant != "globex" {
+		t.Errorf("three ↓ and the wheel select %s, want the last row, globex", row.Tenant)
 	}
 }
