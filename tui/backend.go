@@ -109,7 +109,7 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 		m = m.restarted(r)
 	}
 	if p := u.Replay; p != nil {
-		m.replayBar = m.replayBar.Observe(*p)
+		m.replayBar, _ = m.replayBar.Update(*p)
 		m = m.replayStatus(p)
 	}
 	if cur := m.sess.Current(); cur.ID != m.catchUpSaid {

@@ -91,7 +91,7 @@ func TestWhileTheRecordingIsWrittenThereIsNoPercentageToGoBackwards(t *testing.T
 	p4 := backend.ReplayProgress{Run: 2, Records: 120000, Total: 143400}
 	var last float64
 	for i, p := range []backend.ReplayProgress{p1, p2, p3, p4} {
-		m = m.Observe(p)
+		m, _ = m.Update(p)
 		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
 		if i < 3 {
 			if strings.Contains(got, "%") || !strings.Contains(got, "records written so far") {
@@ -121,7 +121,7 @@ func TestWhileTheRecordingIsWrittenTheBarCountsItsLinesAndNeverGoesBack(t *testi
 		"63% · read 90,000 of 143,400 records · written 99,000",
 		"84% · read 120,000 of 143,390 records", "done: 143,390 records"}
 	for i, p := range reports {
-		m = m.Observe(p)
+		m, _ = m.Update(p)
 		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
 		if !strings.Contains(got, wants[i]) {
 			t.Errorf("report %d: %q lacks %q", i, got, wants[i])

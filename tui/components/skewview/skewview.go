@@ -16,7 +16,9 @@ import (
 	"github.com/labtui/labtui/tui/theme"
 )
 
-// Model is the skew view: its size and the latest drawing of the picture.
+// Model is the skew view: its size and the latest drawing of the picture. It takes no
+// messages (the picture does not scroll): the driver sets each drawing, built off the
+// loop, with SetPicture or SetNote, and View shows the latest.
 type Model struct {
 	styles  theme.Styles
 	layers  [skew.Text + 1]lipgloss.Style
