@@ -2,13 +2,17 @@ package diffview
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
@@ -218,4 +222,23 @@ func TestKeysAndTheWheelScrollTheTabAndChangeIt(t *testing.T) {
 	if m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRight}); m.Tab() != ProcessingTab {
 		t.Errorf("→ shows %v, want the processing tab", m.Tab())
 	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestEachTabOfTheSeedBurstsComparison: the seed burst's replay against its started_ts
+// re-enactment, each tab at 80x16 with the focus.
+func TestEachTabOfTheSeedBurstsComparison(t *testing.T) {
+	c, mv := content(t)
+	m := New(theme.New(), KeyMap{}).SetSize(80, 16).SetFocused(true).SetContent(c).
+		SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv})
+	var tabs []string
+	for _, tab := range []Tab{EventTab, ProcessingTab, MovedTab} {
+		tabs = append(tabs, m.SetTab(tab).View())
+	}
+	golden.RequireEqual(t, []byte(strings.Join(tabs, "\n---- next tab ----\n")))
 }

@@ -1,11 +1,15 @@
 package drill
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
@@ -68,4 +72,27 @@ func TestDownSelectsTheNextRowAndTheWheelDoesNothing(t *testing.T) {
 	if row, _ := m.Selected(); row.Tenant != "globex" {
 		t.Errorf("three ↓ and the wheel select %s, want the last row, globex", row.Tenant)
 	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestTheDrillShowsTheRowsAndTheSelectedRowsRecords: two ≠ rows, the second selected,
+// and the records that went to one window of it and not the other.
+func TestTheDrillShowsTheRowsAndTheSelectedRowsRecords(t *testing.T) {
+	const at = 1795946400000 // 10:00:00.000
+	rows := []minutes.Row{{WindowStart: at + 60000, WindowEnd: at + 120000, Tenant: "acme"},
+		{WindowStart: at, WindowEnd: at + 60000, Tenant: "globex"}}
+	m := New(theme.New(), KeyMap{Down: key.NewBinding(key.WithKeys("down"))}).SetSize(100, 12).SetRows(rows)
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	moved := []Moved{
+		{Record: meter.RecordTrace{RequestID: "r-103", TenantID: "globex", Gateway: "gw-1", Timestamp: at + 44000, Arrival: at + 76000,
+			Watermark: at + 75800, EventWindowEnd: at + 60000, ProcessingWindowEnd: at + 120000, USD: 0.1}, Where: "processing time only"},
+		{Record: meter.RecordTrace{RequestID: "r-104", TenantID: "globex", Gateway: "gw-1", Timestamp: at + 45000, Arrival: at + 76000,
+			Watermark: at + 75800, EventWindowEnd: at + 60000, ProcessingWindowEnd: at + 120000, USD: 0.1, Late: true}, Where: "late"},
+	}
+	golden.RequireEqual(t, []byte(m.View(moved, LetGo{})))
 }

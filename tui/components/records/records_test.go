@@ -2,11 +2,15 @@ package records
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/meter"
@@ -123,4 +127,26 @@ func TestKeysScrollTheListAndEndFollowsAgain(t *testing.T) {
 	if m, _ = m.Update(tea.KeyMsg{Type: tea.KeyEnd}); !m.follow {
 		t.Error("end does not follow the newest again")
 	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestTheListsShowTheirRecordsUnderATitle: the late records, following the newest, and
+// the inspector filtered to gw-1, at 100 cells.
+func TestTheListsShowTheirRecordsUnderATitle(t *testing.T) {
+	const at = 1795946400000 + 60000 // 10:01:00.000
+	r := ring.New[meter.RecordTrace](100)
+	for i := range 8 {
+		ts := int64(at + i*7000)
+		r.Push(meter.RecordTrace{RequestID: fmt.Sprintf("r-%03d", i), TenantID: []string{"acme", "globex"}[i%2],
+			Gateway: fmt.Sprintf("gw-%d", i%3), Timestamp: ts, KafkaTimestamp: ts + 3, Arrival: ts + 40000, Watermark: ts + 39800,
+			EventWindowEnd: ts - ts%60000 + 60000, ProcessingWindowEnd: ts + 40000 - (ts+40000)%60000 + 60000, USD: 0.1, Late: i%2 == 0})
+	}
+	late := New(theme.New(), Late, KeyMap{}).SetSize(100, 6).View(r, "late records · run 1")
+	inspector := New(theme.New(), Inspector, KeyMap{}).SetSize(100, 6).SetFocused(true).SetFilter("gw-1").View(r, "record inspector")
+	golden.RequireEqual(t, []byte(late+"\n---- inspector ----\n"+inspector))
 }

@@ -2,11 +2,15 @@ package replaybar
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
@@ -136,4 +140,33 @@ func TestTheDoneLineSaysTheEventTimeTheHeaderShows(t *testing.T) {
 	if !strings.Contains(got, "event time reached 10:59:59.975") {
 		t.Errorf("done line %q", got)
 	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestTheBarShowsEachStageOfAReplay: before the first report, reading (the count written
+// no longer growing), the job still processing what it read, done, and failed, at 140
+// cells.
+func TestTheBarShowsEachStageOfAReplay(t *testing.T) {
+	const et = 1795946400000 + 20*60000 // 10:20:00.000
+	m := New(theme.New()).SetWidth(140)
+	var lines []string
+	for _, p := range []*backend.ReplayProgress{
+		nil,
+		{Run: 2, Records: 35850, Total: 143400, EventTime: et, Rate: 24000, Left: 4500 * time.Millisecond},
+		{Run: 2, Records: 143400, Total: 143400, EventTime: et + 40*60000, Finishing: true},
+		{Run: 2, Path: "/cache/lab-04-gateway-events.jsonl", Records: 143400, Total: 143400, EventTime: et + 40*60000, Rate: 24000, Done: true},
+		{Run: 2, Records: 12, Err: errors.New("broker gone")},
+	} {
+		if p != nil {
+			m, _ = m.Update(*p)
+			m, _ = m.Update(*p)
+		}
+		lines = append(lines, m.View(p, meter.CompletedTS, meter.MinWatermark))
+	}
+	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")))
 }
