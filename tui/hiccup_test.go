@@ -162,8 +162,11 @@ func TestThePickersDefaultStaysClearOfARestartsCatchUpMinute(t *testing.T) {
 	waitFor(t, tm, "[at the next :40, in 75 s, clear of 10:02's catch-up, so the hold crosses a minute as in the course]")
 	press(tm, "enter")
 	waitFor(t, tm, "hiccup on gw-1 at 10:03:40 for 35s: the hold crosses a minute, as in the course, and begins after 10:02, the minute run 2 re-read")
+	waits := clock.Waits()
 	clock.Set(time.UnixMilli(at("02:40")))
-	time.Sleep(300 * time.Millisecond)
+	// The plan has seen 10:02:40 once it waits again: had it started the hiccup, it
+	// would have called Inject instead.
+	waitUntil(t, func() bool { return clock.Waits() > waits })
 	if c := fb.Called("Inject"); len(c) != 0 {
 		t.Fatalf("the hiccup started in the catch-up minute: %+v", c)
 	}
