@@ -16,6 +16,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/internal/ring"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 )
@@ -65,6 +66,9 @@ type Session struct {
 	Replay *backend.ReplayProgress
 	// asked is the replay the learner asked for last (replaying.go).
 	asked replayRequest
+	// unasked are the restored answers to questions this lab does not ask: no driver
+	// has a place for them, and every Snapshot keeps them.
+	unasked map[string]string
 
 	ev *tracker
 	an analysis
@@ -133,6 +137,9 @@ func (s *Session) Snapshot(answers map[string]string, rev uint64) state.State {
 	for k, v := range answers {
 		st.Answers[k] = v
 	}
+	for k, v := range s.unasked {
+		st.Answers[k] = v
+	}
 	s.ev.fill(&st)
 	Tables(&st)
 	st.LastRun = s.nextID
@@ -140,8 +147,18 @@ func (s *Session) Snapshot(answers map[string]string, rev uint64) state.State {
 }
 
 // Restore lays saved progress under what this session found: a step ticked before stays
-// ticked, and saved evidence fills in what this session has not captured yet.
-func (s *Session) Restore(saved state.State) { s.ev.restore(saved) }
+// ticked, and saved evidence fills in what this session has not captured yet. Saved
+// answers to questions this lab does not ask (state.State.Unasked: a file from another
+// version, or edited by hand) are kept, and every Snapshot saves them again; the
+// driver restores the others to where the learner writes them.
+func (s *Session) Restore(saved state.State) {
+	s.ev.restore(saved)
+	s.unasked = saved.Unasked(lab4.QuestionIDs())
+}
+
+// Unasked returns the restored answers to questions this lab does not ask, by question
+// ID, or nil when there are none.
+func (s *Session) Unasked() map[string]string { return s.unasked }
 
 // LastHiccup returns the latest hiccup injected or seen, if any.
 func (s *Session) LastHiccup() (instance string, at int64, d time.Duration, ok bool) {

@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/internal/safetext"
-	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/footer"
@@ -197,8 +196,8 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.screen, m.saveOK = screenMain, true
 		restored := fmt.Sprintf("restored %s and %s saved %s", plural(s.Answered(), "answer"),
 			plural(len(doneSteps(s.Steps)), "ticked step"), s.SavedAt.UTC().Format("2006-01-02 15:04"))
-		if m.unasked = s.Unasked(lab4.QuestionIDs()); m.unasked != nil {
-			ids := state.SortedIDs(m.unasked)
+		if unasked := m.sess.Unasked(); unasked != nil {
+			ids := state.SortedIDs(unasked)
 			which := "one of them is an answer to a question"
 			if len(ids) > 1 {
 				which = fmt.Sprintf("%d of them are answers to questions", len(ids))

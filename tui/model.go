@@ -204,9 +204,6 @@ type Model struct {
 	runsAt int64
 	// catchUpSaid is the run whose catch-up lateness the status line has said (session.CatchUpNote).
 	catchUpSaid int
-	// unasked are the restored answers to questions this labtui does not ask: the lab
-	// panel has no place for them, and every save keeps them.
-	unasked map[string]string
 	// rev is the autosave revision; labRev the lab panel's revision last seen.
 	rev    uint64
 	labRev uint64
@@ -283,11 +280,7 @@ func (m Model) Init() tea.Cmd {
 
 // Snapshot returns the learner's progress as it stands: answers, steps and evidence.
 func (m Model) Snapshot() state.State {
-	answers := m.lab.Answers()
-	for id, a := range m.unasked {
-		answers[id] = a
-	}
-	st := m.sess.Snapshot(answers, m.rev)
+	st := m.sess.Snapshot(m.lab.Answers(), m.rev)
 	st.SavedAt = m.cfg.Now().UTC()
 	return st
 }
