@@ -101,14 +101,6 @@ func (m Model) inject(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 	return m, m.injectCmd(instance, d)
 }
 
-// currentField is the timestamp field the job reads now.
-func (m Model) currentField() meter.TimestampField {
-	if m.sess.Status != nil {
-		return m.sess.Status.Timestamp
-	}
-	return m.sess.Current().Timestamp
-}
-
 // replay replays the recorded hour with field as the event timestamp.
 func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 	m, ok := m.running("replay")
@@ -157,7 +149,7 @@ func (m Model) pickStrategy() Model {
 func (m Model) reconfigure(wm meter.Watermarks) (tea.Model, tea.Cmd) {
 	m = m.say(footer.Warn, "restarting the job with %s, as a redeploy would: empty state, the topic read again from its starting offsets…",
 		strategy.Name(wm))
-	return m, m.reconfigureCmd(m.currentField(), wm)
+	return m, m.reconfigureCmd(m.sess.Timestamp(), wm)
 }
 
 // export writes the answers and the evidence.

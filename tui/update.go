@@ -144,9 +144,9 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Inject):
 		return m.pickInstance(), nil
 	case key.Matches(k, km.Replay):
-		return m.replay(m.currentField())
+		return m.replay(m.sess.Timestamp())
 	case key.Matches(k, km.Timestamp):
-		return m.replay(1 - m.currentField())
+		return m.replay(1 - m.sess.Timestamp())
 	case key.Matches(k, km.Mark):
 		return m.mark(), nil
 	case key.Matches(k, km.Kill):

@@ -3,7 +3,6 @@ package tui
 import (
 	"time"
 
-	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/tui/components/drill"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -98,15 +97,7 @@ func (m Model) viewKey(k tea.KeyMsg) (Model, bool) {
 
 // openDrill shows the current run's ≠ rows, newest first, and the records that differ.
 func (m Model) openDrill() Model {
-	run := m.sess.Current()
-	clocks := m.sess.ClocksFor(run)
-	var rows []minutes.Row
-	for i := run.Table.Len() - 1; i >= 0; i-- {
-		if r := run.Table.Row(i); !r.IsMark() && r.Verdict(clocks) == minutes.Differs {
-			rows = append(rows, *r)
-		}
-	}
-	m.drill = m.drill.SetRows(rows)
+	m.drill = m.drill.SetRows(m.sess.DifferingRows(m.sess.Current()))
 	m.view = viewDrill
 	// With no ≠ row the drill itself says so; a footer line would stay after esc and
 	// contradict the first ≠ row to appear.
