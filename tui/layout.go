@@ -108,6 +108,7 @@ func (m Model) relayout() Model {
 	m.late = m.late.SetSize(m.width, l.lateH).SetFocused(m.focus == areaLate).SetPage(page)
 	m.inspector = m.inspector.SetSize(m.width, l.inspectorH).SetFocused(m.focus == areaInspector).SetPage(page)
 	m.lab = m.lab.SetSize(m.width, l.labH).SetFocused(m.focus == areaLab)
+	m.guide = m.guide.SetSize(m.width, m.height-header.Height-footer.Height)
 	m.filter.Width = max(10, m.width-len(m.filter.Prompt)-2)
 	return m
 }

@@ -119,7 +119,7 @@ const (
 	screenMain
 	// screenHelp lists every key.
 	screenHelp
-	// screenGuide is the selected exercise's whole guide, scrolled by guideTop.
+	// screenGuide is the selected exercise's whole guide (labpanel.Guide).
 	screenGuide
 	// screenPick asks which instance a hiccup holds.
 	screenPick
@@ -156,13 +156,11 @@ type Model struct {
 	styles       theme.Styles
 
 	screen screen
-	// guideTop is the first line of the whole guide shown (screenGuide).
-	guideTop int
-	view     view
-	focus    area
-	width    int
-	height   int
-	layout   layout
+	view   view
+	focus  area
+	width  int
+	height int
+	layout layout
 
 	// sess is the lab session: runs, evidence, comparisons.
 	sess *session.Session
@@ -172,6 +170,7 @@ type Model struct {
 	late      records.Model
 	inspector records.Model
 	lab       labpanel.Model
+	guide     labpanel.Guide
 	footer    footer.Model
 	replayBar replaybar.Model
 	diffView  diffview.Model
@@ -251,6 +250,8 @@ func New(b backend.Backend, cfg Config) Model {
 		late:      records.New(styles, records.Late, keys.records()),
 		inspector: records.New(styles, records.Inspector, keys.records()),
 		lab:       labpanel.New(styles, keys.Lab, nil),
+		guide: labpanel.NewGuide(labpanel.GuideKeys{Up: keys.Up, Down: keys.Down, PageUp: keys.PageUp, PageDown: keys.PageDown,
+			Home: keys.Home, End: keys.End}),
 		footer:    footer.New(styles),
 		replayBar: replaybar.New(styles),
 		diffView: diffview.New(styles, diffview.KeyMap{Up: keys.Up, Down: keys.Down, PageUp: keys.PageUp, PageDown: keys.PageDown,

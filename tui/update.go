@@ -281,12 +281,9 @@ func (m Model) withContent() Model {
 // mouse hands the wheel to the part under it, or to the whole guide.
 func (m Model) mouse(msg tea.MouseMsg) Model {
 	if m.screen == screenGuide {
-		switch msg.Button {
-		case tea.MouseButtonWheelUp:
-			return m.scrollGuide(-3)
-		case tea.MouseButtonWheelDown:
-			return m.scrollGuide(3)
-		}
+		m = m.wholeGuide()
+		m.guide, _ = m.guide.Update(msg)
+		return m
 	}
 	if m.screen != screenMain || m.tooSmall() {
 		return m
