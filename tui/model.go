@@ -180,7 +180,7 @@ type Model struct {
 	drill     drill.Model
 	filter    textinput.Model
 
-	// an is what the diff and skew views keep of what they show.
+	// an is what the skew view keeps of what it shows.
 	an *analysis
 
 	showLate      bool

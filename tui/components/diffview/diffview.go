@@ -8,10 +8,13 @@
 package diffview
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -69,6 +72,10 @@ type Model struct {
 	notes [numTabs]string
 	// wrapped are the event and processing tabs' lines wrapped to the width.
 	wrapped [2][]line
+	// shown says Show has laid out a session's comparisons: of version, with lateWhy.
+	shown   bool
+	version uint64
+	lateWhy string
 }
 
 // New returns an empty diff view on the event-time tab, moved by keys.
@@ -121,6 +128,29 @@ func (m Model) SetSize(w, h int) Model {
 	}
 	m.height = h
 	return m.clamp()
+}
+
+// Show lays out what the session's comparisons are (st), with lateWhy explaining the
+// replay's late records (session.LateWhy) on the event tab, when they changed since it
+// last did: a new version, or another explanation (it changes with the run's reads,
+// which no version counts).
+func (m Model) Show(st session.DiffState, lateWhy string) Model {
+	if m.shown && st.Version == m.version && lateWhy == m.lateWhy {
+		return m
+	}
+	m.shown, m.version, m.lateWhy = true, st.Version, lateWhy
+	if st.Diff != nil {
+		m = m.SetContent(Build(st.Title, *st.Diff))
+	}
+	event := st.Note
+	if lateWhy != "" {
+		event = strings.TrimSpace(event + " " + lateWhy)
+	}
+	m = m.SetNote(EventTab, event).SetNote(ProcessingTab, st.Note)
+	if st.Moves != nil {
+		m = m.SetMoved(&Moved{Title: st.MovedTitle, Moves: st.Moves})
+	}
+	return m.SetNote(MovedTab, st.MovedNote)
 }
 
 // SetFocused says whether the view has the focus (its tab bar shows it).

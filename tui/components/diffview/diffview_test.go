@@ -242,3 +242,21 @@ func TestEachTabOfTheSeedBurstsComparison(t *testing.T) {
 	}
 	golden.RequireEqual(t, []byte(strings.Join(tabs, "\n---- next tab ----\n")))
 }
+
+// TestShowLaysOutTheComparisonsOnlyWhenTheyChanged: the same version and explanation
+// leave the view as it is (a note set since stays); a new explanation of the late
+// records is shown on the event tab after the session's note.
+func TestShowLaysOutTheComparisonsOnlyWhenTheyChanged(t *testing.T) {
+	st := session.DiffState{Note: "comparing run 2 with the recorded hour re-enacted…", Version: 4}
+	m := New(theme.New(), KeyMap{}).SetSize(80, 12).Show(st, "")
+	if m.notes[EventTab] != st.Note || m.notes[ProcessingTab] != st.Note {
+		t.Fatalf("notes %q", m.notes)
+	}
+	if same := m.SetNote(EventTab, "kept").Show(st, ""); same.notes[EventTab] != "kept" {
+		t.Errorf("the same comparisons were laid out again: %q", same.notes[EventTab])
+	}
+	why := "2 records late: the watermark had passed 10:00:59.999."
+	if m = m.Show(st, why); m.notes[EventTab] != st.Note+" "+why || m.notes[ProcessingTab] != st.Note {
+		t.Errorf("with an explanation: %q", m.notes)
+	}
+}
