@@ -1,35 +1,10 @@
 package tui
 
 import (
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/session"
-	"github.com/labtui/labtui/skew"
 )
-
-// analysis is what the skew view keeps of what it shows: the latest skew picture. It is
-// written only from Update; commands get copies of what they need.
-type analysis struct {
-	skew skewEntry
-	// ticking says a view tick is on its way.
-	ticking bool
-}
-
-func newAnalysis() *analysis { return &analysis{} }
-
-// skewEntry is the latest picture: of run runID with n results, drawn at w x h.
-type skewEntry struct {
-	runID, n int
-	w, h     int
-	withRef  bool
-	pending  bool
-	model    *skew.Model
-	title    string
-	built    time.Time
-	took     time.Duration
-}
 
 // taskDoneMsg is a session task's outcome, for the session to take in.
 type taskDoneMsg struct{ o session.Outcome }

@@ -74,7 +74,7 @@ func TestDiffAndSkewViewsShowTheRecordedHour(t *testing.T) {
 		if v == "d" && m.diffView.Content() == nil {
 			t.Fatal("the diff view has no comparison")
 		}
-		if v == "s" && m.an.skew.model == nil {
+		if v == "s" && m.skewView.Built(m.sess.Current().ID, m.sess.Current().Results.Len()) == nil {
 			t.Fatal("the skew view has no picture")
 		}
 		if n := len(splitLines(m.View())); n != 60 {

@@ -180,8 +180,8 @@ type Model struct {
 	drill     drill.Model
 	filter    textinput.Model
 
-	// an is what the skew view keeps of what it shows.
-	an *analysis
+	// viewTicking says a view tick is on its way (viewTickMsg).
+	viewTicking bool
 
 	showLate      bool
 	showInspector bool
@@ -259,7 +259,6 @@ func New(b backend.Backend, cfg Config) Model {
 		skewView: skewview.New(styles),
 		drill:    drill.New(styles, drill.KeyMap{Up: keys.Up, Down: keys.Down, PageUp: keys.PageUp, PageDown: keys.PageDown}),
 		filter:   fi,
-		an:       newAnalysis(),
 		saveOK:   true,
 		status:   "starting the " + b.Name() + " lab…",
 	}

@@ -48,8 +48,8 @@ func (m Model) toggleView(v view) (Model, tea.Cmd) {
 		m, cmd = m.refreshSkew(true)
 		cmds = append(cmds, cmd)
 	}
-	if v == viewSkew && !m.an.ticking {
-		m.an.ticking = true
+	if v == viewSkew && !m.viewTicking {
+		m.viewTicking = true
 		cmds = append(cmds, viewTickCmd())
 	}
 	return m, tea.Batch(cmds...)
@@ -65,7 +65,7 @@ func (m Model) onViewTick() (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch m.view {
 	case viewPanes, viewDiff:
-		m.an.ticking = false
+		m.viewTicking = false
 		return m, nil
 	case viewSkew:
 		m, cmd = m.refreshSkew(false)
