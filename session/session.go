@@ -16,6 +16,7 @@ import (
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/internal/ring"
+	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 )
@@ -60,8 +61,14 @@ type Session struct {
 	Status *backend.Status
 	// Dropped counts results the backend discarded because its reader fell behind.
 	Dropped int
-	// Replay is the latest replay progress, nil before the first replay.
+	// Replay is the latest replay progress, nil before the first replay and from the
+	// moment the learner asks for another (ReplayAsked).
 	Replay *backend.ReplayProgress
+	// asked is the replay the learner asked for last (replaying.go).
+	asked replayRequest
+	// unasked are the restored answers to questions this lab does not ask: no driver
+	// has a place for them, and every Snapshot keeps them.
+	unasked map[string]string
 
 	ev *tracker
 	an analysis
@@ -88,13 +95,18 @@ func New(cfg Config) *Session {
 // then what is to be worked out off the loop, returned as Tasks.
 func (s *Session) Apply(u backend.Update) []Task {
 	s.record(u)
+	s.followReplay(u)
 	s.ev.observe(s, u)
 	return s.analyze(u)
 }
 
 // ReplayAsked says the learner asked for a replay of path with field as the event
-// timestamp, so its evidence names them even if the backend's report does not.
+// timestamp, so its evidence names them even if the backend's report does not. The
+// replay is under way (Replaying) until ReplayReturned, and the progress of the one
+// before is forgotten: Replay is nil until the new one reports.
 func (s *Session) ReplayAsked(path string, field meter.TimestampField) {
+	s.Replay = nil
+	s.asked = replayRequest{running: true, field: field}
 	s.ev.replayAsked(path, field)
 }
 
@@ -125,6 +137,9 @@ func (s *Session) Snapshot(answers map[string]string, rev uint64) state.State {
 	for k, v := range answers {
 		st.Answers[k] = v
 	}
+	for k, v := range s.unasked {
+		st.Answers[k] = v
+	}
 	s.ev.fill(&st)
 	Tables(&st)
 	st.LastRun = s.nextID
@@ -132,8 +147,18 @@ func (s *Session) Snapshot(answers map[string]string, rev uint64) state.State {
 }
 
 // Restore lays saved progress under what this session found: a step ticked before stays
-// ticked, and saved evidence fills in what this session has not captured yet.
-func (s *Session) Restore(saved state.State) { s.ev.restore(saved) }
+// ticked, and saved evidence fills in what this session has not captured yet. Saved
+// answers to questions this lab does not ask (state.State.Unasked: a file from another
+// version, or edited by hand) are kept, and every Snapshot saves them again; the
+// driver restores the others to where the learner writes them.
+func (s *Session) Restore(saved state.State) {
+	s.ev.restore(saved)
+	s.unasked = saved.Unasked(lab4.QuestionIDs())
+}
+
+// Unasked returns the restored answers to questions this lab does not ask, by question
+// ID, or nil when there are none.
+func (s *Session) Unasked() map[string]string { return s.unasked }
 
 // LastHiccup returns the latest hiccup injected or seen, if any.
 func (s *Session) LastHiccup() (instance string, at int64, d time.Duration, ok bool) {

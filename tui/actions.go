@@ -10,7 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/internal/safetext"
-	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/footer"
@@ -102,51 +101,23 @@ func (m Model) inject(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 	return m, m.injectCmd(instance, d)
 }
 
-// currentField is the timestamp field the job reads now.
-func (m Model) currentField() meter.TimestampField {
-	if m.sess.Status != nil {
-		return m.sess.Status.Timestamp
-	}
-	return m.sess.Current().Timestamp
-}
-
 // replay replays the recorded hour with field as the event timestamp.
 func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
 	m, ok := m.running("replay")
 	if !ok {
 		return m, nil
 	}
-	if m.replaying {
+	if m.sess.Replaying() {
 		return m.say(footer.Warn, "a replay is already running: wait for it to finish"), nil
 	}
-	m.replaying, m.replayField = true, field
-	m.sess.Replay = nil
 	m.sess.ReplayAsked(m.cfg.Recording, field)
 	m = m.say(footer.Info, "replaying %s with %s from the earliest offset…", filepath.Base(m.cfg.Recording), field)
 	return m.relayout(), m.replayCmd(m.cfg.Recording, field)
 }
 
-// mark puts a mark line into both panes: the latest hiccup when there was one in the
-// last two minutes ("hiccup gw-1 10:00:40"), else the wall clock.
+// mark puts a mark line into both panes (session.MarkNow) and says which.
 func (m Model) mark() Model {
-	at := m.now()
-	text := "mark " + seconds(at)
-	if inst, hat, d, ok := m.sess.LastHiccup(); ok && at-hat <= d.Milliseconds()+2*60000 {
-		// The run's own start of the hold, from the status that first showed it, when
-		// it has one: the injection is noted at the status before, up to an interval
-		// earlier, and a mark at 13:36:39 beside "held 13:36:40–13:37:15" reads as a
-		// different hold.
-		hs := m.sess.Current().Hiccups
-		for i := len(hs) - 1; i >= 0; i-- {
-			if hs[i].Instance == inst && hs[i].From >= hat && hs[i].From-hat <= 2000 {
-				hat = hs[i].From
-				break
-			}
-		}
-		at, text = hat, "hiccup "+inst+" "+seconds(hat)
-	}
-	m.sess.Mark(at, text)
-	return m.say(footer.Info, "marked %q in both panes", text)
+	return m.say(footer.Info, "marked %q in both panes", m.sess.MarkNow())
 }
 
 // killJob kills the job and starts it again with empty state, as a TaskManager that
@@ -166,10 +137,10 @@ func (m Model) pickStrategy() Model {
 	if !ok || m.reconfigurer == nil {
 		return m
 	}
-	if m.replaying {
+	if m.sess.Replaying() {
 		return m.say(footer.Warn, "a replay is running: change the strategy when it is done, then replay again")
 	}
-	m.strategy = strategy.New(m.styles, m.watermarks, m.cfg.Hiccup)
+	m.strategy = strategy.New(m.styles, m.sess.Current().Watermarks, m.cfg.Hiccup)
 	m.screen = screenStrategy
 	return m
 }
@@ -178,7 +149,7 @@ func (m Model) pickStrategy() Model {
 func (m Model) reconfigure(wm meter.Watermarks) (tea.Model, tea.Cmd) {
 	m = m.say(footer.Warn, "restarting the job with %s, as a redeploy would: empty state, the topic read again from its starting offsets…",
 		strategy.Name(wm))
-	return m, m.reconfigureCmd(m.currentField(), wm)
+	return m, m.reconfigureCmd(m.sess.Timestamp(), wm)
 }
 
 // export writes the answers and the evidence.
@@ -217,8 +188,8 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.screen, m.saveOK = screenMain, true
 		restored := fmt.Sprintf("restored %s and %s saved %s", plural(s.Answered(), "answer"),
 			plural(len(doneSteps(s.Steps)), "ticked step"), s.SavedAt.UTC().Format("2006-01-02 15:04"))
-		if m.unasked = s.Unasked(lab4.QuestionIDs()); m.unasked != nil {
-			ids := state.SortedIDs(m.unasked)
+		if unasked := m.sess.Unasked(); unasked != nil {
+			ids := state.SortedIDs(unasked)
 			which := "one of them is an answer to a question"
 			if len(ids) > 1 {
 				which = fmt.Sprintf("%d of them are answers to questions", len(ids))
@@ -244,15 +215,6 @@ func (m Model) resumeKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.quit()
 	}
 	return m, nil
-}
-
-// seconds formats ms as UTC hh:mm:ss.
-func seconds(ms int64) string {
-	c := meter.Clock(ms)
-	if len(c) > 8 {
-		return c[:8]
-	}
-	return c
 }
 
 // plural is "1 answer" or "3 answers".

@@ -2,6 +2,8 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/labtui/labtui/tui/components/skewview"
 )
 
 // analysisMsg takes in what the session's tasks and the views' ticks report; ok is
@@ -21,7 +23,7 @@ func (m Model) analysisMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case viewTickMsg:
 		m, cmd := m.onViewTick()
 		return m, cmd, true
-	case skewMsg:
+	case skewview.DrawnMsg:
 		m, cmd := m.skewDrawn(msg)
 		return m, cmd, true
 	}

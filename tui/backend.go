@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/strategy"
@@ -51,7 +53,7 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m.say(footer.Info, "generator off"), nil, true
 	case injectedMsg:
-		if m.planned != nil && m.planned.instance == msg.instance {
+		if m.planned != nil && m.planned.Instance == msg.instance {
 			m.planned = nil
 		}
 		if msg.err != nil {
@@ -62,7 +64,7 @@ func (m Model) backendMsg(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m, cmd := m.progressChanged()
 		return m, cmd, true
 	case replayedMsg:
-		m.replaying = false
+		m.sess.ReplayReturned()
 		m = m.relayoutIfNeeded()
 		if msg.err != nil {
 			return m.say(footer.Error, "replay: %v", msg.err), nil, true
@@ -104,30 +106,11 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	}
 	if r := u.Restarted; r != nil {
 		m.panes = m.panes.Bottom()
-		m.watermarks = r.Watermarks
-		why := r.Reason
-		if r.Cause == backend.CauseReplay && r.Recording != "" {
-			why = "replay of " + filepath.Base(r.Recording) // the name, not the learner's cache path
-		}
-		m = m.say(footer.Info, "the job restarted (%s) reading %s: the panes show run %d", why, r.Timestamp, m.sess.Current().ID)
-		switch r.Cause {
-		case backend.CauseKill:
-			// Short enough for the 80-column status line.
-			m = m.say(footer.Info, "run %d: job killed, restarted with empty state from the topic's starting offsets", m.sess.Current().ID)
-		case backend.CauseStrategy:
-			m = m.say(footer.Info, "run %d: the job redeployed with %s, empty state, reading the topic again from its starting offsets",
-				m.sess.Current().ID, strategy.Name(r.Watermarks))
-		}
-		if note := session.RestartNote(m.sess.Current()); note != "" {
-			m = m.say(footer.Warn, "%s", note)
-		}
+		m = m.restarted(r)
 	}
 	if p := u.Replay; p != nil {
-		m.replayBar = m.replayBar.Observe(*p)
+		m.replayBar, _ = m.replayBar.Update(*p)
 		m = m.replayStatus(p)
-	}
-	if r := u.Restarted; r != nil && m.replaying {
-		m.replayField = r.Timestamp
 	}
 	if cur := m.sess.Current(); cur.ID != m.catchUpSaid {
 		if note := session.CatchUpNote(cur); note != "" {
@@ -145,6 +128,35 @@ func (m Model) apply(u backend.Update) (Model, tea.Cmd) {
 	}
 	m, save := m.progressChanged()
 	return m, tea.Batch(m.sessionCmds(tasks), save)
+}
+
+// restarted says in the status line that the job restarted, in the one sentence that
+// matters most: what a run on a replay's topic is not, else what the kill or the new
+// strategy did, else why the job restarted. The log keeps every sentence, the ones
+// the status line does not show first.
+func (m Model) restarted(r *backend.Restart) Model {
+	run := m.sess.Current().ID
+	why := r.Reason
+	if r.Cause == backend.CauseReplay && r.Recording != "" {
+		why = "replay of " + filepath.Base(r.Recording) // the name, not the learner's cache path
+	}
+	lines := []string{fmt.Sprintf("the job restarted (%s) reading %s: the panes show run %d", why, r.Timestamp, run)}
+	switch r.Cause {
+	case backend.CauseKill:
+		// Short enough for the 80-column status line.
+		lines = append(lines, fmt.Sprintf("run %d: job killed, restarted with empty state from the topic's starting offsets", run))
+	case backend.CauseStrategy:
+		lines = append(lines, fmt.Sprintf("run %d: the job redeployed with %s, empty state, reading the topic again from its starting offsets",
+			run, strategy.Name(r.Watermarks)))
+	}
+	level := footer.Info
+	if note := session.RestartNote(m.sess.Current()); note != "" {
+		lines, level = append(lines, note), footer.Warn
+	}
+	for _, l := range lines[:len(lines)-1] {
+		m.cfg.Logger.Info(safetext.Line(l))
+	}
+	return m.say(level, "%s", lines[len(lines)-1])
 }
 
 // replayStatus says in the status line when a replay finished or failed; the replay

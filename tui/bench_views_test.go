@@ -45,6 +45,7 @@ func hourModel(tb testing.TB, w, h int, v string) Model {
 	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, At: replayStart}})
 	m, _ = m.apply(backend.Update{Results: results, Status: status(now+2000, meter.MinWatermark, open...)})
 	m, cmd := m.apply(backend.Update{Replay: &backend.ReplayProgress{Path: recordedHour, Records: 143400, Total: 143400, Done: true}})
+	m.sess.ReplayReturned() // the backend's Replay call returns after its Done
 	for _, msg := range run(tb, cmd) {
 		m = update(tb, m, msg)
 	}
@@ -73,7 +74,7 @@ func TestDiffAndSkewViewsShowTheRecordedHour(t *testing.T) {
 		if v == "d" && m.diffView.Content() == nil {
 			t.Fatal("the diff view has no comparison")
 		}
-		if v == "s" && m.an.skew.model == nil {
+		if v == "s" && m.skewView.Built(m.sess.Current().ID, m.sess.Current().Results.Len()) == nil {
 			t.Fatal("the skew view has no picture")
 		}
 		if n := len(splitLines(m.View())); n != 60 {

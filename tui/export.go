@@ -35,9 +35,7 @@ func (m Model) picture() *pictureSpec {
 		p.title += " · " + filepath.Base(m.sess.RecordingOf(run))
 	}
 	p.opts, _ = m.sess.SkewOptions(run)
-	if e := m.an.skew; e.model != nil && e.runID == run.ID && e.n == run.Results.Len() {
-		p.model = e.model
-	}
+	p.model = m.skewView.Built(run.ID, run.Results.Len())
 	return p
 }
 

@@ -162,8 +162,11 @@ func TestThePickersDefaultStaysClearOfARestartsCatchUpMinute(t *testing.T) {
 	waitFor(t, tm, "[at the next :40, in 75 s, clear of 10:02's catch-up, so the hold crosses a minute as in the course]")
 	press(tm, "enter")
 	waitFor(t, tm, "hiccup on gw-1 at 10:03:40 for 35s: the hold crosses a minute, as in the course, and begins after 10:02, the minute run 2 re-read")
+	waits := clock.Waits()
 	clock.Set(time.UnixMilli(at("02:40")))
-	time.Sleep(300 * time.Millisecond)
+	// The plan has seen 10:02:40 once it waits again: had it started the hiccup, it
+	// would have called Inject instead.
+	waitUntil(t, func() bool { return clock.Waits() > waits })
 	if c := fb.Called("Inject"); len(c) != 0 {
 		t.Fatalf("the hiccup started in the catch-up minute: %+v", c)
 	}
@@ -172,5 +175,24 @@ func TestThePickersDefaultStaysClearOfARestartsCatchUpMinute(t *testing.T) {
 	finalView(t, tm)
 	if c := fb.Called("Inject"); len(c) != 1 || c[0].Instance != "gw-1" {
 		t.Errorf("Inject calls = %+v", c)
+	}
+}
+
+// TestAPlanWithTheGeneratorOffSaysSoInTheStatusLine: the status line warns that the hold
+// would hold nothing, in place of when it starts, which the log keeps.
+func TestAPlanWithTheGeneratorOffSaysSoInTheStatusLine(t *testing.T) {
+	cfg := Config{Clock: newTestClock(time.UnixMilli(at("00:25")))}
+	log := logTo(&cfg)
+	m := New(fakebackend.New(), cfg)
+	defer m.cancel()
+	st := status(at("00:25"), at("00:24"))
+	st.Generator = false
+	m, _ = m.apply(backend.Update{Status: st})
+	mm, _ := m.plan("gw-1", 35*time.Second)
+	if got := mm.(Model).status; !strings.HasPrefix(got, "hiccup on gw-1 planned at 10:00:40, but the generator is off") {
+		t.Errorf("the status line says %q", got)
+	}
+	if !strings.Contains(log.String(), "hiccup on gw-1 at 10:00:40 for 35s: the hold crosses a minute") {
+		t.Errorf("the log lacks when the hold starts:\n%s", log)
 	}
 }

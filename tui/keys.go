@@ -6,7 +6,11 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/labtui/labtui/tui/components/diffview"
+	"github.com/labtui/labtui/tui/components/drill"
 	"github.com/labtui/labtui/tui/components/labpanel"
+	"github.com/labtui/labtui/tui/components/panes"
+	"github.com/labtui/labtui/tui/components/records"
 )
 
 // KeyMap is every key of the main screen, as data: the footer and the help screen are
@@ -82,6 +86,34 @@ func DefaultKeyMap() KeyMap {
 		Lab:  labpanel.DefaultKeyMap(),
 		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
+}
+
+// The components' keys are the main screen's, so the help lists each once.
+
+// panes are the keys the panes scroll by.
+func (k KeyMap) panes() panes.KeyMap {
+	return panes.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
+}
+
+// records are the keys the late records and the inspector scroll by.
+func (k KeyMap) records() records.KeyMap {
+	return records.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
+}
+
+// diff are the keys the diff view scrolls and changes tabs by.
+func (k KeyMap) diff() diffview.KeyMap {
+	return diffview.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End,
+		NextTab: k.NextTab, PrevTab: k.PrevTab}
+}
+
+// drill are the keys that move the drill's selection and scroll its records.
+func (k KeyMap) drill() drill.KeyMap {
+	return drill.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown}
+}
+
+// guide are the keys the whole guide scrolls by.
+func (k KeyMap) guide() labpanel.GuideKeys {
+	return labpanel.GuideKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
 
 // mainHelp is the help of the main screen; it satisfies help.KeyMap. uses are the keys

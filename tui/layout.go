@@ -103,9 +103,12 @@ func (m Model) relayout() Model {
 	m.diffView = m.diffView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
 	m.skewView = m.skewView.SetSize(m.width, l.panesH).SetFocused(m.focus == areaPanes)
 	m.drill = m.drill.SetSize(m.width, l.panesH)
-	m.late = m.late.SetSize(m.width, l.lateH).SetFocused(m.focus == areaLate)
-	m.inspector = m.inspector.SetSize(m.width, l.inspectorH).SetFocused(m.focus == areaInspector)
+	// The lists page by the panes' page, so pgdn moves every part alike.
+	page := l.panesH - 4
+	m.late = m.late.SetSize(m.width, l.lateH).SetFocused(m.focus == areaLate).SetPage(page)
+	m.inspector = m.inspector.SetSize(m.width, l.inspectorH).SetFocused(m.focus == areaInspector).SetPage(page)
 	m.lab = m.lab.SetSize(m.width, l.labH).SetFocused(m.focus == areaLab)
+	m.guide = m.guide.SetSize(m.width, m.height-header.Height-footer.Height)
 	m.filter.Width = max(10, m.width-len(m.filter.Prompt)-2)
 	return m
 }
@@ -128,7 +131,7 @@ func (m Model) areaAt(y int) (area, bool) {
 
 // showReplayBar says whether the replay's progress line is shown: while a replay runs,
 // and afterwards as long as the panes show the replay's run.
-func (m Model) showReplayBar() bool { return m.replaying || m.sess.Current().Replay }
+func (m Model) showReplayBar() bool { return m.sess.Replaying() || m.sess.Current().Replay }
 
 // relayoutIfNeeded lays the screen out again when the replay line comes or goes.
 func (m Model) relayoutIfNeeded() Model {

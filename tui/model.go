@@ -119,7 +119,7 @@ const (
 	screenMain
 	// screenHelp lists every key.
 	screenHelp
-	// screenGuide is the selected exercise's whole guide, scrolled by guideTop.
+	// screenGuide is the selected exercise's whole guide (labpanel.Guide).
 	screenGuide
 	// screenPick asks which instance a hiccup holds.
 	screenPick
@@ -149,22 +149,18 @@ type Model struct {
 	restarter backend.Restarter
 	// reconfigurer restarts b's job with other options, when b offers it.
 	reconfigurer backend.Reconfigurer
-	// watermarks are the strategy of the job running now.
-	watermarks meter.Watermarks
-	ctx        context.Context
-	cancel     context.CancelFunc
-	tasks      *tasks
-	keys       KeyMap
-	styles     theme.Styles
+	ctx          context.Context
+	cancel       context.CancelFunc
+	tasks        *tasks
+	keys         KeyMap
+	styles       theme.Styles
 
 	screen screen
-	// guideTop is the first line of the whole guide shown (screenGuide).
-	guideTop int
-	view     view
-	focus    area
-	width    int
-	height   int
-	layout   layout
+	view   view
+	focus  area
+	width  int
+	height int
+	layout layout
 
 	// sess is the lab session: runs, evidence, comparisons.
 	sess *session.Session
@@ -174,6 +170,7 @@ type Model struct {
 	late      records.Model
 	inspector records.Model
 	lab       labpanel.Model
+	guide     labpanel.Guide
 	footer    footer.Model
 	replayBar replaybar.Model
 	diffView  diffview.Model
@@ -183,8 +180,8 @@ type Model struct {
 	drill     drill.Model
 	filter    textinput.Model
 
-	// an is what the diff and skew views keep of what they show.
-	an *analysis
+	// viewTicking says a view tick is on its way (viewTickMsg).
+	viewTicking bool
 
 	showLate      bool
 	showInspector bool
@@ -192,12 +189,9 @@ type Model struct {
 	// planned is a hiccup waiting for its start, if any.
 	planned *plannedHiccup
 
-	started   bool
-	startErr  string
-	replaying bool
-	// replayField is the timestamp field of the replay asked for last.
-	replayField meter.TimestampField
-	closed      bool
+	started  bool
+	startErr string
+	closed   bool
 
 	status string
 	level  footer.Level
@@ -209,9 +203,6 @@ type Model struct {
 	runsAt int64
 	// catchUpSaid is the run whose catch-up lateness the status line has said (session.CatchUpNote).
 	catchUpSaid int
-	// unasked are the restored answers to questions this labtui does not ask: the lab
-	// panel has no place for them, and every save keeps them.
-	unasked map[string]string
 	// rev is the autosave revision; labRev the lab panel's revision last seen.
 	rev    uint64
 	labRev uint64
@@ -254,17 +245,17 @@ func New(b backend.Backend, cfg Config) Model {
 		sess: session.New(session.Config{Limits: cfg.Limits, Recording: cfg.Recording, Job: cfg.Job,
 			Reenact: cfg.Reenact, RunsBefore: runsBefore(cfg.Saved)}),
 		header:    header.New(styles),
-		panes:     panes.New(styles),
-		late:      records.New(styles, records.Late),
-		inspector: records.New(styles, records.Inspector),
+		panes:     panes.New(styles, keys.panes()),
+		late:      records.New(styles, records.Late, keys.records()),
+		inspector: records.New(styles, records.Inspector, keys.records()),
 		lab:       labpanel.New(styles, keys.Lab, nil),
+		guide:     labpanel.NewGuide(keys.guide()),
 		footer:    footer.New(styles),
 		replayBar: replaybar.New(styles),
-		diffView:  diffview.New(styles),
+		diffView:  diffview.New(styles, keys.diff()),
 		skewView:  skewview.New(styles),
-		drill:     drill.New(styles),
+		drill:     drill.New(styles, keys.drill()),
 		filter:    fi,
-		an:        newAnalysis(),
 		saveOK:    true,
 		status:    "starting the " + b.Name() + " lab…",
 	}
@@ -272,7 +263,6 @@ func New(b backend.Backend, cfg Config) Model {
 	m.keys.Kill.SetEnabled(m.restarter != nil)
 	m.reconfigurer, _ = unwrap(b).(backend.Reconfigurer)
 	m.keys.Strategy.SetEnabled(m.reconfigurer != nil)
-	m.watermarks = cfg.Job.Watermarks
 	if cfg.Saved != nil && !cfg.Saved.Empty() {
 		m.screen = screenResume
 		m.saveOK = false
@@ -287,11 +277,7 @@ func (m Model) Init() tea.Cmd {
 
 // Snapshot returns the learner's progress as it stands: answers, steps and evidence.
 func (m Model) Snapshot() state.State {
-	answers := m.lab.Answers()
-	for id, a := range m.unasked {
-		answers[id] = a
-	}
-	st := m.sess.Snapshot(answers, m.rev)
+	st := m.sess.Snapshot(m.lab.Answers(), m.rev)
 	st.SavedAt = m.cfg.Now().UTC()
 	return st
 }

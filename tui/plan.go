@@ -8,21 +8,16 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/generator"
-	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/internal/safetext"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/components/footer"
 )
 
-// courseSecond is the second of a minute the course's hiccup starts at (10:00:40): a
-// hold of 35 s from there crosses the minute boundary.
-const courseSecond = 40
-
-// plannedHiccup is a hiccup waiting for its start, scheduled by inject.Schedule.
+// plannedHiccup is the course's hiccup waiting for its start (session.HiccupPlan), and
+// how to give it up.
 type plannedHiccup struct {
-	instance string
-	at       time.Time
-	d        time.Duration
-	cancel   context.CancelFunc
+	session.HiccupPlan
+	cancel context.CancelFunc
 }
 
 // plannedTickMsg redraws the countdown to a planned hiccup.
@@ -32,35 +27,6 @@ type plannedTickMsg struct{}
 // another, or the lab stopping.
 type plannedStoppedMsg struct{}
 
-// courseHiccup is the course's hiccup on instance for d: at the next second :40 at
-// least inject.MinLead away, as headless --hiccup gw-1@:40+35s starts it.
-func courseHiccup(instance string, d time.Duration) (inject.Hiccup, error) {
-	n, err := generator.ParseInstance(instance)
-	if err != nil {
-		return inject.Hiccup{}, err
-	}
-	return inject.Hiccup{Instance: n, OnSecond: true, Second: courseSecond, For: d}, nil
-}
-
-// nextCourseStart is when a course hiccup planned now would start, and the start of the
-// catch-up minute it keeps clear of (0 when none: see hiccupFrom).
-func (m Model) nextCourseStart() (time.Time, int64) {
-	from, catchUp := m.hiccupFrom()
-	return inject.Hiccup{OnSecond: true, Second: courseSecond}.StartsAt(from), catchUp
-}
-
-// hiccupFrom is the time a course hiccup planned now counts from: now, or the end of the
-// current run's catch-up minute (session.HiccupClearOf), with that minute's start (0 when
-// there is none to keep clear of).
-func (m Model) hiccupFrom() (time.Time, int64) {
-	now := m.cfg.Clock.Now()
-	from, catchUp := m.sess.HiccupClearOf(now.UnixMilli())
-	if catchUp == 0 {
-		return now, 0
-	}
-	return time.UnixMilli(from), catchUp
-}
-
 // countdown says when t comes: "10:31:40, in 23 s".
 func (m Model) countdown(t time.Time) string {
 	return t.UTC().Format("15:04:05") + ", in " + m.countdownSeconds(t)
@@ -68,7 +34,7 @@ func (m Model) countdown(t time.Time) string {
 
 // plan schedules the course's hiccup on instance for d, replacing one already planned.
 func (m Model) plan(instance string, d time.Duration) (tea.Model, tea.Cmd) {
-	h, err := courseHiccup(instance, d)
+	p, err := m.sess.PlanHiccup(instance, d, m.cfg.Clock.Now())
 	if err != nil {
 		return m.say(footer.Error, "hiccup on %s: %v", instance, err), nil
 	}
@@ -76,24 +42,12 @@ func (m Model) plan(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 	if ticking {
 		m.planned.cancel()
 	}
-	start, catchUp := m.hiccupFrom()
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.planned = &plannedHiccup{instance: instance, at: h.StartsAt(start), d: d, cancel: cancel}
-	at := m.planned.at.UTC().Format("15:04:05")
-	if catchUp != 0 {
-		m = m.say(footer.Info, "hiccup on %s at %s for %s: the hold crosses a minute, as in the course, and begins after %s, "+
-			"the minute run %d re-read the topic's backlog in", instance, at, d, time.UnixMilli(catchUp).UTC().Format("15:04"), m.sess.Current().ID)
-	} else {
-		m = m.say(footer.Info, "hiccup on %s at %s for %s: the hold crosses a minute, as in the course", instance, at, d)
-	}
-	if m.sess.Status != nil && !m.sess.Status.Generator {
-		m = m.say(footer.Warn, "hiccup on %s planned at %s, but the generator is off: press g, or the hold holds nothing", instance, at)
-	}
+	m.planned = &plannedHiccup{HiccupPlan: p, cancel: cancel}
+	m = m.planned.say(m)
 	b, clock := m.b, m.cfg.Clock
 	run := m.tasks.cmd(func() tea.Msg {
-		err := inject.Schedule(ctx, clock, start, []inject.Hiccup{h}, func(h inject.Hiccup) error {
-			return b.Inject(instance, h.For)
-		})
+		err := p.Run(ctx, clock, b.Inject)
 		if errors.Is(err, context.Canceled) {
 			return plannedStoppedMsg{}
 		}
@@ -103,6 +57,22 @@ func (m Model) plan(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 		return m, run
 	}
 	return m, tea.Batch(run, plannedTick())
+}
+
+// say says in the status line when the plan's hiccup starts, or, with the generator
+// off, that the hold will hold nothing; the log keeps the start either way.
+func (p plannedHiccup) say(m Model) Model {
+	at := p.At.UTC().Format("15:04:05")
+	line := fmt.Sprintf("hiccup on %s at %s for %s: the hold crosses a minute, as in the course", p.Instance, at, p.For)
+	if p.CatchUp != 0 {
+		line += fmt.Sprintf(", and begins after %s, the minute run %d re-read the topic's backlog in",
+			time.UnixMilli(p.CatchUp).UTC().Format("15:04"), m.sess.Current().ID)
+	}
+	if m.sess.Status != nil && !m.sess.Status.Generator {
+		m.cfg.Logger.Info(safetext.Line(line))
+		return m.say(footer.Warn, "hiccup on %s planned at %s, but the generator is off: press g, or the hold holds nothing", p.Instance, at)
+	}
+	return m.say(footer.Info, "%s", line)
 }
 
 // plannedTick redraws the countdown once a second.
@@ -130,7 +100,7 @@ func (m Model) plannedInfo() (instance, at string) {
 	if m.planned == nil {
 		return "", ""
 	}
-	return m.planned.instance, m.countdown(m.planned.at)
+	return m.planned.Instance, m.countdown(m.planned.At)
 }
 
 // countdownSeconds is how long until t, such as "23 s".

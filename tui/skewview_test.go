@@ -69,12 +69,13 @@ func TestSkewViewRedrawsAtANewSize(t *testing.T) {
 		m, _ = m.apply(u)
 	}
 	m = update(t, m, keyPress("s"))
-	if m.an.skew.w != 120 {
-		t.Fatalf("drawn at %dx%d", m.an.skew.w, m.an.skew.h)
+	if w, h := m.skewView.DrawnSize(); w != 120 {
+		t.Fatalf("drawn at %dx%d", w, h)
 	}
 	m = update(t, m, resize(90, 30))
-	if w, h := m.skewView.PictureSize(); m.an.skew.w != w || m.an.skew.h != h || w != 90 {
-		t.Fatalf("drawn at %dx%d for a view of %dx%d", m.an.skew.w, m.an.skew.h, w, h)
+	if w, h := m.skewView.PictureSize(); m.skewView.Stale() || w != 90 {
+		dw, dh := m.skewView.DrawnSize()
+		t.Fatalf("drawn at %dx%d for a view of %dx%d", dw, dh, w, h)
 	}
 	for i, l := range strings.Split(m.View(), "\n") {
 		if w := len([]rune(l)); w != 90 {

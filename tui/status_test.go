@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -52,5 +53,30 @@ func TestALongStatusWrapsOntoLinesThePanesGiveUp(t *testing.T) {
 					short.layout.panesH, fm.layout.panesH, fm.layout.statusLines)
 			}
 		})
+	}
+}
+
+// TestARestartSetsOneStatusAndLogsEverySentence: a kill on a replay's topic has three
+// things to say (the restart, the kill, what the run is not); the status line shows the
+// last, the one that matters most (the replay took over the first run, so the kill's is
+// run 2), and the log keeps all three in order.
+func TestARestartSetsOneStatusAndLogsEverySentence(t *testing.T) {
+	var cfg Config
+	log := logTo(&cfg)
+	m := New(fakebackend.New(), cfg)
+	m = update(t, m, resize(160, 48))
+	m, _ = m.apply(backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseReplay, Reason: "replay",
+		Timestamp: meter.CompletedTS, Recording: "/cache/hour.jsonl", At: at("01:00")}})
+	m, _ = m.apply(backend.Update{Run: 3, Restarted: &backend.Restart{Run: 3, Cause: backend.CauseKill, Reason: "killed",
+		Timestamp: meter.CompletedTS, Recording: "/cache/hour.jsonl", At: at("02:00")}})
+	if !strings.HasPrefix(m.status, "run 2 is not a replay") {
+		t.Errorf("the status line says %q, want run 2's note", m.status)
+	}
+	logged := log.String()
+	restarted := strings.Index(logged, "the job restarted (killed) reading completed_ts: the panes show run 2")
+	killed := strings.Index(logged, "run 2: job killed, restarted with empty state")
+	note := strings.Index(logged, "run 2 is not a replay")
+	if restarted < 0 || killed < restarted || note < killed {
+		t.Errorf("the log lacks a sentence, or has them out of order:\n%s", logged)
 	}
 }

@@ -27,8 +27,8 @@ func TestTheWatermarkStrategyIsNamedAndSwitchedByRestartingTheJob(t *testing.T) 
 	if len(calls) != 1 || calls[0].Watermarks.OutOfOrderness != 45000 || calls[0].Field != meter.CompletedTS {
 		t.Fatalf("Reconfigure calls = %+v", calls)
 	}
-	if fm.watermarks.OutOfOrderness != 45000 || fm.sess.Current().ID != 2 {
-		t.Errorf("after the restart: watermarks %+v, run %d", fm.watermarks, fm.sess.Current().ID)
+	if wm := fm.sess.Current().Watermarks; wm.OutOfOrderness != 45000 || fm.sess.Current().ID != 2 {
+		t.Errorf("after the restart: watermarks %+v, run %d", wm, fm.sess.Current().ID)
 	}
 }
 

@@ -144,9 +144,9 @@ func (m Model) mainKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, km.Inject):
 		return m.pickInstance(), nil
 	case key.Matches(k, km.Replay):
-		return m.replay(m.currentField())
+		return m.replay(m.sess.Timestamp())
 	case key.Matches(k, km.Timestamp):
-		return m.replay(1 - m.currentField())
+		return m.replay(1 - m.sess.Timestamp())
 	case key.Matches(k, km.Mark):
 		return m.mark(), nil
 	case key.Matches(k, km.Kill):
@@ -230,72 +230,60 @@ func (m Model) cycleFocus(forward bool) Model {
 	return m.relayout().labRuns()
 }
 
-// scrollKey scrolls the part with the focus.
+// scrollKey hands a scrolling key to the part with the focus. End is every list's, as
+// its help says (newest, follow): outside the diff view the panes, the late records and
+// the inspector all follow the newest again, whichever has the focus.
 func (m Model) scrollKey(k tea.KeyMsg) Model {
-	km := m.keys
-	page := max(1, m.layout.panesH-4)
-	switch {
-	case key.Matches(k, km.Up):
-		return m.scroll(m.focus, -1)
-	case key.Matches(k, km.Down):
-		return m.scroll(m.focus, 1)
-	case key.Matches(k, km.PageUp):
-		return m.scroll(m.focus, -page)
-	case key.Matches(k, km.PageDown):
-		return m.scroll(m.focus, page)
-	case key.Matches(k, km.Home):
-		if m.focus == areaPanes && m.view != viewPanes {
-			return m.scroll(m.focus, -1<<30)
-		}
-		if m.focus == areaPanes {
-			m.panes = m.panes.Top(m.sess.Current())
-		} else {
-			return m.scroll(m.focus, -1<<30)
-		}
-	case key.Matches(k, km.End):
-		if m.view == viewDiff {
-			return m.scroll(m.focus, 1<<30)
-		}
-		m.panes = m.panes.Bottom()
-		m.late = m.late.Bottom()
-		m.inspector = m.inspector.Bottom()
+	if key.Matches(k, m.keys.End) && m.view != viewDiff {
+		m = m.withContent()
+		m.panes, _ = m.panes.Update(k)
+		m.late, _ = m.late.Update(k)
+		m.inspector, _ = m.inspector.Update(k)
+		return m
 	}
-	return m
+	return m.toArea(m.focus, k)
 }
 
-// scroll moves one part's view by delta lines.
-func (m Model) scroll(a area, delta int) Model {
+// toArea hands msg, a scrolling key or the mouse wheel, to the component shown in part
+// a: in the panes' place the panes, the diff view or the drill (the skew picture does
+// not scroll); the lab panel takes its keys before this, and not the wheel.
+func (m Model) toArea(a area, msg tea.Msg) Model {
+	m = m.withContent()
 	switch {
 	case a == areaPanes && m.view == viewDiff:
-		m.diffView = m.diffView.Scroll(delta)
-		return m
-	case a == areaPanes && (m.view == viewSkew || m.view == viewDrill):
-		return m
-	}
-	switch a {
-	case areaPanes:
-		var open []meter.Result
-		if m.sess.Status != nil {
-			open = m.sess.Status.Open
-		}
-		m.panes = m.panes.Scroll(m.sess.Current(), open, delta)
-	case areaLate:
-		m.late = m.late.Scroll(m.sess.Current().Late, delta)
-	case areaInspector:
-		m.inspector = m.inspector.Scroll(m.sess.Traces, delta)
+		m.diffView, _ = m.diffView.Update(msg)
+	case a == areaPanes && m.view == viewDrill:
+		m.drill, _ = m.drill.Update(msg)
+	case a == areaPanes && m.view == viewPanes:
+		m.panes, _ = m.panes.Update(msg)
+	case a == areaLate:
+		m.late, _ = m.late.Update(msg)
+	case a == areaInspector:
+		m.inspector, _ = m.inspector.Update(msg)
 	}
 	return m
 }
 
-// mouse scrolls the part under the wheel.
+// withContent tells the panes and the lists what they scroll over: the current run's
+// rows and open windows, its late records, the session's traces.
+func (m Model) withContent() Model {
+	run := m.sess.Current()
+	var open []meter.Result
+	if m.sess.Status != nil {
+		open = m.sess.Status.Open
+	}
+	m.panes = m.panes.SetContent(run, open)
+	m.late = m.late.SetContent(run.Late)
+	m.inspector = m.inspector.SetContent(m.sess.Traces)
+	return m
+}
+
+// mouse hands the wheel to the part under it, or to the whole guide.
 func (m Model) mouse(msg tea.MouseMsg) Model {
 	if m.screen == screenGuide {
-		switch msg.Button {
-		case tea.MouseButtonWheelUp:
-			return m.scrollGuide(-3)
-		case tea.MouseButtonWheelDown:
-			return m.scrollGuide(3)
-		}
+		m = m.wholeGuide()
+		m.guide, _ = m.guide.Update(msg)
+		return m
 	}
 	if m.screen != screenMain || m.tooSmall() {
 		return m
@@ -304,13 +292,7 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 	if !ok {
 		return m
 	}
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		return m.scroll(a, -3)
-	case tea.MouseButtonWheelDown:
-		return m.scroll(a, 3)
-	}
-	return m
+	return m.toArea(a, msg)
 }
 
 // startFilter opens the filter line, and the inspector if no list is shown.

@@ -12,6 +12,7 @@ import (
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/header"
+	"github.com/labtui/labtui/tui/components/labpanel"
 	"github.com/labtui/labtui/tui/components/strategy"
 	"github.com/labtui/labtui/tui/textutil"
 )
@@ -26,16 +27,16 @@ func (m Model) View() string {
 		return m.smallView()
 	}
 	parts := make([]string, 0, 8)
-	var guide []string // the whole guide's lines, wrapped once a frame for its body and its prompt
+	guide := m.guide // with the whole guide's lines, wrapped once a frame for its body and its prompt
 	planned, plannedAt := m.plannedInfo()
 	parts = append(parts, m.header.View(m.sess, header.Info{Backend: m.b.Name(), Err: m.startErr,
-		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.watermarks), Replay: m.sess.Current().ReadsRecording()}))
+		Planned: planned, PlannedAt: plannedAt, Strategy: strategy.Name(m.sess.Current().Watermarks), Replay: m.sess.Current().ReadsRecording()}))
 	switch m.screen {
 	case screenHelp:
 		parts = append(parts, m.helpView(m.height-header.Height-footer.Height))
 	case screenGuide:
-		guide = m.guideLines()
-		parts = append(parts, m.guideView(guide))
+		guide = m.wholeGuide().guide
+		parts = append(parts, guide.View())
 	default:
 		parts = append(parts, m.bodyViews()...)
 	}
@@ -52,7 +53,7 @@ func (m Model) bodyViews() []string {
 		if st := m.sess.Status; st != nil && m.sess.Current().Replay {
 			reached = st.Watermark
 		}
-		out = append(out, m.replayBar.View(m.sess.Replay, m.replayField, reached))
+		out = append(out, m.replayBar.View(m.sess.Replay, m.sess.ReplayField(), reached))
 	}
 	switch {
 	case l.panesH > 0 && m.startErr != "" && !m.started: // a lab that failed to start may still send a last status
@@ -95,10 +96,10 @@ func (m Model) bodyViews() []string {
 }
 
 // footerView draws the status line, or the prompt of the screen that asks something;
-// guide is the whole guide's lines while it is open.
-func (m Model) footerView(guide []string) string {
+// guide is the whole guide with its lines while it is open.
+func (m Model) footerView(guide labpanel.Guide) string {
 	main := mainHelp{k: m.keys, uses: lab4.GuideOf(m.lab.Current()).Uses,
-		replaying: m.replaying, diff: m.replaying || m.sess.DiffRun() != nil}
+		replaying: m.sess.Replaying(), diff: m.sess.Replaying() || m.sess.DiffRun() != nil}
 	var keys help.KeyMap = main
 	if own := main.keysOf(m.screen); own != nil {
 		keys = own
@@ -108,7 +109,7 @@ func (m Model) footerView(guide []string) string {
 	case screenResume:
 		prompt = m.resumePrompt()
 	case screenPick:
-		at, catchUp := m.nextCourseStart()
+		at, catchUp := m.sess.NextCourseHiccup(m.cfg.Clock.Now())
 		clearOf := ""
 		if catchUp != 0 {
 			clearOf = time.UnixMilli(catchUp).UTC().Format("15:04") + "'s catch-up"
@@ -121,7 +122,7 @@ func (m Model) footerView(guide []string) string {
 	case screenHelp:
 		prompt = "all keys · ?, esc or q to go back"
 	case screenGuide:
-		prompt = m.guidePrompt(guide)
+		prompt = guide.Prompt(m.lab.SelectedExercise())
 	}
 	if m.lab.Editing() {
 		keys = editHelp{m.keys}

@@ -3,7 +3,6 @@ package tui
 import (
 	"time"
 
-	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/tui/components/drill"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -49,8 +48,8 @@ func (m Model) toggleView(v view) (Model, tea.Cmd) {
 		m, cmd = m.refreshSkew(true)
 		cmds = append(cmds, cmd)
 	}
-	if v == viewSkew && !m.an.ticking {
-		m.an.ticking = true
+	if v == viewSkew && !m.viewTicking {
+		m.viewTicking = true
 		cmds = append(cmds, viewTickCmd())
 	}
 	return m, tea.Batch(cmds...)
@@ -66,7 +65,7 @@ func (m Model) onViewTick() (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch m.view {
 	case viewPanes, viewDiff:
-		m.an.ticking = false
+		m.viewTicking = false
 		return m, nil
 	case viewSkew:
 		m, cmd = m.refreshSkew(false)
@@ -74,59 +73,31 @@ func (m Model) onViewTick() (Model, tea.Cmd) {
 	return m, tea.Batch(cmd, viewTickCmd())
 }
 
-// viewKey handles the keys of the diff and skew views; ok is false for a key they do
-// not take.
+// viewKey takes the keys of a view shown in the panes' place that do not scroll it: the
+// diff's tabs, and esc back to the panes; ok is false for any other key (scrollKey
+// hands the scrolling keys to the view).
 func (m Model) viewKey(k tea.KeyMsg) (Model, bool) {
 	km := m.keys
 	if m.view == viewPanes {
 		return m, false
 	}
-	if m.focus == areaLab {
-		// The lab panel takes ↑/↓, enter and esc; ←/→ are the diff's tabs still, as its
-		// footer says (an answer being written has every key before this).
-		if m.view == viewDiff && (key.Matches(k, km.NextTab) || key.Matches(k, km.PrevTab)) {
-			m.diffView = m.diffView.NextTab(key.Matches(k, km.NextTab))
-			return m, true
-		}
-		return m, false
+	if m.view == viewDiff && (key.Matches(k, km.NextTab) || key.Matches(k, km.PrevTab)) {
+		// ←/→ are the diff's tabs whatever has the focus, as its footer says (an answer
+		// being written has every key before this).
+		m.diffView, _ = m.diffView.Update(k)
+		return m, true
 	}
-	switch {
-	case key.Matches(k, km.Back):
+	if m.focus != areaLab && key.Matches(k, km.Back) {
+		// The lab panel with the focus takes esc.
 		m.view = viewPanes
 		return m.relayout(), true
-	case m.view == viewDrill && key.Matches(k, km.Up):
-		m.drill = m.drill.Move(-1)
-		return m, true
-	case m.view == viewDrill && key.Matches(k, km.Down):
-		m.drill = m.drill.Move(1)
-		return m, true
-	case m.view == viewDrill && key.Matches(k, km.PageUp):
-		m.drill = m.drill.Scroll(-max(1, m.layout.panesH/2))
-		return m, true
-	case m.view == viewDrill && key.Matches(k, km.PageDown):
-		m.drill = m.drill.Scroll(max(1, m.layout.panesH/2))
-		return m, true
-	case m.view == viewDiff && key.Matches(k, km.NextTab):
-		m.diffView = m.diffView.NextTab(true)
-		return m, true
-	case m.view == viewDiff && key.Matches(k, km.PrevTab):
-		m.diffView = m.diffView.NextTab(false)
-		return m, true
 	}
 	return m, false
 }
 
 // openDrill shows the current run's ≠ rows, newest first, and the records that differ.
 func (m Model) openDrill() Model {
-	run := m.sess.Current()
-	clocks := m.sess.ClocksFor(run)
-	var rows []minutes.Row
-	for i := run.Table.Len() - 1; i >= 0; i-- {
-		if r := run.Table.Row(i); !r.IsMark() && r.Verdict(clocks) == minutes.Differs {
-			rows = append(rows, *r)
-		}
-	}
-	m.drill = m.drill.SetRows(rows)
+	m.drill = m.drill.SetRows(m.sess.DifferingRows(m.sess.Current()))
 	m.view = viewDrill
 	// With no ≠ row the drill itself says so; a footer line would stay after esc and
 	// contradict the first ≠ row to appear.

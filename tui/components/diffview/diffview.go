@@ -8,7 +8,13 @@
 package diffview
 
 import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -43,9 +49,16 @@ type Moved struct {
 	Moves *diff.Moves
 }
 
+// KeyMap is the keys the view scrolls by and changes tabs by.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+	NextTab, PrevTab                      key.Binding
+}
+
 // Model is the diff view: its size, tab, scroll positions and what it shows.
 type Model struct {
 	styles  theme.Styles
+	keys    KeyMap
 	width   int
 	height  int
 	focused bool
@@ -59,10 +72,53 @@ type Model struct {
 	notes [numTabs]string
 	// wrapped are the event and processing tabs' lines wrapped to the width.
 	wrapped [2][]line
+	// shown says Show has laid out a session's comparisons: of version, with lateWhy.
+	shown   bool
+	version uint64
+	lateWhy string
 }
 
-// New returns an empty diff view on the event-time tab.
-func New(styles theme.Styles) Model { return Model{styles: styles} }
+// New returns an empty diff view on the event-time tab, moved by keys.
+func New(styles theme.Styles, keys KeyMap) Model { return Model{styles: styles, keys: keys} }
+
+// wheel is how many lines a turn of the mouse wheel scrolls.
+const wheel = 3
+
+// Update scrolls the tab shown by the keys and the mouse wheel (a line, a page of the
+// height less the tab bar and the heads, the top, the bottom), and shows the next or
+// the previous tab.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	page := max(1, m.height-4)
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, m.keys.NextTab):
+			return m.NextTab(true), nil
+		case key.Matches(msg, m.keys.PrevTab):
+			return m.NextTab(false), nil
+		case key.Matches(msg, m.keys.Up):
+			return m.scroll(-1), nil
+		case key.Matches(msg, m.keys.Down):
+			return m.scroll(1), nil
+		case key.Matches(msg, m.keys.PageUp):
+			return m.scroll(-page), nil
+		case key.Matches(msg, m.keys.PageDown):
+			return m.scroll(page), nil
+		case key.Matches(msg, m.keys.Home):
+			return m.scroll(-1 << 30), nil
+		case key.Matches(msg, m.keys.End):
+			return m.scroll(1 << 30), nil
+		}
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			return m.scroll(-wheel), nil
+		case tea.MouseButtonWheelDown:
+			return m.scroll(wheel), nil
+		}
+	}
+	return m, nil
+}
 
 // SetSize sets the cells the view fills.
 func (m Model) SetSize(w, h int) Model {
@@ -72,6 +128,29 @@ func (m Model) SetSize(w, h int) Model {
 	}
 	m.height = h
 	return m.clamp()
+}
+
+// Show lays out what the session's comparisons are (st), with lateWhy explaining the
+// replay's late records (session.LateWhy) on the event tab, when they changed since it
+// last did: a new version, or another explanation (it changes with the run's reads,
+// which no version counts).
+func (m Model) Show(st session.DiffState, lateWhy string) Model {
+	if m.shown && st.Version == m.version && lateWhy == m.lateWhy {
+		return m
+	}
+	m.shown, m.version, m.lateWhy = true, st.Version, lateWhy
+	if st.Diff != nil {
+		m = m.SetContent(Build(st.Title, *st.Diff))
+	}
+	event := st.Note
+	if lateWhy != "" {
+		event = strings.TrimSpace(event + " " + lateWhy)
+	}
+	m = m.SetNote(EventTab, event).SetNote(ProcessingTab, st.Note)
+	if st.Moves != nil {
+		m = m.SetMoved(&Moved{Title: st.MovedTitle, Moves: st.Moves})
+	}
+	return m.SetNote(MovedTab, st.MovedNote)
 }
 
 // SetFocused says whether the view has the focus (its tab bar shows it).
@@ -131,9 +210,9 @@ func (m Model) NextTab(forward bool) Model {
 	return m.SetTab(m.tab + numTabs - 1)
 }
 
-// Scroll moves the tab's view by delta lines (negative is up); a huge delta goes to
+// scroll moves the tab's view by delta lines (negative is up); a huge delta goes to
 // the top or the bottom.
-func (m Model) Scroll(delta int) Model {
+func (m Model) scroll(delta int) Model {
 	m.top[m.tab] += delta
 	return m.clamp()
 }

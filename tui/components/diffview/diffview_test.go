@@ -2,11 +2,17 @@ package diffview
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/diff"
 	"github.com/labtui/labtui/meter"
@@ -50,7 +56,7 @@ func content(t *testing.T) (*Content, *diff.Moves) {
 
 func TestEveryLineFitsAndLongSentencesWrap(t *testing.T) {
 	c, mv := content(t)
-	m := New(theme.New()).SetSize(60, 30).SetContent(c).SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv})
+	m := New(theme.New(), KeyMap{}).SetSize(60, 30).SetContent(c).SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv})
 	for _, tab := range []Tab{EventTab, ProcessingTab, MovedTab} {
 		view := m.SetTab(tab).View()
 		lines := strings.Split(view, "\n")
@@ -73,12 +79,12 @@ func TestEveryLineFitsAndLongSentencesWrap(t *testing.T) {
 
 func TestScrollingStaysWithinTheLines(t *testing.T) {
 	c, _ := content(t)
-	m := New(theme.New()).SetSize(60, 8).SetContent(c)
-	m = m.Scroll(1 << 30)
+	m := New(theme.New(), KeyMap{}).SetSize(60, 8).SetContent(c)
+	m = m.scroll(1 << 30)
 	if top, last := m.top[EventTab], len(m.wrapped[EventTab])-m.bodyHeight(EventTab); top != last || top <= 0 {
 		t.Errorf("scrolled to the end: top %d, want %d", top, last)
 	}
-	m = m.Scroll(-1 << 30)
+	m = m.scroll(-1 << 30)
 	if m.top[EventTab] != 0 {
 		t.Errorf("scrolled to the top: %d", m.top[EventTab])
 	}
@@ -94,7 +100,7 @@ func TestScrollingStaysWithinTheLines(t *testing.T) {
 func TestALongNoteScrollsWithTheReport(t *testing.T) {
 	c, _ := content(t)
 	note := strings.Repeat("No record was late in run 2, though partition 0 ran up to 379.7 s ahead of partition 1. ", 8)
-	m := New(theme.New()).SetSize(80, 12).SetContent(c).SetNote(EventTab, note)
+	m := New(theme.New(), KeyMap{}).SetSize(80, 12).SetContent(c).SetNote(EventTab, note)
 	if !m.noteScrolls(EventTab) {
 		t.Fatal("a ten-line note in twelve lines does not scroll")
 	}
@@ -103,12 +109,12 @@ func TestALongNoteScrollsWithTheReport(t *testing.T) {
 	if want := len(m.noteLines(EventTab)) + len(m.wrapped[EventTab]); all != want {
 		t.Fatalf("%d scrolling lines, want %d", all, want)
 	}
-	end := m.Scroll(1 << 20).View()
+	end := m.scroll(1 << 20).View()
 	if !strings.Contains(end, "lines ") || !strings.Contains(end, "of "+strconv.Itoa(all)) {
 		t.Errorf("the status does not count the note's lines:\n%s", end)
 	}
 	var seen bool
-	for top := m.Scroll(-(1 << 20)); ; top = top.Scroll(1) {
+	for top := m.scroll(-(1 << 20)); ; top = top.scroll(1) {
 		if strings.Contains(top.View(), strings.TrimSpace(first)[:20]) {
 			seen = true
 			break
@@ -148,7 +154,7 @@ func TestEachRecordShowsTheWatermarkEachSideMet(t *testing.T) {
 			"        replay       ts 10:20:40.281 arrived 13:39:35.505 met 13:39:36.120 LATE",
 		}},
 	} {
-		view := ansi.Strip(New(theme.New()).SetSize(tc.width, 20).SetContent(c).View())
+		view := ansi.Strip(New(theme.New(), KeyMap{}).SetSize(tc.width, 20).SetContent(c).View())
 		lines := strings.Split(view, "\n")
 		for _, w := range tc.want {
 			found := false
@@ -169,7 +175,7 @@ func TestEachRecordShowsTheWatermarkEachSideMet(t *testing.T) {
 func TestAt80ColumnsTheTabBarNamesEveryTabWhole(t *testing.T) {
 	c, _ := content(t)
 	for _, w := range []int{80, 160} {
-		bar := strings.Split(ansi.Strip(New(theme.New()).SetSize(w, 20).SetContent(c).View()), "\n")[0]
+		bar := strings.Split(ansi.Strip(New(theme.New(), KeyMap{}).SetSize(w, 20).SetContent(c).View()), "\n")[0]
 		if !strings.Contains(bar, "[ event time ]") || !strings.Contains(bar, "processing time") || !strings.Contains(bar, "moved requests") ||
 			strings.Contains(bar, "…") {
 			t.Errorf("at %d columns the tab bar reads %q", w, bar)
@@ -181,7 +187,7 @@ func TestAt80ColumnsTheTabBarNamesEveryTabWhole(t *testing.T) {
 // minutes; at 80 columns the started_ts one was cut to "10:00 (10:…".
 func TestAt80ColumnsTheMovedListShowsBothMinutesWhole(t *testing.T) {
 	c, mv := content(t)
-	view := ansi.Strip(New(theme.New()).SetSize(80, 20).SetContent(c).SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv}).
+	view := ansi.Strip(New(theme.New(), KeyMap{}).SetSize(80, 20).SetContent(c).SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv}).
 		SetTab(MovedTab).View())
 	found := false
 	for _, l := range strings.Split(view, "\n") {
@@ -194,5 +200,63 @@ func TestAt80ColumnsTheMovedListShowsBothMinutesWhole(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no row for r-105:\n%s", view)
+	}
+}
+
+// TestKeysAndTheWheelScrollTheTabAndChangeIt: end and home go to the bottom and the top,
+// a turn of the wheel moves three lines, → shows the next tab.
+func TestKeysAndTheWheelScrollTheTabAndChangeIt(t *testing.T) {
+	keys := KeyMap{Home: key.NewBinding(key.WithKeys("home")), End: key.NewBinding(key.WithKeys("end")),
+		NextTab: key.NewBinding(key.WithKeys("right"))}
+	c, _ := content(t)
+	m := New(theme.New(), keys).SetSize(60, 8).SetContent(c)
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyEnd})
+	if top, last := m.top[EventTab], len(m.wrapped[EventTab])-m.bodyHeight(EventTab); top != last {
+		t.Errorf("end: top %d, want %d", top, last)
+	}
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyHome})
+	m, _ = m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown})
+	if m.top[EventTab] != 3 {
+		t.Errorf("home, then the wheel: top %d, want 3", m.top[EventTab])
+	}
+	if m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRight}); m.Tab() != ProcessingTab {
+		t.Errorf("→ shows %v, want the processing tab", m.Tab())
+	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestEachTabOfTheSeedBurstsComparison: the seed burst's replay against its started_ts
+// re-enactment, each tab at 80x16 with the focus.
+func TestEachTabOfTheSeedBurstsComparison(t *testing.T) {
+	c, mv := content(t)
+	m := New(theme.New(), KeyMap{}).SetSize(80, 16).SetFocused(true).SetContent(c).
+		SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv})
+	var tabs []string
+	for _, tab := range []Tab{EventTab, ProcessingTab, MovedTab} {
+		tabs = append(tabs, m.SetTab(tab).View())
+	}
+	golden.RequireEqual(t, []byte(strings.Join(tabs, "\n---- next tab ----\n")))
+}
+
+// TestShowLaysOutTheComparisonsOnlyWhenTheyChanged: the same version and explanation
+// leave the view as it is (a note set since stays); a new explanation of the late
+// records is shown on the event tab after the session's note.
+func TestShowLaysOutTheComparisonsOnlyWhenTheyChanged(t *testing.T) {
+	st := session.DiffState{Note: "comparing run 2 with the recorded hour re-enacted…", Version: 4}
+	m := New(theme.New(), KeyMap{}).SetSize(80, 12).Show(st, "")
+	if m.notes[EventTab] != st.Note || m.notes[ProcessingTab] != st.Note {
+		t.Fatalf("notes %q", m.notes)
+	}
+	if same := m.SetNote(EventTab, "kept").Show(st, ""); same.notes[EventTab] != "kept" {
+		t.Errorf("the same comparisons were laid out again: %q", same.notes[EventTab])
+	}
+	why := "2 records late: the watermark had passed 10:00:59.999."
+	if m = m.Show(st, why); m.notes[EventTab] != st.Note+" "+why || m.notes[ProcessingTab] != st.Note {
+		t.Errorf("with an explanation: %q", m.notes)
 	}
 }

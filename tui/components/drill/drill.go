@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
 	"github.com/labtui/labtui/meter"
@@ -16,9 +19,16 @@ import (
 	"github.com/labtui/labtui/tui/theme"
 )
 
+// KeyMap is the keys that move the selection (up, down) and scroll the records under it
+// (page up, page down).
+type KeyMap struct {
+	Up, Down, PageUp, PageDown key.Binding
+}
+
 // Model is the view's size, the rows it offers and the one selected.
 type Model struct {
 	styles   theme.Styles
+	keys     KeyMap
 	width    int
 	height   int
 	rows     []minutes.Row
@@ -26,8 +36,29 @@ type Model struct {
 	scroll   int
 }
 
-// New returns an empty view.
-func New(styles theme.Styles) Model { return Model{styles: styles} }
+// New returns an empty view moved by keys.
+func New(styles theme.Styles, keys KeyMap) Model { return Model{styles: styles, keys: keys} }
+
+// Update moves the selection a row by up and down, and scrolls the selected row's records
+// half the height by page up and page down. It takes no other key, nor the mouse.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	half := max(1, m.height/2)
+	switch {
+	case key.Matches(k, m.keys.Up):
+		return m.move(-1), nil
+	case key.Matches(k, m.keys.Down):
+		return m.move(1), nil
+	case key.Matches(k, m.keys.PageUp):
+		return m.scrollBy(-half), nil
+	case key.Matches(k, m.keys.PageDown):
+		return m.scrollBy(half), nil
+	}
+	return m, nil
+}
 
 // SetSize sets the cells the view fills.
 func (m Model) SetSize(w, h int) Model {
@@ -41,8 +72,8 @@ func (m Model) SetRows(rows []minutes.Row) Model {
 	return m
 }
 
-// Move selects the row delta away.
-func (m Model) Move(delta int) Model {
+// move selects the row delta away.
+func (m Model) move(delta int) Model {
 	if len(m.rows) > 0 {
 		m.selected = max(0, min(len(m.rows)-1, m.selected+delta))
 		m.scroll = 0
@@ -50,8 +81,8 @@ func (m Model) Move(delta int) Model {
 	return m
 }
 
-// Scroll moves the record list by delta lines.
-func (m Model) Scroll(delta int) Model {
+// scrollBy moves the record list by delta lines.
+func (m Model) scrollBy(delta int) Model {
 	m.scroll = max(0, m.scroll+delta)
 	return m
 }

@@ -34,7 +34,8 @@ const (
 	Error
 )
 
-// Model is the footer.
+// Model is the footer. It is a pure view: it takes no messages, and draws the status,
+// the prompt and the keys it is given at its width and status lines.
 type Model struct {
 	styles theme.Styles
 	help   help.Model

@@ -38,7 +38,8 @@ type Info struct {
 	Planned, PlannedAt string
 }
 
-// Model draws the header.
+// Model draws the header. It is a pure view: it takes no messages, and draws the
+// session and the Info it is given at the width it was last given.
 type Model struct {
 	styles theme.Styles
 	width  int

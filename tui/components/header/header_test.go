@@ -1,13 +1,18 @@
 package header
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -68,4 +73,24 @@ func TestADeletedTopicIsSaidWhereTheWatermarkWouldBe(t *testing.T) {
 	if !strings.HasPrefix(got, "topic gateway-events is gone from Kafka: the job reads nothing more") || strings.Contains(got, "behind") {
 		t.Errorf("clocks %q", got)
 	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestTheHeaderShowsTheLabAtAGlance: the lab's summary, each instance with a hiccup
+// counting down and one planned, and the clocks, at 160 and at 80 cells.
+func TestTheHeaderShowsTheLabAtAGlance(t *testing.T) {
+	const now = 1795946400000 + 2*60000 + 13500 // 10:02:13.500
+	s := session.New(session.Config{})
+	s.Apply(backend.Update{Status: &backend.Status{Now: now, Backend: "embedded", Broker: "127.0.0.1:9092", Generator: true,
+		Watermark: now - 2500, Instances: []backend.Instance{{Name: "gw-0", Rate: 6.7},
+			{Name: "gw-1", Rate: 6.7, Hiccup: true, HiccupLeft: 23400 * time.Millisecond, Held: 152}, {Name: "gw-2", Rate: 6.6}}}})
+	info := Info{Backend: "embedded", Strategy: "for_monotonous_timestamps()", Planned: "gw-2", PlannedAt: "10:02:40, in 27 s"}
+	wide := New(theme.New()).SetWidth(160).View(s, info)
+	narrow := New(theme.New()).SetWidth(80).View(s, info)
+	golden.RequireEqual(t, []byte(wide+"\n---- 80 cells ----\n"+narrow))
 }

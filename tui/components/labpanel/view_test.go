@@ -1,10 +1,14 @@
 package labpanel
 
 import (
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/tui/textutil"
@@ -138,4 +142,22 @@ func TestAPinnedCheckThatTheRunsWouldChangeSaysSoFirst(t *testing.T) {
 			t.Errorf("160 columns: the check does not say what the runs show now:\n%s", view)
 		}
 	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestThePanelShowsTheExerciseItsCheckAndItsTable: 4.2 met, with its run and its table,
+// focused at 100x20.
+func TestThePanelShowsTheExerciseItsCheckAndItsTable(t *testing.T) {
+	table := Table{Title: "the hold's two minutes: acme", Header: []string{"minute", "processing time", "event time"},
+		Rows: [][]string{{"10:00", "$1.20", "$1.40"}, {"10:01", "$1.60", "$1.40"}}}
+	m := New(theme.New(), DefaultKeyMap(), nil).SelectExercise("4.2").
+		SetChecks(map[string]Check{"4.1": {Done: true, Sentence: "five minutes agreed", Run: "run 1, live"},
+			"4.2": {Done: true, Sentence: "gw-1 held 10:00:40-10:01:15 moved $0.20 into 10:01", Run: "run 1, live"}}).
+		SetTables(map[string]Table{"4.2": table})
+	golden.RequireEqual(t, []byte(m.SetSize(100, 20).SetFocused(true).View()))
 }

@@ -5,6 +5,9 @@
 package panes
 
 import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/theme"
@@ -16,9 +19,15 @@ const (
 	EventTitle      = "event time (TumblingEventTimeWindows)"
 )
 
-// Model is the two panes' size, focus and scroll position.
+// KeyMap is the keys the panes scroll by.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+}
+
+// Model is the two panes' size, focus and scroll position, and what they scroll over.
 type Model struct {
 	styles  theme.Styles
+	keys    KeyMap
 	width   int
 	height  int
 	focused bool
@@ -26,10 +35,60 @@ type Model struct {
 	top    int
 	follow bool
 	run    int
+	// over and open are what Update scrolls over (SetContent).
+	over *session.Run
+	open []meter.Result
 }
 
-// New returns panes that follow the newest rows.
-func New(styles theme.Styles) Model { return Model{styles: styles, follow: true} }
+// New returns panes that follow the newest rows and scroll by keys.
+func New(styles theme.Styles, keys KeyMap) Model {
+	return Model{styles: styles, keys: keys, follow: true}
+}
+
+// SetContent sets what Update scrolls over: run's rows and the open windows shown under
+// them. View draws what it is given; give both the same.
+func (m Model) SetContent(run *session.Run, open []meter.Result) Model {
+	m.over, m.open = run, open
+	return m
+}
+
+// wheel is how many rows a turn of the mouse wheel scrolls.
+const wheel = 3
+
+// Update scrolls by the keys and the mouse wheel: a row, a page (the height less the
+// titles and the status), the oldest row (home), or the newest, following them again
+// (end). It does nothing before SetContent.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if m.over == nil {
+		return m, nil
+	}
+	page := max(1, m.height-4)
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			return m.scroll(-1), nil
+		case key.Matches(msg, m.keys.Down):
+			return m.scroll(1), nil
+		case key.Matches(msg, m.keys.PageUp):
+			return m.scroll(-page), nil
+		case key.Matches(msg, m.keys.PageDown):
+			return m.scroll(page), nil
+		case key.Matches(msg, m.keys.Home):
+			return m.toTop(), nil
+		case key.Matches(msg, m.keys.End):
+			return m.Bottom(), nil
+		}
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			return m.scroll(-wheel), nil
+		case tea.MouseButtonWheelDown:
+			return m.scroll(wheel), nil
+		}
+	}
+	return m, nil
+}
 
 // SetSize sets the cells both panes fill together.
 func (m Model) SetSize(w, h int) Model {
@@ -46,10 +105,11 @@ func (m Model) SetFocused(f bool) Model {
 // Following reports whether the panes show the newest rows as they arrive.
 func (m Model) Following() bool { return m.follow }
 
-// Scroll moves the view by delta rows (negative is up, to older rows) over run's table,
-// given the open windows the view shows below the rows.
-func (m Model) Scroll(run *session.Run, open []meter.Result, delta int) Model {
-	n, vis := run.Table.Len(), m.rowsHeight(len(alignOpen(open)))
+// scroll moves the view by delta rows (negative is up, to older rows) over the run's
+// table, given the open windows the view shows below the rows.
+func (m Model) scroll(delta int) Model {
+	run := m.over
+	n, vis := run.Table.Len(), m.rowsHeight(len(alignOpen(m.open)))
 	last := max(0, n-vis)
 	if m.follow || m.run != run.ID {
 		m.top = last
@@ -60,13 +120,13 @@ func (m Model) Scroll(run *session.Run, open []meter.Result, delta int) Model {
 	return m
 }
 
-// Top scrolls to the oldest row.
-func (m Model) Top(run *session.Run) Model {
-	m.run, m.top, m.follow = run.ID, 0, run.Table.Len() == 0
+// toTop scrolls to the oldest row.
+func (m Model) toTop() Model {
+	m.run, m.top, m.follow = m.over.ID, 0, m.over.Table.Len() == 0
 	return m
 }
 
-// Bottom follows the newest rows again.
+// Bottom follows the newest rows again, as a restart's new run does.
 func (m Model) Bottom() Model {
 	m.follow = true
 	return m

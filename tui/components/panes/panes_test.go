@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -17,6 +19,16 @@ import (
 	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/theme"
 )
+
+// keys are labtui's scrolling keys.
+var keys = KeyMap{
+	Up:       key.NewBinding(key.WithKeys("up", "k")),
+	Down:     key.NewBinding(key.WithKeys("down", "j")),
+	PageUp:   key.NewBinding(key.WithKeys("pgup", "b")),
+	PageDown: key.NewBinding(key.WithKeys("pgdown", " ")),
+	Home:     key.NewBinding(key.WithKeys("home")),
+	End:      key.NewBinding(key.WithKeys("end")),
+}
 
 func TestMain(m *testing.M) {
 	// Goldens are plain text: no colour, no bold.
@@ -58,7 +70,7 @@ func tenMinutes(t *testing.T) *session.Session {
 func TestBothPanesShowARunRowByRow(t *testing.T) {
 	s := tenMinutes(t)
 	run := s.Current()
-	m := New(theme.New()).SetSize(110, 18).SetFocused(true)
+	m := New(theme.New(), keys).SetSize(110, 18).SetFocused(true)
 	view := m.View(run, s.Clocks(), run.StillOpen())
 	golden.RequireEqual(t, []byte(view))
 	lines := strings.Split(view, "\n")
@@ -93,24 +105,48 @@ func TestScrollingMovesOverTheRowsAndBottomFollowsAgain(t *testing.T) {
 	s := tenMinutes(t)
 	run := s.Current()
 	open := run.StillOpen()
-	m := New(theme.New()).SetSize(110, 9)
+	m := New(theme.New(), keys).SetSize(110, 9).SetContent(run, open)
 	newest := m.View(run, s.Clocks(), open)
-	up := m.Scroll(run, open, -1)
+	up := m.scroll(-1)
 	if up.Following() {
 		t.Error("still following after scrolling up")
 	}
 	if v := up.View(run, s.Clocks(), open); v == newest {
 		t.Error("scrolling up did not move the rows")
 	}
-	top := m.Scroll(run, open, -1000)
+	top := m.scroll(-1000)
 	golden.RequireEqual(t, []byte(top.View(run, s.Clocks(), open)))
-	if top.View(run, s.Clocks(), open) != m.Top(run).View(run, s.Clocks(), open) {
+	if top.View(run, s.Clocks(), open) != m.toTop().View(run, s.Clocks(), open) {
 		t.Error("scrolling past the top is not the top")
 	}
-	if down := top.Scroll(run, open, 1000); !down.Following() || down.View(run, s.Clocks(), open) != newest {
+	if down := top.scroll(1000); !down.Following() || down.View(run, s.Clocks(), open) != newest {
 		t.Error("scrolling past the bottom does not follow the newest rows")
 	}
 	if b := top.Bottom(); !b.Following() || b.View(run, s.Clocks(), open) != newest {
 		t.Error("Bottom does not follow the newest rows")
+	}
+}
+
+// TestKeysAndTheWheelScrollThePanes: k moves a row up, the wheel three, home to the
+// oldest row, end follows the newest again.
+func TestKeysAndTheWheelScrollThePanes(t *testing.T) {
+	s := tenMinutes(t)
+	run := s.Current()
+	open := run.StillOpen()
+	m := New(theme.New(), keys).SetSize(110, 9).SetContent(run, open)
+	k, _ := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("k")})
+	if k.View(run, s.Clocks(), open) != m.scroll(-1).View(run, s.Clocks(), open) {
+		t.Error("k is not a row up")
+	}
+	w, _ := m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelUp})
+	if w.View(run, s.Clocks(), open) != m.scroll(-3).View(run, s.Clocks(), open) {
+		t.Error("the wheel is not three rows up")
+	}
+	home, _ := m.Update(tea.KeyMsg{Type: tea.KeyHome})
+	if home.View(run, s.Clocks(), open) != m.toTop().View(run, s.Clocks(), open) || home.Following() {
+		t.Error("home is not the oldest row")
+	}
+	if end, _ := home.Update(tea.KeyMsg{Type: tea.KeyEnd}); !end.Following() {
+		t.Error("end does not follow the newest rows")
 	}
 }

@@ -6,6 +6,9 @@
 package records
 
 import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/session"
@@ -22,10 +25,16 @@ const (
 	Inspector
 )
 
-// Model is one list's size, focus, filter and scroll position.
+// KeyMap is the keys a list scrolls by.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+}
+
+// Model is one list's size, focus, filter and scroll position, and what it scrolls over.
 type Model struct {
 	styles  theme.Styles
 	kind    Kind
+	keys    KeyMap
 	width   int
 	height  int
 	focused bool
@@ -34,11 +43,64 @@ type Model struct {
 	// anchor is the absolute index (dropped + position) of the newest record shown when
 	// not following.
 	anchor int
+	// over is what Update scrolls over (SetContent); page is how far a page key moves.
+	over *ring.Ring[meter.RecordTrace]
+	page int
 }
 
-// New returns a list of kind that follows the newest record.
-func New(styles theme.Styles, kind Kind) Model {
-	return Model{styles: styles, kind: kind, follow: true}
+// New returns a list of kind that follows the newest record and scrolls by keys.
+func New(styles theme.Styles, kind Kind, keys KeyMap) Model {
+	return Model{styles: styles, kind: kind, keys: keys, follow: true, page: 1}
+}
+
+// SetContent sets the records Update scrolls over. View draws what it is given; give
+// both the same.
+func (m Model) SetContent(r *ring.Ring[meter.RecordTrace]) Model {
+	m.over = r
+	return m
+}
+
+// SetPage sets how many matching records pgup and pgdn move by (at least one).
+func (m Model) SetPage(n int) Model {
+	m.page = max(1, n)
+	return m
+}
+
+// wheel is how many records a turn of the mouse wheel scrolls.
+const wheel = 3
+
+// Update scrolls by the keys and the mouse wheel: a record, a page (SetPage), the
+// oldest (home), or the newest, following them again (end). It does nothing before
+// SetContent.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if m.over == nil {
+		return m, nil
+	}
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			return m.scroll(-1), nil
+		case key.Matches(msg, m.keys.Down):
+			return m.scroll(1), nil
+		case key.Matches(msg, m.keys.PageUp):
+			return m.scroll(-m.page), nil
+		case key.Matches(msg, m.keys.PageDown):
+			return m.scroll(m.page), nil
+		case key.Matches(msg, m.keys.Home):
+			return m.scroll(-1 << 30), nil
+		case key.Matches(msg, m.keys.End):
+			return m.Bottom(), nil
+		}
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			return m.scroll(-wheel), nil
+		case tea.MouseButtonWheelDown:
+			return m.scroll(wheel), nil
+		}
+	}
+	return m, nil
 }
 
 // SetSize sets the cells the list fills.
@@ -63,8 +125,9 @@ func (m Model) SetFilter(f string) Model {
 // Filter is the filter in force.
 func (m Model) Filter() string { return m.filter }
 
-// Scroll moves the view by delta matching records (negative is up, to older ones).
-func (m Model) Scroll(r *ring.Ring[meter.RecordTrace], delta int) Model {
+// scroll moves the view by delta matching records (negative is up, to older ones).
+func (m Model) scroll(delta int) Model {
+	r := m.over
 	total := r.Dropped() + r.Len()
 	if total == 0 {
 		return m

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/labtui/labtui/backend"
@@ -28,9 +29,10 @@ const (
 	maxBar = 40
 )
 
-// Model is the bar's width and styles, and what it remembers of the replay under way:
-// the most records written so far, and whether that count still grows (the recording is
-// still being written while the job reads it). What it shows is given to View.
+// Model is the bar's width and styles, and what it remembers of the replay under way
+// (Update): the most records written so far, and whether that count still grows (the
+// recording is still being written while the job reads it). What it shows is given to
+// View.
 type Model struct {
 	styles  theme.Styles
 	width   int
@@ -39,9 +41,14 @@ type Model struct {
 	writing bool
 }
 
-// Observe takes in a replay's progress report, so View can tell a count of records
-// still being written from the recording's whole count.
-func (m Model) Observe(p backend.ReplayProgress) Model {
+// Update takes in a replay's progress report (a backend.ReplayProgress), so View can
+// tell a count of records still being written from the recording's whole count. The
+// bar takes no other message.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	p, ok := msg.(backend.ReplayProgress)
+	if !ok {
+		return m, nil
+	}
 	if p.Run != m.run {
 		m.run, m.written, m.writing = p.Run, 0, true
 	}
@@ -51,7 +58,7 @@ func (m Model) Observe(p backend.ReplayProgress) Model {
 		m.writing = p.Total > m.written && !p.Done // the count written still grows
 	}
 	m.written = max(m.written, p.Total)
-	return m
+	return m, nil
 }
 
 // New returns a bar drawn with styles.

@@ -2,11 +2,15 @@ package replaybar
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
@@ -91,7 +95,7 @@ func TestWhileTheRecordingIsWrittenThereIsNoPercentageToGoBackwards(t *testing.T
 	p4 := backend.ReplayProgress{Run: 2, Records: 120000, Total: 143400}
 	var last float64
 	for i, p := range []backend.ReplayProgress{p1, p2, p3, p4} {
-		m = m.Observe(p)
+		m, _ = m.Update(p)
 		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
 		if i < 3 {
 			if strings.Contains(got, "%") || !strings.Contains(got, "records written so far") {
@@ -121,7 +125,7 @@ func TestWhileTheRecordingIsWrittenTheBarCountsItsLinesAndNeverGoesBack(t *testi
 		"63% · read 90,000 of 143,400 records · written 99,000",
 		"84% · read 120,000 of 143,390 records", "done: 143,390 records"}
 	for i, p := range reports {
-		m = m.Observe(p)
+		m, _ = m.Update(p)
 		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
 		if !strings.Contains(got, wants[i]) {
 			t.Errorf("report %d: %q lacks %q", i, got, wants[i])
@@ -136,4 +140,33 @@ func TestTheDoneLineSaysTheEventTimeTheHeaderShows(t *testing.T) {
 	if !strings.Contains(got, "event time reached 10:59:59.975") {
 		t.Errorf("done line %q", got)
 	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestTheBarShowsEachStageOfAReplay: before the first report, reading (the count written
+// no longer growing), the job still processing what it read, done, and failed, at 140
+// cells.
+func TestTheBarShowsEachStageOfAReplay(t *testing.T) {
+	const et = 1795946400000 + 20*60000 // 10:20:00.000
+	m := New(theme.New()).SetWidth(140)
+	var lines []string
+	for _, p := range []*backend.ReplayProgress{
+		nil,
+		{Run: 2, Records: 35850, Total: 143400, EventTime: et, Rate: 24000, Left: 4500 * time.Millisecond},
+		{Run: 2, Records: 143400, Total: 143400, EventTime: et + 40*60000, Finishing: true},
+		{Run: 2, Path: "/cache/lab-04-gateway-events.jsonl", Records: 143400, Total: 143400, EventTime: et + 40*60000, Rate: 24000, Done: true},
+		{Run: 2, Records: 12, Err: errors.New("broker gone")},
+	} {
+		if p != nil {
+			m, _ = m.Update(*p)
+			m, _ = m.Update(*p)
+		}
+		lines = append(lines, m.View(p, meter.CompletedTS, meter.MinWatermark))
+	}
+	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")))
 }

@@ -16,7 +16,8 @@ import (
 	"github.com/labtui/labtui/tui/theme"
 )
 
-// Model is the skew view: its size and the latest drawing of the picture.
+// Model is the skew view: its size, the latest picture built and its drawing. Refresh
+// starts a build or a drawing off the loop, Update shows it, and View shows the latest.
 type Model struct {
 	styles  theme.Styles
 	layers  [skew.Text + 1]lipgloss.Style
@@ -28,6 +29,7 @@ type Model struct {
 	note    string
 	// fitted is the picture fitted to the view, redone when either changes.
 	fitted string
+	built  built
 }
 
 // New returns an empty skew view.

@@ -11,8 +11,10 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
+	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/skew"
 	"github.com/labtui/labtui/tui/theme"
 )
@@ -69,5 +71,45 @@ func TestTheViewSaysWhatIsMissingAndFitsAnOldDrawing(t *testing.T) {
 	}
 	if m.SetSize(60, 0).View() != "" {
 		t.Error("a view of no lines draws something")
+	}
+}
+
+// TestRefreshBuildsOnceAndDrawsAgainAtANewSize: the seed burst's run is built once (its
+// command's DrawnMsg shows it), not again while its results stay; a resize draws the
+// same picture again at the new size, without a build.
+func TestRefreshBuildsOnceAndDrawsAgainAtANewSize(t *testing.T) {
+	rs, err := replay.Results(context.Background(), seedBurst, replay.Config{Job: meter.Options{Trace: true}, Drain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session.New(session.Config{})
+	s.Apply(backend.Update{Run: 1, Results: rs})
+	run := s.Current()
+	m := New(theme.New()).SetSize(90, 24)
+	m, cmd := m.Refresh(run, s, false)
+	if cmd == nil {
+		t.Fatal("no build of a run with results")
+	}
+	if again, c := m.Refresh(run, s, true); c != nil || again.Built(run.ID, run.Results.Len()) != nil {
+		t.Error("a second build began while the first was under way")
+	}
+	m, _ = m.Update(cmd())
+	built := m.Built(run.ID, run.Results.Len())
+	if built == nil || !strings.Contains(m.View(), "records") {
+		t.Fatalf("the build is not shown:\n%s", m.View())
+	}
+	if _, c := m.Refresh(run, s, false); c != nil {
+		t.Error("a picture of the same results was built again")
+	}
+	m = m.SetSize(60, 20)
+	m, cmd = m.Refresh(run, s, false)
+	if cmd == nil {
+		t.Fatal("no drawing at the new size")
+	}
+	if d := cmd().(DrawnMsg); d.model != nil {
+		t.Error("a resize built the picture again")
+	} else if m, _ = m.Update(d); m.Stale() || m.Built(run.ID, run.Results.Len()) != built {
+		w, h := m.DrawnSize()
+		t.Errorf("after the resize: drawn at %dx%d, the same picture %v", w, h, m.Built(run.ID, run.Results.Len()) == built)
 	}
 }

@@ -1,12 +1,16 @@
 package strategy
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
 
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/theme"
@@ -101,4 +105,18 @@ func TestAt80ColumnsThePickerSaysWhereTheWatermarksAreMadeAndNothingIsCut(t *tes
 			}
 		}
 	}
+}
+
+func TestMain(m *testing.M) {
+	// Goldens are plain text: no colour, no bold.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// TestThePickerOffersBothStrategiesAtAnyWidth: a monotonous job's picker, as it opens
+// and moved to a bound of 40 s, at 200 and at 80 cells.
+func TestThePickerOffersBothStrategiesAtAnyWidth(t *testing.T) {
+	m := New(theme.New(), meter.Watermarks{}, 35*time.Second)
+	bounded := keys(m, tea.KeyMsg{Type: tea.KeyRight})
+	golden.RequireEqual(t, []byte(strings.Join([]string{m.View(200), bounded.View(200), "---- 80 cells ----", m.View(80), bounded.View(80)}, "\n")))
 }
