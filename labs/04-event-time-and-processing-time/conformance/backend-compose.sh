@@ -42,7 +42,7 @@
 # a failure). Files in $LABTUI_COMPOSE_CACHE/runs/<time>/. LABTUI_BIN uses a built labtui.
 # Measured end to end on a 2-core machine shared with other work (compose/README.md has the
 # breakdown): cold 18 min, of which setup 11.5 (Compose's go build 8, the images 2.7);
-# warm 7.3 min, of which setup 20 s; the walk 16 min more. Needs root, go, python3.
+# warm 8.2 min, of which setup 3 s and the kill -9 check 84 s; the walk 15 min more. Needs root, go, python3.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib.sh"
