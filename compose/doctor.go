@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -32,7 +31,6 @@ type Checker struct {
 	lookPath LookPathFunc
 	run      RunFunc
 	listen   ListenFunc
-	getenv   func(string) string
 	// goos is runtime.GOOS: where no dockerd on PATH means no engine is installed.
 	goos    string
 	ports   []int
@@ -52,9 +50,6 @@ func WithRunner(f RunFunc) CheckerOption { return func(c *Checker) { c.run = f }
 // WithListen replaces net.Listen for the port checks.
 func WithListen(f ListenFunc) CheckerOption { return func(c *Checker) { c.listen = f } }
 
-// WithGetenv replaces os.Getenv, which the daemon check asks for DOCKER_HOST.
-func WithGetenv(f func(string) string) CheckerOption { return func(c *Checker) { c.getenv = f } }
-
 // WithPorts sets the 127.0.0.1 ports that must be free. The default is the
 // lab's published ports, KafkaHostPort and FlinkWebPort (9092 and 8081).
 func WithPorts(ports ...int) CheckerOption {
@@ -73,7 +68,6 @@ func NewChecker(opts ...CheckerOption) *Checker {
 		lookPath: exec.LookPath,
 		run:      execRun,
 		listen:   net.Listen,
-		getenv:   os.Getenv,
 		goos:     runtime.GOOS,
 		ports:    []int{KafkaHostPort, FlinkWebPort},
 		timeout:  10 * time.Second,
@@ -89,9 +83,6 @@ func NewChecker(opts ...CheckerOption) *Checker {
 	}
 	if c.listen == nil {
 		c.listen = net.Listen
-	}
-	if c.getenv == nil {
-		c.getenv = os.Getenv
 	}
 	if c.timeout <= 0 {
 		c.timeout = 10 * time.Second

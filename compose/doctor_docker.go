@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ func (c *Checker) checkDaemon(ctx context.Context, docker string) Result {
 		strings.Contains(lower, "is the docker daemon running"),
 		strings.Contains(lower, "error during connect"):
 		res.Fix = fixDaemonDown
-		if host := c.getenv("DOCKER_HOST"); host != "" {
+		if host := os.Getenv("DOCKER_HOST"); host != "" {
 			res.Fix = fixDaemonHost(host)
 		} else if _, err := c.lookPath("dockerd"); err != nil && c.goos == "linux" {
 			// Docker Desktop keeps its engine in a VM: no dockerd on PATH is a missing

@@ -2,7 +2,6 @@ package session
 
 import (
 	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/labs/lab4"
 	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/state"
@@ -16,9 +15,6 @@ func startOf(ms int64) int64 { return ms - ms%minute }
 
 // hhmm is a time as UTC hh:mm.
 func hhmm(ms int64) string { return meter.Clock(ms)[:5] }
-
-// runName names a run in a sentence: "run 2 (replay of hour.jsonl.gz, started_ts)".
-func runName(r state.RunRef) string { return lab4.RunName(r) }
 
 // hiccupsFromStatus notices a hiccup the status shows that the learner did not inject
 // from this TUI (a script, another terminal, a scheduled one), so LastHiccup and marks

@@ -249,17 +249,6 @@ func (r *resultsReader) say(kind, format string, args ...any) {
 	}
 }
 
-// skipped is how many lines of the topic were not shown, and why.
-func (r *resultsReader) skipped() map[string]int64 {
-	out := map[string]int64{}
-	for _, k := range []string{"unreadable", "session", "earlier", "foreign"} {
-		if n := r.cap.Count(k); n > 0 {
-			out[k] = n
-		}
-	}
-	return out
-}
-
 // drain returns once every line written to the topic before it was called has been
 // handled, or after wait: a job that stopped (cancelled, or its TaskManager dead) wrote
 // its last line before, so its lines all reach its run before the next run begins.
