@@ -171,6 +171,8 @@ type checker struct {
 	ifaces   map[*types.Interface]bool
 	// named are the interfaces seen, for the implements test.
 	named []*types.Interface
+	// types are the named types the module's packages declare, for forInterfaces.
+	types []types.Type
 	// occ is where each keyed object is declared or used, for Rename.
 	occ map[string][]occurrence
 	// idents are the identifiers each package's files spell, for Rename's clash test.
@@ -224,6 +226,13 @@ func (c *checker) check(fset *token.FileSet, p *listed, byID map[string]*listed,
 	}
 	c.collectInterfaces(pkg, map[*types.Package]bool{})
 	c.record(fset, pkg, syntax, info)
+	if inModule(pkg.Path()) || strings.HasSuffix(pkg.Path(), "_test") {
+		for _, name := range pkg.Scope().Names() {
+			if tn, ok := pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
+				c.types = append(c.types, tn.Type())
+			}
+		}
+	}
 	for _, obj := range info.Uses {
 		if obj.Pkg() == nil || obj.Pkg().Path() == pkg.Path() {
 			continue
@@ -401,12 +410,13 @@ func (c *checker) unused() []Unused {
 			}
 		}
 	}
+	ifaces := c.forInterfaces()
 	var out []Unused
 	for k, d := range c.declared {
 		if used[k] {
 			continue
 		}
-		if d.kind == "method" && (!used[d.recv] || c.implements(d.obj.(*types.Func)) || errorMethod(d.obj.(*types.Func))) {
+		if d.kind == "method" && (!used[d.recv] || ifaces[k] || errorMethod(d.obj.(*types.Func))) {
 			continue
 		}
 		out = append(out, Unused{Key: k, Pos: d.pos, Kind: d.kind})
@@ -415,25 +425,41 @@ func (c *checker) unused() []Unused {
 	return out
 }
 
-// implements reports whether m is there for an interface: its receiver type, or a
-// pointer to it, implements an interface that has a method of m's name.
-func (c *checker) implements(m *types.Func) bool {
-	recv := m.Type().(*types.Signature).Recv().Type()
-	if p, ok := recv.(*types.Pointer); ok {
-		recv = p.Elem()
-	}
-	ptr := types.NewPointer(recv)
-	for _, it := range c.named {
-		if has, _ := types.MissingMethod(ptr, it, false); has != nil {
+// forInterfaces are the keys of the methods that make one of the module's types (their
+// own or promoted by embedding, on the type or a pointer to it) satisfy an interface any
+// loaded package declares. It goes by names, not signatures: an interface and a type
+// type-checked in different packages are different objects here, and a generic interface
+// has no method set until instantiated.
+func (c *checker) forInterfaces() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range c.types {
+		ms := types.NewMethodSet(types.NewPointer(t))
+		if ms.Len() == 0 {
 			continue
 		}
-		for i := range it.NumMethods() {
-			if it.Method(i).Name() == m.Name() {
-				return true
+		has := map[string]types.Object{}
+		for i := range ms.Len() {
+			has[ms.At(i).Obj().Name()] = ms.At(i).Obj()
+		}
+		for _, it := range c.named {
+			all := true
+			for i := range it.NumMethods() {
+				if has[it.Method(i).Name()] == nil {
+					all = false
+					break
+				}
+			}
+			if !all {
+				continue
+			}
+			for i := range it.NumMethods() {
+				if k := key(has[it.Method(i).Name()]); k != "" {
+					out[k] = true
+				}
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // errorMethod reports whether m is one the errors package looks for on an error value
