@@ -36,27 +36,27 @@ func fastReplay(t *testing.T, field meter.TimestampField) []meter.Result {
 	return out
 }
 
-// reenact is the re-enactment the program hands a Session, as cli does.
-func reenact(path string, field meter.TimestampField) ([]meter.Result, error) {
+// reenactFile is the re-enactment the program hands a Session, as cli does.
+func reenactFile(path string, field meter.TimestampField) ([]meter.Result, error) {
 	return replay.Results(context.Background(), path, replay.Config{Pace: replay.Recorded, Job: meter.Options{Trace: true, Timestamp: field}})
 }
 
 func TestTheReferenceIsDeterministicAndTraced(t *testing.T) {
-	a, err := reenact(seedBurst, meter.CompletedTS)
+	a, err := reenactFile(seedBurst, meter.CompletedTS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := reenact(seedBurst, meter.CompletedTS)
+	b, _ := reenactFile(seedBurst, meter.CompletedTS)
 	if r := diff.Compare(a, b, diff.Options{}); !r.Same() || !r.TracedA {
 		t.Fatalf("two re-enactments differ: %s", r.Summary(Names))
 	}
-	if _, err := reenact("no-such-file.jsonl", meter.CompletedTS); err == nil {
+	if _, err := reenactFile("no-such-file.jsonl", meter.CompletedTS); err == nil {
 		t.Error("a missing recording is not an error")
 	}
 }
 
 func TestAFastReplayDiffersFromTheReferenceOnlyWhereTheTraceExplains(t *testing.T) {
-	ref, err := reenact(seedBurst, meter.CompletedTS)
+	ref, err := reenactFile(seedBurst, meter.CompletedTS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,8 +88,8 @@ func TestReportsAreCutBetweenRows(t *testing.T) {
 }
 
 func TestMovedEvidenceListsTheFirstRequestsAndTotalsThemAll(t *testing.T) {
-	a, _ := reenact(seedBurst, meter.CompletedTS)
-	b, _ := reenact(seedBurst, meter.StartedTS)
+	a, _ := reenactFile(seedBurst, meter.CompletedTS)
+	b, _ := reenactFile(seedBurst, meter.StartedTS)
 	m, err := diff.Moved(a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestTheComparisonsOfDroppedRunsAreLetGo(t *testing.T) {
 }
 
 func TestTheKeptComparisonHoldsNeitherOutputAndSaysTheSame(t *testing.T) {
-	ref, err := reenact(seedBurst, meter.CompletedTS)
+	ref, err := reenactFile(seedBurst, meter.CompletedTS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestTheKeptComparisonHoldsNeitherOutputAndSaysTheSame(t *testing.T) {
 // each report's rows go as soon as it has taken its lines and evidence from them, so the
 // two reports' rows are never held at once; what it says is the full comparison's.
 func TestALightComparisonSaysWhatTheFullOneSays(t *testing.T) {
-	ref, err := reenact(seedBurst, meter.CompletedTS)
+	ref, err := reenactFile(seedBurst, meter.CompletedTS)
 	if err != nil {
 		t.Fatal(err)
 	}
