@@ -40,8 +40,8 @@ const (
 // 10 MB at most.)
 const (
 	RetentionBytes = 2 << 20
-	RetentionCheck = 10 * time.Second
-	SegmentBytes   = 512 << 10
+	retentionCheck = 10 * time.Second
+	segmentBytes   = 512 << 10
 )
 
 // Config says where the broker listens and which topic it starts with.
@@ -100,9 +100,9 @@ type Broker struct {
 	refused *atomic.Int64
 }
 
-// Oversized returns how many connections the broker closed because they announced a
+// oversized returns how many connections the broker closed because they announced a
 // request larger than MaxRequestBytes.
-func (b *Broker) Oversized() int64 { return b.refused.Load() }
+func (b *Broker) oversized() int64 { return b.refused.Load() }
 
 // Start listens on cfg.Addr and serves the Kafka protocol there with cfg.Topic created.
 // A taken port fails with a *PortInUseError (errors.Is(err, ErrPortInUse)). The broker is
@@ -133,14 +133,14 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 			if err != nil {
 				return nil, err
 			}
-			return frameCapListener{Listener: ln, max: MaxRequestBytes, refused: &refused}, nil
+			return frameCapListener{Listener: ln, max: maxRequestBytes, refused: &refused}, nil
 		}),
 		kfake.SeedTopics(int32(cfg.Partitions), cfg.Topic),
 		kfake.MaxVersions(javaClientVersions()),
 		kfake.BrokerConfigs(map[string]string{
 			"log.retention.ms":       "-1",
-			"log.cleaner.backoff.ms": strconv.FormatInt(RetentionCheck.Milliseconds(), 10),
-			"log.segment.bytes":      strconv.Itoa(SegmentBytes),
+			"log.cleaner.backoff.ms": strconv.FormatInt(retentionCheck.Milliseconds(), 10),
+			"log.segment.bytes":      strconv.Itoa(segmentBytes),
 		}),
 	)
 	if err != nil {
@@ -154,7 +154,7 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 		cluster.Close()
 		return nil, fmt.Errorf("start broker on %s: kfake listens on %d addresses, want 1", cfg.Addr, len(addrs))
 	}
-	guard := &partitionGuard{cluster: cluster, max: MaxPartitions}
+	guard := &partitionGuard{cluster: cluster, max: maxPartitions}
 	guard.install(cfg.Partitions)
 	b := &Broker{cluster: cluster, addr: addrs[0], topic: cfg.Topic, refused: &refused}
 	if err := b.bound(ctx); err != nil {

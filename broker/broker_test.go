@@ -37,7 +37,7 @@ func TestStartOnABusyPortNamesThePortAndTheFix(t *testing.T) {
 	_, err = Start(t.Context(), Config{Addr: ln.Addr().String()})
 
 	var busy *PortInUseError
-	if !errors.As(err, &busy) || !errors.Is(err, ErrPortInUse) {
+	if !errors.As(err, &busy) || !errors.Is(err, errPortInUse) {
 		t.Fatalf("Start on a busy port = %v, want a *PortInUseError", err)
 	}
 	if busy.Port != port {
@@ -185,10 +185,10 @@ func TestTheLiveTopicKeepsItsNewestBytesAndOtherTopicsKeepAll(t *testing.T) {
 		}
 		return o
 	}
-	deadline := time.Now().Add(2*RetentionCheck + 5*time.Second)
+	deadline := time.Now().Add(2*retentionCheck + 5*time.Second)
 	for starts(b.Topic())[b.Topic()][0].Offset == 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("after %v the live topic's partition 0 still starts at 0", 2*RetentionCheck)
+			t.Fatalf("after %v the live topic's partition 0 still starts at 0", 2*retentionCheck)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// ErrPortInUse is matched, through errors.Is, by every error Start returns because the
+// errPortInUse is matched, through errors.Is, by every error Start returns because the
 // port it was asked to listen on is taken by another process.
-var ErrPortInUse = errors.New("port already in use")
+var errPortInUse = errors.New("port already in use")
 
 // PortInUseError is the error Start returns when its port is taken. Its message names the
 // port and the fix, so a command line can print it as it is.
@@ -27,4 +27,4 @@ func (e *PortInUseError) Error() string {
 func (e *PortInUseError) Unwrap() error { return e.Err }
 
 // Is reports whether target is ErrPortInUse.
-func (e *PortInUseError) Is(target error) bool { return target == ErrPortInUse }
+func (e *PortInUseError) Is(target error) bool { return target == errPortInUse }

@@ -13,19 +13,19 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// MaxRequestBytes is the largest request the broker reads, Kafka's
+// maxRequestBytes is the largest request the broker reads, Kafka's
 // socket.request.max.bytes default (104,857,600 bytes). A connection that announces a
 // larger one (or a negative size) is closed before a byte of it is held, as Kafka
 // closes it: kfake would allocate whatever the four bytes of a frame's size say, and
 // an HTTP request to the port ("POST" read as a size is 1.35 GB) would be taken whole.
-const MaxRequestBytes = 100 << 20
+const maxRequestBytes = 100 << 20
 
-// MaxPartitions is the most partitions the broker creates over its life, in all its
+// maxPartitions is the most partitions the broker creates over its life, in all its
 // topics: the lab's topics have 3 each, a session's replays add a few each, and every
 // partition costs memory that is never freed (about 470 bytes with kfake). A
 // CreateTopics or CreatePartitions that would go beyond it is refused with
 // INVALID_PARTITIONS and a message saying the bound.
-const MaxPartitions = 10_000
+const maxPartitions = 10_000
 
 // frameCapListener hands out connections whose frames are checked against max.
 type frameCapListener struct {

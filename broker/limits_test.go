@@ -34,7 +34,7 @@ func TestARequestLargerThanSocketRequestMaxBytesClosesTheConnectionUnread(t *tes
 		"a 1 GiB frame":    binary.BigEndian.AppendUint32(nil, 1<<30),
 		"a negative size":  binary.BigEndian.AppendUint32(nil, 0x80000000),
 		"an HTTP POST":     []byte("POST / HTTP/1.1\r\nHost: 127.0.0.1:9092\r\n\r\n"),
-		"one byte too big": binary.BigEndian.AppendUint32(nil, MaxRequestBytes+1),
+		"one byte too big": binary.BigEndian.AppendUint32(nil, maxRequestBytes+1),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var before, after runtime.MemStats
@@ -54,7 +54,7 @@ func TestARequestLargerThanSocketRequestMaxBytesClosesTheConnectionUnread(t *tes
 			}
 		})
 	}
-	if got := b.Oversized(); got != 4 {
+	if got := b.oversized(); got != 4 {
 		t.Errorf("Oversized = %d, want 4", got)
 	}
 	// The broker still serves a client that keeps to the limit.

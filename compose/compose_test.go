@@ -93,7 +93,7 @@ func checkProjectName(l lab) error {
 func checkServices(l lab) error {
 	got := l.project.ServiceNames()
 	slices.Sort(got)
-	want := []string{JobManagerService, KafkaService, TopicService, TaskManagerService}
+	want := []string{JobManagerService, kafkaService, topicService, TaskManagerService}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		return fmt.Errorf("services are %v, want %v", got, want)
@@ -123,7 +123,7 @@ func checkImagesPinned(l lab) error {
 			return fmt.Errorf("service %s: image %q is not pinned", name, s.Image)
 		}
 	}
-	if k, i := l.project.Services[KafkaService].Image, l.project.Services[TopicService].Image; k != i {
+	if k, i := l.project.Services[kafkaService].Image, l.project.Services[topicService].Image; k != i {
 		return fmt.Errorf("kafka runs %s but the topic service runs %s", k, i)
 	}
 	return nil
@@ -145,8 +145,8 @@ func checkFlinkBuild(l lab) error {
 		}
 		images = append(images, s.Image)
 	}
-	if images[0] != FlinkImage {
-		return fmt.Errorf("the Flink services run %s, want %s", images[0], FlinkImage)
+	if images[0] != flinkImage {
+		return fmt.Errorf("the Flink services run %s, want %s", images[0], flinkImage)
 	}
 	if images[0] != images[1] {
 		return fmt.Errorf("the Flink services name different images: %v", images)
@@ -199,7 +199,7 @@ func checkHealthchecks(l lab) error {
 }
 
 func checkLoopbackPorts(l lab) error {
-	want := map[string]uint32{KafkaService: KafkaHostPort, JobManagerService: FlinkWebPort}
+	want := map[string]uint32{kafkaService: KafkaHostPort, JobManagerService: FlinkWebPort}
 	for _, name := range l.project.ServiceNames() {
 		s := l.project.Services[name]
 		if s.NetworkMode == "host" {
@@ -247,9 +247,9 @@ func checkLabsMount(l lab) error {
 }
 
 func checkTopicService(l lab) error {
-	s := l.project.Services[TopicService]
-	if d, ok := s.DependsOn[KafkaService]; !ok || d.Condition != types.ServiceConditionHealthy {
-		return fmt.Errorf("%s must wait for %s with service_healthy, has %+v", TopicService, KafkaService, d)
+	s := l.project.Services[topicService]
+	if d, ok := s.DependsOn[kafkaService]; !ok || d.Condition != types.ServiceConditionHealthy {
+		return fmt.Errorf("%s must wait for %s with service_healthy, has %+v", topicService, kafkaService, d)
 	}
 	cmd := strings.Join(s.Command, " ")
 	for _, want := range []string{
@@ -260,14 +260,14 @@ func checkTopicService(l lab) error {
 		"--partitions " + strconv.Itoa(TopicPartitions),
 	} {
 		if !strings.Contains(cmd, want) {
-			return fmt.Errorf("%s command %q lacks %q", TopicService, cmd, want)
+			return fmt.Errorf("%s command %q lacks %q", topicService, cmd, want)
 		}
 	}
 	return nil
 }
 
 func checkKafkaSingleNode(l lab) error {
-	env := l.project.Services[KafkaService].Environment
+	env := l.project.Services[kafkaService].Environment
 	get := func(k string) string {
 		if v := env[k]; v != nil {
 			return *v

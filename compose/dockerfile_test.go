@@ -51,9 +51,9 @@ func readDockerfile(l lab) (dockerfile, error) {
 // readKafkaDockerfile reads the Dockerfile the kafka service builds from, and the
 // Kafka version of the broker's jar in jars.txt beside it ("" when there is none).
 func readKafkaDockerfile(l lab) (text, version string, err error) {
-	b := l.project.Services[KafkaService].Build
+	b := l.project.Services[kafkaService].Build
 	if b == nil {
-		return "", "", fmt.Errorf("service %s has no build section", KafkaService)
+		return "", "", fmt.Errorf("service %s has no build section", kafkaService)
 	}
 	raw, err := os.ReadFile(filepath.Join(b.Context, b.Dockerfile))
 	if err != nil {
@@ -85,8 +85,8 @@ func checkDockerfileBase(l lab) error {
 		if len(m) != 1 {
 			return fmt.Errorf("the %s Dockerfile must have exactly one FROM", name)
 		}
-		if from, _, _ := strings.Cut(m[0][1], "@"); from != BaseImage {
-			return fmt.Errorf("the %s Dockerfile builds FROM %s, want %s (the base CI makes with debootstrap)", name, m[0][1], BaseImage)
+		if from, _, _ := strings.Cut(m[0][1], "@"); from != baseImage {
+			return fmt.Errorf("the %s Dockerfile builds FROM %s, want %s (the base CI makes with debootstrap)", name, m[0][1], baseImage)
 		}
 	}
 	return nil
@@ -209,13 +209,13 @@ func checkDockerfileUser(l lab) error {
 // tagged with the Kafka version of its jars.
 func checkKafkaBuild(l lab) error {
 	wantContext := filepath.Join(l.dir, "kafka")
-	for _, name := range []string{KafkaService, TopicService} {
+	for _, name := range []string{kafkaService, topicService} {
 		s := l.project.Services[name]
 		if s.Build == nil || s.Build.Context != wantContext || s.Build.Dockerfile != "Dockerfile" {
 			return fmt.Errorf("service %s must build %s/Dockerfile", name, wantContext)
 		}
-		if s.Image != KafkaImage {
-			return fmt.Errorf("service %s runs %s, want %s", name, s.Image, KafkaImage)
+		if s.Image != kafkaImage {
+			return fmt.Errorf("service %s runs %s, want %s", name, s.Image, kafkaImage)
 		}
 	}
 	_, version, err := readKafkaDockerfile(l)
@@ -225,8 +225,8 @@ func checkKafkaBuild(l lab) error {
 	if version == "" {
 		return fmt.Errorf("jars.txt has no kafka_2.13 jar of one version")
 	}
-	if tag := imageTag(KafkaImage); tag != version {
-		return fmt.Errorf("image %s is tagged %q but its jars are Kafka %s: a stale image would be reused", KafkaImage, tag, version)
+	if tag := imageTag(kafkaImage); tag != version {
+		return fmt.Errorf("image %s is tagged %q but its jars are Kafka %s: a stale image would be reused", kafkaImage, tag, version)
 	}
 	return nil
 }

@@ -56,9 +56,9 @@ func WithPorts(ports ...int) CheckerOption {
 	return func(c *Checker) { c.ports = append([]int(nil), ports...) }
 }
 
-// WithTimeout bounds each docker command; the default is 10 seconds. A daemon
+// withTimeout bounds each docker command; the default is 10 seconds. A daemon
 // that hangs rather than refusing is reported once this runs out.
-func WithTimeout(d time.Duration) CheckerOption { return func(c *Checker) { c.timeout = d } }
+func withTimeout(d time.Duration) CheckerOption { return func(c *Checker) { c.timeout = d } }
 
 // NewChecker returns a Checker that finds docker on PATH, runs it with
 // os/exec, and checks ports 9092 and 8081 on 127.0.0.1, unless options say

@@ -7,13 +7,13 @@ import (
 )
 
 // labImages are the images docker-compose.yml builds, in the order it starts them.
-var labImages = []string{KafkaImage, FlinkImage}
+var labImages = []string{kafkaImage, flinkImage}
 
 // The notes of the images check, as plain sentences.
 const (
 	noteBuildTakes = "the first `labtui run --backend compose` builds them (`docker compose up --build`): it downloads about 1 GB (Debian's OpenJDK and Python, Kafka's jars from Maven Central, PyFlink from PyPI) and takes several minutes; `docker compose -f compose/docker-compose.yml build` does it beforehand"
-	noteBaseLocal  = "from " + BaseImage + ", which this engine has"
-	noteBasePull   = "from " + BaseImage + ", which the build pulls from Docker Hub; with no Docker Hub, make it from Debian: `debootstrap --variant=minbase bookworm ROOT && tar -C ROOT -c . | docker import - " + BaseImage + "`"
+	noteBaseLocal  = "from " + baseImage + ", which this engine has"
+	noteBasePull   = "from " + baseImage + ", which the build pulls from Docker Hub; with no Docker Hub, make it from Debian: `debootstrap --variant=minbase bookworm ROOT && tar -C ROOT -c . | docker import - " + baseImage + "`"
 )
 
 // checkImages reports whether the engine has the lab's images (`docker image inspect`).
@@ -30,7 +30,7 @@ func (c *Checker) checkImages(ctx context.Context, docker string) Result {
 		return Result{Name: CheckImages, Status: OK, Detail: strings.Join(labImages, " and ") + " are built"}
 	}
 	base := noteBasePull
-	if c.hasImage(ctx, docker, BaseImage) {
+	if c.hasImage(ctx, docker, baseImage) {
 		base = noteBaseLocal
 	}
 	return Result{Name: CheckImages, Status: Note,

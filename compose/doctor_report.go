@@ -98,10 +98,10 @@ func (r Report) Problems() []Result {
 	return out
 }
 
-// Err returns nil when the report is OK, and otherwise one error whose message
+// err returns nil when the report is OK, and otherwise one error whose message
 // is every problem's fix, one per line, for a caller that must refuse to start
 // the compose lab.
-func (r Report) Err() error {
+func (r Report) err() error {
 	var errs []error
 	for _, p := range r.Problems() {
 		errs = append(errs, errors.New(p.Fix))

@@ -63,7 +63,7 @@ func fakePath(t *testing.T) (dir, log string) {
 	log = filepath.Join(t.TempDir(), "invocations.log")
 	t.Setenv("PATH", dir)
 	t.Setenv("FAKE_DOCKER_LOG", log)
-	t.Setenv("FAKE_DOCKER_IMAGES", KafkaImage+" "+FlinkImage)
+	t.Setenv("FAKE_DOCKER_IMAGES", kafkaImage+" "+flinkImage)
 	t.Setenv("DOCKER_HOST", "")
 	return dir, log
 }
@@ -119,7 +119,7 @@ func TestDoctorAllGood(t *testing.T) {
 
 	r := NewChecker(WithPorts(port)).Check(context.Background())
 
-	if !r.OK() || r.Err() != nil {
+	if !r.OK() || r.err() != nil {
 		t.Fatalf("want a clean report, got\n%s", r)
 	}
 	if got := result(t, r, CheckCLI).Detail; got != filepath.Join(dir, "docker") {
@@ -131,7 +131,7 @@ func TestDoctorAllGood(t *testing.T) {
 	if got := result(t, r, CheckDaemon).Detail; got != "server 28.2.2" {
 		t.Errorf("daemon detail = %q, want server 28.2.2", got)
 	}
-	if got := result(t, r, CheckImages); got.Status != OK || got.Detail != KafkaImage+" and "+FlinkImage+" are built" {
+	if got := result(t, r, CheckImages); got.Status != OK || got.Detail != kafkaImage+" and "+flinkImage+" are built" {
 		t.Errorf("images = %v, want both built", got)
 	}
 	if got := len(r.Results); got != 5 {
@@ -139,7 +139,7 @@ func TestDoctorAllGood(t *testing.T) {
 	}
 	// Arguments arrive verbatim, braces and all: docker ran as a program, not through a shell.
 	want := []string{"compose version", "info --format {{.ServerVersion}}",
-		"image inspect --format {{.Id}} " + KafkaImage, "image inspect --format {{.Id}} " + FlinkImage}
+		"image inspect --format {{.Id}} " + kafkaImage, "image inspect --format {{.Id}} " + flinkImage}
 	if got := invocations(t, log); !slices.Equal(got, want) {
 		t.Errorf("docker ran with %q, want %q", got, want)
 	}
@@ -172,7 +172,7 @@ func TestDoctorDockerMissing(t *testing.T) {
 	if res := r.Results[len(r.Results)-1]; res.Status != OK {
 		t.Errorf("the port check still runs without docker, got %v", res)
 	}
-	if err := r.Err(); err == nil || err.Error() != fixNoDocker {
+	if err := r.err(); err == nil || err.Error() != fixNoDocker {
 		t.Errorf("Err() = %v, want the one fix", err)
 	}
 }
@@ -213,7 +213,7 @@ func TestDoctorDaemonHangs(t *testing.T) {
 	fakeDocker(t, dir, "docker", composeV2, infoHangs)
 	start := time.Now()
 
-	r := NewChecker(WithPorts(), WithTimeout(300*time.Millisecond)).Check(context.Background())
+	r := NewChecker(WithPorts(), withTimeout(300*time.Millisecond)).Check(context.Background())
 
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("a hanging daemon held the check for %s", took)
@@ -238,7 +238,7 @@ func TestDoctorComposeV1Only(t *testing.T) {
 		t.Errorf("compose detail = %q, want docker's message", c.Detail)
 	}
 	want := []string{"compose version", "version", "info --format {{.ServerVersion}}",
-		"image inspect --format {{.Id}} " + KafkaImage, "image inspect --format {{.Id}} " + FlinkImage}
+		"image inspect --format {{.Id}} " + kafkaImage, "image inspect --format {{.Id}} " + flinkImage}
 	if got := invocations(t, log); !slices.Equal(got, want) {
 		t.Errorf("ran %q, want %q", got, want)
 	}
@@ -343,7 +343,7 @@ func TestDoctorUsesInjectedFunctions(t *testing.T) {
 	r := c.Check(context.Background())
 
 	want := []string{"/opt/fake/docker compose version", "/opt/fake/docker info --format {{.ServerVersion}}",
-		"/opt/fake/docker image inspect --format {{.Id}} " + KafkaImage, "/opt/fake/docker image inspect --format {{.Id}} " + FlinkImage}
+		"/opt/fake/docker image inspect --format {{.Id}} " + kafkaImage, "/opt/fake/docker image inspect --format {{.Id}} " + flinkImage}
 	if !slices.Equal(ran, want) {
 		t.Errorf("ran %q, want %q", ran, want)
 	}
@@ -357,12 +357,12 @@ func TestDoctorImagesNotBuiltAreANoteSayingWhatTheBuildNeeds(t *testing.T) {
 	t.Run("the base image is here", func(t *testing.T) {
 		dir, _ := fakePath(t)
 		fakeDocker(t, dir, "docker", composeV2, infoUp)
-		t.Setenv("FAKE_DOCKER_IMAGES", KafkaImage+" "+BaseImage)
+		t.Setenv("FAKE_DOCKER_IMAGES", kafkaImage+" "+baseImage)
 
 		r := NewChecker(WithPorts()).Check(context.Background())
 
 		img := result(t, r, CheckImages)
-		want := FlinkImage + " not built yet: " + noteBuildTakes + ", " + noteBaseLocal + "."
+		want := flinkImage + " not built yet: " + noteBuildTakes + ", " + noteBaseLocal + "."
 		if img.Status != Note || img.Detail != want {
 			t.Errorf("images = %v, want a note: %s", img, want)
 		}
@@ -378,7 +378,7 @@ func TestDoctorImagesNotBuiltAreANoteSayingWhatTheBuildNeeds(t *testing.T) {
 		r := NewChecker(WithPorts()).Check(context.Background())
 
 		img := result(t, r, CheckImages)
-		want := KafkaImage + " and " + FlinkImage + " not built yet: " + noteBuildTakes + ", " + noteBasePull + "."
+		want := kafkaImage + " and " + flinkImage + " not built yet: " + noteBuildTakes + ", " + noteBasePull + "."
 		if img.Status != Note || img.Detail != want {
 			t.Errorf("images = %v, want a note: %s", img, want)
 		}

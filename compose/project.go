@@ -9,10 +9,10 @@ const (
 	// so every `docker compose` command finds the same containers.
 	ProjectName = "labtui-lab4"
 
-	// KafkaService is the single-node KRaft broker.
-	KafkaService = "kafka"
-	// TopicService is the one-shot service that creates Topic and exits.
-	TopicService = "kafka-init"
+	// kafkaService is the single-node KRaft broker.
+	kafkaService = "kafka"
+	// topicService is the one-shot service that creates Topic and exits.
+	topicService = "kafka-init"
 	// JobManagerService runs Flink's jobmanager and serves the web UI and REST API.
 	JobManagerService = "jobmanager"
 	// TaskManagerService runs Flink's taskmanager, whose stdout carries the print sinks.
@@ -32,12 +32,12 @@ const (
 	// HostIP is the only host address the cluster publishes ports on.
 	HostIP = "127.0.0.1"
 
-	// KafkaImage and FlinkImage are the images the compose file builds (kafka/ and
+	// kafkaImage and FlinkImage are the images the compose file builds (kafka/ and
 	// flink/), from BaseImage.
-	KafkaImage = "labtui-lab4/kafka:4.1.1"
-	FlinkImage = "labtui-lab4/pyflink:2.2.1"
-	// BaseImage is what both Dockerfiles build FROM.
-	BaseImage = "debian:bookworm-slim"
+	kafkaImage = "labtui-lab4/kafka:4.1.1"
+	flinkImage = "labtui-lab4/pyflink:2.2.1"
+	// baseImage is what both Dockerfiles build FROM.
+	baseImage = "debian:bookworm-slim"
 
 	// LabsMount is where the repository's labs folder is mounted, read-only, in
 	// both Flink containers.

@@ -41,7 +41,7 @@ func BenchmarkReadRecordedHour(b *testing.B) {
 	b.SetBytes(int64(buf.Len()))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Read(bytes.NewReader(buf.Bytes())); err != nil {
+		if _, err := read(bytes.NewReader(buf.Bytes())); err != nil {
 			b.Fatal(err)
 		}
 	}

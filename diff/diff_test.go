@@ -14,7 +14,7 @@ func TestIdenticalRunsAreSame(t *testing.T) {
 		minute(meter.PendingResult, "acme", 1, 0.3, 3)}
 	b := []meter.Result{a[2], a[1], a[0]} // order does not matter
 	r := Compare(a, b, Options{})
-	if !r.Same() || r.Counts != (Counts{Rows: 3, Identical: 3}) || len(r.Differences()) != 0 {
+	if !r.Same() || r.Counts != (Counts{Rows: 3, Identical: 3}) || len(r.differences()) != 0 {
 		t.Fatalf("counts %+v", r.Counts)
 	}
 	var out bytes.Buffer
@@ -69,7 +69,7 @@ func TestLateRecordsInATheTraceExplains(t *testing.T) {
 	}
 	row := r.Rows[0]
 	e := row.Why
-	if !row.Explained() || e.Evidence != Traces || len(e.Groups) != 1 {
+	if !row.explained() || e.Evidence != Traces || len(e.Groups) != 1 {
 		t.Fatalf("explanation %+v", e)
 	}
 	g := e.Groups[0]
@@ -77,7 +77,7 @@ func TestLateRecordsInATheTraceExplains(t *testing.T) {
 		g.Records[0].RequestID != "r-103" || g.Records[1].RequestID != "r-104" {
 		t.Fatalf("group %+v", g)
 	}
-	got := r.Explain(&row, Names{A: "the live run", B: "the replay"})
+	got := r.explain(&row, Names{A: "the live run", B: "the replay"})
 	want := "2 records ($0.20) late in the live run: the watermark had passed 10:00:59.999 when they arrived " +
 		"(it stood at 10:01:08.999; they arrived 10:01:17.000–10:01:19.000); the replay read them before any " +
 		"watermark passed the minute (its watermark was at most 10:00:30.999)"
@@ -94,7 +94,7 @@ func TestADifferenceTheRecordsDoNotAddUpToIsUnexplained(t *testing.T) {
 	b := []meter.Result{trace("r-1", "acme", t0+s, t0+s, meter.MinWatermark, 0.1), trace("r-2", "acme", t0+2*s, t0+70*s, t0+s, 0.1),
 		minute(meter.EventTimeResult, "acme", 0, 0.25, 2)}
 	r := Compare(a, b, Options{})
-	if r.Counts.Unexplained != 1 || len(r.Unexplained()) != 1 || r.Rows[0].Why.Groups[0].Cause != Late {
+	if r.Counts.Unexplained != 1 || len(r.unexplained()) != 1 || r.Rows[0].Why.Groups[0].Cause != Late {
 		t.Fatalf("counts %+v, groups %+v", r.Counts, r.Rows[0].Why.Groups)
 	}
 	var out bytes.Buffer
@@ -113,22 +113,22 @@ func TestLateSideOutputAloneExplains(t *testing.T) {
 	b := []meter.Result{minute(meter.EventTimeResult, "acme", 0, 0.30000000000000004, 3)}
 	r := Compare(a, b, Options{})
 	row := r.Rows[0]
-	if !row.Explained() || row.Why.Evidence != LateOutput || row.Why.Groups[0].Missed != A {
+	if !row.explained() || row.Why.Evidence != lateOutput || row.Why.Groups[0].Missed != A {
 		t.Fatalf("row %+v, why %+v", row, row.Why)
 	}
 	want := "1 record ($0.10) late in A: the watermark had passed 10:00:59.999 when it arrived (it stood at 10:01:08.999); " +
 		"B read it before any watermark passed the minute"
-	if got := r.Explain(&row, Names{}); got[0] != want {
+	if got := r.explain(&row, Names{}); got[0] != want {
 		t.Fatalf("got  %q\nwant %q", got[0], want)
 	}
 }
 
 func TestWithoutEvidenceADifferenceIsUnexplained(t *testing.T) {
 	r := Compare([]meter.Result{minute(meter.EventTimeResult, "acme", 0, 0.2, 2)}, []meter.Result{minute(meter.EventTimeResult, "acme", 0, 0.4, 4)}, Options{})
-	if r.Counts.Unexplained != 1 || r.Rows[0].Why.Evidence != NoEvidence {
+	if r.Counts.Unexplained != 1 || r.Rows[0].Why.Evidence != noEvidence {
 		t.Fatalf("counts %+v", r.Counts)
 	}
-	if got := r.Explain(&r.Rows[0], Names{}); len(got) != 1 || !strings.HasPrefix(got[0], "UNEXPLAINED: no late record or trace") {
+	if got := r.explain(&r.Rows[0], Names{}); len(got) != 1 || !strings.HasPrefix(got[0], "UNEXPLAINED: no late record or trace") {
 		t.Fatalf("explanation %q", got)
 	}
 }
@@ -141,7 +141,7 @@ func TestAWindowFiredInOneRunAndOpenInTheOtherIsExplained(t *testing.T) {
 		t.Fatalf("counts %+v", r.Counts)
 	}
 	want := "fired in A; still open in B when its run ended: no watermark passed 10:01:59.999 (the highest watermark a record met in B was 10:00:30.000)"
-	if got := r.Explain(&r.Rows[0], Names{}); len(got) != 1 || got[0] != want {
+	if got := r.explain(&r.Rows[0], Names{}); len(got) != 1 || got[0] != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 }
@@ -159,7 +159,7 @@ func TestProcessingTimeSinkExplainsByArrival(t *testing.T) {
 	if r.Sink != meter.ProcessingTimeResult || r.Counts != (Counts{Rows: 2, OnlyA: 1, OnlyB: 1}) {
 		t.Fatalf("counts %+v", r.Counts)
 	}
-	got := r.Explain(&r.Rows[0], Names{})
+	got := r.explain(&r.Rows[0], Names{})
 	want := "1 record ($0.10) in B's processing-time minute 10:01 instead: B read it at 10:01:02.000, A at 10:00:02.000"
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
@@ -176,7 +176,7 @@ func TestRecordsMissingFromARunAreNamed(t *testing.T) {
 	b := []meter.Result{trace("r-1", "acme", t0+1000, t0+1000, 0, 0.1), minute(meter.EventTimeResult, "acme", 0, 0.1, 1)}
 	r := Compare(a, b, Options{})
 	g := r.Rows[0].Why.Groups
-	if !r.Rows[0].Explained() || len(g) != 1 || g[0].Cause != Missing || g[0].Missed != B || g[0].Records[0].RequestID != "r-2" {
+	if !r.Rows[0].explained() || len(g) != 1 || g[0].Cause != Missing || g[0].Missed != B || g[0].Records[0].RequestID != "r-2" {
 		t.Fatalf("groups %+v", g)
 	}
 }
@@ -217,7 +217,7 @@ func TestAWindowFiredTwiceIsADifference(t *testing.T) {
 	if r.Counts != (Counts{Rows: 1, Differ: 1, Unexplained: 1}) || r.Rows[0].A.Fired != 2 {
 		t.Fatalf("counts %+v, row %+v", r.Counts, r.Rows[0])
 	}
-	got := r.Explain(&r.Rows[0], Names{})
+	got := r.explain(&r.Rows[0], Names{})
 	want := []string{"fired 2 times in A and 1 time in B: a restarted job windowed the same records again",
 		"UNEXPLAINED: the sums agree, but the window fired a different number of times"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
@@ -259,7 +259,7 @@ func TestALateRecordIsPutDownToItsCause(t *testing.T) {
 		{nil, "the replay read it before any watermark passed the minute"},
 	} {
 		r := Compare(a, b, Options{Strategies: c.st})
-		got := r.Explain(&r.Rows[0], names)[0]
+		got := r.explain(&r.Rows[0], names)[0]
 		if !strings.HasSuffix(got, c.want) {
 			t.Errorf("strategies %+v:\ngot  %q\nwant it to end %q", c.st, got, c.want)
 		}

@@ -14,9 +14,9 @@ const (
 	// Late: the other run dropped it as late; the window had already fired, or was due
 	// to, when it arrived.
 	Late Cause = iota + 1
-	// Elsewhere: the other run counted it in another window: a different timestamp (on
+	// elsewhere: the other run counted it in another window: a different timestamp (on
 	// the event-time sink) or a different arrival minute (on the processing-time sink).
-	Elsewhere
+	elsewhere
 	// Missing: the other run has no trace of it; it never reached its windows (a half
 	// never arrived or was forgotten, or the run stopped before it).
 	Missing
@@ -27,7 +27,7 @@ func (c Cause) String() string {
 	switch c {
 	case Late:
 		return "late"
-	case Elsewhere:
+	case elsewhere:
 		return "elsewhere"
 	case Missing:
 		return "missing"
@@ -39,15 +39,15 @@ func (c Cause) String() string {
 type Evidence uint8
 
 const (
-	// NoEvidence: neither traces in both runs nor (on the event-time sink) late records
+	// noEvidence: neither traces in both runs nor (on the event-time sink) late records
 	// that account for the difference.
-	NoEvidence Evidence = iota
+	noEvidence Evidence = iota
 	// Traces: both runs have a trace per record, so the records each run counted in the
 	// window are known exactly.
 	Traces
-	// LateOutput: at least one run has no traces; the explanation comes from the late
+	// lateOutput: at least one run has no traces; the explanation comes from the late
 	// side outputs alone (records late in one run and not the other).
-	LateOutput
+	lateOutput
 )
 
 // Explanation accounts for a row's difference record by record.
@@ -90,8 +90,8 @@ type Record struct {
 	A, B      *meter.RecordTrace
 }
 
-// Trace returns the side's view of the record, or nil.
-func (r *Record) Trace(s Side) *meter.RecordTrace {
+// trace returns the side's view of the record, or nil.
+func (r *Record) trace(s Side) *meter.RecordTrace {
 	if s == B {
 		return r.B
 	}
@@ -220,7 +220,7 @@ func compareRecords(row *Row, sink meter.Kind, xa, xb *runIndex) differing {
 	case sink == meter.EventTimeResult:
 		// Without a trace on both sides, only lateness can be compared: a record late in
 		// one run and not in the other was counted by the other, if it reached it at all.
-		return differing{LateOutput, minus(xb.lateIn[k], xa.lateIn[k]), minus(xa.lateIn[k], xb.lateIn[k]), B, A}
+		return differing{lateOutput, minus(xb.lateIn[k], xa.lateIn[k]), minus(xa.lateIn[k], xb.lateIn[k]), B, A}
 	}
 	return differing{}
 }
@@ -271,12 +271,12 @@ func explain(row *Row, d differing, sink meter.Kind, size int64, xa, xb *runInde
 			requests, usd = requests+g.Requests, usd+g.USD
 		}
 	}
-	e.Explained = d.evidence != NoEvidence && requests == row.DeltaRequests() && sameUSD(usd, row.DeltaUSD()) &&
+	e.Explained = d.evidence != noEvidence && requests == row.deltaRequests() && sameUSD(usd, row.deltaUSD()) &&
 		(row.A.Fired == row.B.Fired || row.A.Open || row.B.Open || !row.A.Present() || !row.B.Present())
-	if e.Evidence == LateOutput && len(e.Groups) == 0 {
-		e.Evidence = NoEvidence
+	if e.Evidence == lateOutput && len(e.Groups) == 0 {
+		e.Evidence = noEvidence
 	}
-	if row.Status == PendingOnly {
+	if row.Status == pendingOnly {
 		e.Explained = true // the pending line is the run's own word that the window never fired
 	}
 	return e
@@ -301,7 +301,7 @@ func group(recs []*meter.RecordTrace, of, missed Side, sink meter.Kind, end, siz
 		} else {
 			rec.A, rec.B = xa.view(r.RequestID), r
 		}
-		m, counted := rec.Trace(missed), rec.Trace(missed.Other())
+		m, counted := rec.trace(missed), rec.trace(missed.other())
 		if counted != nil {
 			rec.USD = counted.USD
 		} else if m != nil {
@@ -313,9 +313,9 @@ func group(recs []*meter.RecordTrace, of, missed Side, sink meter.Kind, end, siz
 		case sink == meter.EventTimeResult && m.Late && eventWindowEnd(m, size) == end:
 			k.cause = Late
 		case sink == meter.EventTimeResult:
-			k.cause, k.window = Elsewhere, eventWindowEnd(m, size)
+			k.cause, k.window = elsewhere, eventWindowEnd(m, size)
 		default:
-			k.cause, k.window = Elsewhere, m.ProcessingWindowEnd
+			k.cause, k.window = elsewhere, m.ProcessingWindowEnd
 		}
 		n, ok := at[k]
 		if !ok {
@@ -330,12 +330,12 @@ func group(recs []*meter.RecordTrace, of, missed Side, sink meter.Kind, end, siz
 	}
 	for i := range gs {
 		slices.SortFunc(gs[i].Records, func(x, y Record) int {
-			tx, ty := x.Trace(missed.Other()), y.Trace(missed.Other())
+			tx, ty := x.trace(missed.other()), y.trace(missed.other())
 			if tx == nil {
-				tx = x.Trace(missed)
+				tx = x.trace(missed)
 			}
 			if ty == nil {
-				ty = y.Trace(missed)
+				ty = y.trace(missed)
 			}
 			if tx != nil && ty != nil {
 				if c := cmp.Compare(tx.Timestamp, ty.Timestamp); c != 0 {

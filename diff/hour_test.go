@@ -84,7 +84,7 @@ func TestFastReplayAgreesExceptWhereTheTraceExplains(t *testing.T) {
 		}
 	}
 	explained := make(map[string]bool)
-	for _, row := range r.Differences() {
+	for _, row := range r.differences() {
 		for _, g := range row.Why.Groups {
 			if g.Missed != A || g.Cause != Late {
 				t.Fatalf("%s %s: unexpected group %s in %s", meter.Clock(row.WindowStart), row.TenantID, g.Cause, g.Missed)

@@ -35,8 +35,8 @@ type Moves struct {
 	WindowSize int64
 }
 
-// ErrNoTrace is returned by Moved when a run's output has no trace lines.
-var ErrNoTrace = errors.New("no trace lines: write the output with `labtui replay --format jsonl --trace`")
+// errNoTrace is returned by Moved when a run's output has no trace lines.
+var errNoTrace = errors.New("no trace lines: write the output with `labtui replay --format jsonl --trace`")
 
 // Moved lists the requests whose event-time window differs between runs a and b, from
 // their traces (one per assembled record); a run without any is ErrNoTrace.
@@ -44,9 +44,9 @@ func Moved(a, b []meter.Result) (*Moves, error) {
 	ta, tb := traces(a), traces(b)
 	switch {
 	case len(ta) == 0:
-		return nil, fmt.Errorf("run A: %w", ErrNoTrace)
+		return nil, fmt.Errorf("run A: %w", errNoTrace)
 	case len(tb) == 0:
-		return nil, fmt.Errorf("run B: %w", ErrNoTrace)
+		return nil, fmt.Errorf("run B: %w", errNoTrace)
 	}
 	m := &Moves{WindowSize: windowSize(a, b)}
 	for id, x := range ta {

@@ -31,16 +31,16 @@ func ReadFile(path string) ([]meter.Result, error) {
 		defer gz.Close()
 		r = gz
 	}
-	rs, err := Read(r)
+	rs, err := read(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", path, err)
 	}
 	return rs, nil
 }
 
-// Read reads a run's output, one result a line, as ReadFile does. An error names the line
+// read reads a run's output, one result a line, as ReadFile does. An error names the line
 // number ("12: sink late: …").
-func Read(r io.Reader) ([]meter.Result, error) {
+func read(r io.Reader) ([]meter.Result, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	var rs []meter.Result

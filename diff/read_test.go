@@ -25,11 +25,11 @@ func TestReadJSONLAndPrintTextAlike(t *testing.T) {
 		}
 		text.WriteString(line + "\n")
 	}
-	a, err := Read(&jsonl)
+	a, err := read(&jsonl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Read(&text)
+	b, err := read(&text)
 	if err != nil {
 		t.Fatal(err)
 	}

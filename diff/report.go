@@ -78,16 +78,16 @@ func Compare(a, b []meter.Result, opts Options) *Report {
 		row := &rows[i]
 		r.Counts.Rows++
 		switch row.Status {
-		case Identical:
+		case identical:
 			r.Counts.Identical++
 			continue
-		case Differ:
+		case differ:
 			r.Counts.Differ++
 		case OnlyA:
 			r.Counts.OnlyA++
 		case OnlyB:
 			r.Counts.OnlyB++
-		case PendingOnly:
+		case pendingOnly:
 			r.Counts.PendingOnly++
 		}
 		need[key{row.TenantID, row.WindowEnd}] = struct{}{}
@@ -102,7 +102,7 @@ func Compare(a, b []meter.Result, opts Options) *Report {
 	diffs := make([]differing, len(rows))
 	nA, nB := 0, 0
 	for i := range rows {
-		if rows[i].Status != Identical {
+		if rows[i].Status != identical {
 			diffs[i] = compareRecords(&rows[i], sink, xa, xb)
 			a, b := diffs[i].needs()
 			nA, nB = nA+a, nB+b
@@ -118,7 +118,7 @@ func Compare(a, b []meter.Result, opts Options) *Report {
 	xa.lookUp(a, idsA)
 	xb.lookUp(b, idsB)
 	for i := range rows {
-		if rows[i].Status != Identical {
+		if rows[i].Status != identical {
 			rows[i].Why = explain(&rows[i], diffs[i], sink, r.WindowSize, xa, xb)
 			if !rows[i].Why.Explained {
 				r.Counts.Unexplained++
@@ -141,22 +141,22 @@ func traced(rs []meter.Result) bool {
 // Same reports whether every row is identical: the two runs wrote the same sink output.
 func (r *Report) Same() bool { return r.Counts.Identical == r.Counts.Rows }
 
-// Differences returns the rows that are not identical, in order.
-func (r *Report) Differences() []Row {
+// differences returns the rows that are not identical, in order.
+func (r *Report) differences() []Row {
 	var out []Row
 	for _, row := range r.Rows {
-		if row.Status != Identical {
+		if row.Status != identical {
 			out = append(out, row)
 		}
 	}
 	return out
 }
 
-// Unexplained returns the rows whose difference the runs' output does not account for.
-func (r *Report) Unexplained() []Row {
+// unexplained returns the rows whose difference the runs' output does not account for.
+func (r *Report) unexplained() []Row {
 	var out []Row
 	for _, row := range r.Rows {
-		if !row.Explained() {
+		if !row.explained() {
 			out = append(out, row)
 		}
 	}

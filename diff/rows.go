@@ -27,8 +27,8 @@ func (s Side) String() string {
 	return "A"
 }
 
-// Other returns the other side.
-func (s Side) Other() Side {
+// other returns the other side.
+func (s Side) other() Side {
 	if s == B {
 		return A
 	}
@@ -39,30 +39,30 @@ func (s Side) Other() Side {
 type Status uint8
 
 const (
-	// Identical rows have the same requests and USD, and fired (or stayed open) alike.
-	Identical Status = iota
-	// Differ rows are present in both runs with different sums, or fired a different
+	// identical rows have the same requests and USD, and fired (or stayed open) alike.
+	identical Status = iota
+	// differ rows are present in both runs with different sums, or fired a different
 	// number of times.
-	Differ
+	differ
 	// OnlyA rows are present in A and absent from B.
 	OnlyA
 	// OnlyB rows are present in B and absent from A.
 	OnlyB
-	// PendingOnly rows have the same sums, but the window fired in one run and was
+	// pendingOnly rows have the same sums, but the window fired in one run and was
 	// still open at the end of the other.
-	PendingOnly
+	pendingOnly
 )
 
 // String names the status in a word or two.
 func (s Status) String() string {
 	switch s {
-	case Differ:
+	case differ:
 		return "differ"
 	case OnlyA:
 		return "only in A"
 	case OnlyB:
 		return "only in B"
-	case PendingOnly:
+	case pendingOnly:
 		return "pending in one"
 	}
 	return "identical"
@@ -83,23 +83,23 @@ type Row struct {
 	Why *Explanation
 }
 
-// Cell returns the row's cell of side s.
-func (r *Row) Cell(s Side) minutes.Cell {
+// cell returns the row's cell of side s.
+func (r *Row) cell(s Side) minutes.Cell {
 	if s == B {
 		return r.B
 	}
 	return r.A
 }
 
-// Explained reports whether the row needs no explanation (it is identical) or has one
+// explained reports whether the row needs no explanation (it is identical) or has one
 // that accounts for the whole difference.
-func (r *Row) Explained() bool { return r.Status == Identical || (r.Why != nil && r.Why.Explained) }
+func (r *Row) explained() bool { return r.Status == identical || (r.Why != nil && r.Why.Explained) }
 
-// DeltaUSD returns B's USD minus A's (absent cells count as zero).
-func (r *Row) DeltaUSD() float64 { return r.B.USD - r.A.USD }
+// deltaUSD returns B's USD minus A's (absent cells count as zero).
+func (r *Row) deltaUSD() float64 { return r.B.USD - r.A.USD }
 
-// DeltaRequests returns B's requests minus A's.
-func (r *Row) DeltaRequests() int64 { return r.B.Requests - r.A.Requests }
+// deltaRequests returns B's requests minus A's.
+func (r *Row) deltaRequests() int64 { return r.B.Requests - r.A.Requests }
 
 type key struct {
 	tenant string
@@ -156,11 +156,11 @@ func status(a, b minutes.Cell) Status {
 	case !a.Present():
 		return OnlyB
 	case a.Requests != b.Requests || !sameUSD(a.USD, b.USD) || a.Fired != b.Fired && !a.Open && !b.Open:
-		return Differ
+		return differ
 	case a.Open != b.Open:
-		return PendingOnly
+		return pendingOnly
 	}
-	return Identical
+	return identical
 }
 
 // sameUSD compares two sums to a billionth of a dollar (relative, above a dollar): the

@@ -13,15 +13,15 @@ func (r *Report) pendingRun(row *Row, names Names) string {
 	if row.A.Open {
 		open = A
 	}
-	return fmt.Sprintf("fired in %s, still open in %s when its run ended%s", names.of(open.Other()), names.of(open), r.stoodAt(row, open, names))
+	return fmt.Sprintf("fired in %s, still open in %s when its run ended%s", names.of(open.other()), names.of(open), r.stoodAt(row, open, names))
 }
 
 // pendingNote says that row's window fired in one run (or is absent from it) and was
 // still open in the other, open, when that run ended.
 func (r *Report) pendingNote(row *Row, open Side, names Names) string {
 	s := fmt.Sprintf("open in %s when its run ended: %s", names.of(open), r.notPassed(row))
-	if row.Cell(open.Other()).Present() {
-		s = fmt.Sprintf("fired in %s; still %s", names.of(open.Other()), s)
+	if row.cell(open.other()).Present() {
+		s = fmt.Sprintf("fired in %s; still %s", names.of(open.other()), s)
 	}
 	return s + r.stoodAt(row, open, names)
 }
@@ -60,10 +60,10 @@ func (r *Report) stoodAt(row *Row, open Side, names Names) string {
 	return fmt.Sprintf(" (the highest watermark a record met in %s was %s)", names.of(open), meter.Clock(wm))
 }
 
-// Explain returns the sentences that explain a row, one per group of records and one per
+// explain returns the sentences that explain a row, one per group of records and one per
 // other fact (a window still open, a window fired twice, what is left unexplained); an
 // identical row has none.
-func (r *Report) Explain(row *Row, names Names) []string {
+func (r *Report) explain(row *Row, names Names) []string {
 	names = names.orDefault()
 	e := row.Why
 	if e == nil {
@@ -76,7 +76,7 @@ func (r *Report) Explain(row *Row, names Names) []string {
 		for j < len(e.Groups) && e.Groups[j].Missed == g.Missed && e.Groups[j].Cause == g.Cause {
 			j++
 		}
-		if g.Cause != Elsewhere || j-i <= maxElsewhere {
+		if g.Cause != elsewhere || j-i <= maxElsewhere {
 			out = append(out, r.groupSentence(row, g, names))
 			continue
 		}
@@ -111,9 +111,9 @@ func (r *Report) Explain(row *Row, names Names) []string {
 		switch {
 		case row.A.Requests == row.B.Requests && sameUSD(row.A.USD, row.B.USD):
 			out = append(out, "UNEXPLAINED: the sums agree, but the window fired a different number of times")
-		case e.Evidence == NoEvidence && r.Sink == meter.ProcessingTimeResult:
+		case e.Evidence == noEvidence && r.Sink == meter.ProcessingTimeResult:
 			out = append(out, "UNEXPLAINED: a processing-time difference needs a trace of both runs")
-		case e.Evidence == NoEvidence:
+		case e.Evidence == noEvidence:
 			out = append(out, "UNEXPLAINED: no late record or trace accounts for it")
 		default:
 			out = append(out, "UNEXPLAINED: the records above do not add up to the difference")
@@ -126,14 +126,14 @@ func (r *Report) Explain(row *Row, names Names) []string {
 const maxElsewhere = 4
 
 func (r *Report) groupSentence(row *Row, g *Group, names Names) string {
-	x, y := names.of(g.Missed), names.of(g.Missed.Other())
+	x, y := names.of(g.Missed), names.of(g.Missed.other())
 	they, them := "they", "them"
 	if g.Requests == 1 {
 		they, them = "it", "it"
 	}
 	n := fmt.Sprintf("%s (%s)", plural(int(g.Requests), "record"), usd(g.USD))
-	mine := func(rec *Record) *meter.RecordTrace { return rec.Trace(g.Missed) }
-	theirs := func(rec *Record) *meter.RecordTrace { return rec.Trace(g.Missed.Other()) }
+	mine := func(rec *Record) *meter.RecordTrace { return rec.trace(g.Missed) }
+	theirs := func(rec *Record) *meter.RecordTrace { return rec.trace(g.Missed.other()) }
 	switch g.Cause {
 	case Late:
 		s := fmt.Sprintf("%s late in %s: the watermark had passed %s when %s arrived", n, x, meter.Clock(row.WindowEnd-1), they)
@@ -154,7 +154,7 @@ func (r *Report) groupSentence(row *Row, g *Group, names Names) string {
 			}
 		}
 		return s + r.lateCause(g.Missed, names)
-	case Elsewhere:
+	case elsewhere:
 		if r.Sink == meter.ProcessingTimeResult {
 			s := fmt.Sprintf("%s in %s's processing-time %s %s instead", n, x, r.windowWord(), r.label(g.Window-r.WindowSize))
 			a := span(g.Records, mine, func(t *meter.RecordTrace) int64 { return t.Arrival })
@@ -237,7 +237,7 @@ func (r *Report) lateCause(missed Side, names Names) string {
 	if st == nil {
 		return ""
 	}
-	kept := missed.Other()
+	kept := missed.other()
 	x, y := st.of(missed), st.of(kept)
 	nx, ny := names.of(missed), names.of(kept)
 	switch {

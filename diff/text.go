@@ -67,7 +67,7 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 			j++
 		}
 		switch {
-		case row.Status == Identical && !opts.Identical:
+		case row.Status == identical && !opts.Identical:
 			fmt.Fprintf(bw, "  = %s, %s\n", plural(j-i, "identical row"), r.span(row, &r.Rows[j-1]))
 			i = j
 			continue
@@ -79,17 +79,17 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 			}
 			g := &row.Why.Groups[0]
 			fmt.Fprintf(bw, "  ~ %s only in %s, %s (%s, %s): %s counted every one of them in its %s %s instead\n",
-				plural(j-i, "row"), names.of(g.Missed.Other()), r.span(row, &r.Rows[j-1]), plural(int(n), "record"), usd(u),
+				plural(j-i, "row"), names.of(g.Missed.other()), r.span(row, &r.Rows[j-1]), plural(int(n), "record"), usd(u),
 				names.of(g.Missed), r.sinkWindow(), r.label(g.Window-r.WindowSize))
 			i = j
 			continue
-		case row.Status == PendingOnly && j-i > 1:
+		case row.Status == pendingOnly && j-i > 1:
 			fmt.Fprintf(bw, "  ~ %s with the same sums, %s: %s\n", plural(j-i, "row"), r.span(row, &r.Rows[j-1]), r.pendingRun(row, names))
 			i = j
 			continue
 		}
-		fmt.Fprintln(bw, r.RowLine(row, names))
-		for _, s := range r.Explain(row, names) {
+		fmt.Fprintln(bw, r.rowLine(row, names))
+		for _, s := range r.explain(row, names) {
 			fmt.Fprintf(bw, "      %s\n", s)
 		}
 		if row.Why != nil && opts.Records != 0 {
@@ -119,10 +119,10 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 // or both the same sums fired in one run and open in the other, the same way round.
 func foldable(x, y *Row) bool {
 	switch x.Status {
-	case Identical:
-		return y.Status == Identical
-	case PendingOnly:
-		return y.Status == PendingOnly && x.A.Open == y.A.Open
+	case identical:
+		return y.Status == identical
+	case pendingOnly:
+		return y.Status == pendingOnly && x.A.Open == y.A.Open
 	case OnlyA, OnlyB:
 		return y.Status == x.Status && movedWhole(x) && movedWhole(y) && x.Why.Groups[0].Window == y.Why.Groups[0].Window
 	}
@@ -132,7 +132,7 @@ func foldable(x, y *Row) bool {
 // movedWhole says the row is in one run only because the other counted all its records
 // in one other window.
 func movedWhole(r *Row) bool {
-	return r.Explained() && !r.A.Open && !r.B.Open && len(r.Why.Groups) == 1 && r.Why.Groups[0].Cause == Elsewhere
+	return r.explained() && !r.A.Open && !r.B.Open && len(r.Why.Groups) == 1 && r.Why.Groups[0].Cause == elsewhere
 }
 
 // sinkWindow names the compared windows: "processing-time minute", "minute".
@@ -143,26 +143,26 @@ func (r *Report) sinkWindow() string {
 	return r.windowWord()
 }
 
-// RowLine returns a row's one-line form: window, tenant, both cells and the difference,
+// rowLine returns a row's one-line form: window, tenant, both cells and the difference,
 // with a mark: "=" identical, "~" explained, "!" unexplained.
-func (r *Report) RowLine(row *Row, names Names) string {
+func (r *Report) rowLine(row *Row, names Names) string {
 	names = names.orDefault()
 	mark := "~"
 	switch {
-	case row.Status == Identical:
+	case row.Status == identical:
 		mark = "="
-	case !row.Explained():
+	case !row.explained():
 		mark = "!"
 	}
 	s := fmt.Sprintf("%s %s %-10s %s %-22s %s %-22s", mark, r.label(row.WindowStart), row.TenantID,
 		names.A, cellText(row.A), names.B, cellText(row.B))
-	if row.Status != Identical && row.Status != PendingOnly {
-		d := row.DeltaRequests()
+	if row.Status != identical && row.Status != pendingOnly {
+		d := row.deltaRequests()
 		sign := "+"
 		if d < 0 {
 			sign = "" // thousands.Format writes the minus
 		}
-		s += fmt.Sprintf(" Δ %s %s%s", signedUSD(row.DeltaUSD()), sign, thousands.Format(int64(d)))
+		s += fmt.Sprintf(" Δ %s %s%s", signedUSD(row.deltaUSD()), sign, thousands.Format(int64(d)))
 	}
 	return strings.TrimRight(s, " ")
 }
@@ -198,7 +198,7 @@ func cellText(c minutes.Cell) string {
 func recordLine(rec *Record, names Names) string {
 	s := rec.RequestID + " " + usd(rec.USD)
 	for _, side := range []Side{A, B} {
-		t := rec.Trace(side)
+		t := rec.trace(side)
 		s += "  " + names.of(side) + ": "
 		if t == nil {
 			s += "no trace"

@@ -58,7 +58,7 @@ func TestTheSheetOfTwoSessionsNamesEachRunOnceAndEveryReplay(t *testing.T) {
 	if got != string(want) {
 		t.Errorf("the sheet differs from %s (go test ./export -run TwoSessions -update rewrites it):\n%s", file, got)
 	}
-	if n := strings.Count(got, "\n"); n > MaxLines {
-		t.Errorf("%d lines, more than %d", n, MaxLines)
+	if n := strings.Count(got, "\n"); n > maxLines {
+		t.Errorf("%d lines, more than %d", n, maxLines)
 	}
 }

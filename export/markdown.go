@@ -9,9 +9,9 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
-// MaxLines is how long the answer sheet may be: a learner hands it in, so it stays a
+// maxLines is how long the answer sheet may be: a learner hands it in, so it stays a
 // page or four. The appendix is cut to fit; the JSON keeps everything.
-const MaxLines = 300
+const maxLines = 300
 
 // Markdown renders the answer sheet: a summary table, then per exercise the answers,
 // the sentence that proves the evidence with the run that backs it, and a small table;

@@ -37,7 +37,7 @@ func writeAppendix(b *sheet, doc Document) {
 		}
 	}
 	for i, p := range parts {
-		if len(b.lines)+len(p) > MaxLines {
+		if len(b.lines)+len(p) > maxLines {
 			if i > 0 {
 				b.line("")
 				b.line(fmt.Sprintf("(%d more appendix sections are in %s.)", len(parts)-i, JSONFile))

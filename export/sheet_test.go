@@ -70,8 +70,8 @@ func TestTheSheetIsSummaryFirstShortAndHasNoLocalPath(t *testing.T) {
 	md, _ := os.ReadFile(paths[0])
 	js, _ := os.ReadFile(paths[1])
 	sheet := string(md)
-	if n := strings.Count(sheet, "\n"); n > MaxLines {
-		t.Errorf("the sheet has %d lines, more than %d", n, MaxLines)
+	if n := strings.Count(sheet, "\n"); n > maxLines {
+		t.Errorf("the sheet has %d lines, more than %d", n, maxLines)
 	}
 	for _, text := range []string{sheet, string(js)} {
 		if strings.Contains(text, "/home/") || strings.Contains(text, ".cache") {

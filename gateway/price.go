@@ -78,15 +78,15 @@ func (p PriceTable) Validate() error {
 			// NaN and the infinities are no number JSON can write: a cost of one would
 			// make "usd":NaN in every output, and a price near the largest float
 			// overflows to one within a request.
-			if !(v >= 0 && v <= MaxPricePer1K) {
-				return fmt.Errorf("price of %s is %g, %g: each must be a number from 0 to %g USD per 1k tokens", m, pr.InputPer1K, pr.OutputPer1K, float64(MaxPricePer1K))
+			if !(v >= 0 && v <= maxPricePer1K) {
+				return fmt.Errorf("price of %s is %g, %g: each must be a number from 0 to %g USD per 1k tokens", m, pr.InputPer1K, pr.OutputPer1K, float64(maxPricePer1K))
 			}
 		}
 	}
 	return nil
 }
 
-// MaxPricePer1K is the highest price a table may hold, in USD per 1k tokens: far above
+// maxPricePer1K is the highest price a table may hold, in USD per 1k tokens: far above
 // any model's, and low enough that a request of the most tokens an event can carry
 // (2^63) costs a finite number.
-const MaxPricePer1K = 1e6
+const maxPricePer1K = 1e6

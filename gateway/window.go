@@ -12,7 +12,7 @@ import (
 // job refuses such an event as malformed instead, per line, as its PyFlink job does
 // (gateway_meter.py's parse_event): the error wraps ErrMalformed and says what is accepted.
 func CheckWindow(ts, size int64) error {
-	lo, hi := WindowRange(size)
+	lo, hi := windowRange(size)
 	if lo <= ts && ts <= hi {
 		return nil
 	}
@@ -20,8 +20,8 @@ func CheckWindow(ts, size int64) error {
 		ErrMalformed, ts, windowName(size), lo, hi)
 }
 
-// WindowRange is the first and the last ts whose tumbling window of size ms a long holds.
-func WindowRange(size int64) (lo, hi int64) {
+// windowRange is the first and the last ts whose tumbling window of size ms a long holds.
+func windowRange(size int64) (lo, hi int64) {
 	hi = math.MaxInt64 - math.MaxInt64%size - 1
 	lo = math.MinInt64 - math.MinInt64%size // Go's % truncates, as Java's does: the first start
 	return lo, hi

@@ -57,7 +57,7 @@ func TestAWindowOverflowsWithinAWindowOfTheEndsOfTheLongRange(t *testing.T) {
 // range refused outside of, exactly.
 func TestATimestampWhoseWindowOverflowsIsRefusedSayingWhatIsAccepted(t *testing.T) {
 	const size = 60_000
-	lo, hi := WindowRange(size)
+	lo, hi := windowRange(size)
 	if lo != -9223372036854720000 || hi != 9223372036854719999 {
 		t.Fatalf("WindowRange = %d, %d", lo, hi)
 	}

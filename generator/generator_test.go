@@ -168,7 +168,7 @@ func TestAnInstanceThatFallsBehindItsScheduleSaysSoAndWhenItCatchesUp(t *testing
 	g, err := New(cfg, WithClock(clock), WithBehind(func(i int, behind bool, lag time.Duration) {
 		mu.Lock()
 		defer mu.Unlock()
-		heard[i] = append(heard[i], fmt.Sprintf("%v %v", behind, lag > BehindAfter))
+		heard[i] = append(heard[i], fmt.Sprintf("%v %v", behind, lag > behindAfter))
 	}))
 	if err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func (in *instance) release(ctx context.Context, clock Clock, s *stream, untilMs
 			if clock.SleepUntil(ctx, due) != nil {
 				return
 			}
-		} else if lag := now.Sub(due); lag > BehindAfter && !in.late && in.behind != nil {
+		} else if lag := now.Sub(due); lag > behindAfter && !in.late && in.behind != nil {
 			in.late = true
 			in.behind(true, lag)
 		}

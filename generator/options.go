@@ -20,9 +20,9 @@ type options struct {
 	behind func(instance int, behind bool, lag time.Duration)
 }
 
-// BehindAfter is how far behind its schedule an instance's release may fall before
+// behindAfter is how far behind its schedule an instance's release may fall before
 // WithBehind hears of it.
-const BehindAfter = time.Second
+const behindAfter = time.Second
 
 // WithBehind calls report, from the instance's release goroutine, when the instance
 // produces an event more than BehindAfter after its ts (behind true: the machine does not

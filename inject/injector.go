@@ -12,9 +12,9 @@ import (
 	"github.com/labtui/labtui/generator"
 )
 
-// DefaultDuration is how long a hiccup lasts unless told otherwise: long enough that
+// defaultDuration is how long a hiccup lasts unless told otherwise: long enough that
 // held events land in a later minute than the one they belong to.
-const DefaultDuration = 35 * time.Second
+const defaultDuration = 35 * time.Second
 
 // Injector switches broker hiccups on and off per gateway instance. It is safe for
 // concurrent use.
@@ -47,9 +47,9 @@ type Option func(*Injector)
 // WithClock times hiccups by c instead of the wall clock.
 func WithClock(c generator.Clock) Option { return func(in *Injector) { in.clock = c } }
 
-// WithBaseDialer dials real connections with dial instead of a net.Dialer with a 5 s
+// withBaseDialer dials real connections with dial instead of a net.Dialer with a 5 s
 // timeout; use it to add TLS, for example.
-func WithBaseDialer(dial generator.DialFunc) Option {
+func withBaseDialer(dial generator.DialFunc) Option {
 	return func(in *Injector) { in.dial = dial }
 }
 
@@ -168,9 +168,9 @@ func (in *Injector) Start(instance int, d time.Duration) (Hold, error) {
 	return h, nil
 }
 
-// Stop ends instance's hiccup now, if one is on; its producer reconnects on its next
+// stop ends instance's hiccup now, if one is on; its producer reconnects on its next
 // retry.
-func (in *Injector) Stop(instance int) error {
+func (in *Injector) stop(instance int) error {
 	if err := in.check(instance); err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func (in *Injector) Stop(instance int) error {
 // StopAll ends every instance's hiccup now, as a lab that closes does.
 func (in *Injector) StopAll() {
 	for i := range in.gates {
-		in.Stop(i)
+		in.stop(i)
 	}
 }
 
@@ -203,8 +203,8 @@ func (in *Injector) check(instance int) error {
 	return nil
 }
 
-// Instances returns how many instances the injector serves.
-func (in *Injector) Instances() int { return len(in.gates) }
+// instances returns how many instances the injector serves.
+func (in *Injector) instances() int { return len(in.gates) }
 
 // conn is a connection of one instance, tracked so that a hiccup can drop it.
 type conn struct {

@@ -25,7 +25,7 @@ func pipeDialer(t *testing.T) func(context.Context, string, string) (net.Conn, e
 
 func newTestInjector(t *testing.T) (*Injector, *testkit.ManualClock) {
 	clock := testkit.NewManualClock(time.Unix(1795946400, 0))
-	return New(3, WithClock(clock), WithBaseDialer(pipeDialer(t))), clock
+	return New(3, WithClock(clock), withBaseDialer(pipeDialer(t))), clock
 }
 
 type heldCounts map[int]int64
@@ -93,7 +93,7 @@ func TestStopEndsAHiccupEarly(t *testing.T) {
 	if s := in.State(nil)[2]; !s.On || s.Left != 59*time.Second {
 		t.Fatalf("state = %+v, want on with 59s left", s)
 	}
-	if err := in.Stop(2); err != nil {
+	if err := in.stop(2); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := in.Dialer(2)(t.Context(), "tcp", "b:1"); err != nil {
@@ -191,10 +191,10 @@ func TestParseHiccup(t *testing.T) {
 	good := map[string]Hiccup{
 		"gw-1@40s+35s":    {Instance: 1, At: 40 * time.Second, For: 35 * time.Second},
 		"gw-0@0s+1m":      {Instance: 0, At: 0, For: time.Minute},
-		" gw-2@1m30s ":    {Instance: 2, At: 90 * time.Second, For: DefaultDuration},
+		" gw-2@1m30s ":    {Instance: 2, At: 90 * time.Second, For: defaultDuration},
 		"gw-10@50s+500ms": {Instance: 10, At: 50 * time.Second, For: 500 * time.Millisecond},
 		"gw-1@:40+35s":    {Instance: 1, OnSecond: true, Second: 40, For: 35 * time.Second},
-		"gw-0@:00":        {Instance: 0, OnSecond: true, Second: 0, For: DefaultDuration},
+		"gw-0@:00":        {Instance: 0, OnSecond: true, Second: 0, For: defaultDuration},
 	}
 	for spec, want := range good {
 		got, err := ParseHiccup(spec)

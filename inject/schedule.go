@@ -25,9 +25,9 @@ type Hiccup struct {
 	For      time.Duration
 }
 
-// MinLead is how long after the start an OnSecond hiccup starts at the earliest, so the
+// minLead is how long after the start an OnSecond hiccup starts at the earliest, so the
 // generator has been producing and the job reading for a while.
-const MinLead = 10 * time.Second
+const minLead = 10 * time.Second
 
 // StartsAt returns when the hiccup starts in a run that started at start.
 func (h Hiccup) StartsAt(start time.Time) time.Time {
@@ -35,7 +35,7 @@ func (h Hiccup) StartsAt(start time.Time) time.Time {
 		return start.Add(h.At)
 	}
 	t := start.Truncate(time.Minute).Add(time.Duration(h.Second) * time.Second)
-	for t.Before(start.Add(MinLead)) {
+	for t.Before(start.Add(minLead)) {
 		t = t.Add(time.Minute)
 	}
 	return t
@@ -65,7 +65,7 @@ func ParseHiccup(spec string) (Hiccup, error) {
 		return Hiccup{}, fmt.Errorf("hiccup %q names no instance (%v); %s", spec, err, form)
 	}
 	at, length, hasLength := strings.Cut(when, "+")
-	h := Hiccup{Instance: instance, For: DefaultDuration}
+	h := Hiccup{Instance: instance, For: defaultDuration}
 	if sec, aligned := strings.CutPrefix(at, ":"); aligned {
 		n, err := strconv.Atoi(sec)
 		if err != nil || n < 0 || n > 59 {

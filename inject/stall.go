@@ -34,11 +34,11 @@ func (s Stall) String() string {
 	return fmt.Sprintf("%d@%v+%v", s.Partition, s.At, s.For)
 }
 
-// ParseStall reads a stall written as PARTITION@START+DURATION, such as 2@40s+2m
+// parseStall reads a stall written as PARTITION@START+DURATION, such as 2@40s+2m
 // (partition 2, 40 s after the start, for 2 minutes) or 2@:30+2m (at second 30 of a
 // minute, the first one at least MinLead after the start). The duration is required.
 // Errors are plain sentences that show the expected form.
-func ParseStall(spec string) (Stall, error) {
+func parseStall(spec string) (Stall, error) {
 	const form = "write it as 2@40s+2m (partition 2, 40 s after the start, for 2 minutes) or 2@:30+2m (at second 30 of a minute)"
 	p, when, ok := strings.Cut(strings.TrimSpace(spec), "@")
 	if !ok {
@@ -77,7 +77,7 @@ func ParseStalls(specs []string) ([]Stall, error) {
 			if strings.TrimSpace(part) == "" {
 				continue
 			}
-			s, err := ParseStall(part)
+			s, err := parseStall(part)
 			if err != nil {
 				return nil, err
 			}

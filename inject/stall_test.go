@@ -10,11 +10,11 @@ func TestParseStall(t *testing.T) {
 		"2@40s+2m":  {Partition: 2, At: 40 * time.Second, For: 2 * time.Minute},
 		" 0@:30+1m": {Partition: 0, OnSecond: true, Second: 30, For: time.Minute},
 	} {
-		got, err := ParseStall(spec)
+		got, err := parseStall(spec)
 		if err != nil || got != want {
 			t.Errorf("ParseStall(%q) = %+v, %v; want %+v", spec, got, err, want)
 		}
-		if again, _ := ParseStall(got.String()); again != got {
+		if again, _ := parseStall(got.String()); again != got {
 			t.Errorf("%q does not round-trip through String: %q", spec, got.String())
 		}
 	}
@@ -24,7 +24,7 @@ func TestParseStall(t *testing.T) {
 		"2@40s":      `stall "2@40s" does not say for how long; write it as 2@40s+2m (partition 2, 40 s after the start, for 2 minutes) or 2@:30+2m (at second 30 of a minute)`,
 		"2@:61+1m":   `stall "2@:61+1m" has no valid second ":61", such as :30 (0 to 59); write it as 2@40s+2m (partition 2, 40 s after the start, for 2 minutes) or 2@:30+2m (at second 30 of a minute)`,
 	} {
-		if _, err := ParseStall(spec); err == nil || err.Error() != want {
+		if _, err := parseStall(spec); err == nil || err.Error() != want {
 			t.Errorf("ParseStall(%q) = %v\nwant %s", spec, err, want)
 		}
 	}

@@ -27,9 +27,9 @@ type Broker struct {
 	clusterID string
 }
 
-// DefaultBrokerPort is the port the broker takes when it is free, as the course's
+// defaultBrokerPort is the port the broker takes when it is free, as the course's
 // compose lab publishes Kafka on 9092; else the kernel picks one.
-const DefaultBrokerPort = 9092
+const defaultBrokerPort = 9092
 
 // StartBroker formats fresh storage (kafka.tools.StorageTool), starts kafka.Kafka, and
 // returns once it answers a metadata request. want is the port to take when free (0:
@@ -93,7 +93,7 @@ func startBroker(ctx context.Context, opts Options, want int) (*Broker, error) {
 		return nil, err
 	}
 	if err := b.waitReady(ctx, logFile); err != nil {
-		b.Stop()
+		b.stop()
 		return nil, err
 	}
 	return b, nil
@@ -101,13 +101,13 @@ func startBroker(ctx context.Context, opts Options, want int) (*Broker, error) {
 
 // java is the command running a Kafka main class; tool says a short-lived tool, which
 // starts in half the CPU time with C1 only and the serial collector.
-func (b *Broker) java(tool bool, class string, args ...string) Command {
+func (b *Broker) java(tool bool, class string, args ...string) command {
 	jvm := []string{"-Xms256m", "-Xmx512m"}
 	if tool {
 		jvm = []string{"-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}
 	}
-	jvm = append(jvm, "-Djava.io.tmpdir="+b.opts.TmpDir(), "-cp", filepath.Join(b.opts.Layout.KafkaLibs(), "*"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", class)
-	return Command{Path: b.opts.java(), Args: append(jvm, args...)}
+	jvm = append(jvm, "-Djava.io.tmpdir="+b.opts.tmpDir(), "-cp", filepath.Join(b.opts.Layout.kafkaLibs(), "*"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", class)
+	return command{Path: b.opts.java(), Args: append(jvm, args...)}
 }
 
 // properties is the broker's server.properties: one KRaft node on loopback, every
@@ -152,8 +152,8 @@ func clusterID() string {
 // Addr is the bootstrap address, Host:Port.
 func (b *Broker) Addr() string { return hostPort(b.Port) }
 
-// Process is the broker's JVM.
-func (b *Broker) Process() *Process { return b.proc }
+// process is the broker's JVM.
+func (b *Broker) process() *Process { return b.proc }
 
 // waitReady returns once the broker answers a metadata request with itself in it, under
 // the cluster id its storage was formatted with. A port is free when pickPort returns
@@ -188,9 +188,9 @@ func (b *Broker) waitReady(ctx context.Context, logFile string) error {
 	}
 }
 
-// CreateTopic creates topic with partitions partitions and one replica, through the
+// createTopic creates topic with partitions partitions and one replica, through the
 // admin API (what `kafka-topics.sh --create` does). A topic that exists is no error.
-func (b *Broker) CreateTopic(ctx context.Context, topic string, partitions int32) error {
+func (b *Broker) createTopic(ctx context.Context, topic string, partitions int32) error {
 	return CreateTopic(ctx, b.Addr(), topic, partitions, b.opts.Logf)
 }
 
@@ -215,11 +215,11 @@ func CreateTopic(ctx context.Context, brokers, topic string, partitions int32, l
 	return nil
 }
 
-// Stop stops the broker: SIGTERM, and SIGKILL to its group after 20 s.
-func (b *Broker) Stop() {
+// stop stops the broker: SIGTERM, and SIGKILL to its group after 20 s.
+func (b *Broker) stop() {
 	if b.proc != nil {
 		b.opts.logf("stop the Kafka broker (pid %d)", b.proc.Pid())
-		b.proc.Stop(20 * time.Second)
+		b.proc.stop(20 * time.Second)
 	}
 }
 

@@ -39,11 +39,11 @@ func TestWaitReadyRefusesAnotherKafkaOnThePort(t *testing.T) {
 	defer k.Close()
 	_, port, _ := net.SplitHostPort(k.ListenAddrs()[0])
 	var o Options
-	p, err := o.startProcess("Kafka broker", Command{Path: "sleep", Args: []string{"300"}}, "")
+	p, err := o.startProcess("Kafka broker", command{Path: "sleep", Args: []string{"300"}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Stop(time.Second)
+	defer p.stop(time.Second)
 	b := &Broker{opts: o, proc: p, clusterID: "this-run"}
 	b.Port, _ = strconv.Atoi(port)
 	err = b.waitReady(context.Background(), "broker.log")

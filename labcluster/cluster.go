@@ -36,7 +36,7 @@ type Ports struct {
 }
 
 // DefaultPorts are the course's: Kafka on 9092, Flink's web UI on 8081.
-var DefaultPorts = Ports{Broker: DefaultBrokerPort, REST: DefaultRESTPort}
+var DefaultPorts = Ports{Broker: defaultBrokerPort, REST: defaultRESTPort}
 
 // Start starts the broker and the Flink cluster side by side, creates topic with
 // partitions partitions, and returns once the broker answers and the TaskManager has
@@ -46,11 +46,11 @@ func Start(ctx context.Context, opts Options, ports Ports, topic string, partiti
 	if err != nil {
 		return nil, err
 	}
-	if ok, missing := opts.Layout.Installed(); !ok {
+	if ok, missing := opts.Layout.installed(); !ok {
 		return nil, fmt.Errorf("%s is not installed in %s: run `labtui cluster install`", missing, opts.Layout.Cache)
 	}
 	opts.logf("starting Kafka %s and Flink %s as processes of labtui; their files are in %s", KafkaVersion, FlinkVersion, opts.RunDir)
-	c := &Cluster{tmp: opts.TmpDir()}
+	c := &Cluster{tmp: opts.tmpDir()}
 	began := time.Now()
 	var wg sync.WaitGroup
 	var berr, ferr error
@@ -59,13 +59,13 @@ func Start(ctx context.Context, opts Options, ports Ports, topic string, partiti
 		defer wg.Done()
 		c.Broker, berr = StartBroker(ctx, opts, ports.Broker)
 		if berr == nil {
-			berr = c.Broker.CreateTopic(ctx, topic, partitions)
+			berr = c.Broker.createTopic(ctx, topic, partitions)
 			c.Timings.Broker = time.Since(began)
 		}
 	}()
 	go func() {
 		defer wg.Done()
-		c.Flink, ferr = StartFlink(ctx, opts, ports.REST)
+		c.Flink, ferr = startFlink(ctx, opts, ports.REST)
 		c.Timings.Flink = time.Since(began)
 	}()
 	wg.Wait()
@@ -87,11 +87,11 @@ func (c *Cluster) Stop() {
 	var wg sync.WaitGroup
 	if c.Flink != nil {
 		wg.Add(1)
-		go func() { defer wg.Done(); c.Flink.Stop() }()
+		go func() { defer wg.Done(); c.Flink.stop() }()
 	}
 	if c.Broker != nil {
 		wg.Add(1)
-		go func() { defer wg.Done(); c.Broker.Stop() }()
+		go func() { defer wg.Done(); c.Broker.stop() }()
 	}
 	wg.Wait()
 }

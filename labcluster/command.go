@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// Command is one program labtui runs: its path, arguments, the environment it adds to
+// command is one program labtui runs: its path, arguments, the environment it adds to
 // labtui's own, and the folder it runs in ("" for labtui's).
-type Command struct {
+type command struct {
 	Path string
 	Args []string
 	// Env holds the variables added to labtui's environment, as NAME=value.
@@ -24,7 +24,7 @@ type Command struct {
 // Line renders the command as a learner would type it in a POSIX shell: the added
 // variables, then the program and its arguments, each quoted when a shell would split
 // or expand it.
-func (c Command) Line() string {
+func (c command) Line() string {
 	var b strings.Builder
 	if c.Dir != "" {
 		b.WriteString("cd " + Quote(c.Dir) + " && ")
@@ -43,7 +43,7 @@ func (c Command) Line() string {
 }
 
 // cmd builds the exec.Cmd of c, bound to ctx.
-func (c Command) cmd(ctx context.Context) *exec.Cmd {
+func (c command) cmd(ctx context.Context) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, c.Path, c.Args...)
 	cmd.Env = append(os.Environ(), c.Env...)
 	cmd.Dir = c.Dir
@@ -68,7 +68,7 @@ func Quote(s string) string {
 // watchdog (so that ctx ending, or labtui dying, stops its children too), and returns
 // what it wrote on stdout and stderr together. Whatever of its group outlives it is
 // killed. A non-zero exit is an error carrying the last lines it wrote.
-func (o *Options) run(ctx context.Context, c Command) ([]byte, error) {
+func (o *Options) run(ctx context.Context, c command) ([]byte, error) {
 	c = o.withTmp(c)
 	o.logf("$ %s", c.Line())
 	var out bytes.Buffer

@@ -34,7 +34,7 @@ func TestComposeImagesFetchTheJarsInstallPins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := "ADD " + MavenCentral + "/" + connectorJar.path + " /opt/flink/lib/"
+	url := "ADD " + mavenCentral + "/" + connectorJar.path + " /opt/flink/lib/"
 	sum := connectorJar.sha256 + "  /opt/flink/lib/" + filepath.Base(connectorJar.path)
 	for _, want := range []string{url, sum} {
 		if !strings.Contains(string(dockerfile), want) {

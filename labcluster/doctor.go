@@ -37,9 +37,9 @@ func Doctor(ctx context.Context, l Layout) compose.Report {
 	for _, p := range []struct {
 		port int
 		what string
-	}{{DefaultBrokerPort, "Kafka"}, {DefaultRESTPort, "Flink's REST API and web UI"}} {
+	}{{defaultBrokerPort, "Kafka"}, {defaultRESTPort, "Flink's REST API and web UI"}} {
 		res := compose.Result{Name: "Port " + hostPort(p.port), Status: compose.OK, Detail: "free: " + p.what + " listens on it"}
-		if !PortFree(p.port) {
+		if !portFree(p.port) {
 			res.Detail = "taken by another program: " + p.what + " listens on a free port instead, shown at start"
 		}
 		r.Results = append(r.Results, res)
@@ -54,7 +54,7 @@ var javaVersion = regexp.MustCompile(`version "(\d+)(?:\.(\d+))?`)
 func checkJava(ctx context.Context) compose.Result {
 	res := compose.Result{Name: "Java 17+"}
 	fix := "Install a JDK 17 or later (Debian and Ubuntu: sudo apt-get install openjdk-17-jdk-headless; macOS: brew install openjdk@17) or set JAVA_HOME to one."
-	home, err := FindJavaHome()
+	home, err := findJavaHome()
 	if err != nil {
 		res.Status, res.Fix, res.Err = compose.Problem, fix, err
 		return res
@@ -86,7 +86,7 @@ var pythonVersion = regexp.MustCompile(`Python (\d+)\.(\d+)`)
 func checkPython(ctx context.Context, l Layout) compose.Result {
 	res := compose.Result{Name: "Python 3.11"}
 	if _, err := os.Stat(l.venvStamp()); err == nil {
-		res.Status, res.Detail = compose.OK, "the install's venv has its own: "+l.Python()
+		res.Status, res.Detail = compose.OK, "the install's venv has its own: "+l.python()
 		return res
 	}
 	fix := "Install Python 3.11 with its venv module (Debian and Ubuntu: sudo apt-get install python3 python3-venv; macOS: brew install python@3.11) so that python3 is on PATH."
@@ -218,7 +218,7 @@ func checkFlink(ctx context.Context, flinkURL string) compose.Result {
 	res := compose.Result{Name: "Flink at " + flinkURL}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	o, err := NewREST(flinkURL).Overview(ctx)
+	o, err := NewREST(flinkURL).overview(ctx)
 	switch {
 	case err != nil:
 		res.Status, res.Err = compose.Problem, err
@@ -245,9 +245,9 @@ const SavepointDirKey = "execution.checkpointing.savepoint-dir"
 
 var savepointDirKeys = []string{SavepointDirKey, "state.savepoints.dir", "savepoints.state.backend.fs.dir"}
 
-// SavepointDir is the savepoint folder a JobManager's configuration (as
+// savepointDir is the savepoint folder a JobManager's configuration (as
 // /jobmanager/config lists it) gives, under whichever of its keys; "" when none.
-func SavepointDir(conf map[string]string) string {
+func savepointDir(conf map[string]string) string {
 	for _, k := range savepointDirKeys {
 		if dir := conf[k]; dir != "" {
 			return dir
@@ -290,7 +290,7 @@ func checkFlinkConfig(ctx context.Context, flinkURL string) compose.Result {
 	res := compose.Result{Name: "Flink's configuration at " + flinkURL}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	conf, err := NewREST(flinkURL).JobManagerConfig(ctx)
+	conf, err := NewREST(flinkURL).jobManagerConfig(ctx)
 	if err != nil {
 		res.Status, res.Detail, res.Err = compose.Skipped, "the JobManager's configuration could not be read: "+err.Error(), err
 		return res
@@ -307,7 +307,7 @@ func checkFlinkConfig(ctx context.Context, flinkURL string) compose.Result {
 			fine = append(fine, set.fine+millis(ms))
 		}
 	}
-	if dir := SavepointDir(conf); dir != "" {
+	if dir := savepointDir(conf); dir != "" {
 		fine = append(fine, "savepoints in "+dir)
 	} else {
 		fine = append(fine, "no "+SavepointDirKey+": a replay's savepoints go to "+strings.TrimPrefix(FallbackSavepointDir, "file://")+" on the JobManager, each disposed of at once")

@@ -115,7 +115,7 @@ func TestDoctorRemoteReadsFlinksConfiguration(t *testing.T) {
 // version only), the plan is to pin it in place, not to make it again.
 func TestPlanOfAVenvWithoutTheLockIsToPinIt(t *testing.T) {
 	l := Layout{Cache: t.TempDir()}
-	home := filepath.Join(l.Venv(), "lib", "python3.11", "site-packages", "pyflink", "bin")
+	home := filepath.Join(l.venv(), "lib", "python3.11", "site-packages", "pyflink", "bin")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestPlanOfAVenvWithoutTheLockIsToPinIt(t *testing.T) {
 	if p.Venv || !p.Pin {
 		t.Fatalf("plan of an unpinned venv: venv %v, pin %v, want a pin in place", p.Venv, p.Pin)
 	}
-	if ok, missing := l.Installed(); ok || !strings.Contains(missing, "pinned") {
+	if ok, missing := l.installed(); ok || !strings.Contains(missing, "pinned") {
 		t.Fatalf("Installed() = %v, %q: an unpinned venv is not the install", ok, missing)
 	}
 	os.WriteFile(l.lockStamp(), []byte(pyLockSum()), 0o644)

@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// DefaultRESTPort is the port Flink's REST API and web UI take when it is free, as in
+// defaultRESTPort is the port Flink's REST API and web UI take when it is free, as in
 // the course's compose lab; else the kernel picks one.
-const DefaultRESTPort = 8081
+const defaultRESTPort = 8081
 
 // Flink is a Flink session cluster of one JobManager and one TaskManager, run with the
 // scripts of the distribution inside the apache-flink wheel. Its configuration and logs
@@ -39,19 +39,19 @@ type Flink struct {
 	changed chan struct{}
 }
 
-// StartFlink writes the cluster's configuration, starts the JobManager
+// startFlink writes the cluster's configuration, starts the JobManager
 // (`jobmanager.sh start-foreground`) and the TaskManager (`taskmanager.sh
 // start-foreground`), and returns once the TaskManager has registered with the
 // JobManager. wantREST is the REST port to take when free (0: any free port). Stop it
 // with Stop.
-func StartFlink(ctx context.Context, opts Options, wantREST int) (*Flink, error) {
+func startFlink(ctx context.Context, opts Options, wantREST int) (*Flink, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	f := &Flink{opts: opts, home: opts.Layout.FlinkHome(), dir: filepath.Join(opts.RunDir, "flink"), changed: make(chan struct{})}
+	f := &Flink{opts: opts, home: opts.Layout.flinkHome(), dir: filepath.Join(opts.RunDir, "flink"), changed: make(chan struct{})}
 	if f.home == "" {
-		return nil, fmt.Errorf("no Flink distribution in %s: run `labtui cluster install`", opts.Layout.Venv())
+		return nil, fmt.Errorf("no Flink distribution in %s: run `labtui cluster install`", opts.Layout.venv())
 	}
 	if f.RESTPort, err = pickPort(wantREST); err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func StartFlink(ctx context.Context, opts Options, wantREST int) (*Flink, error)
 	if f.rpcPort, err = pickPort(0); err != nil {
 		return nil, err
 	}
-	if err := writeConfDir(f.confDir(), f.home, opts.Layout.Python(), opts.TmpDir(), f.rpcPort, f.RESTPort, false); err != nil {
+	if err := writeConfDir(f.confDir(), f.home, opts.Layout.python(), opts.tmpDir(), f.rpcPort, f.RESTPort, false); err != nil {
 		return nil, fmt.Errorf("write Flink's configuration: %w", err)
 	}
 	f.REST = NewREST("http://" + hostPort(f.RESTPort))
@@ -72,7 +72,7 @@ func StartFlink(ctx context.Context, opts Options, wantREST int) (*Flink, error)
 		return nil, err
 	}
 	if err := f.startTaskManager(ctx, ""); err != nil {
-		f.Stop()
+		f.stop()
 		return nil, err
 	}
 	return f, nil
@@ -89,8 +89,8 @@ func (f *Flink) env(logDir string) []string {
 
 // script is `bin/NAME start-foreground` with its environment: the script execs the
 // JVM, so the process started is the JVM itself.
-func (f *Flink) script(name, logDir string) Command {
-	return Command{Path: filepath.Join(f.home, "bin", name), Args: []string{"start-foreground"}, Env: f.env(logDir)}
+func (f *Flink) script(name, logDir string) command {
+	return command{Path: filepath.Join(f.home, "bin", name), Args: []string{"start-foreground"}, Env: f.env(logDir)}
 }
 
 // startTaskManager starts the next TaskManager generation and waits until it has
@@ -143,7 +143,7 @@ func (f *Flink) waitTaskManager(ctx context.Context, old string, tm *Process) (s
 		if exited, err := tm.Exited(); exited {
 			return "", fmt.Errorf("the TaskManager exited during start (%v): its log in %s shows why", err, f.TaskManagerLogDir())
 		}
-		tms, err := f.REST.TaskManagers(ctx)
+		tms, err := f.REST.taskManagers(ctx)
 		if err == nil {
 			for _, t := range tms {
 				if t.ID != old {
@@ -174,8 +174,8 @@ func (f *Flink) TaskManager() (*Process, int) {
 	return f.tm, f.gen
 }
 
-// JobManager is the JobManager's process.
-func (f *Flink) JobManager() *Process { return f.jm }
+// jobManager is the JobManager's process.
+func (f *Flink) jobManager() *Process { return f.jm }
 
 // KillTaskManager kills the TaskManager's whole process group with SIGKILL, as a
 // machine that dies: its JVM and its Python workers end at once, and the JobManager
@@ -188,7 +188,7 @@ func (f *Flink) KillTaskManager() error {
 		return errors.New("no TaskManager runs")
 	}
 	f.opts.logf("$ kill -KILL -- -%d   # the TaskManager's process group: its JVM and Python workers", tm.Pid())
-	tm.Kill()
+	tm.kill()
 	return nil
 }
 
@@ -206,17 +206,17 @@ func (f *Flink) StartTaskManager(ctx context.Context) error {
 	return f.startTaskManager(ctx, old)
 }
 
-// RestartTaskManager is KillTaskManager, then StartTaskManager.
-func (f *Flink) RestartTaskManager(ctx context.Context) error {
+// restartTaskManager is KillTaskManager, then StartTaskManager.
+func (f *Flink) restartTaskManager(ctx context.Context) error {
 	if err := f.KillTaskManager(); err != nil {
 		return err
 	}
 	return f.StartTaskManager(ctx)
 }
 
-// Stop stops the TaskManager and the JobManager, SIGTERM, then SIGKILL to each group
+// stop stops the TaskManager and the JobManager, SIGTERM, then SIGKILL to each group
 // after 15 s, and waits until both have exited.
-func (f *Flink) Stop() {
+func (f *Flink) stop() {
 	f.mu.Lock()
 	tm := f.tm
 	f.mu.Unlock()
@@ -229,7 +229,7 @@ func (f *Flink) Stop() {
 		go func() {
 			defer wg.Done()
 			f.opts.logf("stop the %s (pid %d)", p.Name, p.Pid())
-			p.Stop(15 * time.Second)
+			p.stop(15 * time.Second)
 		}()
 	}
 	wg.Wait()

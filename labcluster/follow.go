@@ -13,12 +13,12 @@ import (
 // pieces of this size.
 const maxLine = 1 << 20
 
-// FollowTaskManager hands each line the TaskManagers write on stdout (the print sinks,
+// followTaskManager hands each line the TaskManagers write on stdout (the print sinks,
 // and anything else the job prints) to line, in order, until ctx ends, polling every
 // interval. When RestartTaskManager starts a new TaskManager it reads the old one's
 // file to its end first, then follows the new one's from its beginning, so no line is
 // missed or read twice. A last line without its newline is held until it is complete.
-func (f *Flink) FollowTaskManager(ctx context.Context, interval time.Duration, line func(string)) {
+func (f *Flink) followTaskManager(ctx context.Context, interval time.Duration, line func(string)) {
 	f.mu.Lock()
 	gen := f.gen
 	f.mu.Unlock()

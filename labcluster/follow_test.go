@@ -41,7 +41,7 @@ func TestFollowReadsEachTaskManagerOnceInOrder(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		f.FollowTaskManager(ctx, 5*time.Millisecond, func(s string) { mu.Lock(); got = append(got, s); mu.Unlock() })
+		f.followTaskManager(ctx, 5*time.Millisecond, func(s string) { mu.Lock(); got = append(got, s); mu.Unlock() })
 	}()
 	write(1, "event-time> {\"a\":1}\nlate> {\"b\"")
 	waitCount(1)

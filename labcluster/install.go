@@ -27,8 +27,8 @@ type artifact struct {
 	sha256 string
 }
 
-// MavenCentral is where Install fetches the jars.
-const MavenCentral = "https://repo1.maven.org/maven2"
+// mavenCentral is where Install fetches the jars.
+const mavenCentral = "https://repo1.maven.org/maven2"
 
 // Estimates of an install from nothing, measured here (2 busy cores, a fast connection,
 // PIP_NO_CACHE_DIR=1): pip downloaded 485 MB (60 files) and made a venv of 836 MB in
@@ -103,7 +103,7 @@ func mib(n int64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
 // Plan looks at the cache and says what Install would do.
 func (l Layout) Plan() Plan {
 	var p Plan
-	if _, err := os.Stat(l.venvStamp()); err != nil || l.FlinkHome() == "" {
+	if _, err := os.Stat(l.venvStamp()); err != nil || l.flinkHome() == "" {
 		p.Venv = true
 		p.Download += pipDownloadBytes
 		p.Disk += venvDiskBytes
@@ -141,9 +141,9 @@ type placedJar struct {
 
 // jars lists every jar of the install with where it goes.
 func (l Layout) jars() []placedJar {
-	js := []placedJar{{connectorJar, l.ConnectorJar()}}
+	js := []placedJar{{connectorJar, l.connectorJar()}}
 	for _, a := range brokerJars {
-		js = append(js, placedJar{a, filepath.Join(l.KafkaLibs(), path.Base(a.path))})
+		js = append(js, placedJar{a, filepath.Join(l.kafkaLibs(), path.Base(a.path))})
 	}
 	return js
 }
@@ -206,7 +206,7 @@ func Install(ctx context.Context, l Layout, o InstallOptions) error {
 		}
 	}
 	if plan.Loopback {
-		javaHome, err := FindJavaHome()
+		javaHome, err := findJavaHome()
 		if err != nil {
 			return err
 		}
@@ -251,15 +251,15 @@ func installVenv(ctx context.Context, l Layout, o InstallOptions, fresh bool, pr
 	}
 	opts := Options{Logf: o.Logf}
 	if fresh {
-		if err := os.RemoveAll(l.Venv()); err != nil {
+		if err := os.RemoveAll(l.venv()); err != nil {
 			return fmt.Errorf("remove the half-made venv: %w", err)
 		}
-		if _, err := opts.run(ctx, Command{Path: py, Args: []string{"-m", "venv", l.Venv()}}); err != nil {
+		if _, err := opts.run(ctx, command{Path: py, Args: []string{"-m", "venv", l.venv()}}); err != nil {
 			return fmt.Errorf("create the venv (Debian and Ubuntu need the python3-venv package): %w", err)
 		}
 	}
 	os.Remove(l.lockStamp())
-	reqs, build := filepath.Join(l.Venv(), "requirements.txt"), filepath.Join(l.Venv(), "build-requirements.txt")
+	reqs, build := filepath.Join(l.venv(), "requirements.txt"), filepath.Join(l.venv(), "build-requirements.txt")
 	if err := os.WriteFile(reqs, pyRequirements, 0o644); err != nil {
 		return fmt.Errorf("write the venv's pinned requirements: %w", err)
 	}
@@ -267,10 +267,10 @@ func installVenv(ctx context.Context, l Layout, o InstallOptions, fresh bool, pr
 		return fmt.Errorf("write the venv's pinned requirements: %w", err)
 	}
 	pip := []string{"-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off", "--require-hashes"}
-	if _, err := opts.run(ctx, Command{Path: l.Python(), Args: append(pip, "-r", build)}); err != nil {
+	if _, err := opts.run(ctx, command{Path: l.python(), Args: append(pip, "-r", build)}); err != nil {
 		return fmt.Errorf("pip install the pinned build tools: %w", err)
 	}
-	c := Command{Path: l.Python(), Args: append(pip, "--no-build-isolation", "-r", reqs)}
+	c := command{Path: l.python(), Args: append(pip, "--no-build-isolation", "-r", reqs)}
 	opts.logf("$ %s", c.Line())
 	cmd := c.cmd(ctx)
 	pr, pw := io.Pipe()
@@ -294,7 +294,7 @@ func installVenv(ctx context.Context, l Layout, o InstallOptions, fresh bool, pr
 	if err := <-waited; err != nil {
 		return fmt.Errorf("pip install apache-flink==%s: %w:\n  %s", FlinkVersion, err, strings.Join(last.lines, "\n  "))
 	}
-	out, err := exec.CommandContext(ctx, l.Python(), "-c", "import pyflink.version as v; print(v.__version__)").Output()
+	out, err := exec.CommandContext(ctx, l.python(), "-c", "import pyflink.version as v; print(v.__version__)").Output()
 	if err != nil {
 		return fmt.Errorf("pip installed apache-flink, but python cannot import pyflink: %w", err)
 	}
@@ -330,7 +330,7 @@ func installJars(ctx context.Context, l Layout, o InstallOptions, missing []arti
 	}
 	repo := o.Repository
 	if repo == "" {
-		repo = MavenCentral
+		repo = mavenCentral
 	}
 	client := o.HTTP
 	if client == nil {
@@ -345,7 +345,7 @@ func installJars(ctx context.Context, l Layout, o InstallOptions, missing []arti
 		dest[j.path] = j.dest
 	}
 	if o.Logf != nil {
-		o.Logf("fetch %d jars (%s) from %s into %s and %s", len(missing), mib(total), repo, filepath.Dir(l.ConnectorJar()), l.KafkaLibs())
+		o.Logf("fetch %d jars (%s) from %s into %s and %s", len(missing), mib(total), repo, filepath.Dir(l.connectorJar()), l.kafkaLibs())
 	}
 	for _, a := range missing {
 		if err := fetch(ctx, client, repo+"/"+a.path, dest[a.path], a, func(n int64) {

@@ -43,9 +43,9 @@ func NewClient(opts Options, restURL string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	home := opts.Layout.FlinkHome()
+	home := opts.Layout.flinkHome()
 	if home == "" {
-		return nil, fmt.Errorf("no Flink distribution in %s: run `labtui cluster install`", opts.Layout.Venv())
+		return nil, fmt.Errorf("no Flink distribution in %s: run `labtui cluster install`", opts.Layout.venv())
 	}
 	u, err := url.Parse(restURL)
 	if err != nil || u.Host == "" {
@@ -60,7 +60,7 @@ func NewClient(opts Options, restURL string) (*Client, error) {
 	}
 	p, _ := strconv.Atoi(port)
 	dir := filepath.Join(opts.RunDir, "flink-client")
-	if err := writeConfDir(filepath.Join(dir, "conf"), home, opts.Layout.Python(), opts.TmpDir(), 0, p, true); err != nil {
+	if err := writeConfDir(filepath.Join(dir, "conf"), home, opts.Layout.python(), opts.tmpDir(), 0, p, true); err != nil {
 		return nil, fmt.Errorf("write the Flink client's configuration: %w", err)
 	}
 	logDir := filepath.Join(dir, "log")
@@ -80,10 +80,10 @@ func NewClient(opts Options, restURL string) (*Client, error) {
 // takes 10-30 s.
 func (c *Client) Submit(ctx context.Context, script string, args ...string) (string, error) {
 	cmdArgs := append([]string{"run", "-m", c.address, "-d", "-py", script,
-		"--jars", "file://" + c.opts.Layout.ConnectorJar()}, args...)
-	cmd := Command{Path: filepath.Join(c.home, "bin", "flink"), Args: cmdArgs,
+		"--jars", "file://" + c.opts.Layout.connectorJar()}, args...)
+	cmd := command{Path: filepath.Join(c.home, "bin", "flink"), Args: cmdArgs,
 		Env: []string{"FLINK_CONF_DIR=" + c.confDir, "FLINK_LOG_DIR=" + c.logDir, "JAVA_HOME=" + c.opts.JavaHome,
-			"FLINK_OPT_DIR=" + c.opts.Layout.LoopbackOptDir()}}
+			"FLINK_OPT_DIR=" + c.opts.Layout.loopbackOptDir()}}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	out, err := c.opts.run(ctx, cmd)
@@ -99,7 +99,7 @@ func (c *Client) Submit(ctx context.Context, script string, args ...string) (str
 
 // Close removes the client's temporary files (Options.TmpDir); call it once no command
 // of the client runs.
-func (c *Client) Close() error { return os.RemoveAll(c.opts.TmpDir()) }
+func (c *Client) Close() error { return os.RemoveAll(c.opts.tmpDir()) }
 
 // Submit submits the job to this cluster; see Client.Submit.
 func (f *Flink) Submit(ctx context.Context, script string, args ...string) (string, error) {
@@ -110,9 +110,9 @@ func (f *Flink) Submit(ctx context.Context, script string, args ...string) (stri
 	return c.Submit(ctx, script, args...)
 }
 
-// Cancel cancels the job through the REST API and waits up to 30 s until it has ended,
+// cancel cancels the job through the REST API and waits up to 30 s until it has ended,
 // so that its last lines are written before anything else starts.
-func (f *Flink) Cancel(ctx context.Context, id string) error {
+func (f *Flink) cancel(ctx context.Context, id string) error {
 	return CancelJob(ctx, f.REST, id, f.opts.Logf)
 }
 
@@ -127,6 +127,6 @@ func CancelJob(ctx context.Context, c *REST, id string, logf func(string, ...any
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	_, err := c.WaitState(ctx, id, 250*time.Millisecond, func(s string) bool { return s == "" || Terminal(s) })
+	_, err := c.waitState(ctx, id, 250*time.Millisecond, func(s string) bool { return s == "" || Terminal(s) })
 	return err
 }

@@ -11,7 +11,7 @@ import (
 const (
 	FlinkVersion     = "2.2.1"
 	KafkaVersion     = "4.1.1"
-	ConnectorVersion = "5.0.0-2.2"
+	connectorVersion = "5.0.0-2.2"
 )
 
 // Layout is where an install lives inside its cache folder. It is the layout of the
@@ -35,19 +35,19 @@ func DefaultCache() (string, error) {
 	return filepath.Join(base, "labtui", "cluster"), nil
 }
 
-// Venv is the virtual environment apache-flink is installed in.
-func (l Layout) Venv() string { return filepath.Join(l.Cache, "venv-flink-"+FlinkVersion) }
+// venv is the virtual environment apache-flink is installed in.
+func (l Layout) venv() string { return filepath.Join(l.Cache, "venv-flink-"+FlinkVersion) }
 
-// Python is the venv's python.
-func (l Layout) Python() string { return filepath.Join(l.Venv(), "bin", "python") }
+// python is the venv's python.
+func (l Layout) python() string { return filepath.Join(l.venv(), "bin", "python") }
 
 // venvStamp holds the installed PyFlink version once pip has finished.
-func (l Layout) venvStamp() string { return filepath.Join(l.Venv(), ".installed") }
+func (l Layout) venvStamp() string { return filepath.Join(l.venv(), ".installed") }
 
-// FlinkHome is the Flink distribution inside the wheel (its bin/, conf/, lib/), or ""
+// flinkHome is the Flink distribution inside the wheel (its bin/, conf/, lib/), or ""
 // when the venv has no pyflink.
-func (l Layout) FlinkHome() string {
-	m, _ := filepath.Glob(filepath.Join(l.Venv(), "lib", "python3*", "site-packages", "pyflink"))
+func (l Layout) flinkHome() string {
+	m, _ := filepath.Glob(filepath.Join(l.venv(), "lib", "python3*", "site-packages", "pyflink"))
 	for _, d := range m {
 		if st, err := os.Stat(filepath.Join(d, "bin", "flink")); err == nil && !st.IsDir() {
 			return d
@@ -56,31 +56,31 @@ func (l Layout) FlinkHome() string {
 	return ""
 }
 
-// ConnectorJar is the Kafka connector the job ships with --jars.
-func (l Layout) ConnectorJar() string {
-	return filepath.Join(l.Cache, "jars", "flink-sql-connector-kafka-"+ConnectorVersion+".jar")
+// connectorJar is the Kafka connector the job ships with --jars.
+func (l Layout) connectorJar() string {
+	return filepath.Join(l.Cache, "jars", "flink-sql-connector-kafka-"+connectorVersion+".jar")
 }
 
-// KafkaLibs is the folder of the broker's jars and their runtime dependencies.
-func (l Layout) KafkaLibs() string {
+// kafkaLibs is the folder of the broker's jars and their runtime dependencies.
+func (l Layout) kafkaLibs() string {
 	return filepath.Join(l.Cache, "kafka-"+KafkaVersion, "libs")
 }
 
 // jarsStamp is the file that says the jars are complete.
 func (l Layout) jarsStamp() string {
-	return filepath.Join(l.Cache, ".jars-"+ConnectorVersion+"-kafka-"+KafkaVersion)
+	return filepath.Join(l.Cache, ".jars-"+connectorVersion+"-kafka-"+KafkaVersion)
 }
 
-// JobScript is where the lab's PyFlink job is written (from the copy inside labtui).
-func (l Layout) JobScript() string { return filepath.Join(l.Cache, "job", "gateway_meter.py") }
+// jobScript is where the lab's PyFlink job is written (from the copy inside labtui).
+func (l Layout) jobScript() string { return filepath.Join(l.Cache, "job", "gateway_meter.py") }
 
-// Installed reports whether every part of the install is in place, and names the first
+// installed reports whether every part of the install is in place, and names the first
 // that is missing.
-func (l Layout) Installed() (bool, string) {
+func (l Layout) installed() (bool, string) {
 	if _, err := os.Stat(l.venvStamp()); err != nil {
 		return false, "the venv with apache-flink==" + FlinkVersion
 	}
-	if l.FlinkHome() == "" {
+	if l.flinkHome() == "" {
 		return false, "the Flink distribution inside the apache-flink wheel"
 	}
 	if !l.venvPinned() {
@@ -89,10 +89,10 @@ func (l Layout) Installed() (bool, string) {
 	if _, err := os.Stat(l.jarsStamp()); err != nil {
 		return false, "the Kafka connector and broker jars"
 	}
-	if _, err := os.Stat(l.ConnectorJar()); err != nil {
+	if _, err := os.Stat(l.connectorJar()); err != nil {
 		return false, "the Kafka connector jar"
 	}
-	if _, err := os.Stat(l.KafkaLibs()); err != nil {
+	if _, err := os.Stat(l.kafkaLibs()); err != nil {
 		return false, "the Kafka broker's jars"
 	}
 	if !l.loopbackBuilt() {

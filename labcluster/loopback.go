@@ -30,20 +30,20 @@ var loopbackSource []byte
 // loopbackClass is the class file the patched jar replaces.
 const loopbackClass = "org/apache/beam/sdk/fn/server/ServerFactory$InetSocketAddressServerFactory.class"
 
-// LoopbackOptDir is the folder given to `flink run` as FLINK_OPT_DIR: the patched
+// loopbackOptDir is the folder given to `flink run` as FLINK_OPT_DIR: the patched
 // flink-python jar is its only file.
-func (l Layout) LoopbackOptDir() string {
+func (l Layout) loopbackOptDir() string {
 	return filepath.Join(l.Cache, "flink-python-loopback-"+FlinkVersion)
 }
 
 // loopbackJar is the patched jar, named as the wheel's is.
 func (l Layout) loopbackJar() string {
-	return filepath.Join(l.LoopbackOptDir(), "flink-python-"+FlinkVersion+".jar")
+	return filepath.Join(l.loopbackOptDir(), "flink-python-"+FlinkVersion+".jar")
 }
 
 // wheelPythonJar is flink-python's own jar inside the wheel.
 func (l Layout) wheelPythonJar() string {
-	home := l.FlinkHome()
+	home := l.flinkHome()
 	if home == "" {
 		return ""
 	}
@@ -51,7 +51,7 @@ func (l Layout) wheelPythonJar() string {
 }
 
 // loopbackStamp holds the SHA-256 of the source the patched jar was built from.
-func (l Layout) loopbackStamp() string { return filepath.Join(l.LoopbackOptDir(), ".built") }
+func (l Layout) loopbackStamp() string { return filepath.Join(l.loopbackOptDir(), ".built") }
 
 // loopbackSourceSum is the SHA-256 of the embedded source.
 func loopbackSourceSum() string {
@@ -75,7 +75,7 @@ func (l Layout) loopbackBuilt() bool {
 func buildLoopbackJar(ctx context.Context, l Layout, javaHome string, logf func(string, ...any)) error {
 	orig := l.wheelPythonJar()
 	if orig == "" {
-		return fmt.Errorf("no Flink distribution in %s to patch", l.Venv())
+		return fmt.Errorf("no Flink distribution in %s to patch", l.venv())
 	}
 	work, err := os.MkdirTemp(l.Cache, ".loopback-")
 	if err != nil {
@@ -91,7 +91,7 @@ func buildLoopbackJar(ctx context.Context, l Layout, javaHome string, logf func(
 	}
 	classes := filepath.Join(work, "classes")
 	opts := Options{Logf: logf}
-	javac := Command{Path: filepath.Join(javaHome, "bin", "javac"),
+	javac := command{Path: filepath.Join(javaHome, "bin", "javac"),
 		Args: []string{"--release", "11", "-nowarn", "-cp", orig, "-d", classes, src},
 		Env:  []string{"TMPDIR=" + work}}
 	if _, err := opts.run(ctx, javac); err != nil {
@@ -101,10 +101,10 @@ func buildLoopbackJar(ctx context.Context, l Layout, javaHome string, logf func(
 	if err != nil {
 		return fmt.Errorf("build the loopback fix of flink-python: %w", err)
 	}
-	if err := os.MkdirAll(l.LoopbackOptDir(), 0o755); err != nil {
+	if err := os.MkdirAll(l.loopbackOptDir(), 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(l.LoopbackOptDir(), ".jar-partial")
+	tmp := filepath.Join(l.loopbackOptDir(), ".jar-partial")
 	if err := patchJar(orig, tmp, loopbackClass, class); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write the loopback copy of %s: %w", orig, err)

@@ -33,7 +33,7 @@ func (o *Options) logf(format string, args ...any) {
 // withDefaults fills JavaHome and RunDir, creating the run folder.
 func (o Options) withDefaults() (Options, error) {
 	if o.JavaHome == "" {
-		home, err := FindJavaHome()
+		home, err := findJavaHome()
 		if err != nil {
 			return o, err
 		}
@@ -46,36 +46,36 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		o.RunDir = dir
 	}
-	if err := os.MkdirAll(o.TmpDir(), 0o755); err != nil {
+	if err := os.MkdirAll(o.tmpDir(), 0o755); err != nil {
 		return o, fmt.Errorf("create the run folder: %w", err)
 	}
 	return o, nil
 }
 
-// TmpDir is the run's folder of temporary files: $TMPDIR and java.io.tmpdir of every
+// tmpDir is the run's folder of temporary files: $TMPDIR and java.io.tmpdir of every
 // process of the run, and Flink's io.tmp.dirs. Cluster.Stop removes it, and so does the
 // next run for a run that died (see pruneRuns).
-func (o *Options) TmpDir() string { return filepath.Join(o.RunDir, tmpName) }
+func (o *Options) tmpDir() string { return filepath.Join(o.RunDir, tmpName) }
 
 // tmpName is the name of a run's folder of temporary files.
 const tmpName = "tmp"
 
 // withTmp adds $TMPDIR, the run's folder of temporary files, to c's environment when
 // there is a run folder.
-func (o *Options) withTmp(c Command) Command {
+func (o *Options) withTmp(c command) command {
 	if o.RunDir == "" {
 		return c
 	}
-	c.Env = append(append([]string(nil), c.Env...), "TMPDIR="+o.TmpDir())
+	c.Env = append(append([]string(nil), c.Env...), "TMPDIR="+o.tmpDir())
 	return c
 }
 
 // java is the java executable of JavaHome.
 func (o *Options) java() string { return filepath.Join(o.JavaHome, "bin", "java") }
 
-// FindJavaHome returns $JAVA_HOME, else the JDK folder of the java found on PATH
+// findJavaHome returns $JAVA_HOME, else the JDK folder of the java found on PATH
 // (following its links, as the conformance scripts do).
-func FindJavaHome() (string, error) {
+func findJavaHome() (string, error) {
 	if h := os.Getenv("JAVA_HOME"); h != "" {
 		return h, nil
 	}

@@ -26,8 +26,8 @@ func pickPort(want int) (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// PortFree reports whether port can be bound on Host now.
-func PortFree(port int) bool {
+// portFree reports whether port can be bound on Host now.
+func portFree(port int) bool {
 	l, err := net.Listen("tcp", net.JoinHostPort(Host, strconv.Itoa(port)))
 	if err != nil {
 		return false

@@ -23,7 +23,7 @@ type Process struct {
 // stdout and stderr to the file out (created or truncated; "" discards them). The
 // kernel kills it when labtui dies (Linux's parent-death signal), and the watchdog kills
 // the rest of its group (see guard).
-func (o *Options) startProcess(name string, c Command, out string) (*Process, error) {
+func (o *Options) startProcess(name string, c command, out string) (*Process, error) {
 	c = o.withTmp(c)
 	o.logf("$ %s", c.Line())
 	cmd := c.cmd(context.Background())
@@ -68,9 +68,9 @@ func (p *Process) Exited() (bool, error) {
 	}
 }
 
-// Kill sends SIGKILL to the whole process group at once, as a machine that dies, and
+// kill sends SIGKILL to the whole process group at once, as a machine that dies, and
 // waits until the leader has exited.
-func (p *Process) Kill() {
+func (p *Process) kill() {
 	killGroup(p.pid)
 	<-p.done
 	p.gone()
@@ -83,10 +83,10 @@ func (p *Process) gone() {
 	}
 }
 
-// Stop sends SIGTERM to the process group, waits up to grace for the leader to exit,
+// stop sends SIGTERM to the process group, waits up to grace for the leader to exit,
 // then sends SIGKILL to whatever of the group is left. It returns once the leader has
 // exited; stopping a process that has exited only clears what is left of its group.
-func (p *Process) Stop(grace time.Duration) {
+func (p *Process) stop(grace time.Duration) {
 	select {
 	case <-p.done:
 	default:
@@ -116,8 +116,8 @@ func waitGroupGone(pgid int) bool {
 	return true
 }
 
-// Wait waits for the process to exit or ctx to end.
-func (p *Process) Wait(ctx context.Context) error {
+// wait waits for the process to exit or ctx to end.
+func (p *Process) wait(ctx context.Context) error {
 	select {
 	case <-p.done:
 		return p.err

@@ -16,7 +16,7 @@ import (
 func TestStopEndsTheWholeGroup(t *testing.T) {
 	var o Options
 	pidFile := filepath.Join(t.TempDir(), "child")
-	p, err := o.startProcess("test", Command{Path: "sh", Args: []string{"-c",
+	p, err := o.startProcess("test", command{Path: "sh", Args: []string{"-c",
 		`sh -c 'trap "" TERM; echo $$ > ` + pidFile + `; exec sleep 300' & wait`}}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestStopEndsTheWholeGroup(t *testing.T) {
 		child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 		return child != 0
 	})
-	p.Stop(200 * time.Millisecond)
+	p.stop(200 * time.Millisecond)
 	if groupAlive(p.Pid()) {
 		t.Fatalf("process group %d is alive after Stop", p.Pid())
 	}
@@ -39,12 +39,12 @@ func TestStopEndsTheWholeGroup(t *testing.T) {
 // Kill ends the group at once, as a dead machine.
 func TestKillEndsTheGroupAtOnce(t *testing.T) {
 	var o Options
-	p, err := o.startProcess("test", Command{Path: "sh", Args: []string{"-c", `trap "" TERM; sleep 300 & wait`}}, "")
+	p, err := o.startProcess("test", command{Path: "sh", Args: []string{"-c", `trap "" TERM; sleep 300 & wait`}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	p.Kill()
+	p.kill()
 	if groupAlive(p.Pid()) {
 		t.Fatalf("process group %d is alive after Kill", p.Pid())
 	}
@@ -54,7 +54,7 @@ func TestKillEndsTheGroupAtOnce(t *testing.T) {
 }
 
 func TestCommandLineIsWhatALearnerTypes(t *testing.T) {
-	c := Command{Path: "/opt/flink/bin/flink", Args: []string{"run", "-d", "-py", "job.py", "--topic", "it's", ""},
+	c := command{Path: "/opt/flink/bin/flink", Args: []string{"run", "-d", "-py", "job.py", "--topic", "it's", ""},
 		Env: []string{"JAVA_HOME=/usr/lib/jvm/java 17", "FLINK_CONF_DIR=/tmp/conf"}}
 	want := `FLINK_CONF_DIR=/tmp/conf JAVA_HOME='/usr/lib/jvm/java 17' /opt/flink/bin/flink run -d -py job.py --topic 'it'\''s' ''`
 	if got := c.Line(); got != want {

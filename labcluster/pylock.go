@@ -32,7 +32,7 @@ func pyLockSum() string {
 }
 
 // lockStamp holds pyLockSum once pip has installed the locked set into the venv.
-func (l Layout) lockStamp() string { return filepath.Join(l.Venv(), ".pylock") }
+func (l Layout) lockStamp() string { return filepath.Join(l.venv(), ".pylock") }
 
 // venvPinned reports whether the venv holds the set the lock files name.
 func (l Layout) venvPinned() bool {

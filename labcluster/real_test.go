@@ -45,7 +45,7 @@ func TestRealCluster(t *testing.T) {
 	}()
 	t.Logf("cluster up in %s (broker %s, flink %s)", time.Since(began), c.Timings.Broker, c.Timings.Flink)
 	tm1, _ := c.Flink.TaskManager()
-	procs = append(procs, c.Broker.Process(), c.Flink.JobManager(), tm1)
+	procs = append(procs, c.Broker.process(), c.Flink.jobManager(), tm1)
 
 	var mu sync.Mutex
 	var lines []string
@@ -53,7 +53,7 @@ func TestRealCluster(t *testing.T) {
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
-		c.Flink.FollowTaskManager(fctx, 100*time.Millisecond, func(s string) {
+		c.Flink.followTaskManager(fctx, 100*time.Millisecond, func(s string) {
 			mu.Lock()
 			lines = append(lines, s)
 			mu.Unlock()
@@ -92,7 +92,7 @@ func TestRealCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("submitted %s in %s", id, time.Since(sub))
-	if _, err := c.Flink.REST.WaitState(ctx, id, 250*time.Millisecond, func(s string) bool { return s == "RUNNING" }); err != nil {
+	if _, err := c.Flink.REST.waitState(ctx, id, 250*time.Millisecond, func(s string) bool { return s == "RUNNING" }); err != nil {
 		t.Fatal(err)
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Broker.Addr()), kgo.DefaultProduceTopic("lab-topic"))
@@ -123,7 +123,7 @@ func TestRealCluster(t *testing.T) {
 	t.Logf("listeners while the job runs: %s", strings.Join(ls, ", "))
 
 	kill := time.Now()
-	if err := c.Flink.RestartTaskManager(ctx); err != nil {
+	if err := c.Flink.restartTaskManager(ctx); err != nil {
 		t.Fatal(err)
 	}
 	tm2, gen := c.Flink.TaskManager()
@@ -137,7 +137,7 @@ func TestRealCluster(t *testing.T) {
 	if state != "RUNNING" {
 		t.Errorf("job %s is %s after the restart, want RUNNING", id, state)
 	}
-	if err := c.Flink.Cancel(ctx, id); err != nil {
+	if err := c.Flink.cancel(ctx, id); err != nil {
 		t.Error(err)
 	}
 	fcancel()
@@ -152,11 +152,11 @@ func TestRealCluster(t *testing.T) {
 		}
 	}
 	for _, p := range ports {
-		if !PortFree(p) {
+		if !portFree(p) {
 			t.Errorf("port %d is still taken after Stop", p)
 		}
 	}
-	if _, err := os.Stat(opts.TmpDir()); !os.IsNotExist(err) {
-		t.Errorf("the run's temporary files are still in %s after Stop (%v)", opts.TmpDir(), err)
+	if _, err := os.Stat(opts.tmpDir()); !os.IsNotExist(err) {
+		t.Errorf("the run's temporary files are still in %s after Stop (%v)", opts.tmpDir(), err)
 	}
 }

@@ -27,8 +27,8 @@ func NewREST(base string) *REST {
 	return &REST{Base: strings.TrimRight(base, "/"), http: &http.Client{Timeout: 5 * time.Second}}
 }
 
-// Overview is Flink's GET /overview: the cluster's TaskManagers, slots and jobs.
-type Overview struct {
+// overview is Flink's GET /overview: the cluster's TaskManagers, slots and jobs.
+type overview struct {
 	TaskManagers int    `json:"taskmanagers"`
 	Slots        int    `json:"slots-total"`
 	SlotsFree    int    `json:"slots-available"`
@@ -36,23 +36,23 @@ type Overview struct {
 	Version      string `json:"flink-version"`
 }
 
-// Overview asks GET /overview.
-func (c *REST) Overview(ctx context.Context) (Overview, error) {
-	var o Overview
+// overview asks GET /overview.
+func (c *REST) overview(ctx context.Context) (overview, error) {
+	var o overview
 	err := c.do(ctx, http.MethodGet, "/overview", http.StatusOK, &o)
 	return o, err
 }
 
-// TaskManager is one row of GET /taskmanagers.
-type TaskManager struct {
+// taskManager is one row of GET /taskmanagers.
+type taskManager struct {
 	ID   string `json:"id"`
 	Path string `json:"path"`
 }
 
-// TaskManagers lists the registered TaskManagers, GET /taskmanagers.
-func (c *REST) TaskManagers(ctx context.Context) ([]TaskManager, error) {
+// taskManagers lists the registered TaskManagers, GET /taskmanagers.
+func (c *REST) taskManagers(ctx context.Context) ([]taskManager, error) {
 	var body struct {
-		TaskManagers []TaskManager `json:"taskmanagers"`
+		TaskManagers []taskManager `json:"taskmanagers"`
 	}
 	err := c.do(ctx, http.MethodGet, "/taskmanagers", http.StatusOK, &body)
 	return body.TaskManagers, err
@@ -108,9 +108,9 @@ func (c *REST) Cancel(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodPatch, "/jobs/"+url.PathEscape(id)+"?mode=cancel", http.StatusAccepted, nil)
 }
 
-// JobManagerConfig is the JobManager's configuration, GET /jobmanager/config: key to
+// jobManagerConfig is the JobManager's configuration, GET /jobmanager/config: key to
 // value, as configured (a key left at Flink's default is absent).
-func (c *REST) JobManagerConfig(ctx context.Context) (map[string]string, error) {
+func (c *REST) jobManagerConfig(ctx context.Context) (map[string]string, error) {
 	var entries []struct {
 		Key   string `json:"key"`
 		Value string `json:"value"`
@@ -223,9 +223,9 @@ func failureLine(class, trace string) string {
 	return class
 }
 
-// WaitState polls the job's state every interval until done accepts it, ctx ends or the
+// waitState polls the job's state every interval until done accepts it, ctx ends or the
 // job reaches a final state done does not accept; it returns the last state seen.
-func (c *REST) WaitState(ctx context.Context, id string, interval time.Duration, done func(string) bool) (string, error) {
+func (c *REST) waitState(ctx context.Context, id string, interval time.Duration, done func(string) bool) (string, error) {
 	var last string
 	var lastErr error
 	for {

@@ -28,7 +28,7 @@ func TestHelperLabtui(t *testing.T) {
 	var o Options
 	// The grandchild ignores SIGTERM and SIGHUP, and nothing but a kill of its group
 	// ends it, as the Python worker.
-	p, err := o.startProcess("TaskManager", Command{Path: "sh", Args: []string{"-c",
+	p, err := o.startProcess("TaskManager", command{Path: "sh", Args: []string{"-c",
 		`sh -c 'trap "" TERM HUP; echo $$; exec sleep 600' & wait`}}, "/dev/stdout")
 	if err != nil {
 		fmt.Println("error", err)

@@ -20,8 +20,8 @@ const RecordedHourPath = "labs/04-event-time-and-processing-time/data/recorded-h
 //go:embed 04-event-time-and-processing-time/data/recorded-hour.jsonl.gz
 var recordedHour []byte
 
-// JobScriptPath is where the lab's PyFlink job sits in the repository.
-const JobScriptPath = "labs/04-event-time-and-processing-time/job/gateway_meter.py"
+// jobScriptPath is where the lab's PyFlink job sits in the repository.
+const jobScriptPath = "labs/04-event-time-and-processing-time/job/gateway_meter.py"
 
 //go:embed 04-event-time-and-processing-time/job/gateway_meter.py
 var jobScript []byte
@@ -36,7 +36,7 @@ func RecordedHour(dir string) (string, error) {
 // JobScript returns the path of a copy of the lab's PyFlink job (gateway_meter.py) in
 // dir, written as RecordedHour writes its copy.
 func JobScript(dir string) (string, error) {
-	return writeCopy(dir, JobScriptPath, jobScript, "the lab's job")
+	return writeCopy(dir, jobScriptPath, jobScript, "the lab's job")
 }
 
 // writeCopy writes data to dir under the base name of repoPath unless an identical copy

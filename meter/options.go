@@ -151,8 +151,8 @@ const DefaultWatermarkInterval int64 = 200
 // MinWatermark is the watermark before the first (Long.MIN_VALUE), as the engine's.
 const MinWatermark int64 = math.MinInt64
 
-// MaxWatermark is the watermark of a drained or finished job (Long.MAX_VALUE), as the engine's.
-const MaxWatermark int64 = math.MaxInt64
+// maxWatermark is the watermark of a drained or finished job (Long.MAX_VALUE), as the engine's.
+const maxWatermark int64 = math.MaxInt64
 
 // Name names the strategy as the job's code writes it: for_monotonous_timestamps(), or
 // for_bounded_out_of_orderness(40 s), with " per partition at the source" when the
@@ -169,8 +169,8 @@ func (w Watermarks) Name() string {
 	return "for_bounded_out_of_orderness(" + s + " s)" + site
 }
 
-// Validate reports a strategy Flink would refuse.
-func (w Watermarks) Validate() error {
+// validate reports a strategy Flink would refuse.
+func (w Watermarks) validate() error {
 	if w.OutOfOrderness < 0 {
 		return fmt.Errorf("out-of-orderness must not be negative, got %d ms", w.OutOfOrderness)
 	}
@@ -186,16 +186,16 @@ func (w Watermarks) Validate() error {
 	if w.Partitions < 0 {
 		return fmt.Errorf("partitions must not be negative, got %d", w.Partitions)
 	}
-	if w.Partitions > MaxPartitions {
-		return fmt.Errorf("with watermarks at the source (--watermarks source) the job keeps a watermark generator for every partition up to the highest, and %d partitions are more than the %d it keeps: a recording naming partition %d needs them all", w.Partitions, MaxPartitions, w.Partitions-1)
+	if w.Partitions > maxPartitions {
+		return fmt.Errorf("with watermarks at the source (--watermarks source) the job keeps a watermark generator for every partition up to the highest, and %d partitions are more than the %d it keeps: a recording naming partition %d needs them all", w.Partitions, maxPartitions, w.Partitions-1)
 	}
 	return nil
 }
 
-// MaxPartitions is the most partitions a job watermarks at the source: a split each, so
+// maxPartitions is the most partitions a job watermarks at the source: a split each, so
 // a recording naming partition 2147483647 would otherwise ask for 2^31 of them (some
 // 18 GB: the kernel kills the replay first). Kafka topics have far fewer.
-const MaxPartitions = 1 << 16
+const maxPartitions = 1 << 16
 
 // MaxPendingHalves is the most request halves the RequestAssembler keeps waiting for
 // their other half at once, whatever their event times: about 60 MB of them. The lab's
@@ -219,7 +219,7 @@ func (o Options) WithDefaults() Options {
 
 // Validate reports options the job cannot run with.
 func (o Options) Validate() error {
-	if err := o.Watermarks.Validate(); err != nil {
+	if err := o.Watermarks.validate(); err != nil {
 		return err
 	}
 	if o.Prices != nil {

@@ -25,9 +25,9 @@ func (r Result) AppendJSON(b []byte) []byte {
 	return r.appendFields(b)
 }
 
-// AppendValue appends the JSON value a Flink print sink with this result's identifier
+// appendValue appends the JSON value a Flink print sink with this result's identifier
 // prints: the same object without the sink key.
-func (r Result) AppendValue(b []byte) []byte {
+func (r Result) appendValue(b []byte) []byte {
 	b = append(b, '{')
 	if r.Kind == PendingResult {
 		b = append(b, `"window":"`...)
@@ -76,35 +76,35 @@ func (r Result) appendFields(b []byte) []byte {
 func (r Result) AppendText(b []byte) []byte {
 	b = append(b, r.Kind.String()...)
 	b = append(b, "> "...)
-	b = r.AppendValue(b)
+	b = r.appendValue(b)
 	b = append(b, "  # "...)
 	switch r.Kind {
 	case LateResult, TraceResult:
 		b = append(b, "ts "...)
-		b = AppendClock(b, r.Record.Timestamp)
+		b = appendClock(b, r.Record.Timestamp)
 		b = append(b, " met watermark "...)
-		b = AppendClock(b, r.Record.Watermark)
+		b = appendClock(b, r.Record.Watermark)
 		if r.Kind == TraceResult {
 			b = append(b, " arrived "...)
-			b = AppendClock(b, r.Record.Arrival)
+			b = appendClock(b, r.Record.Arrival)
 			if r.Record.Late {
 				b = append(b, " LATE"...)
 			}
 		}
 	default:
 		b = append(b, '[')
-		b = AppendClock(b, r.Minute.WindowStart)
+		b = appendClock(b, r.Minute.WindowStart)
 		b = append(b, ", "...)
-		b = AppendClock(b, r.Minute.WindowEnd)
+		b = appendClock(b, r.Minute.WindowEnd)
 		b = append(b, ") $"...)
 		b = strconv.AppendFloat(b, r.Minute.USD, 'f', 2, 64)
 	}
 	return b
 }
 
-// AppendClock appends a millisecond timestamp as UTC hh:mm:ss.mmm; the two watermarks
+// appendClock appends a millisecond timestamp as UTC hh:mm:ss.mmm; the two watermarks
 // that are not times read "MIN" and "MAX".
-func AppendClock(b []byte, ms int64) []byte {
+func appendClock(b []byte, ms int64) []byte {
 	switch ms {
 	case minInt64:
 		return append(b, "MIN"...)
@@ -115,7 +115,7 @@ func AppendClock(b []byte, ms int64) []byte {
 }
 
 // Clock returns AppendClock as a string.
-func Clock(ms int64) string { return string(AppendClock(nil, ms)) }
+func Clock(ms int64) string { return string(appendClock(nil, ms)) }
 
 // NoWatermarkYet is how a learner reads MinWatermark, the watermark a record met when it
 // was read before its run's first watermark.

@@ -18,16 +18,16 @@ func (t *Table) Copy(from, to int, c Clocks) (rows []Row, omitted int) {
 // CopyRange copies the rows whose time lies in [from, to), at most n of them (the
 // latest n), as Copy does.
 func (t *Table) CopyRange(from, to int64, n int, c Clocks) ([]Row, int) {
-	i := t.Search(from)
-	j := t.Search(to)
+	i := t.search(from)
+	j := t.search(to)
 	if j-i > n {
 		i = j - n
 	}
 	return t.Copy(i, j, c)
 }
 
-// Search returns the index of the first row whose time is at or after ms.
-func (t *Table) Search(ms int64) int {
+// search returns the index of the first row whose time is at or after ms.
+func (t *Table) search(ms int64) int {
 	lo, hi := 0, len(t.rows)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

@@ -53,14 +53,14 @@ func TestAMissingCellDiffersOnlyOnceItsClockPassed(t *testing.T) {
 	tb := New(0)
 	r := tb.Add(Processing, minute("acme", 0, 0.2, 2), false)
 	end := r.WindowEnd
-	if v := r.Verdict(Clocks{Now: end + 5000, Watermark: end - 2}); v != Waiting {
+	if v := r.Verdict(Clocks{Now: end + 5000, Watermark: end - 2}); v != waiting {
 		t.Errorf("before the watermark passed: %v, want Waiting", v)
 	}
-	if v := r.Verdict(Clocks{Now: end + 5000, Watermark: end + Grace}); v != Differs {
+	if v := r.Verdict(Clocks{Now: end + 5000, Watermark: end + grace}); v != Differs {
 		t.Errorf("after the watermark passed: %v, want Differs", v)
 	}
 	r2 := tb.Add(Event, minute("globex", 0, 0.2, 2), false)
-	if v := r2.Verdict(Clocks{Now: end, Watermark: end}); v != Waiting {
+	if v := r2.Verdict(Clocks{Now: end, Watermark: end}); v != waiting {
 		t.Errorf("processing window within grace: %v, want Waiting", v)
 	}
 	if v := r2.Verdict(Clocks{Ended: true}); v != Differs {

@@ -11,17 +11,17 @@ type Clocks struct {
 	Ended bool
 }
 
-// Grace is how long after its clock passes a window's end labtui waits for the window's
+// grace is how long after its clock passes a window's end labtui waits for the window's
 // result before it calls the window missing: results and the status that shows the
 // clocks arrive separately.
-const Grace = 1000
+const grace = 1000
 
 // Verdict is how a row's two cells compare.
 type Verdict uint8
 
 const (
-	// Waiting means a cell is still to come.
-	Waiting Verdict = iota
+	// waiting means a cell is still to come.
+	waiting Verdict = iota
 	// Agree means both windows wrote the same USD and requests.
 	Agree
 	// Differs means the windows wrote different values, or one wrote nothing although
@@ -35,15 +35,15 @@ func (c Clocks) Closed(side Side, r *Row) bool {
 		return true
 	}
 	if side == Processing {
-		return c.Now >= r.WindowEnd+Grace
+		return c.Now >= r.WindowEnd+grace
 	}
-	return c.Watermark >= r.WindowEnd-1+Grace
+	return c.Watermark >= r.WindowEnd-1+grace
 }
 
 // Verdict compares the row's cells under the clocks. A mark line is Waiting.
 func (r *Row) Verdict(c Clocks) Verdict {
 	if r.IsMark() {
-		return Waiting
+		return waiting
 	}
 	p, e := r.Cells[Processing], r.Cells[Event]
 	switch {
@@ -55,5 +55,5 @@ func (r *Row) Verdict(c Clocks) Verdict {
 	case p.Present() && c.Closed(Event, r), e.Present() && c.Closed(Processing, r):
 		return Differs
 	}
-	return Waiting
+	return waiting
 }

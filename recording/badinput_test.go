@@ -32,14 +32,14 @@ func read(r *Reader) ([]Entry, *Skips, error) {
 		if err != nil {
 			return es, skips, err
 		}
-		es = append(es, e.Clone())
+		es = append(es, e.clone())
 	}
 	return es, skips, nil
 }
 
 func TestALineOverTheLimitIsSkippedAsOneBadLineAndReadingGoesOn(t *testing.T) {
-	long := `{"partition":0,"offset":1,"timestamp":1,"key":"` + strings.Repeat("x", MaxLine) + `","value":{}}`
-	in := line(0) + "\n" + long + "\n" + line(2) + "\n" + strings.Repeat("y", MaxLine+5)
+	long := `{"partition":0,"offset":1,"timestamp":1,"key":"` + strings.Repeat("x", maxLine) + `","value":{}}`
+	in := line(0) + "\n" + long + "\n" + line(2) + "\n" + strings.Repeat("y", maxLine+5)
 	es, skips, err := read(NewReader(strings.NewReader(in), nil))
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestALineOverTheLimitIsSkippedAsOneBadLineAndReadingGoesOn(t *testing.T) {
 	if len(es) != 2 || es[0].Line != 1 || es[1].Line != 3 {
 		t.Fatalf("entries %+v", es)
 	}
-	r := skips.Reports()
+	r := skips.reports()
 	if len(r) != 2 || r[0].Line != 2 || r[1].Line != 4 || !strings.Contains(r[0].Err.Error(), fmt.Sprintf("%d bytes long, over the 16 MiB", len(long))) {
 		t.Fatalf("skips %v", r)
 	}
@@ -148,7 +148,7 @@ func TestAMillionBadLinesWriteAHundredReports(t *testing.T) {
 	}
 	var out bytes.Buffer
 	skips.Report(&out, "bomb.jsonl")
-	if n := strings.Count(out.String(), "\n"); skips.Malformed != 1_000_000 || n != DefaultSkipReports+1 {
+	if n := strings.Count(out.String(), "\n"); skips.Malformed != 1_000_000 || n != defaultSkipReports+1 {
 		t.Fatalf("%d malformed, %d lines written", skips.Malformed, n)
 	}
 	if !strings.HasSuffix(out.String(), "bomb.jsonl: 999900 more malformed lines skipped, not shown (only the first 100 are)\n") {
@@ -170,7 +170,7 @@ func TestOutOfRangeNumbersAreBadLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := skips.Reports()
+		r := skips.reports()
 		if len(r) != 1 || !strings.Contains(r[0].Err.Error(), want) {
 			t.Errorf("%s: skips %v, want %q", in, r, want)
 		}
@@ -188,7 +188,7 @@ func TestTombstonesAreSkippedAndCountedApart(t *testing.T) {
 
 func TestTheWriterWritesValidJSONForAnyKeyAndValue(t *testing.T) {
 	var buf bytes.Buffer
-	w := NewWriter(&buf)
+	w := newWriter(&buf)
 	keys := []string{"r-\x00\x1b\"\\\n\t\x7f", "ü €", "bad \xff utf-8"}
 	values := []string{event, "not json \x00 \xff", `{"type":"x","tenant_id":"a\u0000"}`, `{"broken":`}
 	for i, k := range keys {

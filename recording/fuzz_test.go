@@ -37,7 +37,7 @@ func refDecode(data []byte) []refEntry {
 		if i == 0 {
 			l = bytes.TrimPrefix(l, bom)
 		}
-		if len(l) > MaxLine {
+		if len(l) > maxLine {
 			out = append(out, refEntry{line: i + 1, malformed: true})
 			continue
 		}
@@ -93,10 +93,10 @@ func refLine(l []byte) refEntry {
 		case "offset":
 			e.Offset, ok = integer(0, 1<<63-1)
 		case "timestamp", "ts":
-			e.Timestamp, ok = integer(MinTime, MaxTime)
+			e.Timestamp, ok = integer(minTime, maxTime)
 			key = "timestamp"
 		case "arrival":
-			e.Arrival, ok = integer(MinTime, MaxTime)
+			e.Arrival, ok = integer(minTime, maxTime)
 		case "key":
 			switch raw[0] {
 			case '"':
@@ -199,7 +199,7 @@ func FuzzRecordsAgainstReference(f *testing.F) {
 			if err != nil {
 				t.Fatalf("an in-memory read ended with %v", err)
 			}
-			seen = append(seen, got{line: e.Line, e: e.Clone()})
+			seen = append(seen, got{line: e.Line, e: e.clone()})
 		}
 		if len(seen) != len(want) {
 			t.Fatalf("%d entries and skips, the reference has %d lines that are not blank", len(seen), len(want))

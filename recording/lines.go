@@ -5,9 +5,9 @@ import (
 	"io"
 )
 
-// MaxLine is the longest line a recording may hold, 16 MiB: a longer line is skipped as
+// maxLine is the longest line a recording may hold, 16 MiB: a longer line is skipped as
 // one bad line, and reading goes on at the line after it.
-const MaxLine = 16 << 20
+const maxLine = 16 << 20
 
 // lineReader splits its input into lines, as bufio.Scanner with ScanLines does, with two
 // differences a recording needs: a line longer than MaxLine is stepped over (its length is
@@ -44,7 +44,7 @@ func (l *lineReader) next() (line []byte, long int64, err error) {
 			return dropCR(line), 0, nil
 		}
 		l.scanned = l.end - l.start
-		if l.end-l.start > MaxLine {
+		if l.end-l.start > maxLine {
 			return nil, l.skipLong(), nil
 		}
 		if l.err != nil {
@@ -92,7 +92,7 @@ func (l *lineReader) fill() {
 		l.start = 0
 	}
 	if l.end == len(l.buf) {
-		size := min(2*len(l.buf), MaxLine+1)
+		size := min(2*len(l.buf), maxLine+1)
 		if size <= len(l.buf) { // full at the limit: next() steps over the line
 			return
 		}

@@ -25,8 +25,8 @@ import (
 // lie from 0001-01-01 to 9999-12-31 UTC: far from the int64 ends, so a window's end
 // (start + size) never overflows, and every time prints as a date.
 const (
-	MinTime int64 = -62135596800000
-	MaxTime int64 = 253402300799999
+	minTime int64 = -62135596800000
+	maxTime int64 = 253402300799999
 )
 
 // ErrTombstone is the error of a line whose value is null, a Kafka tombstone: the job's
@@ -266,7 +266,7 @@ func (r *Reader) nextLine() (b []byte, bad, err error) {
 		}
 		if long > 0 {
 			r.first = true // a line, if no record: a topic line after it is none
-			return nil, fmt.Errorf("the line is %d bytes long, over the %d MiB a recording line may hold", long, MaxLine>>20), nil
+			return nil, fmt.Errorf("the line is %d bytes long, over the %d MiB a recording line may hold", long, maxLine>>20), nil
 		}
 		if r.line == 1 {
 			b = bytes.TrimPrefix(b, bom)
@@ -402,8 +402,8 @@ func parseLine(b []byte) (Entry, error) {
 // and MaxTime.
 func timeField(f flatjson.Field) (int64, error) {
 	t, err := f.Int()
-	if err == nil && (t < MinTime || t > MaxTime) {
-		err = fmt.Errorf("%s %d is out of range: times are milliseconds since the epoch from year 1 to 9999 (%d to %d)", f.Key, t, MinTime, MaxTime)
+	if err == nil && (t < minTime || t > maxTime) {
+		err = fmt.Errorf("%s %d is out of range: times are milliseconds since the epoch from year 1 to 9999 (%d to %d)", f.Key, t, minTime, maxTime)
 	}
 	return t, err
 }

@@ -53,9 +53,9 @@ type Entry struct {
 	Tombstone bool
 }
 
-// Clone returns a copy of e that owns its Key and Value. Entries from Reader.Next borrow
+// clone returns a copy of e that owns its Key and Value. Entries from Reader.Next borrow
 // the reader's buffer; keep one past the next call only as a clone.
-func (e Entry) Clone() Entry {
+func (e Entry) clone() Entry {
 	buf := make([]byte, 0, len(e.Key)+len(e.Value))
 	buf = append(append(buf, e.Key...), e.Value...)
 	e.Key, e.Value = buf[:len(e.Key):len(e.Key)], buf[len(e.Key):]

@@ -21,7 +21,7 @@ func readAll(t *testing.T, r *Reader) ([]Entry, []int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		es = append(es, e.Clone())
+		es = append(es, e.clone())
 	}
 	return es, bad
 }

@@ -45,8 +45,8 @@ type Lines struct {
 	Err error
 }
 
-// Len is how many lines l holds.
-func (l *Lines) Len() int { return len(l.nums) }
+// len is how many lines l holds.
+func (l *Lines) len() int { return len(l.nums) }
 
 // ReadLines fills l with the next lines, up to maxLines of them or about maxBytes of
 // text, and the error reading ended with after them (l.Err, also returned): io.EOF at
@@ -140,10 +140,10 @@ func canonicalEnvelope(b []byte, rec *Record) (value []byte, ok bool) {
 	if rec.Offset, i, ok = intAfter(b, i, &envOffset); !ok || rec.Offset < 0 {
 		return nil, false
 	}
-	if rec.Timestamp, i, ok = intAfter(b, i, &envTimestamp); !ok || rec.Timestamp < MinTime || rec.Timestamp > MaxTime {
+	if rec.Timestamp, i, ok = intAfter(b, i, &envTimestamp); !ok || rec.Timestamp < minTime || rec.Timestamp > maxTime {
 		return nil, false
 	}
-	if rec.Arrival, i, ok = intAfter(b, i, &envArrival); !ok || rec.Arrival < MinTime || rec.Arrival > MaxTime {
+	if rec.Arrival, i, ok = intAfter(b, i, &envArrival); !ok || rec.Arrival < minTime || rec.Arrival > maxTime {
 		return nil, false
 	}
 	if !envKey.At(b, i) {

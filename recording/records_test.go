@@ -227,7 +227,7 @@ func TestReadRecordsAllocatesNothingPerRecord(t *testing.T) {
 // TestReadLinesKeepsALongLineAsASkip: a line over MaxLine is one skipped line in its
 // batch, between the records around it.
 func TestReadLinesKeepsALongLineAsASkip(t *testing.T) {
-	data := []byte(line(0) + "\n" + `{"key":"` + strings.Repeat("x", MaxLine) + `"}` + "\n\n" + line(1) + "\n")
+	data := []byte(line(0) + "\n" + `{"key":"` + strings.Repeat("x", maxLine) + `"}` + "\n\n" + line(1) + "\n")
 	want := twoPasses(t, data)
 	if len(want) != 3 || !want[1].Skipped || want[2].Line != 4 {
 		t.Fatalf("the two passes read %+v", want)

@@ -143,7 +143,7 @@ func Simulate(ctx context.Context, cfg SimConfig, write func(Entry) error) (SimS
 			return st, err
 		}
 	}
-	return st, flush(MaxTime)
+	return st, flush(maxTime)
 }
 
 // simPending is an entry waiting in a simQueue; buf holds its key, then its value.

@@ -31,7 +31,7 @@ func recordedHourConfig(t testing.TB) SimConfig {
 
 func simulateToBytes(t testing.TB, cfg SimConfig) []byte {
 	var buf bytes.Buffer
-	w := NewWriter(&buf)
+	w := newWriter(&buf)
 	if _, err := Simulate(context.Background(), cfg, w.Write); err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func simulateBySorting(t *testing.T, cfg SimConfig) []byte {
 	}
 	slices.SortStableFunc(all, func(a, b Entry) int { return cmp.Compare(a.Arrival, b.Arrival) })
 	var buf bytes.Buffer
-	w := NewWriter(&buf)
+	w := newWriter(&buf)
 	offsets := make([]int64, 3)
 	for _, e := range all {
 		e.Offset = offsets[e.Partition]

@@ -7,9 +7,9 @@ import (
 	"slices"
 )
 
-// DefaultSkipReports is how many skipped lines a Skips keeps the reports of when its
+// defaultSkipReports is how many skipped lines a Skips keeps the reports of when its
 // Limit is 0: a file of nothing but bad lines is summarized by a count, not printed.
-const DefaultSkipReports = 100
+const defaultSkipReports = 100
 
 // Skip is one skipped line and why.
 type Skip struct {
@@ -42,7 +42,7 @@ func (s *Skips) Add(line int, err error) {
 	s.Malformed++
 	limit := s.Limit
 	if limit <= 0 {
-		limit = DefaultSkipReports
+		limit = defaultSkipReports
 	}
 	if len(s.kept) < limit {
 		s.kept = append(s.kept, Skip{line, err})
@@ -65,8 +65,8 @@ func (s *Skips) Add(line int, err error) {
 // Total is every line skipped: malformed lines and tombstones.
 func (s *Skips) Total() int64 { return s.Malformed + s.Tombstones }
 
-// Reports returns the reports kept, in line order.
-func (s *Skips) Reports() []Skip {
+// reports returns the reports kept, in line order.
+func (s *Skips) reports() []Skip {
 	out := slices.Clone(s.kept)
 	slices.SortStableFunc(out, func(a, b Skip) int { return a.Line - b.Line })
 	return out
@@ -77,7 +77,7 @@ func (s *Skips) Reports() []Skip {
 // reports left out and one for the tombstones.
 func (s *Skips) Lines(name string) []string {
 	var out []string
-	for _, k := range s.Reports() {
+	for _, k := range s.reports() {
 		out = append(out, fmt.Sprintf("%s:%d: skipped: %v", name, k.Line, k.Err))
 	}
 	if more := s.Malformed - int64(len(s.kept)); more > 0 {

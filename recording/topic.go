@@ -29,8 +29,8 @@ type Topic struct {
 	Partitions int32
 }
 
-// AppendJSON appends the topic line, without its newline.
-func (t Topic) AppendJSON(b []byte) []byte {
+// appendJSON appends the topic line, without its newline.
+func (t Topic) appendJSON(b []byte) []byte {
 	b = append(b, `{"topic":`...)
 	b = flatjson.AppendString(b, t.Name)
 	b = append(b, `,"partitions":`...)
@@ -106,7 +106,7 @@ type peekedLine struct {
 // WriteTopic writes the topic line; before any entry, as its first line, or a reader
 // takes it for a bad line.
 func (w *Writer) WriteTopic(t Topic) error {
-	w.buf = append(t.AppendJSON(w.buf[:0]), '\n')
+	w.buf = append(t.appendJSON(w.buf[:0]), '\n')
 	_, err := w.bw.Write(w.buf)
 	return err
 }

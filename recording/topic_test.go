@@ -113,7 +113,7 @@ func TestATopicLineOnlyCountsFirst(t *testing.T) {
 // back.
 func TestTheWriterWritesTheTopicLineFirst(t *testing.T) {
 	var b bytes.Buffer
-	w := NewWriter(&b)
+	w := newWriter(&b)
 	if err := w.WriteTopic(Topic{Name: "gateway-events", Partitions: 3}); err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestRecordsAndTombstonesYieldsTheTombstones(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, e.Clone())
+		got = append(got, e.clone())
 	}
 	if len(got) != 2 || !got[0].Tombstone || got[0].Partition != 2 || got[0].Offset != 7 || got[1].Tombstone || len(skipped) != 1 || skipped[0] != 3 {
 		t.Fatalf("entries %+v, skipped %v", got, skipped)

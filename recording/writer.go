@@ -30,8 +30,8 @@ func Create(path string) (*Writer, error) {
 	return &Writer{bw: bufio.NewWriterSize(f, 256*1024), closers: []io.Closer{f}}, nil
 }
 
-// NewWriter writes entries to w.
-func NewWriter(w io.Writer) *Writer { return &Writer{bw: bufio.NewWriterSize(w, 64*1024)} }
+// newWriter writes entries to w.
+func newWriter(w io.Writer) *Writer { return &Writer{bw: bufio.NewWriterSize(w, 64*1024)} }
 
 // Write writes one entry.
 func (w *Writer) Write(e Entry) error {

@@ -165,10 +165,10 @@ func (s *Session) reference(key refKey, waiter int) (*reference, []Task) {
 	return nil, tasks
 }
 
-// HeldInReference returns the gateway held apart in a recording's reference run
+// heldInReference returns the gateway held apart in a recording's reference run
 // re-enacted with field (HeldIn), once it has been worked out: it outlasts the
 // re-enactment's results.
-func (s *Session) HeldInReference(path string, field meter.TimestampField) (string, bool) {
+func (s *Session) heldInReference(path string, field meter.TimestampField) (string, bool) {
 	ref := s.an.refs[refKey{path, field}]
 	if ref == nil || !ref.made {
 		return "", false
@@ -185,7 +185,7 @@ func (s *Session) reenactTask(key refKey) Task {
 		if err != nil {
 			err = fmt.Errorf("re-enact %s: %w", filepath.Base(key.path), err)
 		} else {
-			held = HeldIn(rs)
+			held = heldIn(rs)
 		}
 		return Outcome{apply: func(s *Session) []Task { return s.referenceDone(key, rs, held, err) }}
 	}}
@@ -224,7 +224,7 @@ func (s *Session) compare(run *Run) []Task {
 	if !s.comparing() {
 		// No comparison holds an output now: the room the last ones were lent is free.
 		run.Results.reclaim()
-		if chosen := s.Run(s.an.chosen); chosen != nil {
+		if chosen := s.run(s.an.chosen); chosen != nil {
 			chosen.Results.reclaim()
 		}
 	}
@@ -246,7 +246,7 @@ func (s *Session) compare(run *Run) []Task {
 		reference = fmt.Sprintf("the recorded hour %s re-enacted at its recorded times with %s under %s (what a live run reading %s would have billed)",
 			filepath.Base(path), run.Timestamp, strategy, run.Timestamp)
 	}
-	if chosen := s.Run(s.an.chosen); chosen != nil && chosen != run {
+	if chosen := s.run(s.an.chosen); chosen != nil && chosen != run {
 		refs, names = chosen.lendOutput(), diff.Names{A: fmt.Sprintf("run %d", chosen.ID), B: "the replay"}
 		ref := s.runRef(chosen)
 		strategies.A, strategies.FastA = chosen.Watermarks, chosen.ReadsRecording()
@@ -267,14 +267,14 @@ func (s *Session) compare(run *Run) []Task {
 	s.an.version++
 	id, out := run.ID, run.lendOutput()
 	title := fmt.Sprintf("run %d · replay of %s with %s · against %s", id, filepath.Base(path), run.Timestamp, against)
-	if !run.Results.Complete() {
+	if !run.Results.complete() {
 		title += fmt.Sprintf(" · only the latest %d results of the replay are kept", run.Results.Len())
 	}
 	dropped, letGo, forgotten, uncounted := run.Dropped, run.Results.Dropped(), run.Forgotten, run.ForgottenUncounted
 	return []Task{{What: fmt.Sprintf("compare run %d with %s", id, names.A), run: func(context.Context) Outcome {
 		d := compareWith(refs, out, names, strategies, true)
 		d.explainNever(dropped, letGo, forgotten, uncounted)
-		ev := d.Evidence(reference)
+		ev := d.evidence(reference)
 		ev.AgainstRun = againstRun
 		if againstRun == nil {
 			ev.ReferenceWatermarks = strategy
@@ -295,7 +295,7 @@ func (s *Session) compared(id int, d *ReplayDiff, title, against string, ev stat
 	s.an.version++
 	s.forgetDroppedDiffs()
 	s.ev.compared(s, id, ev)
-	if run := s.Run(id); run != nil && run.output != c.output {
+	if run := s.run(id); run != nil && run.output != c.output {
 		return s.compare(run)
 	}
 	return nil
@@ -353,7 +353,7 @@ func (s *Session) findMoved() []Task {
 	path := s.RecordingOf(started)
 	var tasks []Task
 	source := func(field meter.TimestampField, run *Run) (movedSource, bool) {
-		if run != nil && run.Results.Complete() && run.Results.Len() > 0 {
+		if run != nil && run.Results.complete() && run.Results.Len() > 0 {
 			return movedSource{name: fmt.Sprintf("run %d (replay)", run.ID), key: fmt.Sprintf("run %d/%d", run.ID, run.output),
 				results: run.Results.Snapshot}, true
 		}
@@ -365,7 +365,7 @@ func (s *Session) findMoved() []Task {
 		return movedSource{name: "the recorded hour re-enacted", key: "ref " + path + " " + field.String(),
 			results: func() []meter.Result { return ref.results }}, true
 	}
-	a, okA := source(meter.CompletedTS, s.LatestReplay(meter.CompletedTS))
+	a, okA := source(meter.CompletedTS, s.latestReplay(meter.CompletedTS))
 	b, okB := source(meter.StartedTS, started)
 	if !okA || !okB {
 		return tasks
@@ -383,7 +383,7 @@ func (s *Session) findMoved() []Task {
 		var sum state.MovedSummary
 		var list []state.Moved
 		if err == nil {
-			sum, list = MovedEvidence(mv, title)
+			sum, list = movedEvidence(mv, title)
 		}
 		return Outcome{apply: func(s *Session) []Task {
 			if key != s.an.moved.key {
@@ -400,14 +400,14 @@ func (s *Session) findMoved() []Task {
 	}}}
 }
 
-// ChooseReference makes run id the reference every finished replay is diffed against,
+// chooseReference makes run id the reference every finished replay is diffed against,
 // for 4.3 and the diff view; 0 goes back to the recorded hour re-enacted at its recorded
 // times. It returns the comparisons to work out again, or an error, saying why, when the
 // run is not kept whole.
-func (s *Session) ChooseReference(id int) ([]Task, error) {
+func (s *Session) chooseReference(id int) ([]Task, error) {
 	if id != 0 {
-		run := s.Run(id)
-		if run == nil || !run.Results.Complete() || run.Results.Len() == 0 {
+		run := s.run(id)
+		if run == nil || !run.Results.complete() || run.Results.Len() == 0 {
 			why := "only a run kept whole can"
 			switch {
 			case run != nil && run.supersededBy != 0:
@@ -415,7 +415,7 @@ func (s *Session) ChooseReference(id int) ([]Task, error) {
 			case run != nil && run.Results.Dropped() > 0:
 				why = fmt.Sprintf("it let go of %d of its results to bound memory (labtui keeps every result of the current run, the one before it, the reference chosen, the runs behind 4.2's to 4.4's evidence and the run the export's picture is drawn from), and only a run kept whole can", run.Results.Dropped())
 			}
-			return nil, fmt.Errorf("run %d cannot be the reference: %s (runs with all their results: %s)", id, why, refList(s.ReferenceCandidates()))
+			return nil, fmt.Errorf("run %d cannot be the reference: %s (runs with all their results: %s)", id, why, refList(s.referenceCandidates()))
 		}
 	}
 	s.an.chosen = id
@@ -457,15 +457,15 @@ func (s *Session) Comparing() bool {
 	return s.an.moved.pending
 }
 
-// ReferenceChosen is the run the replays are diffed against, 0 for the recorded hour
+// referenceChosen is the run the replays are diffed against, 0 for the recorded hour
 // re-enacted.
-func (s *Session) ReferenceChosen() int { return s.an.chosen }
+func (s *Session) referenceChosen() int { return s.an.chosen }
 
-// ReferenceCandidates lists the kept runs that can be the reference: those kept whole.
-func (s *Session) ReferenceCandidates() []state.RunRef {
+// referenceCandidates lists the kept runs that can be the reference: those kept whole.
+func (s *Session) referenceCandidates() []state.RunRef {
 	var out []state.RunRef
 	for _, run := range s.runs {
-		if run.Results.Complete() && run.Results.Len() > 0 {
+		if run.Results.complete() && run.Results.Len() > 0 {
 			out = append(out, s.runRef(run))
 		}
 	}

@@ -51,9 +51,9 @@ type ReplayDiff struct {
 	NeverFrom, NeverTo int64
 }
 
-// ReportRecords is how many records a ReplayDiff's report lines list under each
+// reportRecords is how many records a ReplayDiff's report lines list under each
 // explanation.
-const ReportRecords = 3
+const reportRecords = 3
 
 // CompareReplay lines up both sinks of a replay's output against the reference's: the
 // recorded hour re-enacted, as Names call it.
@@ -74,7 +74,7 @@ func compareWith(ref, replay []meter.Result, names diff.Names, st *diff.Strategi
 	var reports [2]state.DiffReport
 	sink := func(k int, opts diff.Options) (*diff.Report, []string) {
 		r := diff.Compare(ref, replay, opts)
-		lines := ReportLines(r, names, ReportRecords)
+		lines := reportLines(r, names, reportRecords)
 		never.add(r, opts.Sink != meter.ProcessingTimeResult)
 		if light {
 			reports[k] = report(r, names)
@@ -245,20 +245,20 @@ func processingMinutes(rs []meter.Result) []meter.Result {
 	return out
 }
 
-// ReportLines is the report for a person, as `labtui diff` writes it, without its first
+// reportLines is the report for a person, as `labtui diff` writes it, without its first
 // line (the summary): runs of identical rows folded, every other row followed by the
 // sentences that explain it and up to records of its records (0 for none).
-func ReportLines(r *diff.Report, names diff.Names, records int) []string {
+func reportLines(r *diff.Report, names diff.Names, records int) []string {
 	var buf bytes.Buffer
 	_ = r.WriteText(&buf, diff.TextOptions{Names: names, Records: records}) // a bytes.Buffer does not fail
 	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
 	return lines[1:]
 }
 
-// Evidence is what the export keeps of the comparison: both summaries, the reports cut
+// evidence is what the export keeps of the comparison: both summaries, the reports cut
 // to state.MaxReportLines between rows (after NeverWhy, when there is one), and the
 // replay's processing-time minutes.
-func (c ReplayDiff) Evidence(reference string) state.Comparison {
+func (c ReplayDiff) evidence(reference string) state.Comparison {
 	ev := state.Comparison{Reference: reference}
 	if c.reports != nil {
 		ev.EventTime, ev.ProcessingTime = c.reports[0], c.reports[1]
@@ -296,7 +296,7 @@ func report(r *diff.Report, names diff.Names) state.DiffReport {
 	c := r.Counts
 	d := state.DiffReport{Summary: r.Summary(names), Rows: c.Rows, Identical: c.Identical, Differ: c.Differ, OnlyA: c.OnlyA,
 		OnlyB: c.OnlyB, PendingOnly: c.PendingOnly, Unexplained: c.Unexplained}
-	lines := ReportLines(r, names, 0)
+	lines := reportLines(r, names, 0)
 	d.Lines, d.OmittedLines = cutBetweenRows(lines, state.MaxReportLines)
 	return d
 }

@@ -67,7 +67,7 @@ func TestAFastReplayDiffersFromTheReferenceOnlyWhereTheTraceExplains(t *testing.
 	if len(c.Minutes) == 0 || c.Processing.Same() {
 		t.Fatalf("processing time: %s, %d minutes", c.Processing.Summary(Names), len(c.Minutes))
 	}
-	ev := c.Evidence("a re-enactment of seed-burst.jsonl")
+	ev := c.evidence("a re-enactment of seed-burst.jsonl")
 	if ev.EventTime.Summary != c.Event.Summary(Names) || len(ev.EventTime.Lines) == 0 || len(ev.ProcessingMinutes) != len(c.Minutes) {
 		t.Errorf("evidence %+v", ev)
 	}
@@ -94,7 +94,7 @@ func TestMovedEvidenceListsTheFirstRequestsAndTotalsThemAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, list := MovedEvidence(m, "re-enactments")
+	sum, list := movedEvidence(m, "re-enactments")
 	if sum.Moved != len(m.Moves) || sum.Listed != len(list) || sum.Moved == 0 || list[0].RequestID != m.Moves[0].RequestID {
 		t.Fatalf("summary %+v, list %+v", sum, list)
 	}
@@ -136,11 +136,11 @@ func TestTheComparisonsOfDroppedRunsAreLetGo(t *testing.T) {
 	s.begin("replay", 0, true, 0)
 	s.begin("replay", 0, true, 0)
 	s.forgetDroppedDiffs()
-	if s.Run(1) != nil || s.an.diffs[1] != nil {
-		t.Fatalf("run 1 kept %v, its comparison kept %v: the test needs it dropped", s.Run(1) != nil, s.an.diffs[1] != nil)
+	if s.run(1) != nil || s.an.diffs[1] != nil {
+		t.Fatalf("run 1 kept %v, its comparison kept %v: the test needs it dropped", s.run(1) != nil, s.an.diffs[1] != nil)
 	}
 	for id := range s.an.diffs {
-		if s.Run(id) == nil {
+		if s.run(id) == nil {
 			t.Errorf("the comparison of dropped run %d is kept", id)
 		}
 	}
@@ -185,7 +185,7 @@ func TestALightComparisonSaysWhatTheFullOneSays(t *testing.T) {
 	}
 	full.explainNever(1, 2, 3, false)
 	light.explainNever(1, 2, 3, false)
-	if a, b := full.Evidence("the hour"), light.Evidence("the hour"); !reflect.DeepEqual(a, b) {
+	if a, b := full.evidence("the hour"), light.evidence("the hour"); !reflect.DeepEqual(a, b) {
 		t.Errorf("the light comparison's evidence is\n%+v\nthe full one's\n%+v", b, a)
 	}
 	if full.Never != light.Never || full.NeverFrom != light.NeverFrom || full.NeverTo != light.NeverTo || full.NeverWhy != light.NeverWhy ||

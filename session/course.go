@@ -14,16 +14,16 @@ import (
 // the lab panel and the sheet alike: today 4.2's (state.Evidence.HiccupTable).
 func Tables(st *state.State) {
 	st.Evidence.HiccupTable = nil
-	if t, ok := HiccupTableOf(st.Evidence.Hiccup); ok {
+	if t, ok := hiccupTableOf(st.Evidence.Hiccup); ok {
 		st.Evidence.HiccupTable = &t
 	}
 }
 
-// HiccupTableOf is 4.2's table from a hiccup's evidence: the two minutes of the hold for
+// hiccupTableOf is 4.2's table from a hiccup's evidence: the two minutes of the hold for
 // the tenant it moved most (the largest gap between the columns, the first by name on a
 // tie), and the tenant's late records, which its event-time column lacks. It is false
 // when there is no hiccup or no row of its minutes.
-func HiccupTableOf(h *state.Hiccup) (state.HiccupTable, bool) {
+func hiccupTableOf(h *state.Hiccup) (state.HiccupTable, bool) {
 	if h == nil {
 		return state.HiccupTable{}, false
 	}

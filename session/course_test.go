@@ -43,7 +43,7 @@ func hiccupOf() *state.Hiccup {
 // them ($1.05), and the note once said 9 ($0.41), the acme records among the 50 kept.
 func TestTheHiccupTableIsTheTenantTheHoldMovedMostWithItsSumsAndEveryLateRecord(t *testing.T) {
 	h := hiccupOf()
-	tb, ok := HiccupTableOf(h)
+	tb, ok := hiccupTableOf(h)
 	if !ok {
 		t.Fatal("no table")
 	}
@@ -69,7 +69,7 @@ func TestTheHiccupTableIsTheTenantTheHoldMovedMostWithItsSumsAndEveryLateRecord(
 	// State saved before the tally still counts from the kept list, and the columns'
 	// gap ($1.05) is then more than those 9 records: the note says by how much.
 	h.LateByTenant = nil
-	tb, _ = HiccupTableOf(h)
+	tb, _ = hiccupTableOf(h)
 	if tb.Late.Records != 9 || !strings.Contains(tb.Note, "lacks 9 held records ($0.0900)") ||
 		!strings.Contains(tb.Note, "The columns differ by $1.0500 in the second minute, not $0.0900") {
 		t.Errorf("without a tally: late %+v, note %q", tb.Late, tb.Note)
@@ -97,7 +97,7 @@ func TestTheSheetShowsTheHiccupTableTheLabPanelShows(t *testing.T) {
 			t.Errorf("the sheet lacks %q:\n%s", want, md)
 		}
 	}
-	if _, ok := HiccupTableOf(nil); ok {
+	if _, ok := hiccupTableOf(nil); ok {
 		t.Error("a table without a hiccup")
 	}
 }

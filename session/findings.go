@@ -16,7 +16,7 @@ func (s *Session) RunRef(run *Run) state.RunRef { return s.runRef(run) }
 
 // runRef names run for a finding.
 func (s *Session) runRef(run *Run) state.RunRef {
-	ref := state.RunRef{ID: run.ID, Kind: run.Kind(), Timestamp: run.Timestamp.String(), Watermarks: run.WatermarkStrategy(), StartedAt: run.StartedAt}
+	ref := state.RunRef{ID: run.ID, Kind: run.kind(), Timestamp: run.Timestamp.String(), Watermarks: run.watermarkStrategy(), StartedAt: run.StartedAt}
 	if run.Replay {
 		ref.Recording = filepath.Base(s.RecordingOf(run))
 	}
@@ -28,17 +28,17 @@ func (s *Session) runRef(run *Run) state.RunRef {
 // shown any of it. The finding is the session's; do not change it.
 func (s *Session) Finding(id string) *state.Finding { return s.ev.evidence.Findings[id] }
 
-// Pin makes run id back exercise ex's evidence from now on, whatever later runs show; a
+// pin makes run id back exercise ex's evidence from now on, whatever later runs show; a
 // saved finding from an earlier session is replaced by the run's. It fails, saying why,
 // when the run is not kept or cannot back the exercise.
-func (s *Session) Pin(ex string, id int) error {
-	run := s.Run(id)
+func (s *Session) pin(ex string, id int) error {
+	run := s.run(id)
 	if run == nil {
-		return fmt.Errorf("run %d is no longer kept: pick one of %s", id, refList(s.Candidates(ex)))
+		return fmt.Errorf("run %d is no longer kept: pick one of %s", id, refList(s.candidates(ex)))
 	}
 	f := s.findingFor(ex, run, 0)
 	if f == nil {
-		return fmt.Errorf("run %d (%s) shows nothing for %s: %s", id, lab4.KindWords(run.Kind()), ex, ruleOf(ex))
+		return fmt.Errorf("run %d (%s) shows nothing for %s: %s", id, lab4.KindWords(run.kind()), ex, ruleOf(ex))
 	}
 	f.Pinned = true
 	s.ev.setFinding(s, ex, f)
@@ -73,9 +73,9 @@ func (s *Session) Answered(answers map[string]string) {
 	}
 }
 
-// Candidates lists the kept runs that show something for exercise ex, oldest first:
+// candidates lists the kept runs that show something for exercise ex, oldest first:
 // the runs the learner can pin.
-func (s *Session) Candidates(ex string) []state.RunRef {
+func (s *Session) candidates(ex string) []state.RunRef {
 	var out []state.RunRef
 	for _, run := range s.runs {
 		if s.findingFor(ex, run, 0) != nil {
@@ -124,7 +124,7 @@ func plural(n int, word string) string {
 // refreshes a pinned one from its run while the run is kept, at most once per
 // RefreshEvery unless now.
 func (t *tracker) updateFindings(s *Session, now bool) {
-	if !now && s.Now()-t.findingsAt < RefreshEvery {
+	if !now && s.Now()-t.findingsAt < refreshEvery {
 		return
 	}
 	t.findingsAt = s.Now()
@@ -136,7 +136,7 @@ func (t *tracker) updateFindings(s *Session, now bool) {
 		if old != nil && old.Pinned {
 			// Pinned before its rule was met, it follows its own run until it is: the
 			// answer cannot be about evidence that is not there yet.
-			if run := s.Run(old.Run.ID); !old.Met && run != nil && run.is(old.Run) {
+			if run := s.run(old.Run.ID); !old.Met && run != nil && run.is(old.Run) {
 				if f := s.findingFor(ex, run, old.About); f != nil {
 					f.Pinned = true
 					t.setFinding(s, ex, f)
@@ -154,7 +154,7 @@ func (t *tracker) updateFindings(s *Session, now bool) {
 
 // kept reports whether the run ref names is one of the session's kept runs.
 func (s *Session) kept(ref state.RunRef) bool {
-	run := s.Run(ref.ID)
+	run := s.run(ref.ID)
 	return run != nil && run.is(ref)
 }
 
@@ -195,7 +195,7 @@ func (s *Session) Repin(ex string) (*state.Finding, error) {
 	if f == nil {
 		return nil, fmt.Errorf("%s's evidence is already what the runs show: nothing newer to take", ex)
 	}
-	if run := s.Run(f.Run.ID); run != nil && run.is(f.Run) {
+	if run := s.run(f.Run.ID); run != nil && run.is(f.Run) {
 		// Worked out again from its run, with the tables the export shows beside it.
 		if g := s.findingFor(ex, run, f.About); g != nil {
 			f = g
@@ -285,7 +285,7 @@ func (s *Session) PictureRun() (*Run, string) {
 		if f == nil {
 			continue
 		}
-		if run := s.Run(f.Run.ID); run != nil && run.StartedAt == f.Run.StartedAt && run.Results.Traced() {
+		if run := s.run(f.Run.ID); run != nil && run.StartedAt == f.Run.StartedAt && run.Results.traced() {
 			return run, ex
 		}
 	}
@@ -295,7 +295,7 @@ func (s *Session) PictureRun() (*Run, string) {
 		return nil, ""
 	}
 	for i := len(s.runs) - 1; i >= 0; i-- {
-		if run := s.runs[i]; run.Results.Traced() {
+		if run := s.runs[i]; run.Results.traced() {
 			return run, exerciseOf(run)
 		}
 	}

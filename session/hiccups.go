@@ -40,15 +40,15 @@ func (r *Run) openHiccup(instance string) int {
 	return -1
 }
 
-// LastHiccup returns the run's latest hiccup, if any.
-func (r *Run) LastHiccup() (Hiccup, bool) {
+// lastHiccup returns the run's latest hiccup, if any.
+func (r *Run) lastHiccup() (Hiccup, bool) {
 	if len(r.Hiccups) == 0 {
 		return Hiccup{}, false
 	}
 	return r.Hiccups[len(r.Hiccups)-1], true
 }
 
-// HiccupClearOf is the earliest time from now that a hiccup may start so that its hold
+// hiccupClearOf is the earliest time from now that a hiccup may start so that its hold
 // stays clear of the current run's catch-up minute, and that minute's start (0 when the
 // current run has none). A run the live job began again (x, w, t, a failure) re-reads
 // the topic's backlog at full speed, and processing time bills all of it to the minute
@@ -58,7 +58,7 @@ func (r *Run) LastHiccup() (Hiccup, bool) {
 // The hold must begin in a later minute. While the restarted job has read nothing yet
 // (the real lab's job takes tens of seconds to come back) its catch-up is taken to be
 // the next minute at the earliest.
-func (s *Session) HiccupClearOf(now int64) (from, catchUp int64) {
+func (s *Session) hiccupClearOf(now int64) (from, catchUp int64) {
 	run := s.Current()
 	if !liveRestart(run) {
 		return now, 0

@@ -11,7 +11,7 @@ const markHiccupWithin = 2 * 60000
 func (s *Session) MarkNow() string {
 	at := s.Now()
 	text := "mark " + clockSeconds(at)
-	if inst, hat, d, ok := s.LastHiccup(); ok && at-hat <= d.Milliseconds()+markHiccupWithin {
+	if inst, hat, d, ok := s.lastHiccup(); ok && at-hat <= d.Milliseconds()+markHiccupWithin {
 		// The run's own start of the hold, from the status that first showed it, when
 		// it has one: the injection is noted at the status before, up to an interval
 		// earlier, and a mark at 13:36:39 beside "held 13:36:40–13:37:15" reads as a

@@ -5,18 +5,18 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
-// MaxMoved is how many moved requests the evidence lists.
-const MaxMoved = 20
+// maxMoved is how many moved requests the evidence lists.
+const maxMoved = 20
 
-// MovedEvidence is what the export keeps of a moved-requests list: the totals, with
+// movedEvidence is what the export keeps of a moved-requests list: the totals, with
 // compared naming the two runs, and the first MaxMoved requests.
-func MovedEvidence(m *diff.Moves, compared string) (state.MovedSummary, []state.Moved) {
+func movedEvidence(m *diff.Moves, compared string) (state.MovedSummary, []state.Moved) {
 	late, lateUSD := m.Late(diff.B)
 	s := state.MovedSummary{Summary: m.Summary(MovedNames), Compared: compared, Both: m.Both, Moved: len(m.Moves), USD: m.USD(),
 		LateStarted: late, LateStartedUSD: lateUSD}
 	var list []state.Moved
 	for i := range m.Moves {
-		if i == MaxMoved {
+		if i == maxMoved {
 			break
 		}
 		mv := &m.Moves[i]

@@ -73,7 +73,7 @@ func TestARecordThatNeverReachedTheReplaysWindowsIsAccountedFor(t *testing.T) {
 		if len(st.Diff.EventLines) == 0 || st.Diff.EventLines[0] != c.want || st.Diff.ProcessingLines[0] != c.want {
 			t.Errorf("the report lines do not begin with it: %q", st.Diff.EventLines)
 		}
-		if ev := st.Diff.Evidence("the hour"); len(ev.EventTime.Lines) == 0 || ev.EventTime.Lines[0] != c.want || ev.ProcessingTime.Lines[0] != c.want {
+		if ev := st.Diff.evidence("the hour"); len(ev.EventTime.Lines) == 0 || ev.EventTime.Lines[0] != c.want || ev.ProcessingTime.Lines[0] != c.want {
 			t.Errorf("the evidence's report lines do not begin with it: %q", ev.EventTime.Lines)
 		}
 		if run := l.h.Current(); run.Dropped != c.dropped {

@@ -11,7 +11,7 @@ import (
 // held in the live run, as the completed_ts reference run of the recording shows it, when
 // that has been worked out (withRef); else none.
 func (s *Session) SkewOptions(run *Run) (o skew.Options, withRef bool) {
-	if h, ok := run.LastHiccup(); ok {
+	if h, ok := run.lastHiccup(); ok {
 		o.Held, o.Hiccup, o.Flush = h.Instance, h.From, h.To
 		return o, false
 	}
@@ -21,7 +21,7 @@ func (s *Session) SkewOptions(run *Run) (o skew.Options, withRef bool) {
 	o.Far = NoneHeld
 	// Under started_ts every long request arrives long after its timestamp: only the
 	// completed_ts reference tells a held record.
-	if held, ok := s.HeldInReference(s.RecordingOf(run), meter.CompletedTS); ok {
+	if held, ok := s.heldInReference(s.RecordingOf(run), meter.CompletedTS); ok {
 		o.Held = held
 		return o, true
 	}
@@ -31,6 +31,6 @@ func (s *Session) SkewOptions(run *Run) (o skew.Options, withRef bool) {
 // NoneHeld is a Far no record arrives behind its timestamp by: no gateway is held.
 const NoneHeld int64 = 1 << 62
 
-// HeldIn returns the gateway held apart in a run's output, as the skew picture finds it
+// heldIn returns the gateway held apart in a run's output, as the skew picture finds it
 // with its default threshold.
-func HeldIn(results []meter.Result) string { return skew.HeldGateway(results, skew.DefaultFar) }
+func heldIn(results []meter.Result) string { return skew.HeldGateway(results, skew.DefaultFar) }

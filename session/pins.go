@@ -53,7 +53,7 @@ func (s *Session) PinNext(ex string) (*state.Finding, error) {
 		return nil, fmt.Errorf("no run kept can back %s yet: labtui counts %s", ex, ruleOf(ex))
 	}
 	if cur != nil {
-		if run := s.Run(cur.Run.ID); run == nil || run.StartedAt != cur.Run.StartedAt {
+		if run := s.run(cur.Run.ID); run == nil || run.StartedAt != cur.Run.StartedAt {
 			cur = nil // saved from an earlier session, or of a run let go: pin the first
 		}
 	}
@@ -75,7 +75,7 @@ func (s *Session) PinNext(ex string) (*state.Finding, error) {
 		s.Unpin(ex)
 		return s.Finding(ex), nil
 	}
-	if err := s.Pin(ex, next); err != nil {
+	if err := s.pin(ex, next); err != nil {
 		return nil, err
 	}
 	return s.Finding(ex), nil

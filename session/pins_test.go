@@ -99,7 +99,7 @@ func TestAReplayWhoseDiffWasLetGoCanStillBack43(t *testing.T) {
 	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != 2 {
 		t.Fatalf("the rule's pick: %+v", f)
 	}
-	if err := l.h.Pin("4.3", 1); err != nil {
+	if err := l.h.pin("4.3", 1); err != nil {
 		t.Fatal(err)
 	}
 	f := l.h.Finding("4.3")
@@ -113,7 +113,7 @@ func TestAReplayWhoseDiffWasLetGoCanStillBack43(t *testing.T) {
 func TestTheSheetNamesThePinnedRun(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
 	twoLiveRunsAndAReplay(l)
-	if err := l.h.Pin("4.1", 1); err != nil {
+	if err := l.h.pin("4.1", 1); err != nil {
 		t.Fatal(err)
 	}
 	md := export.Markdown(export.Build(l.h.Snapshot(nil, 1), time.Unix(0, 0)))
@@ -175,7 +175,7 @@ func TestARestartOnTheReplaysTopicIsNotCalledNotAReplay(t *testing.T) {
 	}
 	for _, r := range l.h.Runs()[:len(l.h.Runs())-1] {
 		if got := RestartNote(r); got != "" {
-			t.Errorf("run %d (%s): RestartNote = %q, want none", r.ID, r.Kind(), got)
+			t.Errorf("run %d (%s): RestartNote = %q, want none", r.ID, r.kind(), got)
 		}
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/labtui/labtui/inject"
 )
 
-// CourseSecond is the second of a minute the course's hiccup starts at (10:00:40): a
+// courseSecond is the second of a minute the course's hiccup starts at (10:00:40): a
 // hold of 35 s from there crosses the minute boundary.
-const CourseSecond = 40
+const courseSecond = 40
 
 // HiccupPlan is the course's hiccup planned on one instance: when it starts, and the
 // catch-up minute it keeps clear of. Run waits for its start and begins it.
@@ -34,7 +34,7 @@ type HiccupPlan struct {
 // end of the current run's catch-up minute (HiccupClearOf).
 func (s *Session) NextCourseHiccup(now time.Time) (time.Time, int64) {
 	from, catchUp := s.courseFrom(now)
-	return inject.Hiccup{OnSecond: true, Second: CourseSecond}.StartsAt(from), catchUp
+	return inject.Hiccup{OnSecond: true, Second: courseSecond}.StartsAt(from), catchUp
 }
 
 // PlanHiccup plans the course's hiccup on instance for d at now, starting when
@@ -44,7 +44,7 @@ func (s *Session) PlanHiccup(instance string, d time.Duration, now time.Time) (H
 	if err != nil {
 		return HiccupPlan{}, err
 	}
-	h := inject.Hiccup{Instance: n, OnSecond: true, Second: CourseSecond, For: d}
+	h := inject.Hiccup{Instance: n, OnSecond: true, Second: courseSecond, For: d}
 	from, catchUp := s.courseFrom(now)
 	return HiccupPlan{Instance: instance, For: d, At: h.StartsAt(from), CatchUp: catchUp, from: from, hiccup: h}, nil
 }
@@ -52,7 +52,7 @@ func (s *Session) PlanHiccup(instance string, d time.Duration, now time.Time) (H
 // courseFrom is the time a course hiccup planned at now counts from: now, or the end of
 // the current run's catch-up minute, with that minute's start (0 when there is none).
 func (s *Session) courseFrom(now time.Time) (time.Time, int64) {
-	from, catchUp := s.HiccupClearOf(now.UnixMilli())
+	from, catchUp := s.hiccupClearOf(now.UnixMilli())
 	if catchUp == 0 {
 		return now, 0
 	}

@@ -186,7 +186,7 @@ func TestDifferingMinutesWithoutTracesOrLatencyNeverTick41(t *testing.T) {
 		if f := l.h.Finding("4.1"); f != nil || l.t.done("4.1") {
 			t.Fatalf("%s: finding %+v", name, f)
 		}
-		if err := l.h.Pin("4.1", 1); err == nil {
+		if err := l.h.pin("4.1", 1); err == nil {
 			t.Errorf("%s: run 1 pinned to 4.1", name)
 		}
 	}

@@ -68,7 +68,7 @@ func TestAReplayReadsWithoutTheReEnactmentAndItIsMadeAgainForItsComparison(t *te
 	if got := cap(l.h.Current().Results.items); got < 4 {
 		t.Errorf("the next replay reserved room for %d results, want the re-enactment's 4", got)
 	}
-	if held, ok := l.h.HeldInReference("hour.jsonl.gz", meter.CompletedTS); !ok || held != "" {
+	if held, ok := l.h.heldInReference("hour.jsonl.gz", meter.CompletedTS); !ok || held != "" {
 		t.Errorf("the held gateway once the results were let go: %q, %v", held, ok)
 	}
 

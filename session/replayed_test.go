@@ -25,7 +25,7 @@ func TestTheSheetListsEveryReplayWithItsStrategyLateRecordsAndLead(t *testing.T)
 	l.minute(0, 0.2, 0.2)
 	unevenReplay(l, meter.Watermarks{}, &meter.Reads{Late: 2, AheadLate: 1, Max: meter.Lead{Ahead: 2, Behind: 0, By: 41300}})
 	unevenReplayAt(l, 1, meter.Watermarks{At: meter.SourceWatermarks}, &meter.Reads{Max: meter.Lead{Ahead: 1, Behind: 2, By: 2500}})
-	if err := l.h.Pin("4.3", 6); err != nil {
+	if err := l.h.pin("4.3", 6); err != nil {
 		t.Fatal(err)
 	}
 	md := export.Markdown(export.Build(l.h.Snapshot(map[string]string{"4.3a": "run 5 dropped 2"}, 1), time.Unix(0, 0)))

@@ -11,8 +11,8 @@ import (
 	"github.com/labtui/labtui/state"
 )
 
-// ReplayRows is how many rows of a replay's table the evidence keeps.
-const ReplayRows = 1000
+// replayRows is how many rows of a replay's table the evidence keeps.
+const replayRows = 1000
 
 // replayFinished records a replay that ended, ticks 4.3 (completed_ts) or 4.4
 // (started_ts) when it succeeded, and diffs its event-time output with an earlier run.
@@ -50,7 +50,7 @@ func (t *tracker) replayFinished(s *Session, p backend.ReplayProgress) {
 		if r == nil {
 			return
 		}
-		rows, omitted := run.Table.Copy(0, ReplayRows, s.ClocksFor(run))
+		rows, omitted := run.Table.Copy(0, replayRows, s.ClocksFor(run))
 		r.Table = *labelled(rows, omitted, run, s.Now())
 		if base != nil {
 			d := tableDiff(run.Table, base.Table)
@@ -133,8 +133,8 @@ func (t *tracker) completedReplay(s *Session, cur *Run) *Run {
 	return t.liveRun(s, cur)
 }
 
-// MaxDiffExamples is how many differing rows a Diff lists.
-const MaxDiffExamples = 10
+// maxDiffExamples is how many differing rows a Diff lists.
+const maxDiffExamples = 10
 
 // tableDiff compares the event-time cells of here and there.
 func tableDiff(here, there *minutes.Table) state.Diff {
@@ -165,7 +165,7 @@ func tableDiff(here, there *minutes.Table) state.Diff {
 		default:
 			d.Compared++
 			d.Different++
-			if len(d.Examples) < MaxDiffExamples {
+			if len(d.Examples) < maxDiffExamples {
 				d.Examples = append(d.Examples, state.DiffRow{WindowStart: r.WindowStart, Tenant: r.Tenant,
 					Here: &minutes.Cell{USD: c.USD, Requests: c.Requests, Fired: 1}, There: &minutes.Cell{USD: o.USD, Requests: o.Requests, Fired: 1}})
 			}
@@ -184,20 +184,20 @@ type rowKey struct {
 	tenant string
 }
 
-// MovedIndexLimit is how many requests' completed_ts minutes the tracker remembers to
+// movedIndexLimit is how many requests' completed_ts minutes the tracker remembers to
 // find the requests that move minutes under started_ts.
-const MovedIndexLimit = 100000
+const movedIndexLimit = 100000
 
-// MaxMovedNoted is how many moved requests noted record by record the evidence keeps.
-const MaxMovedNoted = 20
+// maxMovedNoted is how many moved requests noted record by record the evidence keeps.
+const maxMovedNoted = 20
 
 // trace remembers each record's event-time minute under completed_ts and, under
 // started_ts, notes the records whose minute moved.
 func (t *tracker) trace(run *Run, r meter.RecordTrace) {
-	if t.evidence.MovedSummary != nil || len(t.evidence.Moved) >= MaxMovedNoted {
+	if t.evidence.MovedSummary != nil || len(t.evidence.Moved) >= maxMovedNoted {
 		// The moved requests are found: the index has nothing left to do.
 		if len(t.moved.order) > 0 {
-			t.moved = newMovedIndex(MovedIndexLimit)
+			t.moved = newMovedIndex(movedIndexLimit)
 		}
 		return
 	}

@@ -2,11 +2,11 @@ package session
 
 import "github.com/labtui/labtui/meter"
 
-// DefaultResults is how many results a run keeps unless told otherwise: a third more than
+// defaultResults is how many results a run keeps unless told otherwise: a third more than
 // a replay of the recorded hour writes (a trace per request, 71,700, and the windows it
 // fired), or about 80 minutes of the live generator at its default 20 requests/s. A run
 // keeps one result a record, 176 bytes: at this limit a run holds at most about 20 MB.
-const DefaultResults = 100_000
+const defaultResults = 100_000
 
 // Results is everything the job wrote in one run, in order: fired and late results and a
 // trace per record, as the diff and the skew picture need them. It is bounded: when it
@@ -123,8 +123,8 @@ func (r *Results) OldestTrace() (int64, bool) {
 	return 0, false
 }
 
-// Traced reports whether a trace is among the results kept.
-func (r *Results) Traced() bool { return traced(r.after) || traced(r.items) }
+// traced reports whether a trace is among the results kept.
+func (r *Results) traced() bool { return traced(r.after) || traced(r.items) }
 
 // output is the results kept followed by open, the whole output of a run, sharing the
 // results' array rather than copying it (for the recorded hour it is 13 MB, and the
@@ -171,8 +171,8 @@ func (r *Results) Len() int { return len(r.items) + len(r.after) }
 // Dropped counts the results let go to stay within the limit.
 func (r *Results) Dropped() int { return r.dropped }
 
-// Complete reports whether every result of the run is kept.
-func (r *Results) Complete() bool { return r.dropped == 0 }
+// complete reports whether every result of the run is kept.
+func (r *Results) complete() bool { return r.dropped == 0 }
 
 // release forgets every result (an old run's), counting them as dropped.
 func (r *Results) release() {

@@ -176,10 +176,10 @@ func TestPinningARunThatShowsNothingSaysWhy(t *testing.T) {
 	l := newLab()
 	l.started()
 	l.minute(0, 0.2, 0.2)
-	if err := l.h.Pin("4.2", 1); err == nil || !strings.Contains(err.Error(), "shows nothing for 4.2") {
+	if err := l.h.pin("4.2", 1); err == nil || !strings.Contains(err.Error(), "shows nothing for 4.2") {
 		t.Errorf("Pin = %v", err)
 	}
-	if err := l.h.Pin("4.1", 9); err == nil || !strings.Contains(err.Error(), "no longer kept") {
+	if err := l.h.pin("4.1", 9); err == nil || !strings.Contains(err.Error(), "no longer kept") {
 		t.Errorf("Pin = %v", err)
 	}
 }
@@ -201,21 +201,21 @@ func TestTheLearnersChosenReferenceIsWhat43sDiffIsAgainst(t *testing.T) {
 	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != 2 || !strings.Contains(lab4.Sentence(f), "against the recorded hour re-enacted") {
 		t.Fatalf("before choosing: %+v", f)
 	}
-	if _, err := l.h.ChooseReference(9); err == nil {
+	if _, err := l.h.chooseReference(9); err == nil {
 		t.Error("a run not kept was accepted as the reference")
 	}
-	_, err := l.h.ChooseReference(1)
+	_, err := l.h.chooseReference(1)
 	if err == nil || !strings.Contains(err.Error(), "when run 2, a replay of the same recording") || !strings.Contains(err.Error(), "choose a replay as the reference before you replay again") {
 		t.Fatalf("choosing the replay run 2 took the place of: %v", err)
 	}
 	// Chosen before the next replay, run 2 stays whole and run 3 is diffed against it.
-	tasks, err := l.h.ChooseReference(2)
+	tasks, err := l.h.chooseReference(2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l.h.RunTasks(context.Background(), tasks)
 	replay()
-	if r := l.h.Run(2); r == nil || !r.Results.Complete() || r.Results.Len() == 0 {
+	if r := l.h.run(2); r == nil || !r.Results.complete() || r.Results.Len() == 0 {
 		t.Fatalf("the chosen replay let go of its results: %+v", r)
 	}
 	f := l.h.Finding("4.3")

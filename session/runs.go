@@ -49,7 +49,7 @@ func (l Limits) withDefaults() Limits {
 		l.Runs = 4
 	}
 	if l.Results < 1 {
-		l.Results = DefaultResults
+		l.Results = defaultResults
 	}
 	if l.ResultRuns < 1 {
 		l.ResultRuns = 2
@@ -127,9 +127,9 @@ func (r *Run) empty() bool {
 	return r.Table.Len() == 0 && r.Table.Dropped() == 0 && r.LateCount == 0 && r.Results.Len() == 0 && r.Results.Dropped() == 0
 }
 
-// Kind is the run's kind in a word: start, replay, timestamp, strategy, kill,
+// kind is the run's kind in a word: start, replay, timestamp, strategy, kill,
 // failure or live, as its cause says; else the backend's reason.
-func (r *Run) Kind() string {
+func (r *Run) kind() string {
 	switch {
 	case r.Replay:
 		return "replay"
@@ -139,8 +139,8 @@ func (r *Run) Kind() string {
 	return r.Reason
 }
 
-// WatermarkStrategy names the run's watermark strategy as the course does.
-func (r *Run) WatermarkStrategy() string { return r.Watermarks.Name() }
+// watermarkStrategy names the run's watermark strategy as the course does.
+func (r *Run) watermarkStrategy() string { return r.Watermarks.Name() }
 
 // Title names the run for a pane title: "run 2 · replay · started_ts", "run 3 ·
 // TaskManager died · completed_ts".
@@ -199,8 +199,8 @@ func (s *Session) Current() *Run { return s.runs[len(s.runs)-1] }
 // Runs are the runs kept, oldest first.
 func (s *Session) Runs() []*Run { return s.runs }
 
-// Run returns the run kept with ID id, or nil.
-func (s *Session) Run(id int) *Run {
+// run returns the run kept with ID id, or nil.
+func (s *Session) run(id int) *Run {
 	for _, r := range s.runs {
 		if r.ID == id {
 			return r
@@ -319,7 +319,7 @@ func (s *Session) record(u backend.Update) {
 		if p.Done && p.Err == nil && cur.Replay {
 			cur.ReplayDone, cur.ReplayPath = true, p.Path
 			cur.Results.trim()
-			if cur.Results.Complete() {
+			if cur.Results.complete() {
 				s.replayed[refKey{p.Path, cur.Timestamp}] = cur.Results.Len()
 				s.releaseSuperseded(cur)
 			}
@@ -497,11 +497,11 @@ func (s *Session) previous() *Run {
 	return s.runs[len(s.runs)-2]
 }
 
-// LatestReplay returns the newest run whose replay of a recording was read to the end
+// latestReplay returns the newest run whose replay of a recording was read to the end
 // with field as its event timestamp and whose results are all kept, or nil.
-func (s *Session) LatestReplay(field meter.TimestampField) *Run {
+func (s *Session) latestReplay(field meter.TimestampField) *Run {
 	for i := len(s.runs) - 1; i >= 0; i-- {
-		if r := s.runs[i]; r.ReplayDone && r.Timestamp == field && r.Results.Complete() && r.Results.Len() > 0 {
+		if r := s.runs[i]; r.ReplayDone && r.Timestamp == field && r.Results.complete() && r.Results.Len() > 0 {
 			return r
 		}
 	}

@@ -27,11 +27,11 @@ func TestEachRunKeepsItsOwnResultsAndOldRunsLetThemGo(t *testing.T) {
 	if first.Results.Len() != 1 || replay.Results.Len() != 2 || !replay.ReplayDone || replay.ReplayPath != "hour.jsonl.gz" {
 		t.Fatalf("results %d and %d, replay done %v", first.Results.Len(), replay.Results.Len(), replay.ReplayDone)
 	}
-	if h.LatestReplay(meter.CompletedTS) != replay || h.LatestReplay(meter.StartedTS) != nil {
+	if h.latestReplay(meter.CompletedTS) != replay || h.latestReplay(meter.StartedTS) != nil {
 		t.Error("LatestReplay does not find the finished completed_ts replay alone")
 	}
 	h.Apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseLive, Reason: "back to the live topic"}})
-	if first.Results.Len() != 0 || first.Results.Complete() || replay.Results.Len() != 2 {
+	if first.Results.Len() != 0 || first.Results.complete() || replay.Results.Len() != 2 {
 		t.Errorf("after a third run: first keeps %d, replay %d", first.Results.Len(), replay.Results.Len())
 	}
 }
@@ -60,11 +60,11 @@ func TestHiccupsFollowTheStatus(t *testing.T) {
 	h.Apply(backend.Update{Status: st(1000, false)})
 	h.Apply(backend.Update{Status: st(2000, true)})
 	h.Apply(backend.Update{Status: st(3000, true)})
-	if x, ok := h.Current().LastHiccup(); !ok || x.From != 2000 || x.To != 0 || x.Instance != "gw-1" {
+	if x, ok := h.Current().lastHiccup(); !ok || x.From != 2000 || x.To != 0 || x.Instance != "gw-1" {
 		t.Fatalf("during the hiccup: %+v", x)
 	}
 	h.Apply(backend.Update{Status: st(4000, false)})
-	if x, _ := h.Current().LastHiccup(); x.To != 4000 || len(h.Current().Hiccups) != 1 {
+	if x, _ := h.Current().lastHiccup(); x.To != 4000 || len(h.Current().Hiccups) != 1 {
 		t.Errorf("after the hiccup: %+v", h.Current().Hiccups)
 	}
 }
@@ -142,7 +142,7 @@ func TestAFullRunLetsGoOfItsOldestTracesAndKeepsEveryWindow(t *testing.T) {
 			windows++
 		}
 	}
-	if windows != 1 || r.Dropped() != 2 || strings.Join(ids, "") != "cdef" || r.Complete() {
+	if windows != 1 || r.Dropped() != 2 || strings.Join(ids, "") != "cdef" || r.complete() {
 		t.Errorf("kept %v and %d windows, dropped %d", ids, windows, r.Dropped())
 	}
 	if _, ok := r.OldestTrace(); !ok {
@@ -175,7 +175,7 @@ func TestAReplayReservesRoomForAsManyResultsAsTheLastReplayOfItsRecording(t *tes
 	replay("hour.jsonl.gz", 300)
 	replay("hour.jsonl.gz", 300)
 	replay("other.jsonl.gz", 10)
-	if r := replay("hour.jsonl.gz", 300); r.Results.Len() != 300 || !r.Results.Complete() {
+	if r := replay("hour.jsonl.gz", 300); r.Results.Len() != 300 || !r.Results.complete() {
 		t.Errorf("the replay kept %d results", r.Results.Len())
 	}
 }
@@ -341,7 +341,7 @@ func TestResultsThatArriveWhileTheOutputIsLentWaitWithoutCopyingTheOthers(t *tes
 		}
 		return s
 	}
-	if got := ids(run.Results.Snapshot()); got != "abcde" || run.Results.Len() != 5 || !run.Results.Traced() {
+	if got := ids(run.Results.Snapshot()); got != "abcde" || run.Results.Len() != 5 || !run.Results.traced() {
 		t.Errorf("while lent the results are %q (len %d)", got, run.Results.Len())
 	}
 	if again := run.lendOutput(); ids(again[:5]) != "abcde" || again[5].Kind != meter.PendingResult {
@@ -411,7 +411,7 @@ func TestANewerReplayOfTheSameHourTakesThePlaceOfTheLastOnesResults(t *testing.T
 		l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true}})
 		return l.h.Current()
 	}
-	whole := func(r *Run) bool { return r.Results.Complete() && r.Results.Len() > 0 }
+	whole := func(r *Run) bool { return r.Results.complete() && r.Results.Len() > 0 }
 	first := replay(meter.Watermarks{})
 	second := replay(meter.Watermarks{})
 	if whole(first) || !whole(second) {
@@ -420,7 +420,7 @@ func TestANewerReplayOfTheSameHourTakesThePlaceOfTheLastOnesResults(t *testing.T
 	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != second.ID {
 		t.Errorf("4.3 = %+v, want the second replay's", f)
 	}
-	if err := l.h.Pin("4.3", second.ID); err != nil {
+	if err := l.h.pin("4.3", second.ID); err != nil {
 		t.Fatal(err)
 	}
 	third := replay(meter.Watermarks{})
@@ -452,7 +452,7 @@ func TestAnEmptyRunThatARestartBeganKeepsItsNumberWhenTheNextRestartComes(t *tes
 		Timestamp: meter.CompletedTS, Recording: "hour.jsonl.gz"}})
 	var got []string
 	for _, r := range h.Runs() {
-		got = append(got, fmt.Sprintf("%d %s %d", r.ID, r.Kind(), r.StartedAt))
+		got = append(got, fmt.Sprintf("%d %s %d", r.ID, r.kind(), r.StartedAt))
 	}
 	if want := "[1 start 1000 2 kill 2000 3 replay 3000]"; fmt.Sprint(got) != want {
 		t.Errorf("runs %v, want %s", got, want)

@@ -160,7 +160,7 @@ func (s *Session) Restore(saved state.State) {
 // ID, or nil when there are none.
 func (s *Session) Unasked() map[string]string { return s.unasked }
 
-// LastHiccup returns the latest hiccup injected or seen, if any.
-func (s *Session) LastHiccup() (instance string, at int64, d time.Duration, ok bool) {
+// lastHiccup returns the latest hiccup injected or seen, if any.
+func (s *Session) lastHiccup() (instance string, at int64, d time.Duration, ok bool) {
 	return s.ev.lastHiccup()
 }

@@ -54,9 +54,9 @@ type refresher struct {
 	take    func()
 }
 
-// RefreshEvery is how often, in the lab's processing time, evidence that follows a run is
+// refreshEvery is how often, in the lab's processing time, evidence that follows a run is
 // copied again while the run produces rows.
-const RefreshEvery = 1000
+const refreshEvery = 1000
 
 type replayAsk struct {
 	path  string
@@ -65,7 +65,7 @@ type replayAsk struct {
 
 // newTracker returns a tracker starting from saved progress (steps and evidence).
 func newTracker(saved state.State) *tracker {
-	t := &tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(MovedIndexLimit),
+	t := &tracker{steps: map[string]state.Step{}, evidence: saved.Clone().Evidence, moved: newMovedIndex(movedIndexLimit),
 		answers: map[string]string{}, held: map[*state.Finding]*state.Hiccup{},
 		newer: map[string]*state.Finding{}, waiting: map[int]*state.Comparison{}}
 	for q, a := range saved.Answers {
@@ -163,7 +163,7 @@ func (t *tracker) runRefreshers(s *Session) {
 	kept := t.refresh[:0]
 	for _, r := range t.refresh {
 		over := r.run.Ended || n > r.until
-		if v := r.run.Table.Version(); v != r.version && (over || n-r.taken >= RefreshEvery) {
+		if v := r.run.Table.Version(); v != r.version && (over || n-r.taken >= refreshEvery) {
 			r.version, r.taken = v, n
 			r.take()
 			t.changed = true

@@ -32,7 +32,7 @@ func (v runView) LateCount() int                             { return v.run.Late
 func (v runView) LateFacts() state.LateFacts                 { return lateFacts(v.run) }
 func (v runView) StillOpen() []meter.Result                  { return v.run.StillOpen() }
 func (v runView) Latency() time.Duration                     { return v.run.Latency }
-func (v runView) TracesComplete() bool                       { return v.run.Results.Complete() }
+func (v runView) TracesComplete() bool                       { return v.run.Results.complete() }
 func (v runView) Hiccups() []lab4.Hold                       { return v.run.Hiccups }
 func (v runView) Traces(yield func(*meter.RecordTrace) bool) { v.run.Results.traces(yield) }
 

@@ -12,7 +12,7 @@ var tickSteps = []int64{1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_00
 func ticks(r Range, most int) (at []int64, step int64) {
 	step = tickSteps[len(tickSteps)-1]
 	for _, s := range tickSteps {
-		if r.Len()/s+1 <= int64(most) {
+		if r.len()/s+1 <= int64(most) {
 			step = s
 			break
 		}

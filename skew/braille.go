@@ -102,11 +102,11 @@ func layout(m Model, width, height int) *grid {
 
 // dx and dy map times to dot coordinates: event time across, processing time up.
 func (g *grid) dx(t int64) int {
-	return clamp(int((t-g.m.X.From)*int64(2*g.pw)/g.m.X.Len()), 0, 2*g.pw-1)
+	return clamp(int((t-g.m.X.From)*int64(2*g.pw)/g.m.X.len()), 0, 2*g.pw-1)
 }
 
 func (g *grid) dy(t int64) int {
-	return clamp(4*g.ph-1-int((t-g.m.Y.From)*int64(4*g.ph)/g.m.Y.Len()), 0, 4*g.ph-1)
+	return clamp(4*g.ph-1-int((t-g.m.Y.From)*int64(4*g.ph)/g.m.Y.len()), 0, 4*g.ph-1)
 }
 
 func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }

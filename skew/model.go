@@ -34,8 +34,8 @@ type Model struct {
 // Range is [From, To) in milliseconds.
 type Range struct{ From, To int64 }
 
-// Len returns the range's length.
-func (r Range) Len() int64 { return r.To - r.From }
+// len returns the range's length.
+func (r Range) len() int64 { return r.To - r.From }
 
 // has says whether t is in the range.
 func (r Range) has(t int64) bool { return t >= r.From && t < r.To }
@@ -182,7 +182,7 @@ func Build(results []meter.Result, opts Options) Model {
 		m.Marks = append(m.Marks, Mark{Label: "flush", At: opts.Flush})
 	}
 	m.X, m.Y = m.axes()
-	if opts.Span.Len() > 0 {
+	if opts.Span.len() > 0 {
 		m.X, m.Y = opts.Span, opts.Span
 		m.Points = slices.DeleteFunc(m.Points, func(p Point) bool { return !m.X.has(p.Event) || !m.Y.has(p.Processing) })
 		// The watermark from where it stood when the span began to where it stood at its end.

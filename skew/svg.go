@@ -217,11 +217,11 @@ type svgGeom struct {
 }
 
 func (g svgGeom) x(t int64) float64 {
-	return g.left + float64(t-g.m.X.From)/float64(g.m.X.Len())*(g.right-g.left)
+	return g.left + float64(t-g.m.X.From)/float64(g.m.X.len())*(g.right-g.left)
 }
 
 func (g svgGeom) y(t int64) float64 {
-	return g.bottom - float64(t-g.m.Y.From)/float64(g.m.Y.Len())*(g.bottom-g.top)
+	return g.bottom - float64(t-g.m.Y.From)/float64(g.m.Y.len())*(g.bottom-g.top)
 }
 
 func f(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }

@@ -11,8 +11,8 @@ import (
 	"github.com/labtui/labtui/internal/fileerr"
 )
 
-// LockName is the file in the state directory whose lock says a labtui writes there.
-const LockName = ".lab-04.lock"
+// lockName is the file in the state directory whose lock says a labtui writes there.
+const lockName = ".lab-04.lock"
 
 // Lock is a state directory held by this process: while it is held no other labtui
 // (a second TUI, a headless run) can take it, so no two sessions save over each
@@ -22,8 +22,8 @@ type Lock struct {
 	f *os.File
 }
 
-// BusyError says that another labtui holds the state directory.
-type BusyError struct {
+// busyError says that another labtui holds the state directory.
+type busyError struct {
 	// Dir is the state directory.
 	Dir string
 	// PID and What are the holder's process id and what it runs ("the TUI", "a
@@ -35,7 +35,7 @@ type BusyError struct {
 }
 
 // Error is one sentence: who holds the folder, and the two ways on.
-func (e *BusyError) Error() string {
+func (e *busyError) Error() string {
 	who := "another labtui"
 	if e.What != "" {
 		who += " (" + e.What
@@ -60,7 +60,7 @@ func LockDir(dir, what string) (*Lock, error) {
 		return nil, fmt.Errorf("cannot create the state folder %s, where answers and the log are kept (%s): set LABTUI_STATE_DIR or --state-dir to a folder you can write",
 			dir, fileerr.Reason(err))
 	}
-	path := filepath.Join(dir, LockName)
+	path := filepath.Join(dir, lockName)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("cannot write in the state folder %s, where answers and the log are kept (%s): set LABTUI_STATE_DIR or --state-dir to a folder you can write",
@@ -100,11 +100,11 @@ func (l *Lock) writeHolder(what string) {
 	l.f.WriteAt([]byte(fmt.Sprintf("%d %d %s\n", os.Getpid(), time.Now().Unix(), what)), 0)
 }
 
-func readHolder(f *os.File) *BusyError {
+func readHolder(f *os.File) *busyError {
 	buf := make([]byte, 256)
 	n, _ := f.ReadAt(buf, 0)
 	fields := strings.SplitN(strings.TrimSpace(string(buf[:n])), " ", 3)
-	e := &BusyError{}
+	e := &busyError{}
 	if len(fields) < 3 {
 		return e
 	}

@@ -51,7 +51,7 @@ func TestASecondProcessOnTheStateFolderIsRefusedWithWhoHoldsIt(t *testing.T) {
 	child := holdInChild(t, dir)
 
 	l, err := LockDir(dir, "a headless run")
-	var busy *BusyError
+	var busy *busyError
 	if !errors.As(err, &busy) {
 		l.Unlock()
 		t.Fatalf("LockDir beside a holder = %v, want a *BusyError", err)

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Renumber gives every run a file names its own number, where a file saved over several
+// renumber gives every run a file names its own number, where a file saved over several
 // sessions before runs were numbered on across them (LastRun) names two runs with one
 // number: each session's runs then count from 1, so "run 1" is a run of each. The runs
 // keep their order and each session its own numbering, shifted past the sessions before
@@ -18,7 +18,7 @@ import (
 // Words are not rewritten: a finding saved before findings were data (Finding.Saved) and
 // a comparison's Against text keep the numbers of the session that wrote them, and the
 // sheet says such a sentence is an earlier labtui's.
-func (s *State) Renumber() bool {
+func (s *State) renumber() bool {
 	e := &s.Evidence
 	type run struct {
 		id int

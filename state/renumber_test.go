@@ -90,7 +90,7 @@ func TestLoadingAFileOfTwoOldSessionsNumbersEachRunOnce(t *testing.T) {
 	}
 	// Numbers that are unique already are left alone, so loading again changes nothing.
 	again := st.Clone()
-	if again.Renumber() || !reflect.DeepEqual(again, st) {
+	if again.renumber() || !reflect.DeepEqual(again, st) {
 		t.Errorf("a second Renumber changed the file")
 	}
 }

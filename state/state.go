@@ -9,8 +9,8 @@ import (
 	"github.com/labtui/labtui/minutes"
 )
 
-// Version is the format of the saved file; Load refuses a newer one.
-const Version = 1
+// version is the format of the saved file; Load refuses a newer one.
+const version = 1
 
 // State is the learner's progress: everything the export writes and the next start
 // restores.
@@ -60,7 +60,7 @@ func (s State) RunsBefore() int {
 
 // New returns an empty State of the current Version.
 func New() State {
-	return State{Version: Version, Answers: map[string]string{}, Steps: map[string]Step{}}
+	return State{Version: version, Answers: map[string]string{}, Steps: map[string]Step{}}
 }
 
 // Empty reports whether the state holds nothing worth offering to continue with.

@@ -17,9 +17,9 @@ import (
 // FileName is the name of the saved progress inside the state directory.
 const FileName = "lab-04.json"
 
-// MaxFileSize is the most a saved file is read of: a file larger than this is not
+// maxFileSize is the most a saved file is read of: a file larger than this is not
 // labtui's (the evidence it keeps is bounded, and far smaller).
-const MaxFileSize = 64 << 20
+const maxFileSize = 64 << 20
 
 // Dir returns labtui's folder under the user's XDG state directory:
 // $XDG_STATE_HOME/labtui, by default ~/.local/state/labtui.
@@ -58,7 +58,7 @@ func (s *Store) Dir() string { return s.dir }
 // Load reads the saved state. It returns an empty State and false when nothing was
 // saved yet.
 func (s *Store) Load() (State, bool, error) {
-	data, err := regularfile.Read(s.Path(), MaxFileSize)
+	data, err := regularfile.Read(s.Path(), maxFileSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return New(), false, nil
 	}
@@ -69,7 +69,7 @@ func (s *Store) Load() (State, bool, error) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return New(), false, fmt.Errorf("saved answers in %s do not parse (%v): move the file aside", s.Path(), err)
 	}
-	if st.Version > Version {
+	if st.Version > version {
 		return New(), false, fmt.Errorf("saved answers in %s are from a newer labtui (format %d)", s.Path(), st.Version)
 	}
 	if st.Answers == nil {
@@ -85,7 +85,7 @@ func (s *Store) Load() (State, bool, error) {
 	}
 	// A file saved over several sessions before runs were numbered on names a run 1 of
 	// each: every run gets its own number before anything reads them.
-	st.Renumber()
+	st.renumber()
 	// Load starts a session, whose revisions count from 1: the file's revision is not
 	// carried on, so a file's (one at the counter's limit, say) cannot make them look
 	// older than what is on disk and stop every save.
@@ -103,7 +103,7 @@ func (s *Store) Save(st State) (bool, error) {
 	if st.Revision < s.last {
 		return false, nil
 	}
-	st.Version = Version
+	st.Version = version
 	if st.SavedAt.IsZero() {
 		st.SavedAt = time.Now().UTC()
 	}

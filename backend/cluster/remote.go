@@ -34,10 +34,10 @@ type RemoteConfig struct {
 	Session string
 }
 
-// SessionTopic is the live topic of session: the course's topic with the session's name,
+// sessionTopic is the live topic of session: the course's topic with the session's name,
 // such as gateway-events-ana. Each replay's topic is named after it
 // (gateway-events-ana-replay-1), so two sessions never write one topic.
-func SessionTopic(session string) string { return project.Topic + "-" + session }
+func sessionTopic(session string) string { return project.Topic + "-" + session }
 
 // sessionGroup is the consumer group the session's job reads with.
 func sessionGroup(session string) string { return flinklab.SessionJobName(session) }
@@ -69,15 +69,15 @@ func SessionName(s string) string {
 			b[i] = '-'
 		}
 	}
-	if len(b) > MaxSession {
-		b = b[:MaxSession]
+	if len(b) > maxSession {
+		b = b[:maxSession]
 	}
 	return string(b)
 }
 
-// MaxSession is the longest session name: topic names end at 249 characters, and a
+// maxSession is the longest session name: topic names end at 249 characters, and a
 // replay's adds its suffix to the session's.
-const MaxSession = 40
+const maxSession = 40
 
 // NewRemote returns a lab on a cluster labtui did not start, as one session of those a
 // class may run on it at once: it creates the session's topic (SessionTopic) if it is
@@ -139,7 +139,7 @@ func (p *remote) Up(ctx context.Context) (flinklab.Endpoints, error) {
 		return flinklab.Endpoints{}, err
 	}
 	p.rest = labcluster.NewREST(p.cfg.FlinkURL)
-	topic := SessionTopic(p.cfg.Session)
+	topic := sessionTopic(p.cfg.Session)
 	if err := labcluster.CreateTopic(ctx, p.cfg.Brokers, topic, project.TopicPartitions, p.logf); err != nil {
 		return flinklab.Endpoints{}, err
 	}

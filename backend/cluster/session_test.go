@@ -18,7 +18,7 @@ import (
 // A session's name becomes a valid part of a topic name, and names its topics, its
 // replays' and its consumer group.
 func TestSessionNamesItsTopicsAndGroup(t *testing.T) {
-	for in, want := range map[string]string{"ana": "ana", "Ana Lima@Laptop.3": "ana-lima-laptop-3", strings.Repeat("x", 50): strings.Repeat("x", MaxSession)} {
+	for in, want := range map[string]string{"ana": "ana", "Ana Lima@Laptop.3": "ana-lima-laptop-3", strings.Repeat("x", 50): strings.Repeat("x", maxSession)} {
 		if got := SessionName(in); got != want {
 			t.Errorf("SessionName(%q) = %q, want %q", in, got, want)
 		}
@@ -26,7 +26,7 @@ func TestSessionNamesItsTopicsAndGroup(t *testing.T) {
 	if d := DefaultSession(); d == "" || SessionName(d) != d {
 		t.Errorf("DefaultSession() = %q, not a session name", d)
 	}
-	if got := SessionTopic("ana"); got != "gateway-events-ana" {
+	if got := sessionTopic("ana"); got != "gateway-events-ana" {
 		t.Errorf("SessionTopic(ana) = %q", got)
 	}
 	if got := sessionGroup("ana"); got != "gateway-meter-lab4-ana" {

@@ -67,7 +67,7 @@ func TestARunBalancesAndLeavesNothingBehind(t *testing.T) {
 	s := lab.Summary()
 	s.Print(&out)
 	t.Log("\n" + out.String())
-	if !s.Balanced() || s.Requests < 300 || !strings.Contains(out.String(), "every event and every dollar is accounted for") {
+	if !s.balanced() || s.Requests < 300 || !strings.Contains(out.String(), "every event and every dollar is accounted for") {
 		t.Fatalf("unbalanced run:\n%s", out.String())
 	}
 	if !sawHiccup || !sawHeld {

@@ -46,10 +46,10 @@ func (l *Lab) Summary() Summary {
 	return s
 }
 
-// Balanced reports whether every produced event was consumed, every completed request
+// balanced reports whether every produced event was consumed, every completed request
 // assembled, every assembled dollar accounted for in each window, and everything the
 // job wrote delivered.
-func (s Summary) Balanced() bool {
+func (s Summary) balanced() bool {
 	return s.Lost == (labrt.Lost{}) && s.Consumed == s.Acked && s.Failed == 0 && s.Records == s.Completed &&
 		same(s.RecordsUSD, s.USD) && same(s.ProcessingUSD+s.OpenProcessingUSD, s.RecordsUSD) &&
 		same(s.EventUSD+s.LateUSD+s.OpenEventUSD, s.RecordsUSD)
@@ -95,7 +95,7 @@ func (s Summary) Print(w io.Writer) {
 		fmt.Fprintf(w, "  notices not delivered %7d  DROPPED at close: restarts, progress or log lines\n", s.Lost.Notices)
 	}
 	switch {
-	case s.Balanced():
+	case s.balanced():
 		fmt.Fprintf(w, "  every event and every dollar is accounted for\n")
 	case s.Lost != (labrt.Lost{}):
 		fmt.Fprintf(w, "  THE OUTPUT IS INCOMPLETE: see the lines above\n")

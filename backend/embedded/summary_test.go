@@ -35,7 +35,7 @@ func TestASummaryWithResultsLostSaysHowManyAndIsNotAccountedFor(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
 	}
-	if s.Balanced() || strings.Contains(out, "accounted for") {
+	if s.balanced() || strings.Contains(out, "accounted for") {
 		t.Errorf("a summary with losses balances:\n%s", out)
 	}
 }

@@ -188,7 +188,7 @@ func (c Config) withDefaults() (Config, error) {
 		return c, errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
 	}
 	if c.ComposeFile == "" && c.Platform == nil {
-		f, err := FindComposeFile("")
+		f, err := findComposeFile("")
 		if err != nil {
 			return c, err
 		}

@@ -112,7 +112,7 @@ func (p *dockerPlatform) Up(ctx context.Context) (Endpoints, error) {
 
 // Submit runs `docker compose … exec -T jobmanager flink run -d -py JobScript jobArgs…`.
 func (p *dockerPlatform) Submit(ctx context.Context, jobArgs []string) (string, error) {
-	args := append([]string{"exec", "-T", compose.JobManagerService, "flink", "run", "-d", "-py", JobScript}, jobArgs...)
+	args := append([]string{"exec", "-T", compose.JobManagerService, "flink", "run", "-d", "-py", jobScript}, jobArgs...)
 	out, _, err := p.docker.runCompose(ctx, args...)
 	if err != nil {
 		return "", err

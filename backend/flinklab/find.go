@@ -8,11 +8,11 @@ import (
 	"github.com/labtui/labtui/compose"
 )
 
-// FindComposeFile looks for compose/docker-compose.yml beside a labs folder in dir or
+// findComposeFile looks for compose/docker-compose.yml beside a labs folder in dir or
 // the nearest of its parents (the labtui checkout the compose file mounts labs/ from),
 // and returns its path relative to dir, as docker run in dir is given it. An empty dir
 // means the working directory.
-func FindComposeFile(dir string) (string, error) {
+func findComposeFile(dir string) (string, error) {
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {

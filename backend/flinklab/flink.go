@@ -12,8 +12,8 @@ import (
 // only jobs of this name.
 const JobName = "gateway-meter-lab4"
 
-// JobScript is where the lab's PyFlink job is inside the Flink containers.
-const JobScript = compose.LabsMount + "/04-event-time-and-processing-time/job/gateway_meter.py"
+// jobScript is where the lab's PyFlink job is inside the Flink containers.
+const jobScript = compose.LabsMount + "/04-event-time-and-processing-time/job/gateway_meter.py"
 
 // flinkJob is one row of Flink's /jobs/overview.
 type flinkJob = labcluster.Job

@@ -242,7 +242,7 @@ func TestRestartTaskManagerKillsItAndBringsItBack(t *testing.T) {
 	}
 	h.waitFor("the first run's results", hasResults(8))
 	h.clock.Set(t0.Add(40e9))
-	if err := lab.RestartTaskManager(context.Background()); err != nil {
+	if err := lab.restartTaskManager(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("the second run's results", hasResults(10))

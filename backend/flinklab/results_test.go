@@ -155,7 +155,7 @@ func TestAResultsTopicShowsOnlyTheSessionsOwnJob(t *testing.T) {
 		burst = append(burst, window("ana", run, fmt.Sprintf("t%03d", i), end))
 	}
 	produce(burst...)
-	if err := lab.RestartTaskManager(context.Background()); err != nil {
+	if err := lab.restartTaskManager(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	produce(window("ana", run, "after", end+meter.Minute))

@@ -30,7 +30,7 @@ func (l *Lab) takeKill() *killRequest {
 	return k
 }
 
-// RestartTaskManager kills the TaskManager, as a machine that dies does
+// restartTaskManager kills the TaskManager, as a machine that dies does
 // (Platform.KillTaskManager: for compose `docker compose kill taskmanager`), and
 // returns once it is back (Platform.StartTaskManager: `docker compose up -d --no-deps
 // --wait taskmanager`). The job loses its state: a backend.Restart with
@@ -38,7 +38,7 @@ func (l *Lab) takeKill() *killRequest {
 // starting offsets once the taskmanager is back. It is the answer, live, to the course's
 // question "If a TaskManager dies right now". When Kafka no longer has the topic the job
 // reads, it refuses (labrt.Runtime.CheckTopic) and kills nothing.
-func (l *Lab) RestartTaskManager(ctx context.Context) error {
+func (l *Lab) restartTaskManager(ctx context.Context) error {
 	if err := l.ready(); err != nil {
 		return err
 	}
@@ -82,4 +82,4 @@ func (l *Lab) RestartTaskManager(ctx context.Context) error {
 
 // RestartJob is RestartTaskManager: on the compose lab the job restarts because its
 // TaskManager died, which makes the lab a backend.Restarter for the TUI's kill key.
-func (l *Lab) RestartJob(ctx context.Context) error { return l.RestartTaskManager(ctx) }
+func (l *Lab) RestartJob(ctx context.Context) error { return l.restartTaskManager(ctx) }

@@ -56,16 +56,16 @@ func TestFindComposeFileWalksUpToTheCheckout(t *testing.T) {
 	// from this package's folder, which this one is not.
 	up2 := strings.Repeat(".."+string(filepath.Separator), 2)
 	for dir, want := range map[string]string{root: "compose/docker-compose.yml", filepath.Join(root, "cli/deep"): up2 + "compose/docker-compose.yml"} {
-		got, err := FindComposeFile(dir)
+		got, err := findComposeFile(dir)
 		if err != nil || got != filepath.FromSlash(want) {
 			t.Errorf("FindComposeFile(%s) = %q, %v; want %q", dir, got, err, want)
 		}
 	}
-	if _, err := FindComposeFile(t.TempDir()); err == nil || !strings.Contains(err.Error(), "compose-file") {
+	if _, err := findComposeFile(t.TempDir()); err == nil || !strings.Contains(err.Error(), "compose-file") {
 		t.Errorf("outside a checkout: %v", err)
 	}
 	// This package's own checkout has one.
-	if got, err := FindComposeFile("."); err != nil || got != filepath.FromSlash("../../compose/docker-compose.yml") {
+	if got, err := findComposeFile("."); err != nil || got != filepath.FromSlash("../../compose/docker-compose.yml") {
 		t.Errorf("from backend/compose: %q, %v", got, err)
 	}
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/labtui/labtui/meter"
 )
 
-// DefaultMaxResults is how many results wait for the reader, by default, before the
+// defaultMaxResults is how many results wait for the reader, by default, before the
 // runtime drops (or, lossless, holds back) the next ones.
-const DefaultMaxResults = 50_000
+const defaultMaxResults = 50_000
 
 // reuseBatch is the most results a new batch makes room for at its start (1.4 MB).
 const reuseBatch = 8192

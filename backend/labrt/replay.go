@@ -178,7 +178,7 @@ func (rt *Runtime) ReplayEntries(ctx context.Context, path string, field meter.T
 		case err := <-done:
 			producing = false
 			if err != nil {
-				rt.Progress(backend.ReplayProgress{Path: path, Total: produced.Sent.Load(), Written: produced.Acked.Load(), Done: true, Err: err})
+				rt.progress(backend.ReplayProgress{Path: path, Total: produced.Sent.Load(), Written: produced.Acked.Load(), Done: true, Err: err})
 				return err
 			}
 		case drainErr = <-drained:
@@ -194,11 +194,11 @@ func (rt *Runtime) ReplayEntries(ctx context.Context, path string, field meter.T
 			}
 			if !drainDone {
 				p.Finishing = true
-				rt.Progress(p)
+				rt.progress(p)
 				continue
 			}
 			p.Done, p.Err = true, drainErr
-			rt.Progress(p)
+			rt.progress(p)
 			if drainErr != nil {
 				return drainErr
 			}
@@ -206,17 +206,17 @@ func (rt *Runtime) ReplayEntries(ctx context.Context, path string, field meter.T
 				time.Since(start).Round(time.Millisecond), thousands.Format(int64(p.Rate)))
 			return nil
 		}
-		rt.Progress(p)
+		rt.progress(p)
 	}
 }
 
-// Drainer is a Job whose results trail what its source has read (a real Flink job,
+// drainer is a Job whose results trail what its source has read (a real Flink job,
 // whose operators hand records on in bundles and through network buffers). Drain
 // returns once every record its source had read when it was called has been processed
 // by every operator, and every result of them has been handed to collect; ctx's end
 // or a failure to tell is its error. A Job that is not a Drainer processes each record
 // as it reads it.
-type Drainer interface {
+type drainer interface {
 	Drain(ctx context.Context) error
 }
 
@@ -224,7 +224,7 @@ type Drainer interface {
 // its error comes on the channel when it returns. A job that is not a Drainer is
 // drained already (done).
 func (rt *Runtime) drain(ctx context.Context, total int64) (_ <-chan error, done bool) {
-	d, ok := rt.job.(Drainer)
+	d, ok := rt.job.(drainer)
 	if !ok {
 		return nil, true
 	}
@@ -234,9 +234,9 @@ func (rt *Runtime) drain(ctx context.Context, total int64) (_ <-chan error, done
 	return out, false
 }
 
-// Changer is a Job that can say at once that it read more: Changed receives a token
+// changer is a Job that can say at once that it read more: Changed receives a token
 // then, so a replay waiting for its last record need not wait for the next tick.
-type Changer interface {
+type changer interface {
 	Changed() <-chan struct{}
 }
 
@@ -247,7 +247,7 @@ func (rt *Runtime) jobChanged(producing bool) <-chan struct{} {
 	if producing {
 		return nil
 	}
-	if c, ok := rt.job.(Changer); ok {
+	if c, ok := rt.job.(changer); ok {
 		return c.Changed()
 	}
 	return nil
@@ -287,7 +287,7 @@ const maxTakenReplayTopics = 1000
 // broker) is skipped, never written into: its records would mix with the recording's.
 func (rt *Runtime) createReplayTopic(ctx context.Context, adm *kadm.Client, partitions int) (string, error) {
 	for range maxTakenReplayTopics {
-		topic := rt.ReplayTopic()
+		topic := rt.replayTopic()
 		err := CreateTopic(ctx, adm, topic, partitions)
 		if !errors.Is(err, kerr.TopicAlreadyExists) {
 			return topic, err

@@ -65,7 +65,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.StatusEvery = 100 * time.Millisecond
 	}
 	if c.MaxResults <= 0 {
-		c.MaxResults = DefaultMaxResults
+		c.MaxResults = defaultMaxResults
 	}
 	if c.CloseWait <= 0 {
 		c.CloseWait = 500 * time.Millisecond
@@ -139,8 +139,8 @@ type Job interface {
 // ErrClosed is returned by calls made after the lab began to close.
 var ErrClosed = errors.New("the lab is closed")
 
-// ErrNotStarted is returned by calls that need a running lab before Start has finished.
-var ErrNotStarted = errors.New("the lab has not started yet: wait until its job runs")
+// errNotStarted is returned by calls that need a running lab before Start has finished.
+var errNotStarted = errors.New("the lab has not started yet: wait until its job runs")
 
 // Runtime is the part of a running lab that every backend shares; see the package
 // documentation. Its methods are safe to call from any goroutine.
@@ -242,7 +242,7 @@ func (rt *Runtime) Ready() error {
 	case rt.closed:
 		return ErrClosed
 	case !rt.started:
-		return ErrNotStarted
+		return errNotStarted
 	}
 	return nil
 }
@@ -291,8 +291,8 @@ func (rt *Runtime) Begin(r backend.Restart, spec Spec) int {
 	return r.Run
 }
 
-// Collector returns where run's results go.
-func (rt *Runtime) Collector(run int) func(meter.Result) {
+// collector returns where run's results go.
+func (rt *Runtime) collector(run int) func(meter.Result) {
 	return func(r meter.Result) {
 		rt.latency.take(run, &r)
 		rt.out.collect(run, r)
@@ -316,7 +316,7 @@ func (rt *Runtime) Restart(ctx context.Context, r backend.Restart, spec Spec) er
 		return err
 	}
 	run := rt.Begin(r, spec)
-	if err := rt.job.Start(ctx, spec, rt.Collector(run)); err != nil {
+	if err := rt.job.Start(ctx, spec, rt.collector(run)); err != nil {
 		return fmt.Errorf("start the job: %w", err)
 	}
 	return nil
@@ -360,8 +360,8 @@ func (rt *Runtime) Reconfigure(ctx context.Context, field meter.TimestampField, 
 	return rt.Restart(ctx, r, spec)
 }
 
-// ReplayTopic names a fresh topic for the next replay: "<live>-replay-N".
-func (rt *Runtime) ReplayTopic() string {
+// replayTopic names a fresh topic for the next replay: "<live>-replay-N".
+func (rt *Runtime) replayTopic() string {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	rt.replays++
@@ -373,10 +373,10 @@ func (rt *Runtime) Logf(format string, args ...any) {
 	rt.out.notice(backend.Update{Log: fmt.Sprintf(format, args...)})
 }
 
-// Progress queues a replay's progress, never dropped, after every result collected so
+// progress queues a replay's progress, never dropped, after every result collected so
 // far: the one with Done set is the replay's completion, and carries the lab's status as
 // it stands then, so the run's open windows come whole with it.
-func (rt *Runtime) Progress(p backend.ReplayProgress) {
+func (rt *Runtime) progress(p backend.ReplayProgress) {
 	rt.mu.Lock()
 	p.Run = rt.run
 	rt.mu.Unlock()

@@ -50,9 +50,9 @@ func (rt *Runtime) Unreadable(topic string, why error) {
 	rt.Logf("%s", what)
 }
 
-// ErrTopicGone wraps the error of a call that needs the job's topic when Kafka no
+// errTopicGone wraps the error of a call that needs the job's topic when Kafka no
 // longer has it.
-var ErrTopicGone = errors.New("the topic is gone from Kafka")
+var errTopicGone = errors.New("the topic is gone from Kafka")
 
 // CheckTopic returns an error wrapping ErrTopicGone, in a sentence that says what
 // happened and what can be done, when Kafka has no topic named topic; nil when it has
@@ -77,7 +77,7 @@ func (e topicGoneError) Error() string {
 	return "topic " + e.topic + " was deleted from outside: the job is left as it is, with its results; to go on, quit and start labtui again"
 }
 
-func (topicGoneError) Is(target error) bool { return target == ErrTopicGone }
+func (topicGoneError) Is(target error) bool { return target == errTopicGone }
 
 // topicClient returns a client of the brokers the runtime was given (SetKafka), or nil
 // before it has any. When cl already talks to those brokers (seeds) it is returned as it
@@ -160,7 +160,7 @@ func (rt *Runtime) watchTopic(done chan struct{}) {
 		}
 		rt.mu.Unlock()
 		if gone && !was {
-			rt.Unreadable(topic, ErrTopicGone)
+			rt.Unreadable(topic, errTopicGone)
 		}
 	}
 }

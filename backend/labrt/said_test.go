@@ -144,7 +144,7 @@ func TestATopicDeletedFromOutsideIsSaidAndARestartOnItRefusedLosingNothing(t *te
 		"Reconfigure": func() error { return rt.Reconfigure(context.Background(), meter.StartedTS, meter.Watermarks{}) },
 	} {
 		err := call()
-		if !errors.Is(err, ErrTopicGone) || err.Error() != "topic "+b.Topic()+" was deleted from outside: the job is left as it is, with its results; to go on, quit and start labtui again" {
+		if !errors.Is(err, errTopicGone) || err.Error() != "topic "+b.Topic()+" was deleted from outside: the job is left as it is, with its results; to go on, quit and start labtui again" {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

@@ -44,9 +44,9 @@ var ex41 = Exercise{
 	Prefers: moreAgreeing,
 }
 
-// AgreeingMinutes is how many prompt minutes must agree between the windows for 4.1: the
+// agreeingMinutes is how many prompt minutes must agree between the windows for 4.1: the
 // course runs the generator for five minutes.
-const AgreeingMinutes = 5
+const agreeingMinutes = 5
 
 // maxNamed is how many left-out minutes 4.1's sentence names; it counts the others.
 const maxNamed = 5
@@ -76,8 +76,8 @@ func agreementRule(s Session, run Run, _ int64) Found {
 	if len(mins) == 0 {
 		return Found{}
 	}
-	mins = mins[max(0, len(mins)-AgreeingMinutes):]
-	f := &state.Finding{Run: run.Ref(), Met: len(mins) >= AgreeingMinutes, TakenAt: s.Now()}
+	mins = mins[max(0, len(mins)-agreeingMinutes):]
+	f := &state.Finding{Run: run.Ref(), Met: len(mins) >= agreeingMinutes, TakenAt: s.Now()}
 	var usd float64
 	var reqs int64
 	rows := 0
@@ -93,14 +93,14 @@ func agreementRule(s Session, run Run, _ int64) Found {
 			rows++
 		}
 	}
-	a := &state.AgreementFacts{Minutes: mins, Wanted: AgreeingMinutes, Rows: rows, USD: usd, Requests: reqs}
+	a := &state.AgreementFacts{Minutes: mins, Wanted: agreeingMinutes, Rows: rows, USD: usd, Requests: reqs}
 	for _, x := range crossed {
 		if x.Start >= mins[0] {
 			a.Crossed = append(a.Crossed, x)
 		}
 	}
 	if len(a.Crossed) > 0 {
-		a.LatencyMS, a.PromptMS = run.Latency().Milliseconds(), PromptWithin(run.Latency())
+		a.LatencyMS, a.PromptMS = run.Latency().Milliseconds(), promptWithin(run.Latency())
 	}
 	if !f.Met && len(spoiled) > 0 {
 		if n := len(spoiled) - maxNamed; n > 0 {
@@ -108,20 +108,20 @@ func agreementRule(s Session, run Run, _ int64) Found {
 		}
 		a.Spoiled = spoiled
 		if slices.ContainsFunc(spoiled, func(m state.SpoiledMinute) bool { return m.Cause == state.SpoilStall }) {
-			a.LatencyMS, a.PromptMS = run.Latency().Milliseconds(), PromptWithin(run.Latency())
+			a.LatencyMS, a.PromptMS = run.Latency().Milliseconds(), promptWithin(run.Latency())
 		}
 	}
 	f.Agreement = a
 	return Found{Finding: f}
 }
 
-// PromptWithin is how long before a minute's end a record may complete and still be
+// promptWithin is how long before a minute's end a record may complete and still be
 // prompt when it reaches the windows in the next minute, for a run whose results trail
 // their records by latency (the median): three times that, and half a second for the
 // spread of a machine's scheduling. A hiccup's hold (seconds), a restart's catch-up or a
 // stalled job exceed it; the PyFlink job's 0.4 s and the embedded job's milliseconds do
 // not.
-func PromptWithin(latency time.Duration) int64 { return 3*latency.Milliseconds() + 500 }
+func promptWithin(latency time.Duration) int64 { return 3*latency.Milliseconds() + 500 }
 
 // judgedMinute is one closed minute of a live run as 4.1 judges it: it counts (crossed
 // set when its windows differ by records that crossed its boundaries promptly), or it is
@@ -238,7 +238,7 @@ func explainCrossings(run Run, c minutes.Clocks, out []judgedMinute, differ []in
 		return true
 	})
 	latency := run.Latency()
-	prompt := PromptWithin(latency)
+	prompt := promptWithin(latency)
 	for _, k := range differ {
 		m := out[k].start
 		x := state.CrossedMinute{Start: m}
@@ -426,7 +426,7 @@ func agreementWhyNot(_ Session, run Run) string {
 	n := len(a.Spoiled) - 1
 	a.Spoiled, a.LeftOutBefore = a.Spoiled[n:], n
 	if a.Spoiled[0].Cause == state.SpoilStall {
-		a.LatencyMS, a.PromptMS = run.Latency().Milliseconds(), PromptWithin(run.Latency())
+		a.LatencyMS, a.PromptMS = run.Latency().Milliseconds(), promptWithin(run.Latency())
 	}
 	earlier := ""
 	if n > 0 {
@@ -448,7 +448,7 @@ func agreementSentence(run state.RunRef, a state.AgreementFacts) string {
 		each = "by event time"
 	}
 	s := fmt.Sprintf("In %s, %s %s tenant by tenant in both windows (%d rows, $%.4f and %s requests %s), "+
-		"with no hiccup, restart or late record in %s", RunName(run), MinuteSpan(a.Minutes), verb, a.Rows, a.USD, Count(a.Requests), each, them)
+		"with no hiccup, restart or late record in %s", RunName(run), minuteSpan(a.Minutes), verb, a.Rows, a.USD, count(a.Requests), each, them)
 	if len(a.Crossed) > 0 {
 		s += "; " + crossedClause(a)
 	}

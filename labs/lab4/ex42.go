@@ -40,9 +40,9 @@ var ex42 = Exercise{
 	WhyNot: hiccupWhyNot,
 }
 
-// LateSlack is how long after a hiccup ends its held records may still arrive: the
+// lateSlack is how long after a hiccup ends its held records may still arrive: the
 // producer's retries flush the buffer over a few seconds.
-const LateSlack = 30000
+const lateSlack = 30000
 
 // hiccupRule is 4.2's finding from run's newest hiccup that counts (the one that began
 // at about, when not 0), with its evidence for the sheet.
@@ -91,7 +91,7 @@ func heldLate(run Run, h Hold) []meter.RecordTrace {
 	late := run.Late()
 	for i := range late.Len() {
 		r := late.At(i)
-		if r.Gateway == h.Instance && r.Arrival >= h.From && r.Arrival <= h.To+LateSlack {
+		if r.Gateway == h.Instance && r.Arrival >= h.From && r.Arrival <= h.To+lateSlack {
 			out = append(out, r)
 		}
 	}
@@ -203,7 +203,7 @@ func hiccupSentence(run state.RunRef, h state.HiccupFacts) string {
 	x := h.Example
 	s := fmt.Sprintf("In %s, %s was held %s–%s, across the %s boundary: %s of its records ($%.4f) arrived %s behind the watermark "+
 		"and the event-time window dropped them as late (%s, timestamp %s, met a watermark of %s); processing time billed them in the minute they arrived.",
-		RunName(run), h.Instance, seconds(h.From), seconds(h.To), hhmm(h.To-h.To%60000), Count(int64(h.Late)), h.USD, arrived,
+		RunName(run), h.Instance, seconds(h.From), seconds(h.To), hhmm(h.To-h.To%60000), count(int64(h.Late)), h.USD, arrived,
 		x.RequestID, meter.Clock(x.Timestamp), meter.Clock(x.Watermark))
 	if b := h.Bounded; b != nil {
 		late := "none of the held records late"
@@ -269,8 +269,8 @@ func lateTable(h *state.Hiccup) Table {
 	t := Table{Title: "Late records the event-time window dropped, and the watermark each met:",
 		Header: []string{"request", "tenant", "gateway", "timestamp", "arrived", "watermark met", "USD"}, SheetOnly: true}
 	for i, l := range late {
-		if i == ListedLate {
-			t.More = fmt.Sprintf("%s more of the %s in the JSON", Count(int64(len(late)-i)), Count(int64(len(late))))
+		if i == listedLate {
+			t.More = fmt.Sprintf("%s more of the %s in the JSON", count(int64(len(late)-i)), count(int64(len(late))))
 			break
 		}
 		arrived := ""
@@ -281,7 +281,7 @@ func lateTable(h *state.Hiccup) Table {
 			fmt.Sprintf("%.4f", l.USD)})
 	}
 	if h.LateCount > len(late) {
-		t.Note = fmt.Sprintf("The run had %s late records ($%.4f) in all; the JSON keeps the first %d.", Count(int64(h.LateCount)), h.LateUSD, len(late))
+		t.Note = fmt.Sprintf("The run had %s late records ($%.4f) in all; the JSON keeps the first %d.", count(int64(h.LateCount)), h.LateUSD, len(late))
 	}
 	return t
 }

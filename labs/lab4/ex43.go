@@ -121,11 +121,11 @@ func explainLate(f *state.Finding, run Run) {
 	}
 }
 
-// RecordedHour is the recorded hour the lab replays (labs/04-event-time-and-processing-
+// recordedHour is the recorded hour the lab replays (labs/04-event-time-and-processing-
 // time/data/README.md): its file name, and the hiccup recorded in it, gw-1 held across a
 // minute boundary as in the course's story, whose retry burst a strategy drops as late
 // or keeps.
-var RecordedHour = struct {
+var recordedHour = struct {
 	File     string
 	Instance string
 	From, To int64
@@ -134,9 +134,9 @@ var RecordedHour = struct {
 // Reenacted is how a replay's default reference reads in a sentence.
 const Reenacted = "the recorded hour re-enacted at its recorded times"
 
-// Against names a replay's reference in a sentence, with its watermark strategy: the
+// against names a replay's reference in a sentence, with its watermark strategy: the
 // run the learner chose, or the recording re-enacted.
-func Against(r state.ReplayFacts) string {
+func against(r state.ReplayFacts) string {
 	if r.AgainstRun != nil {
 		if w := r.AgainstRun.Watermarks; w != "" {
 			return RunName(*r.AgainstRun) + " under " + w
@@ -164,7 +164,7 @@ func referenceStrategy(r state.ReplayFacts) string {
 }
 
 func replaySentence(run state.RunRef, r state.ReplayFacts) string {
-	s := fmt.Sprintf("In %s, the event-time output against %s: %d of %d (tenant, minute) rows identical", RunName(run), Against(r),
+	s := fmt.Sprintf("In %s, the event-time output against %s: %d of %d (tenant, minute) rows identical", RunName(run), against(r),
 		r.Identical, r.Rows)
 	if n := r.Rows - r.Identical; n > 0 {
 		s += fmt.Sprintf(", %d not", n)
@@ -175,10 +175,10 @@ func replaySentence(run state.RunRef, r state.ReplayFacts) string {
 			// as much as the order the records arrived in.
 			s += fmt.Sprintf(", every difference explained (see the appendix): the reference ran under %s and this replay under %s, "+
 				"so records one drops as late the other keeps, besides the order the records arrived in", ref, run.Watermarks)
-			if run.Recording == RecordedHour.File && monotonous(ref) != monotonous(run.Watermarks) {
+			if run.Recording == recordedHour.File && monotonous(ref) != monotonous(run.Watermarks) {
 				s += fmt.Sprintf(" (the recorded hour holds its own hiccup, %s held %s–%s: its retry burst arrives behind "+
-					"for_monotonous_timestamps()'s watermark and within a bound above the hold)", RecordedHour.Instance,
-					seconds(RecordedHour.From), seconds(RecordedHour.To))
+					"for_monotonous_timestamps()'s watermark and within a bound above the hold)", recordedHour.Instance,
+					seconds(recordedHour.From), seconds(recordedHour.To))
 			}
 		case r.Unexplained == 0:
 			s += ", every difference explained by the records' arrival (see the appendix)"
@@ -188,7 +188,7 @@ func replaySentence(run state.RunRef, r state.ReplayFacts) string {
 	}
 	if len(r.ProcessingStarts) > 0 {
 		s += fmt.Sprintf("; its processing-time windows put the whole recording, $%.4f and %s requests, into %s of the wall clock the replay ran at",
-			r.ProcessingUSD, Count(r.ProcessingRequests), MinuteSpan(r.ProcessingStarts))
+			r.ProcessingUSD, count(r.ProcessingRequests), minuteSpan(r.ProcessingStarts))
 	}
 	return s + "."
 }
@@ -246,7 +246,7 @@ func courseReplayTable(s replaySums) Table {
 func processingTable(rows []minutes.Row) Table {
 	t := Table{Header: []string{"minute", "tenant", "USD", "requests"}, Unnamed: 1, SheetOnly: true}
 	for i, r := range rows {
-		if i == ListedRows {
+		if i == listedRows {
 			t.More = fmt.Sprintf("%d more in the JSON", len(rows)-i)
 			break
 		}
@@ -255,7 +255,7 @@ func processingTable(rows []minutes.Row) Table {
 		if p.Open {
 			open = "still open"
 		}
-		t.Rows = append(t.Rows, []string{hhmm(r.WindowStart), r.Tenant, fmt.Sprintf("$%.4f", p.USD), Count(p.Requests), open})
+		t.Rows = append(t.Rows, []string{hhmm(r.WindowStart), r.Tenant, fmt.Sprintf("$%.4f", p.USD), count(p.Requests), open})
 	}
 	return t
 }
@@ -274,7 +274,7 @@ func savedReplays(replays []state.Replay, field meter.TimestampField) []Table {
 		if c := r.Compare; c != nil && len(c.ProcessingMinutes) > 0 {
 			t = processingTable(c.ProcessingMinutes)
 		}
-		t.Title = fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %s records.", r.Path, r.Timestamp, Count(r.Records))
+		t.Title = fmt.Sprintf("Saved before this version of labtui: a replay of %s with %s, %s records.", r.Path, r.Timestamp, count(r.Records))
 		out = append(out, t)
 	}
 	return out
@@ -296,11 +296,11 @@ func replayedTable(ev state.Evidence) Table {
 		if r.Recording != "" {
 			what += " of " + r.Recording
 		}
-		records := Count(l.Records)
+		records := count(l.Records)
 		if l.Error != "" {
 			records += " (stopped: " + l.Error + ")"
 		}
-		t.Rows = append(t.Rows, []string{names.Of(r) + ": " + JoinSet(what, r.Timestamp), r.Watermarks, records, Count(int64(l.LateCount)),
+		t.Rows = append(t.Rows, []string{names.Of(r) + ": " + JoinSet(what, r.Timestamp), r.Watermarks, records, count(int64(l.LateCount)),
 			fmt.Sprintf("$%.4f", l.LateUSD), leadOf(l.Lead), backs(r, ev.Findings)})
 	}
 	return t

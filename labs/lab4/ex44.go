@@ -77,8 +77,8 @@ func movedSentence(run state.RunRef, m state.MovedFacts) string {
 	return s + "."
 }
 
-// MovedListed is how many moved requests 4.4's table lists; the JSON has every one kept.
-const MovedListed = 5
+// movedListed is how many moved requests 4.4's table lists; the JSON has every one kept.
+const movedListed = 5
 
 // movedTables is 4.4's table: the first requests whose cost moved minutes between the
 // completed_ts and the started_ts replay (ev.Moved), with their summary when the runs
@@ -102,7 +102,7 @@ func movedTables(f *state.Finding, ev state.Evidence) []Table {
 		return append(saved, t)
 	}
 	t.Header = []string{"request", "tenant", "USD", "started_ts", "completed_ts", "minute by completed_ts", "minute by started_ts", "late with started_ts"}
-	listed := moved[:min(len(moved), MovedListed)]
+	listed := moved[:min(len(moved), movedListed)]
 	for _, m := range listed {
 		completed, late := "", "no"
 		if m.CompletedTS != 0 {
@@ -119,7 +119,7 @@ func movedTables(f *state.Finding, ev state.Evidence) []Table {
 		total = s.Moved
 	}
 	if total > len(listed) {
-		t.Note = fmt.Sprintf("(%s more moved requests in the JSON.)", Count(int64(total-len(listed))))
+		t.Note = fmt.Sprintf("(%s more moved requests in the JSON.)", count(int64(total-len(listed))))
 	}
 	return append(saved, t)
 }

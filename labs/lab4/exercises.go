@@ -69,8 +69,8 @@ type Table struct {
 // ListedRows is how many minutes a finding's table lists on the sheet, and ListedLate
 // how many late records: the JSON has every one kept.
 const (
-	ListedRows = 12
-	ListedLate = 5
+	listedRows = 12
+	listedLate = 5
 )
 
 // minutesTable is rows with both windows side by side, as the sheet lists a finding's
@@ -79,7 +79,7 @@ const (
 func minutesTable(rows []minutes.Row) Table {
 	t := Table{Header: []string{"minute", "tenant", "processing time", "event time"}, Unnamed: 1, SheetOnly: true}
 	for i, r := range rows {
-		if i == ListedRows {
+		if i == listedRows {
 			t.More = fmt.Sprintf("%d more rows in the JSON", len(rows)-i)
 			break
 		}
@@ -122,7 +122,7 @@ func windowText(c minutes.Cell) string {
 // session's evidence ev; none when the exercise has no tables of its own or the
 // evidence holds nothing for them.
 func TablesOf(id string, f *state.Finding, ev state.Evidence) []Table {
-	e, ok := ByID(id)
+	e, ok := byID(id)
 	if !ok || e.Tables == nil {
 		return nil
 	}
@@ -165,8 +165,8 @@ var exercises []Exercise
 
 func init() { exercises = []Exercise{ex41, ex42, ex43, ex44, exFailure} }
 
-// ByID returns exercise id, and false when Lab 4 has none of that ID.
-func ByID(id string) (Exercise, bool) {
+// byID returns exercise id, and false when Lab 4 has none of that ID.
+func byID(id string) (Exercise, bool) {
 	for _, e := range exercises {
 		if e.ID == id {
 			return e, true
@@ -177,13 +177,13 @@ func ByID(id string) (Exercise, bool) {
 
 // GuideOf returns exercise id's guide (the zero Guide for an unknown ID).
 func GuideOf(id string) Guide {
-	e, _ := ByID(id)
+	e, _ := byID(id)
 	return e.Guide
 }
 
 // RuleOf is exercise id's evidence rule, as the learner reads it.
 func RuleOf(id string) string {
-	if e, ok := ByID(id); ok {
+	if e, ok := byID(id); ok {
 		return e.Evidence
 	}
 	return "no rule"

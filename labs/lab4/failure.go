@@ -185,7 +185,7 @@ func failureTables(f *state.Finding, _ state.Evidence) []Table {
 	}
 	x := f.Failure
 	row := func(what string, v state.Windows) []string {
-		return []string{what, Count(int64(v.Windows)), Count(v.Requests), fmt.Sprintf("$%.4f", v.USD)}
+		return []string{what, count(int64(v.Windows)), count(v.Requests), fmt.Sprintf("$%.4f", v.USD)}
 	}
 	back := hhmm(x.Back)
 	sum := Table{
@@ -197,7 +197,7 @@ func failureTables(f *state.Finding, _ state.Evidence) []Table {
 			row("lost: event time open", x.Lost),
 			row("lost: processing time open", x.LostProcessing),
 			row("recomputed: event time", x.Recomputed),
-			row(fmt.Sprintf("emitted twice (%s identical)", Count(int64(x.Identical))), x.Twice),
+			row(fmt.Sprintf("emitted twice (%s identical)", count(int64(x.Identical))), x.Twice),
 			row("processing time in "+back+", the minute back", x.BackProcessing),
 		},
 	}
@@ -220,13 +220,13 @@ func failureTables(f *state.Finding, _ state.Evidence) []Table {
 		twice.Rows = append(twice.Rows, []string{hhmm(r.WindowStart), r.Tenant, cellText(r.First), cellText(r.Second), same})
 	}
 	if more := x.Twice.Windows - len(x.Examples); more > 0 {
-		twice.Rows = append(twice.Rows, []string{"…", Count(int64(more)) + " more in the run", "", "", ""})
+		twice.Rows = append(twice.Rows, []string{"…", count(int64(more)) + " more in the run", "", "", ""})
 	}
 	return append(out, twice)
 }
 
 // cellText is a fired window's cell: "$0.3000 (2)".
-func cellText(c minutes.Cell) string { return fmt.Sprintf("$%.4f (%s)", c.USD, Count(c.Requests)) }
+func cellText(c minutes.Cell) string { return fmt.Sprintf("$%.4f (%s)", c.USD, count(c.Requests)) }
 
 func failureSentence(run state.RunRef, x state.FailureFacts) string {
 	s := fmt.Sprintf("In %s, after run %d was killed: survived, in the sink, the %s it had emitted (%s) and its %s (%s)",
@@ -235,7 +235,7 @@ func failureSentence(run state.RunRef, x state.FailureFacts) string {
 	s += fmt.Sprintf("; lost with it, the %s and %s it still had open (%s and %s of running totals)", windows(x.Lost.Windows, "event-time"),
 		windows(x.LostProcessing.Windows, "processing-time"), usd(x.Lost), usd(x.LostProcessing))
 	s += fmt.Sprintf("; recomputed from the records re-read from the topic, %s of those event-time windows (%s), and none of the "+
-		"processing-time ones, which nothing can recompute", Count(int64(x.Recomputed.Windows)), usd(x.Recomputed))
+		"processing-time ones, which nothing can recompute", count(int64(x.Recomputed.Windows)), usd(x.Recomputed))
 	s += fmt.Sprintf("; emitted twice, %s for a (tenant, window_end) run %d had already emitted (%s)", windows(x.Twice.Windows, "event-time"),
 		x.Killed.ID, usd(x.Twice))
 	if x.Twice.Windows > 0 {
@@ -243,7 +243,7 @@ func failureSentence(run state.RunRef, x state.FailureFacts) string {
 		case differ == 0:
 			s += ", every one identical to the first: the chargeback case, removable because it is identical"
 		default:
-			s += fmt.Sprintf(", %s identical to the first (the chargeback case) and %s not", Count(int64(x.Identical)), Count(int64(differ)))
+			s += fmt.Sprintf(", %s identical to the first (the chargeback case) and %s not", count(int64(x.Identical)), count(int64(differ)))
 			var why []string
 			if x.More > 0 {
 				held := ""
@@ -252,10 +252,10 @@ func failureSentence(run state.RunRef, x state.FailureFacts) string {
 				}
 				why = append(why, fmt.Sprintf("%s with more requests the second time: records run %d had dropped as late "+
 					"(%s in all%s) that run %d, re-reading at full speed, read before its watermark passed them",
-					Count(int64(x.More)), x.Killed.ID, Count(int64(x.KilledLate)), held, run.ID))
+					count(int64(x.More)), x.Killed.ID, count(int64(x.KilledLate)), held, run.ID))
 			}
 			if x.Fewer > 0 {
-				why = append(why, fmt.Sprintf("%s with fewer: run %d dropped %s as late while it caught up", Count(int64(x.Fewer)), run.ID,
+				why = append(why, fmt.Sprintf("%s with fewer: run %d dropped %s as late while it caught up", count(int64(x.Fewer)), run.ID,
 					plural(x.DifferLate, "record")))
 			}
 			if len(why) > 0 {
@@ -279,7 +279,7 @@ func windows(n int, kind string) string {
 	if n == 1 {
 		return "1 " + kind + " window"
 	}
-	return Count(int64(n)) + " " + kind + " windows"
+	return count(int64(n)) + " " + kind + " windows"
 }
 
 // usd is "$3.4000, 34 requests".

@@ -122,15 +122,15 @@ func KindWords(kind string) string {
 	return kind
 }
 
-// Count writes n with thousands separated by commas: 16,499.
-func Count(n int64) string { return thousands.Format(n) }
+// count writes n with thousands separated by commas: 16,499.
+func count(n int64) string { return thousands.Format(n) }
 
 // plural is "1 request" or "3 requests".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return fmt.Sprintf("%s %ss", Count(int64(n)), word)
+	return fmt.Sprintf("%s %ss", count(int64(n)), word)
 }
 
 // hhmm is a time as UTC hh:mm.
@@ -151,8 +151,8 @@ func minuteList(starts []int64) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// MinuteSpan names minutes: "the minute 10:01", "the 3 minutes 10:01, 10:02 and 10:04".
-func MinuteSpan(starts []int64) string {
+// minuteSpan names minutes: "the minute 10:01", "the 3 minutes 10:01, 10:02 and 10:04".
+func minuteSpan(starts []int64) string {
 	if len(starts) == 1 {
 		return "the minute " + hhmm(starts[0])
 	}

@@ -29,7 +29,7 @@ func LateWhy(l state.LateFacts) string {
 		}
 		return ""
 	}
-	why := fmt.Sprintf("Run %d dropped %s records ($%.2f) as late.", l.Run, Count(int64(l.Late)), l.USD)
+	why := fmt.Sprintf("Run %d dropped %s records ($%.2f) as late.", l.Run, count(int64(l.Late)), l.USD)
 	if r == nil {
 		why += " At full speed the job reads the topic's partitions unevenly, and a watermark generated after the source, " +
 			"as in the course's job, follows the partition read furthest ahead, as in Flink: records of the others arrive behind it, " +
@@ -49,7 +49,7 @@ func LateWhy(l state.LateFacts) string {
 			"them late because of it; they were late by their own partition's events."
 	}
 	n := r.AheadLate
-	some := Count(n)
+	some := count(n)
 	if l.StartedTS {
 		some = "at least " + some
 	}
@@ -61,7 +61,7 @@ func LateWhy(l state.LateFacts) string {
 		"follows the partition furthest ahead, as in Flink: %s of them %s late only because of that (their own partition's events "+
 		"had not yet passed the end of their minute)", lead, some, were)
 	if rest := r.Late - n; rest > 0 {
-		why += fmt.Sprintf(", the other %s by their own partition's events too", Count(rest))
+		why += fmt.Sprintf(", the other %s by their own partition's events too", count(rest))
 		if l.StartedTS {
 			why += " or by started_ts's own disorder (a request starts its duration before it completes)"
 		}
@@ -76,7 +76,7 @@ func LateWhy(l state.LateFacts) string {
 			halves(l.Forgotten))
 	}
 	if n > 0 {
-		these := "none of these " + Count(n) + " records is late"
+		these := "none of these " + count(n) + " records is late"
 		if n == 1 {
 			these = "this record is not late"
 		}
@@ -125,12 +125,12 @@ func restartLateWhy(l state.LateFacts) string {
 		"from the oldest record the broker keeps, as fast as the broker serves it: partition %d ran up to %s ahead of partition %d "+
 		"(its largest event timestamp against theirs, as partition %d was read), and a watermark generated after the source, as in "+
 		"the course's job, follows the partition furthest ahead, as in Flink: %s of them %s late only because of that (their own "+
-		"partition's events had not yet passed the end of their minute)", l.Run, Count(int64(l.Late)), l.USD,
-		r.Ahead, secs(r.ByMS), r.Behind, r.Behind, Count(n), were)
+		"partition's events had not yet passed the end of their minute)", l.Run, count(int64(l.Late)), l.USD,
+		r.Ahead, secs(r.ByMS), r.Behind, r.Behind, count(n), were)
 	if rest := r.Late - n; rest > 0 {
-		why += fmt.Sprintf(", the other %s by their own partition's events too", Count(rest))
+		why += fmt.Sprintf(", the other %s by their own partition's events too", count(rest))
 	}
-	these := "none of these " + Count(n) + " records is late"
+	these := "none of these " + count(n) + " records is late"
 	if n == 1 {
 		these = "this record is not late"
 	}
@@ -156,12 +156,12 @@ func halves(n int64) string {
 	if n == 1 {
 		return "1 request half"
 	}
-	return Count(n) + " request halves"
+	return count(n) + " request halves"
 }
 
 // secs is ms as seconds to a tenth: "41.3 s", "2,285.8 s (38 min)".
 func secs(ms int64) string {
-	s := Count(ms/1000) + "." + strconv.FormatInt(ms%1000/100, 10) + " s"
+	s := count(ms/1000) + "." + strconv.FormatInt(ms%1000/100, 10) + " s"
 	if ms >= 120000 {
 		s += " (" + strconv.FormatInt(ms/60000, 10) + " min)"
 	}

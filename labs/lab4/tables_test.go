@@ -125,8 +125,8 @@ func TestTheMovedTableListsTheFirstMovedRequestsAndCountsTheRest(t *testing.T) {
 	if want := "yours: requests whose cost moved minutes with started_ts: 9 requests changed minute (compared: run 2 and run 3)."; got.Title != want {
 		t.Errorf("title %q, want %q", got.Title, want)
 	}
-	if len(got.Rows) != MovedListed || len(got.Header) != 8 {
-		t.Fatalf("%d rows of %d columns, want %d of 8: %+v", len(got.Rows), len(got.Header), MovedListed, got)
+	if len(got.Rows) != movedListed || len(got.Header) != 8 {
+		t.Fatalf("%d rows of %d columns, want %d of 8: %+v", len(got.Rows), len(got.Header), movedListed, got)
 	}
 	for i, want := range [][]string{
 		{"r-100", "acme", "0.1000", "10:00:58.000", "10:01:09.000", "10:01", "10:00", "no"},
@@ -203,7 +203,7 @@ func TestAFindingsMinutesAreItsFirstTableOnTheSheetOnly(t *testing.T) {
 		t.Errorf("4.1's table =\n%+v\nwant\n%+v", got, want)
 	}
 	long := only(t, Agreement, &state.Finding{Rows: minuteRows(13)}, state.Evidence{})
-	if len(long.Rows) != ListedRows || long.More != "2 more rows in the JSON" {
+	if len(long.Rows) != listedRows || long.More != "2 more rows in the JSON" {
 		t.Errorf("14 rows: %d listed, more %q", len(long.Rows), long.More)
 	}
 	if ts := TablesOf(Agreement, &state.Finding{Met: true}, state.Evidence{}); ts != nil {
@@ -277,7 +277,7 @@ func TestTheReplaysProcessingMinutesAndEveryReplayAreOnTheSheetAroundTheCourses(
 	}
 	proc := ts[0]
 	if proc.Title != "The replay's processing-time windows, the wall-clock minutes the whole recording landed in:" ||
-		!reflect.DeepEqual(proc.Header, []string{"minute", "tenant", "USD", "requests"}) || proc.Unnamed != 1 || len(proc.Rows) != ListedRows ||
+		!reflect.DeepEqual(proc.Header, []string{"minute", "tenant", "USD", "requests"}) || proc.Unnamed != 1 || len(proc.Rows) != listedRows ||
 		proc.More != "1 more in the JSON" {
 		t.Errorf("the processing-time windows: %+v", proc)
 	}

@@ -107,7 +107,7 @@ func startOf(ms int64) int64 { return ms - ms%minute }
 // RuleFor works out exercise id's finding from run alone; about, when not 0, is the event
 // it must be about (4.2's hiccup start). Its Finding is nil when run shows nothing for it.
 func RuleFor(id string, s Session, run Run, about int64) Found {
-	e, ok := ByID(id)
+	e, ok := byID(id)
 	if !ok || e.Rule == nil {
 		return Found{}
 	}
@@ -116,7 +116,7 @@ func RuleFor(id string, s Session, run Run, about int64) Found {
 
 // WhyNot says what run lacks for exercise id's rule, in a few words.
 func WhyNot(id string, s Session, run Run) string {
-	e, ok := ByID(id)
+	e, ok := byID(id)
 	if !ok || e.WhyNot == nil {
 		return "nothing for " + id
 	}
@@ -127,6 +127,6 @@ func WhyNot(id string, s Session, run Run) string {
 // best of another (newer) run: by default never, so the newest run that shows the
 // exercise backs it.
 func Prefers(id string, f, best *state.Finding) bool {
-	e, ok := ByID(id)
+	e, ok := byID(id)
 	return ok && e.Prefers != nil && e.Prefers(f, best)
 }
