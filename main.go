@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/labtui/labtui/cli"
+	"github.com/labtui/labtui/internal/cli"
 )
 
 func main() {

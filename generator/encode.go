@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strconv"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 )
 
 // encoder writes events exactly as gateway.Event.AppendJSON does, faster. AppendJSON

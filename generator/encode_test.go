@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 )
 
 func TestEncoderWritesExactlyWhatAppendJSONWrites(t *testing.T) {

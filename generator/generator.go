@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 )
 
 // Generator runs the gateway fleet. Each instance has its own producer and its own

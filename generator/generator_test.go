@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 )
 
 func stopped(t *testing.T, g *Generator) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labtui/labtui/broker"
+	"github.com/labtui/labtui/internal/broker"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 

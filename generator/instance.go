@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 

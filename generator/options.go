@@ -3,7 +3,7 @@ package generator
 import (
 	"time"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 )
 
 // Option changes how a Generator runs.

@@ -1,6 +1,6 @@
 package generator
 
-import "github.com/labtui/labtui/gateway"
+import "github.com/labtui/labtui/internal/gateway"
 
 // Schedule is the pure, clock-free timetable of the gateway fleet: an endless stream of
 // events in ts order. Requests arrive as a Poisson process at Config.Rate, spread evenly

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 )
 
 const start = 1795946400000 // 2026-11-30T10:00:00Z, a minute boundary

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 )
 
 // TestAStalledPartitionGetsNothingAndNoHalfIsLeftAlone: with partition 2 of 3 stalled the

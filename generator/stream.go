@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/gateway"
 )
 
 // stream is the timetable of one gateway instance: its own Poisson process of requests

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labtui/labtui/broker"
-	"github.com/labtui/labtui/gateway"
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/internal/broker"
+	"github.com/labtui/labtui/internal/gateway"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )

@@ -9,9 +9,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/safetext"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/picker"
 	"github.com/labtui/labtui/tui/components/strategy"
@@ -102,7 +102,7 @@ func (m Model) inject(instance string, d time.Duration) (tea.Model, tea.Cmd) {
 }
 
 // replay replays the recorded hour with field as the event timestamp.
-func (m Model) replay(field meter.TimestampField) (tea.Model, tea.Cmd) {
+func (m Model) replay(field jobspec.TimestampField) (tea.Model, tea.Cmd) {
 	m, ok := m.running("replay")
 	if !ok {
 		return m, nil
@@ -146,7 +146,7 @@ func (m Model) pickStrategy() Model {
 }
 
 // reconfigure restarts the job with wm, as redeploying it with the new strategy would.
-func (m Model) reconfigure(wm meter.Watermarks) (tea.Model, tea.Cmd) {
+func (m Model) reconfigure(wm jobspec.Watermarks) (tea.Model, tea.Cmd) {
 	m = m.say(footer.Warn, "restarting the job with %s, as a redeploy would: empty state, the topic read again from its starting offsets…",
 		strategy.Name(wm))
 	return m, m.reconfigureCmd(m.sess.Timestamp(), wm)

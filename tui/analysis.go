@@ -3,7 +3,7 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/session"
 )
 
 // taskDoneMsg is a session task's outcome, for the session to take in.

@@ -6,9 +6,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/safetext"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/strategy"
 )

@@ -7,8 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -23,17 +23,17 @@ func busyModel(tb testing.TB, w, h, rows int, lists bool) Model {
 	m = mm.(Model)
 	minutes := int64(rows / len(tenants))
 	for min := int64(0); min < minutes; min++ {
-		var rs []meter.Result
+		var rs []jobspec.Result
 		for i, tn := range tenants {
 			pt := 0.1 * float64(i+1)
 			et := pt
 			if (min+int64(i))%5 == 0 {
 				et += 0.1
 			}
-			rs = append(rs, fired(meter.ProcessingTimeResult, tn, min, pt, int64(i+1)), fired(meter.EventTimeResult, tn, min, et, int64(i+1)))
+			rs = append(rs, fired(jobspec.ProcessingTimeResult, tn, min, pt, int64(i+1)), fired(jobspec.EventTimeResult, tn, min, et, int64(i+1)))
 		}
 		for i := range 10 {
-			rs = append(rs, meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{
+			rs = append(rs, jobspec.Result{Kind: jobspec.TraceResult, Record: jobspec.RecordTrace{
 				RequestID: fmt.Sprintf("r-%d-%d", min, i), TenantID: tenants[i%5], Gateway: "gw-1",
 				Timestamp: t0 + min*60000 + int64(i)*1000, EventWindowEnd: t0 + (min+1)*60000, ProcessingWindowEnd: t0 + (min+1)*60000}})
 		}
@@ -44,11 +44,11 @@ func busyModel(tb testing.TB, w, h, rows int, lists bool) Model {
 		}
 	}
 	end := t0 + minutes*60000
-	var open []meter.Result
+	var open []jobspec.Result
 	for _, tn := range tenants {
-		open = append(open, fired(meter.ProcessingTimeResult, tn, minutes, 0.1, 1), fired(meter.EventTimeResult, tn, minutes, 0.1, 1))
-		open[len(open)-1].Kind, open[len(open)-1].Window = meter.PendingResult, meter.EventTimeResult
-		open[len(open)-2].Kind, open[len(open)-2].Window = meter.PendingResult, meter.ProcessingTimeResult
+		open = append(open, fired(jobspec.ProcessingTimeResult, tn, minutes, 0.1, 1), fired(jobspec.EventTimeResult, tn, minutes, 0.1, 1))
+		open[len(open)-1].Kind, open[len(open)-1].Window = jobspec.PendingResult, jobspec.EventTimeResult
+		open[len(open)-2].Kind, open[len(open)-2].Window = jobspec.PendingResult, jobspec.ProcessingTimeResult
 	}
 	m, _ = m.apply(backend.Update{Status: status(end+2000, end+1500, open...)})
 	if lists {
@@ -109,9 +109,9 @@ func TestAnHourAt100RequestsASecondKeepsMemoryBounded(t *testing.T) {
 	const perSecond = 100
 	for sec := int64(0); sec < 3600; sec++ {
 		now := t0 + sec*1000
-		rs := make([]meter.Result, 0, perSecond+10)
+		rs := make([]jobspec.Result, 0, perSecond+10)
 		for i := range perSecond {
-			rs = append(rs, meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{
+			rs = append(rs, jobspec.Result{Kind: jobspec.TraceResult, Record: jobspec.RecordTrace{
 				RequestID: fmt.Sprintf("r-%d-%d", sec, i), TenantID: tenants[i%5], Gateway: fmt.Sprintf("gw-%d", i%3),
 				Timestamp: now, EventWindowEnd: now - now%60000 + 60000, ProcessingWindowEnd: now - now%60000 + 60000, USD: 0.01}})
 		}

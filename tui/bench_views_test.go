@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/recording"
-	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/recording"
+	"github.com/labtui/labtui/internal/reenact"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -27,10 +27,10 @@ func hourModel(tb testing.TB, w, h int, v string) Model {
 	}
 	defer src.Close()
 	now, n := replayStart, 0
-	var results, open []meter.Result
-	_, err = replay.Run(context.Background(), src, replay.Config{Pace: replay.Fast, Job: meter.Options{Trace: true},
-		Now: func() int64 { n++; return now + int64(n/100) }}, func(r meter.Result) {
-		if r.Kind == meter.PendingResult {
+	var results, open []jobspec.Result
+	_, err = reenact.Run(context.Background(), src, reenact.Config{Pace: reenact.Fast, Job: jobspec.Options{Trace: true},
+		Now: func() int64 { n++; return now + int64(n/100) }}, func(r jobspec.Result) {
+		if r.Kind == jobspec.PendingResult {
 			open = append(open, r)
 		} else {
 			results = append(results, r)
@@ -41,9 +41,9 @@ func hourModel(tb testing.TB, w, h int, v string) Model {
 	}
 	m := New(fakebackend.New(), Config{Recording: recordedHour, Reenact: testReenact})
 	m = update(tb, m, resize(w, h))
-	m.sess.ReplayAsked(m.cfg.Recording, meter.CompletedTS)
-	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, At: replayStart}})
-	m, _ = m.apply(backend.Update{Results: results, Status: status(now+2000, meter.MinWatermark, open...)})
+	m.sess.ReplayAsked(m.cfg.Recording, jobspec.CompletedTS)
+	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS, At: replayStart}})
+	m, _ = m.apply(backend.Update{Results: results, Status: status(now+2000, jobspec.MinWatermark, open...)})
 	m, cmd := m.apply(backend.Update{Replay: &backend.ReplayProgress{Path: recordedHour, Records: 143400, Total: 143400, Done: true}})
 	m.sess.ReplayReturned() // the backend's Replay call returns after its Done
 	for _, msg := range run(tb, cmd) {

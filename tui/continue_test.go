@@ -9,10 +9,10 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/export"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/export"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -59,10 +59,10 @@ func TestExportQuitContinueExportWritesTheSameSheet(t *testing.T) {
 	}
 	// The next session's live run is under way, with a traced record of its own and no
 	// minute closed yet.
-	trace := meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{RequestID: "r-900", TenantID: "acme", Timestamp: at("30:02"),
+	trace := jobspec.Result{Kind: jobspec.TraceResult, Record: jobspec.RecordTrace{RequestID: "r-900", TenantID: "acme", Timestamp: at("30:02"),
 		Arrival: at("30:02"), EventWindowEnd: at("31:00"), USD: 0.1}}
 	fb2 := fakebackend.New(backend.Update{Restarted: &backend.Restart{Run: 4, Cause: backend.CauseStart, Reason: "started", At: at("30:00")}},
-		backend.Update{Results: []meter.Result{trace}, Status: status(at("30:10"), at("30:09"))})
+		backend.Update{Results: []jobspec.Result{trace}, Status: status(at("30:10"), at("30:09"))})
 	cfg2 := Config{Recording: seedBurst, ExportDir: dir, Store: store, Saved: &saved}
 	log2 := logTo(&cfg2)
 	tm2 := start(t, fb2, cfg2, 120, 40)

@@ -22,7 +22,7 @@ func TestTheTUIImportsNoEngineReplayOrRecording(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		for _, banned := range []string{"engine", "replay", "recording", "gatewaymeter", "livejob"} {
+		for _, banned := range []string{"internal/engine", "internal/reenact", "internal/recording", "internal/enginejob", "internal/livejob"} {
 			if dep == "github.com/labtui/labtui/"+banned {
 				t.Errorf("the TUI depends on %s", dep)
 			}

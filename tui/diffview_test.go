@@ -7,10 +7,10 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/recording"
-	"github.com/labtui/labtui/replay"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/recording"
+	"github.com/labtui/labtui/internal/reenact"
 	"github.com/labtui/labtui/tui/components/diffview"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
@@ -25,7 +25,7 @@ var replayStart = t0 + 3600000
 // seedReplay is what a replay of the seed burst into the broker sends: its results as
 // fast as they can be read (a millisecond a record on the fake clock), with the windows
 // left open at the end in the status, as a backend reports them.
-func seedReplay(t testing.TB, field meter.TimestampField) (results []meter.Result, st *backend.Status) {
+func seedReplay(t testing.TB, field jobspec.TimestampField) (results []jobspec.Result, st *backend.Status) {
 	t.Helper()
 	src, err := recording.Open(context.Background(), seedBurst)
 	if err != nil {
@@ -33,10 +33,10 @@ func seedReplay(t testing.TB, field meter.TimestampField) (results []meter.Resul
 	}
 	defer src.Close()
 	now := replayStart
-	var open []meter.Result
-	_, err = replay.Run(context.Background(), src, replay.Config{Pace: replay.Fast, Job: meter.Options{Trace: true, Timestamp: field},
-		Now: func() int64 { now++; return now }}, func(r meter.Result) {
-		if r.Kind == meter.PendingResult {
+	var open []jobspec.Result
+	_, err = reenact.Run(context.Background(), src, reenact.Config{Pace: reenact.Fast, Job: jobspec.Options{Trace: true, Timestamp: field},
+		Now: func() int64 { now++; return now }}, func(r jobspec.Result) {
+		if r.Kind == jobspec.PendingResult {
 			open = append(open, r)
 		} else {
 			results = append(results, r)
@@ -47,7 +47,7 @@ func seedReplay(t testing.TB, field meter.TimestampField) (results []meter.Resul
 	}
 	// Read in a few milliseconds, the replay never saw a watermark (they are emitted
 	// every 200 ms of processing time).
-	st = status(now+500, meter.MinWatermark, open...)
+	st = status(now+500, jobspec.MinWatermark, open...)
 	st.Generator, st.Timestamp = false, field
 	return results, st
 }
@@ -56,7 +56,7 @@ func seedReplay(t testing.TB, field meter.TimestampField) (results []meter.Resul
 // the replay's results and status, then Done.
 func replayingBackend(t *testing.T) *fakebackend.Backend {
 	fb := fakebackend.New(backend.Update{Results: both("acme", 0, 0.1, 1), Status: status(at("01:10"), at("01:09"))})
-	fb.ReplayFn = func(_ context.Context, path string, field meter.TimestampField) error {
+	fb.ReplayFn = func(_ context.Context, path string, field jobspec.TimestampField) error {
 		rs, st := seedReplay(t, field)
 		fb.Send(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay of " + path, Timestamp: field, At: replayStart}})
 		fb.Send(backend.Update{Results: rs, Status: st})

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
 // moved is a trace of a record that completed in minute ev and reached the job in
 // minute proc (minutes after t0).
-func moved(id string, ev, proc int64, late bool) meter.Result {
+func moved(id string, ev, proc int64, late bool) jobspec.Result {
 	ts := t0 + ev*60000 + 50000
 	r := trace(id, "acme", "gw-1", ts)
 	r.Record.EventWindowEnd = t0 + (ev+1)*60000
@@ -22,11 +22,11 @@ func moved(id string, ev, proc int64, late bool) meter.Result {
 }
 
 func TestEnterOnThePanesOpensTheRecordsThatDiffer(t *testing.T) {
-	results := []meter.Result{
+	results := []jobspec.Result{
 		trace("r-101", "acme", "gw-0", at("00:10")), trace("r-102", "acme", "gw-0", at("00:20")),
 		moved("r-103", 0, 1, true), moved("r-104", 0, 1, true), moved("r-105", 1, 1, false),
-		fired(meter.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(meter.EventTimeResult, "acme", 0, 0.2, 2),
-		fired(meter.ProcessingTimeResult, "acme", 1, 0.3, 3), fired(meter.EventTimeResult, "acme", 1, 0.1, 1),
+		fired(jobspec.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(jobspec.EventTimeResult, "acme", 0, 0.2, 2),
+		fired(jobspec.ProcessingTimeResult, "acme", 1, 0.3, 3), fired(jobspec.EventTimeResult, "acme", 1, 0.1, 1),
 	}
 	fb := fakebackend.New(backend.Update{Results: results, Status: status(at("02:10"), at("02:09"))})
 	tm := start(t, fb, Config{}, 160, 48)
@@ -51,9 +51,9 @@ func TestTheDiffExplainsAReplaysLateRecords(t *testing.T) {
 	fb := fakebackend.New(labScript()...)
 	tm := start(t, fb, Config{}, 160, 48)
 	waitFor(t, tm, "replay done")
-	fb.Send(backend.Update{Results: []meter.Result{late("r-900", "acme", "gw-1", at("00:10"), at("00:50"), 0.1)}})
+	fb.Send(backend.Update{Results: []jobspec.Result{late("r-900", "acme", "gw-1", at("00:10"), at("00:50"), 0.1)}})
 	st := status(at("06:30"), at("59:59.123"))
-	st.Reads = &meter.Reads{Late: 1, AheadLate: 1, Max: meter.Lead{Ahead: 2, Behind: 0, By: 41300}}
+	st.Reads = &jobspec.Reads{Late: 1, AheadLate: 1, Max: jobspec.Lead{Ahead: 2, Behind: 0, By: 41300}}
 	fb.Send(backend.Update{Status: st})
 	waitFor(t, tm, "10:59:59.123")
 	press(tm, "l")
@@ -79,8 +79,8 @@ func TestEnterWithNoDifferingRowLeavesNoStaleLine(t *testing.T) {
 	press(tm, "enter")
 	waitFor(t, tm, "no row of this run differs between the two windows")
 	press(tm, "esc")
-	fb.Send(backend.Update{Results: []meter.Result{
-		fired(meter.ProcessingTimeResult, "acme", 1, 0.3, 3), fired(meter.EventTimeResult, "acme", 1, 0.1, 1),
+	fb.Send(backend.Update{Results: []jobspec.Result{
+		fired(jobspec.ProcessingTimeResult, "acme", 1, 0.3, 3), fired(jobspec.EventTimeResult, "acme", 1, 0.1, 1),
 	}, Status: status(at("02:10"), at("02:09"))})
 	waitFor(t, tm, "10:02:09.000")
 	if _, view := finalView(t, tm); strings.Contains(view, "differs between the two windows") {

@@ -6,17 +6,17 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/export"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
-	"github.com/labtui/labtui/skew"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/export"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/session"
+	"github.com/labtui/labtui/internal/skew"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // pictureSpec is what the export needs to draw a run's skew picture off the update
 // loop: the run's output, the options taken from it, or the picture the skew view built.
 type pictureSpec struct {
-	results, open   []meter.Result
+	results, open   []jobspec.Result
 	opts            skew.Options
 	model           *skew.Model
 	title, exercise string

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/export"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/export"
+	"github.com/labtui/labtui/internal/jobspec"
 )
 
 func TestExportAfterBothReplaysHasTheDiffTheMovedRequestsAndTheSkewPicture(t *testing.T) {
@@ -80,7 +80,7 @@ func TestExportAfterBothReplaysHasTheDiffTheMovedRequestsAndTheSkewPicture(t *te
 func TestAnExportDuringAComparisonWaitsForIt(t *testing.T) {
 	dir := t.TempDir()
 	release := make(chan struct{})
-	slow := func(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
+	slow := func(ctx context.Context, path string, job jobspec.Options) ([]jobspec.Result, error) {
 		<-release
 		return testReenact(ctx, path, job)
 	}

@@ -15,12 +15,12 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/gateway"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/gateway"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/reenact"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/internal/testkit"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/replay"
-	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -31,13 +31,13 @@ func TestMain(m *testing.M) {
 }
 
 // testReenact is the Reenact cli gives the TUI: the recording at its recorded times.
-func testReenact(ctx context.Context, path string, job meter.Options) ([]meter.Result, error) {
-	return replay.Results(ctx, path, replay.Config{Pace: replay.Recorded, Job: job})
+func testReenact(ctx context.Context, path string, job jobspec.Options) ([]jobspec.Result, error) {
+	return reenact.Results(ctx, path, reenact.Config{Pace: reenact.Recorded, Job: job})
 }
 
 // reference is the seed burst's (or any recording's) reference run with field.
-func reference(path string, field meter.TimestampField) ([]meter.Result, error) {
-	return testReenact(context.Background(), path, meter.Options{Trace: true, Timestamp: field})
+func reference(path string, field jobspec.TimestampField) ([]jobspec.Result, error) {
+	return testReenact(context.Background(), path, jobspec.Options{Trace: true, Timestamp: field})
 }
 
 // finishTasks runs the session's tasks to the end, as the update loop would.
@@ -59,31 +59,31 @@ func at(minSec string) int64 {
 }
 
 // fired is a TenantCostMinute from one of the windows, for minute m (minutes after t0).
-func fired(kind meter.Kind, tenant string, m int64, usd float64, n int64) meter.Result {
-	return meter.Result{Kind: kind, At: t0 + (m+1)*60000, Minute: gateway.TenantCostMinute{TenantID: tenant,
+func fired(kind jobspec.Kind, tenant string, m int64, usd float64, n int64) jobspec.Result {
+	return jobspec.Result{Kind: kind, At: t0 + (m+1)*60000, Minute: gateway.TenantCostMinute{TenantID: tenant,
 		WindowStart: t0 + m*60000, WindowEnd: t0 + (m+1)*60000, USD: usd, Requests: n}}
 }
 
 // both fires minute m for tenant in both panes with the same value.
-func both(tenant string, m int64, usd float64, n int64) []meter.Result {
-	return []meter.Result{fired(meter.ProcessingTimeResult, tenant, m, usd, n), fired(meter.EventTimeResult, tenant, m, usd, n)}
+func both(tenant string, m int64, usd float64, n int64) []jobspec.Result {
+	return []jobspec.Result{fired(jobspec.ProcessingTimeResult, tenant, m, usd, n), fired(jobspec.EventTimeResult, tenant, m, usd, n)}
 }
 
 // open is a window still open with its running total.
-func open(window meter.Kind, tenant string, m int64, usd float64, n int64) meter.Result {
+func open(window jobspec.Kind, tenant string, m int64, usd float64, n int64) jobspec.Result {
 	r := fired(window, tenant, m, usd, n)
-	r.Kind, r.Window = meter.PendingResult, window
+	r.Kind, r.Window = jobspec.PendingResult, window
 	return r
 }
 
 // late is a record the event-time window dropped.
-func late(id, tenant, gw string, ts, wm int64, usd float64) meter.Result {
-	return meter.Result{Kind: meter.LateResult, Record: meter.RecordTrace{RequestID: id, TenantID: tenant, Gateway: gw,
+func late(id, tenant, gw string, ts, wm int64, usd float64) jobspec.Result {
+	return jobspec.Result{Kind: jobspec.LateResult, Record: jobspec.RecordTrace{RequestID: id, TenantID: tenant, Gateway: gw,
 		Timestamp: ts, Watermark: wm, Arrival: wm + 2000, USD: usd, Late: true}}
 }
 
 // status is a lab with three instances, the generator on, at now with watermark wm.
-func status(now, wm int64, openWindows ...meter.Result) *backend.Status {
+func status(now, wm int64, openWindows ...jobspec.Result) *backend.Status {
 	return &backend.Status{
 		Now: now, Backend: "fake", Broker: "127.0.0.1:9092", Generator: true, Watermark: wm,
 		Instances: []backend.Instance{
@@ -97,7 +97,7 @@ func status(now, wm int64, openWindows ...meter.Result) *backend.Status {
 // gw-1 held from 10:00:40 to 10:01:15, r-103 and r-104 dropped as late, and the 10:01
 // minute billed differently by the two windows.
 func courseScript() []backend.Update {
-	var prompt []meter.Result
+	var prompt []jobspec.Result
 	for _, m := range []int64{-2, -1} {
 		prompt = append(prompt, both("acme", m, 0.3, 3)...)
 		prompt = append(prompt, both("globex", m, 0.1234, 2)...)
@@ -107,16 +107,16 @@ func courseScript() []backend.Update {
 		{Results: prompt},
 		{Status: held(status(at("00:40"), at("00:39")))},
 		{Status: status(at("01:15"), at("01:08.999"))},
-		{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(meter.ProcessingTimeResult, "globex", 0, 0.05, 1)}},
-		{Results: []meter.Result{
-			fired(meter.EventTimeResult, "acme", 0, 0.2, 2), fired(meter.EventTimeResult, "globex", 0, 0.05, 1),
+		{Results: []jobspec.Result{fired(jobspec.ProcessingTimeResult, "acme", 0, 0.2, 2), fired(jobspec.ProcessingTimeResult, "globex", 0, 0.05, 1)}},
+		{Results: []jobspec.Result{
+			fired(jobspec.EventTimeResult, "acme", 0, 0.2, 2), fired(jobspec.EventTimeResult, "globex", 0, 0.05, 1),
 			late("r-103", "acme", "gw-1", at("00:44"), at("01:09"), 0.1),
 			late("r-104", "acme", "gw-1", at("00:52"), at("01:09"), 0.1),
 		}},
-		{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 1, 0.4, 4), fired(meter.EventTimeResult, "acme", 1, 0.2, 2)}},
+		{Results: []jobspec.Result{fired(jobspec.ProcessingTimeResult, "acme", 1, 0.4, 4), fired(jobspec.EventTimeResult, "acme", 1, 0.2, 2)}},
 		{Status: withJob(status(at("02:03"), at("02:01.5"),
-			open(meter.ProcessingTimeResult, "acme", 2, 0.1, 1), open(meter.EventTimeResult, "acme", 2, 0.1, 1),
-			open(meter.ProcessingTimeResult, "globex", 2, 0.0412, 1)), 2, 0.2)},
+			open(jobspec.ProcessingTimeResult, "acme", 2, 0.1, 1), open(jobspec.EventTimeResult, "acme", 2, 0.1, 1),
+			open(jobspec.ProcessingTimeResult, "globex", 2, 0.0412, 1)), 2, 0.2)},
 	}
 }
 

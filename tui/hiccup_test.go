@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -153,7 +153,7 @@ func TestThePickersDefaultStaysClearOfARestartsCatchUpMinute(t *testing.T) {
 	st := status(at("02:25"), at("02:20"))
 	st.Job.Events = 2400
 	fb := fakebackend.New(
-		backend.Update{Status: status(at("02:00"), at("01:59")), Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 1, 0.5, 5)}},
+		backend.Update{Status: status(at("02:00"), at("01:59")), Results: []jobspec.Result{fired(jobspec.ProcessingTimeResult, "acme", 1, 0.5, 5)}},
 		backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseKill, Reason: "job restarted with empty state", At: at("02:10")}},
 		backend.Update{Run: 2, Status: st})
 	tm := start(t, fb, Config{Clock: clock}, 160, 48)

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -26,7 +26,7 @@ func TestNamesWithEscapeSequencesShowEscapedOnTheScreen(t *testing.T) {
 			}
 		}
 	}
-	ups = append(ups, backend.Update{Results: []meter.Result{late(id, tenant, gw, at("02:10"), at("02:11"), 0.1)}})
+	ups = append(ups, backend.Update{Results: []jobspec.Result{late(id, tenant, gw, at("02:10"), at("02:11"), 0.1)}})
 	tm := start(t, fakebackend.New(ups...), Config{}, 160, 48)
 	waitFor(t, tm, `ac\x1b[2Jme`)
 	press(tm, "l")

@@ -10,15 +10,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/session"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
-func trace(id, tenant, gw string, ts int64) meter.Result {
-	return meter.Result{Kind: meter.TraceResult, Record: meter.RecordTrace{RequestID: id, TenantID: tenant, Gateway: gw,
+func trace(id, tenant, gw string, ts int64) jobspec.Result {
+	return jobspec.Result{Kind: jobspec.TraceResult, Record: jobspec.RecordTrace{RequestID: id, TenantID: tenant, Gateway: gw,
 		Timestamp: ts, KafkaTimestamp: ts + 3, Arrival: ts + 20, Watermark: ts - 200, EventWindowEnd: ts - ts%60000 + 60000,
 		ProcessingWindowEnd: ts - ts%60000 + 60000, USD: 0.1}}
 }
@@ -26,7 +26,7 @@ func trace(id, tenant, gw string, ts int64) meter.Result {
 func TestFilterShowsOnlyMatchingRecordsInTheInspector(t *testing.T) {
 	fb := fakebackend.New(
 		backend.Update{Status: status(at("00:10"), at("00:09"))},
-		backend.Update{Results: []meter.Result{
+		backend.Update{Results: []jobspec.Result{
 			trace("r-101", "acme", "gw-0", at("00:01")), trace("r-102", "globex", "gw-1", at("00:02")),
 			trace("r-103", "acme", "gw-1", at("00:03")), trace("r-104", "initech", "gw-2", at("00:04")),
 		}},
@@ -64,14 +64,14 @@ func TestReplayAndTimestampKeysCallTheBackend(t *testing.T) {
 	waitFor(t, tm, "running", "10:01:09.000")
 	press(tm, "r")
 	waitFor(t, tm, "replaying")
-	fb.Send(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+	fb.Send(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS}})
 	fb.Send(backend.Update{Replay: &backend.ReplayProgress{Path: recording, Records: 10, Total: 10, Done: true}})
 	waitFor(t, tm, "replay done")
 	press(tm, "t")
 	waitFor(t, tm, "with started_ts")
 	fm, _ := finalView(t, tm)
 	calls := fb.Called("Replay")
-	if len(calls) != 2 || calls[0].Field != meter.CompletedTS || calls[1].Field != meter.StartedTS || calls[0].Path != recording {
+	if len(calls) != 2 || calls[0].Field != jobspec.CompletedTS || calls[1].Field != jobspec.StartedTS || calls[0].Path != recording {
 		t.Fatalf("Replay calls = %+v", calls)
 	}
 	if fm.sess.Done("4.3") {
@@ -107,7 +107,7 @@ func TestGeneratorKeyTogglesFromTheStatus(t *testing.T) {
 }
 
 func TestMouseWheelScrollsThePaneUnderIt(t *testing.T) {
-	var rs []meter.Result
+	var rs []jobspec.Result
 	for m := range int64(40) {
 		rs = append(rs, both("acme", m, 0.1, 1)...)
 	}
@@ -124,7 +124,7 @@ func TestMouseWheelScrollsThePaneUnderIt(t *testing.T) {
 }
 
 func TestPanesKeepABoundedHistoryAndSayWhatTheyDropped(t *testing.T) {
-	var rs []meter.Result
+	var rs []jobspec.Result
 	for m := range int64(150) {
 		rs = append(rs, both("acme", m, 0.1, 1)...)
 	}
@@ -140,7 +140,7 @@ func TestPanesKeepABoundedHistoryAndSayWhatTheyDropped(t *testing.T) {
 func TestARestartStartsANewRunAndKeepsThePreviousOne(t *testing.T) {
 	fb := fakebackend.New(
 		backend.Update{Results: both("acme", 0, 0.2, 2), Status: status(at("01:02"), at("01:01"))},
-		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseFailure, Reason: "TaskManager died", Timestamp: meter.CompletedTS, At: at("01:05")}},
+		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseFailure, Reason: "TaskManager died", Timestamp: jobspec.CompletedTS, At: at("01:05")}},
 		backend.Update{Results: both("globex", 1, 0.3, 3), Status: status(at("02:02"), at("02:01"))},
 	)
 	tm := start(t, fb, Config{}, 80, 24)
@@ -169,7 +169,7 @@ func TestLateRecordsPaneListsWhatTheWatermarkDropped(t *testing.T) {
 
 func TestAFirstRestartReplacesTheEmptyStartingRun(t *testing.T) {
 	fb := fakebackend.New(
-		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseStart, Reason: "started", Timestamp: meter.CompletedTS}},
+		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseStart, Reason: "started", Timestamp: jobspec.CompletedTS}},
 		backend.Update{Results: both("acme", 0, 0.2, 2), Status: status(at("01:02"), at("01:01"))},
 	)
 	tm := start(t, fb, Config{}, 80, 24)
@@ -198,7 +198,7 @@ type restartable struct {
 
 func (r *restartable) RestartJob(context.Context) error {
 	r.restarts++
-	r.Send(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseKill, Reason: "job killed", Timestamp: meter.CompletedTS}})
+	r.Send(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseKill, Reason: "job killed", Timestamp: jobspec.CompletedTS}})
 	return nil
 }
 

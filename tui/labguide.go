@@ -7,8 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/internal/safetext"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/labs/lab4"
-	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/labpanel"
 )

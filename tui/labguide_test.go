@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labtui/labtui/export"
+	"github.com/labtui/labtui/internal/export"
+	"github.com/labtui/labtui/internal/minutes"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/labs/lab4"
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/labpanel"
 )
 

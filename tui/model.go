@@ -14,12 +14,12 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/backend"
 	"github.com/labtui/labtui/generator"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/session"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/labs"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
-	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/components/diffview"
 	"github.com/labtui/labtui/tui/components/drill"
 	"github.com/labtui/labtui/tui/components/footer"
@@ -80,7 +80,7 @@ type Config struct {
 	// re-enacts from the recording; its Timestamp and Trace are set per re-enactment.
 	// The zero value is the course's defaults, as the lab's job runs unless told
 	// otherwise.
-	Job meter.Options
+	Job jobspec.Options
 	// Reenact re-enacts a recording at its recorded times, for the reference the diff
 	// view compares a replay with; nil means replays are not compared (the view says
 	// so). The program supplies it (cli), so the TUI needs no engine.

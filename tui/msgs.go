@@ -9,9 +9,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // updateMsg is one backend.Update, read from Updates by listen.
@@ -39,13 +39,13 @@ type injectedMsg struct {
 // replayedMsg says Replay returned.
 type replayedMsg struct {
 	path  string
-	field meter.TimestampField
+	field jobspec.TimestampField
 	err   error
 }
 
 // reconfiguredMsg says Reconfigure returned.
 type reconfiguredMsg struct {
-	wm  meter.Watermarks
+	wm  jobspec.Watermarks
 	err error
 }
 
@@ -98,7 +98,7 @@ func (m Model) injectCmd(instance string, d time.Duration) tea.Cmd {
 	return m.tasks.cmd(func() tea.Msg { return injectedMsg{instance, d, b.Inject(instance, d)} })
 }
 
-func (m Model) replayCmd(path string, field meter.TimestampField) tea.Cmd {
+func (m Model) replayCmd(path string, field jobspec.TimestampField) tea.Cmd {
 	b, ctx := m.b, m.ctx
 	return m.tasks.cmd(func() tea.Msg {
 		if _, err := os.Stat(path); err != nil {
@@ -120,7 +120,7 @@ func (m Model) restartCmd() tea.Cmd {
 	return m.tasks.cmd(func() tea.Msg { return jobRestartedMsg{r.RestartJob(ctx)} })
 }
 
-func (m Model) reconfigureCmd(field meter.TimestampField, wm meter.Watermarks) tea.Cmd {
+func (m Model) reconfigureCmd(field jobspec.TimestampField, wm jobspec.Watermarks) tea.Cmd {
 	r, ctx := m.reconfigurer, m.ctx
 	return m.tasks.cmd(func() tea.Msg { return reconfiguredMsg{wm, r.Reconfigure(ctx, field, wm)} })
 }

@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/labtui/labtui/internal/safetext"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/components/footer"
 )
 

@@ -16,7 +16,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/fileerr"
 )
 

@@ -14,10 +14,10 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/internal/testkit"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/state"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -28,7 +28,7 @@ func TestRunQuitsCleanlyAndLeavesNoGoroutine(t *testing.T) {
 	before := runtime.NumGoroutine()
 	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
 	replaying := make(chan struct{})
-	fb.ReplayFn = func(ctx context.Context, _ string, _ meter.TimestampField) error {
+	fb.ReplayFn = func(ctx context.Context, _ string, _ jobspec.TimestampField) error {
 		close(replaying)
 		<-ctx.Done() // a replay runs until quitting cancels it
 		return ctx.Err()
@@ -165,7 +165,7 @@ func TestALabThatDidNotStartShowsWhyWholeAndRunFails(t *testing.T) {
 	const why = "port 9092 is already in use: stop what is using it or start labtui with --broker-addr 127.0.0.1:<port>"
 	// As the embedded lab does when its broker cannot listen: a last status, its updates
 	// closed, then the error. The reason stays on screen, and the status line says it.
-	fb := fakebackend.New(backend.Update{Status: status(at("00:01"), meter.MinWatermark)})
+	fb := fakebackend.New(backend.Update{Status: status(at("00:01"), jobspec.MinWatermark)})
 	fb.StartErr, fb.CloseOnStartErr = errors.New(why), true
 	tm := start(t, fb, Config{}, 80, 24)
 	waitFor(t, tm, "The lab did not start.")

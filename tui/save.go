@@ -3,7 +3,7 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/tui/components/footer"
 )
 

@@ -11,9 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/export"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/export"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labtui/labtui/export"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/export"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 

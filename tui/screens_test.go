@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -125,12 +125,12 @@ func labScript() []backend.Update {
 	hs := status(at("05:10"), at("05:09"))
 	hs.Instances[1].Hiccup, hs.Instances[1].HiccupLeft = true, 30*time.Second
 	us = append(us, backend.Update{Status: hs})
-	us = append(us, backend.Update{Results: []meter.Result{
+	us = append(us, backend.Update{Results: []jobspec.Result{
 		late("r-103", "acme", "gw-1", at("05:44"), at("06:09"), 0.1),
-		fired(meter.ProcessingTimeResult, "acme", 5, 0.2, 2), fired(meter.EventTimeResult, "acme", 5, 0.4, 4),
+		fired(jobspec.ProcessingTimeResult, "acme", 5, 0.2, 2), fired(jobspec.EventTimeResult, "acme", 5, 0.4, 4),
 	}, Status: status(at("06:13"), at("06:12"))})
 	us = append(us,
-		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS, At: at("06:10")}},
+		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS, At: at("06:10")}},
 		// The recorded hour is yesterday's: its minutes come before today's, written
 		// now, after the replay's job started.
 		backend.Update{Results: writtenAt(at("06:15"), both("acme", -24*60, 0.3, 3)), Status: status(at("06:20"), t0-23*3600000)},
@@ -146,7 +146,7 @@ func TestAStrategySwitchOnAReplaysTopicKeepsTheRecordingsClock(t *testing.T) {
 	us := labScript()
 	us = append(us,
 		backend.Update{Restarted: &backend.Restart{Cause: backend.CauseStrategy, Reason: "watermarks per partition",
-			Recording: "recorded-hour.jsonl.gz", Timestamp: meter.CompletedTS, At: at("06:30")}},
+			Recording: "recorded-hour.jsonl.gz", Timestamp: jobspec.CompletedTS, At: at("06:30")}},
 		backend.Update{Results: writtenAt(at("06:31"), both("globex", -24*60, 0.2, 2)), Status: status(at("06:32"), t0-23*3600000)},
 	)
 	fb := fakebackend.New(us...)
@@ -187,7 +187,7 @@ func TestLabPanelTicksStepsFromEvidence(t *testing.T) {
 }
 
 // writtenAt sets the processing time the results were written at.
-func writtenAt(at int64, rs []meter.Result) []meter.Result {
+func writtenAt(at int64, rs []jobspec.Result) []jobspec.Result {
 	for i := range rs {
 		rs[i].At = at
 	}
@@ -195,7 +195,7 @@ func writtenAt(at int64, rs []meter.Result) []meter.Result {
 }
 
 func TestAMissingCellIsADashWithOpenOrNone(t *testing.T) {
-	fb := fakebackend.New(backend.Update{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.3, 3)},
+	fb := fakebackend.New(backend.Update{Results: []jobspec.Result{fired(jobspec.ProcessingTimeResult, "acme", 0, 0.3, 3)},
 		Status: status(at("01:00.5"), at("00:30"))})
 	tm := start(t, fb, Config{}, 100, 32)
 	waitFor(t, tm, "10:00:30.000")
@@ -203,7 +203,7 @@ func TestAMissingCellIsADashWithOpenOrNone(t *testing.T) {
 	if !strings.Contains(view, "acme                            —   open") {
 		t.Errorf("a cell not yet closed is not \"— open\":\n%s", view)
 	}
-	fb2 := fakebackend.New(backend.Update{Results: []meter.Result{fired(meter.ProcessingTimeResult, "acme", 0, 0.3, 3)},
+	fb2 := fakebackend.New(backend.Update{Results: []jobspec.Result{fired(jobspec.ProcessingTimeResult, "acme", 0, 0.3, 3)},
 		Status: status(at("01:10"), at("01:09"))})
 	tm2 := start(t, fb2, Config{}, 100, 32)
 	waitFor(t, tm2, "10:01:09.000")

@@ -8,9 +8,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -19,13 +19,13 @@ import (
 // recorded, and the windows still open in the last status.
 func liveBurst(t testing.TB) []backend.Update {
 	t.Helper()
-	rs, err := reference(seedBurst, meter.CompletedTS)
+	rs, err := reference(seedBurst, jobspec.CompletedTS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var results, open []meter.Result
+	var results, open []jobspec.Result
 	for _, r := range rs {
-		if r.Kind == meter.PendingResult {
+		if r.Kind == jobspec.PendingResult {
 			open = append(open, r)
 		} else {
 			results = append(results, r)
@@ -135,8 +135,8 @@ func keyPress(k string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes
 
 func TestAReplaysHeldGatewayIsTheOneHeldInItsReferenceRun(t *testing.T) {
 	m := New(fakebackend.New(), Config{Recording: seedBurst, Reenact: testReenact})
-	m.sess.ReplayAsked(m.cfg.Recording, meter.CompletedTS)
-	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+	m.sess.ReplayAsked(m.cfg.Recording, jobspec.CompletedTS)
+	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS}})
 	run := m.sess.Current()
 	if o, withRef := m.sess.SkewOptions(run); o.Far != session.NoneHeld || o.Held != "" || withRef {
 		t.Fatalf("without a reference: %+v", o)
@@ -148,7 +148,7 @@ func TestAReplaysHeldGatewayIsTheOneHeldInItsReferenceRun(t *testing.T) {
 	}
 	// The next replay lets go of the re-enactment's results while it reads; the held
 	// gateway stays.
-	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: meter.CompletedTS}})
+	m, _ = m.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS}})
 	if o, withRef := m.sess.SkewOptions(m.sess.Current()); o.Held != "gw-1" || !withRef {
 		t.Errorf("during the next replay: held = %q (from the reference: %v), want gw-1", o.Held, withRef)
 	}

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -66,9 +66,9 @@ func TestARestartSetsOneStatusAndLogsEverySentence(t *testing.T) {
 	m := New(fakebackend.New(), cfg)
 	m = update(t, m, resize(160, 48))
 	m, _ = m.apply(backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseReplay, Reason: "replay",
-		Timestamp: meter.CompletedTS, Recording: "/cache/hour.jsonl", At: at("01:00")}})
+		Timestamp: jobspec.CompletedTS, Recording: "/cache/hour.jsonl", At: at("01:00")}})
 	m, _ = m.apply(backend.Update{Run: 3, Restarted: &backend.Restart{Run: 3, Cause: backend.CauseKill, Reason: "killed",
-		Timestamp: meter.CompletedTS, Recording: "/cache/hour.jsonl", At: at("02:00")}})
+		Timestamp: jobspec.CompletedTS, Recording: "/cache/hour.jsonl", At: at("02:00")}})
 	if !strings.HasPrefix(m.status, "run 2 is not a replay") {
 		t.Errorf("the status line says %q, want run 2's note", m.status)
 	}

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 
@@ -24,7 +24,7 @@ func TestTheWatermarkStrategyIsNamedAndSwitchedByRestartingTheJob(t *testing.T) 
 	waitFor(t, tm, "· for_bounded_out_of_orderness(45 s)", "run 2: the job redeployed with for_bounded_out_of_orderness(45 s), empty state")
 	fm, _ := finalView(t, tm)
 	calls := fb.Called("Reconfigure")
-	if len(calls) != 1 || calls[0].Watermarks.OutOfOrderness != 45000 || calls[0].Field != meter.CompletedTS {
+	if len(calls) != 1 || calls[0].Watermarks.OutOfOrderness != 45000 || calls[0].Field != jobspec.CompletedTS {
 		t.Fatalf("Reconfigure calls = %+v", calls)
 	}
 	if wm := fm.sess.Current().Watermarks; wm.OutOfOrderness != 45000 || fm.sess.Current().ID != 2 {
@@ -85,10 +85,10 @@ func TestAt80ColumnsTheHeaderNamesWatermarksPerPartitionWhole(t *testing.T) {
 // state, and reads the topic again, whole at 80 columns.
 func TestXSaysTheJobWasKilledAndWhatItReadsAgain(t *testing.T) {
 	fb := fakebackend.New(
-		backend.Update{Run: 1, Restarted: &backend.Restart{Run: 1, Cause: backend.CauseStart, Reason: "started", Timestamp: meter.CompletedTS}},
+		backend.Update{Run: 1, Restarted: &backend.Restart{Run: 1, Cause: backend.CauseStart, Reason: "started", Timestamp: jobspec.CompletedTS}},
 		backend.Update{Results: both("acme", 0, 0.1, 1), Status: status(at("01:10"), at("01:09"))},
 		backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseKill, Reason: "job restarted with empty state",
-			Timestamp: meter.CompletedTS}})
+			Timestamp: jobspec.CompletedTS}})
 	tm := start(t, fb, Config{}, 80, 24)
 	waitFor(t, tm, "run 2: job killed, restarted with empty state from the topic's starting offsets")
 	finalView(t, tm)

@@ -4,7 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/components/labpanel"
 	"github.com/labtui/labtui/tui/components/picker"
 	"github.com/labtui/labtui/tui/components/strategy"
@@ -268,7 +268,7 @@ func (m Model) toArea(a area, msg tea.Msg) Model {
 // rows and open windows, its late records, the session's traces.
 func (m Model) withContent() Model {
 	run := m.sess.Current()
-	var open []meter.Result
+	var open []jobspec.Result
 	if m.sess.Status != nil {
 		open = m.sess.Status.Open
 	}

@@ -2,14 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/labs/lab4"
-	"github.com/labtui/labtui/session"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/header"
 	"github.com/labtui/labtui/tui/components/labpanel"
@@ -49,7 +49,7 @@ func (m Model) bodyViews() []string {
 	l := m.layout
 	out := make([]string, 0, 5)
 	if l.replayH > 0 {
-		reached := meter.MinWatermark
+		reached := jobspec.MinWatermark
 		if st := m.sess.Status; st != nil && m.sess.Current().Replay {
 			reached = st.Watermark
 		}
@@ -66,7 +66,7 @@ func (m Model) bodyViews() []string {
 		out = append(out, m.drillView())
 	case l.panesH > 0:
 		run := m.sess.Current()
-		var open []meter.Result
+		var open []jobspec.Result
 		if m.sess.Status != nil {
 			open = m.sess.Status.Open
 		}

@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/tui/internal/fakebackend"
 )
 

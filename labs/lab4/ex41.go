@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/minutes"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // ex41 is exercise 4.1: the course's text and questions, and how it is done in labtui.
@@ -229,7 +229,7 @@ func explainCrossings(run Run, c minutes.Clocks, out []judgedMinute, differ []in
 	// changes while a rule runs.
 	byMinute := map[tenantMinute][]readTrace{}
 	n := 0
-	run.Traces(func(r *meter.RecordTrace) bool {
+	run.Traces(func(r *jobspec.RecordTrace) bool {
 		if m := startOf(r.Timestamp); near[m] {
 			k := tenantMinute{r.TenantID, m}
 			byMinute[k] = append(byMinute[k], readTrace{n, r})
@@ -274,7 +274,7 @@ type tenantMinute struct {
 // readTrace is a trace and its place in the order labtui read the run's traces.
 type readTrace struct {
 	at int
-	t  *meter.RecordTrace
+	t  *jobspec.RecordTrace
 }
 
 // crossedRow adds to x the records that crossed row r's minute's boundaries, found
@@ -287,7 +287,7 @@ func crossedRow(read []readTrace, r *minutes.Row, latency time.Duration, prompt 
 	if latency <= 0 {
 		return untraced // how long its results trail their records is not measured yet
 	}
-	seq := make([]*meter.RecordTrace, len(read))
+	seq := make([]*jobspec.RecordTrace, len(read))
 	for i, t := range read {
 		seq[i] = t.t
 	}
@@ -322,7 +322,7 @@ func crossedRow(read []readTrace, r *minutes.Row, latency time.Duration, prompt 
 		return &state.SpoiledMinute{Start: m, Cause: state.SpoilUnexplained}
 	}
 	c1, c2 := best, best+int(p.Requests)
-	var lagged *meter.RecordTrace
+	var lagged *jobspec.RecordTrace
 	for i, t := range seq {
 		var b int64
 		switch {
@@ -353,7 +353,7 @@ func crossedRow(read []readTrace, r *minutes.Row, latency time.Duration, prompt 
 // delay is how long after it completed record t reached the job, at most: when labtui
 // had its trace (a real job's) or when it reached the windows (the embedded job's); for a
 // trace that says neither, how long before boundary b, which it crossed, it completed.
-func delay(t *meter.RecordTrace, b int64) int64 {
+func delay(t *jobspec.RecordTrace, b int64) int64 {
 	if t.Arrival != 0 {
 		return t.Arrival - t.Timestamp
 	}
@@ -366,7 +366,7 @@ func delay(t *meter.RecordTrace, b int64) int64 {
 // (it reads a record's trace after the windows had it) or the job said its
 // processing-time window ended by b; surely after, when it completed at or after b or
 // the job said its window ended after b.
-func cutRange(seq []*meter.RecordTrace, b int64) (lo, hi int) {
+func cutRange(seq []*jobspec.RecordTrace, b int64) (lo, hi int) {
 	hi = len(seq)
 	for i, t := range seq {
 		before := t.ProcessingWindowEnd != 0 && t.ProcessingWindowEnd <= b || t.ProcessingWindowEnd == 0 && t.Arrival != 0 && t.Arrival < b
@@ -385,7 +385,7 @@ func cutRange(seq []*meter.RecordTrace, b int64) (lo, hi int) {
 
 // crossLag is the most any record crossed a boundary late, with the minute m's
 // boundaries cut at c1 and c2 among seq.
-func crossLag(seq []*meter.RecordTrace, c1, c2 int, m int64) int64 {
+func crossLag(seq []*jobspec.RecordTrace, c1, c2 int, m int64) int64 {
 	var lag int64
 	for i, t := range seq {
 		switch {
@@ -545,7 +545,7 @@ func spoilWhy(m state.SpoiledMinute, n int, a state.AgreementFacts) string {
 		return fmt.Sprintf("a record of %s (completed %s) was dropped as late", it, seconds(m.At))
 	case state.SpoilStall:
 		return fmt.Sprintf("a request that completed at %s, just before a minute's end, reached the job %s after it, beyond the %s the run's "+
-			"latency (%s) allows, and processing time billed it in the next minute: the job or the machine stalled", meter.Clock(m.At), secondsOf(m.LagMS), secondsOf(a.PromptMS),
+			"latency (%s) allows, and processing time billed it in the next minute: the job or the machine stalled", jobspec.Clock(m.At), secondsOf(m.LagMS), secondsOf(a.PromptMS),
 			secondsOf(a.LatencyMS))
 	case state.SpoilUntraced:
 		return fmt.Sprintf("the windows differ and the run's traces of %s (or its latency) are not there to tell what crossed %s boundaries", it, its)
@@ -568,6 +568,6 @@ func agreementTables(f *state.Finding, ev state.Evidence) []Table {
 	}
 	t := minutesTable(a.Rows)
 	t.Title = fmt.Sprintf("Saved before this version of labtui: both windows of run %d (%s, %s) at %s.", a.Run, a.Reason, a.Timestamp,
-		meter.Clock(a.TakenAt))
+		jobspec.Clock(a.TakenAt))
 	return []Table{t}
 }

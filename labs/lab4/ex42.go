@@ -3,9 +3,9 @@ package lab4
 import (
 	"fmt"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/minutes"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // ex42 is exercise 4.2: the course's text and questions, and how it is done in labtui.
@@ -86,8 +86,8 @@ func hiccupWhyNot(_ Session, run Run) string {
 
 // heldLate returns the late records of run that h held: from h's instance, arriving
 // from when the hold began until LateSlack after it ended.
-func heldLate(run Run, h Hold) []meter.RecordTrace {
-	var out []meter.RecordTrace
+func heldLate(run Run, h Hold) []jobspec.RecordTrace {
+	var out []jobspec.RecordTrace
 	late := run.Late()
 	for i := range late.Len() {
 		r := late.At(i)
@@ -102,7 +102,7 @@ func heldLate(run Run, h Hold) []meter.RecordTrace {
 // count: the run's watermarks are for_monotonous_timestamps(), the hold crossed a minute
 // boundary, the event-time window dropped records it held as late, and both windows
 // have closed the minute the hold ended in (the finding is taken after the effect).
-func hiccupFinding(s Session, run Run, h Hold) (*state.Finding, []meter.RecordTrace) {
+func hiccupFinding(s Session, run Run, h Hold) (*state.Finding, []jobspec.RecordTrace) {
 	if run.Replay() || h.To == 0 || run.Watermarks().OutOfOrderness != 0 || startOf(h.From) == startOf(h.To) {
 		return nil, nil
 	}
@@ -175,7 +175,7 @@ func boundedHiccup(s Session) *state.BoundedHiccup {
 
 // heldEvidence is the hiccup evidence the sheet keeps beside 4.2's finding f of run: the
 // hold, its table, and its late records, by tenant.
-func heldEvidence(run Run, h Hold, f *state.Finding, late []meter.RecordTrace) *state.Hiccup {
+func heldEvidence(run Run, h Hold, f *state.Finding, late []jobspec.RecordTrace) *state.Hiccup {
 	ref := run.Ref()
 	ev := &state.Hiccup{Instance: h.Instance, DurationMS: h.To - h.From, At: h.From,
 		Table: state.Table{Run: ref.ID, Reason: run.Why(), Timestamp: ref.Timestamp, TakenAt: f.TakenAt, Rows: f.Rows}}
@@ -204,7 +204,7 @@ func hiccupSentence(run state.RunRef, h state.HiccupFacts) string {
 	s := fmt.Sprintf("In %s, %s was held %s–%s, across the %s boundary: %s of its records ($%.4f) arrived %s behind the watermark "+
 		"and the event-time window dropped them as late (%s, timestamp %s, met a watermark of %s); processing time billed them in the minute they arrived.",
 		RunName(run), h.Instance, seconds(h.From), seconds(h.To), hhmm(h.To-h.To%60000), count(int64(h.Late)), h.USD, arrived,
-		x.RequestID, meter.Clock(x.Timestamp), meter.Clock(x.Watermark))
+		x.RequestID, jobspec.Clock(x.Timestamp), jobspec.Clock(x.Watermark))
 	if b := h.Bounded; b != nil {
 		late := "none of the held records late"
 		if b.Late > 0 {
@@ -231,7 +231,7 @@ func hiccupTables(f *state.Finding, ev state.Evidence) []Table {
 		out = findingRows(f)
 	} else if h != nil {
 		t := minutesTable(h.Table.Rows)
-		t.Title = fmt.Sprintf("Saved before this version of labtui: a %ds hiccup on %s at %s.", h.DurationMS/1000, h.Instance, meter.Clock(h.At))
+		t.Title = fmt.Sprintf("Saved before this version of labtui: a %ds hiccup on %s at %s.", h.DurationMS/1000, h.Instance, jobspec.Clock(h.At))
 		out = append(out, t)
 		if len(h.Late) > 0 {
 			out = append(out, lateTable(h))
@@ -275,9 +275,9 @@ func lateTable(h *state.Hiccup) Table {
 		}
 		arrived := ""
 		if l.Arrival != 0 {
-			arrived = meter.Clock(l.Arrival)
+			arrived = jobspec.Clock(l.Arrival)
 		}
-		t.Rows = append(t.Rows, []string{l.RequestID, l.Tenant, l.Gateway, meter.Clock(l.Timestamp), arrived, meter.Clock(l.Watermark),
+		t.Rows = append(t.Rows, []string{l.RequestID, l.Tenant, l.Gateway, jobspec.Clock(l.Timestamp), arrived, jobspec.Clock(l.Watermark),
 			fmt.Sprintf("%.4f", l.USD)})
 	}
 	if h.LateCount > len(late) {

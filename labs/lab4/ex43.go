@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/minutes"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // ex43 is exercise 4.3: the course's text and questions, and how it is done in labtui.
@@ -42,7 +42,7 @@ var ex43 = Exercise{
 	},
 	Tables: replayTables,
 	Rule:   replayRule,
-	WhyNot: func(s Session, run Run) string { return replayWhyNot(s, run, Replay, meter.CompletedTS, "r") },
+	WhyNot: func(s Session, run Run) string { return replayWhyNot(s, run, Replay, jobspec.CompletedTS, "r") },
 }
 
 // replayRule is 4.3's finding from a finished completed_ts replay and its comparison as
@@ -50,7 +50,7 @@ var ex43 = Exercise{
 // not the diff view's, so a replay whose comparison the view let go can still back 4.3
 // (pinned, or chosen by the rule).
 func replayRule(s Session, run Run, _ int64) Found {
-	if !run.ReplayDone() || run.Timestamp() != meter.CompletedTS {
+	if !run.ReplayDone() || run.Timestamp() != jobspec.CompletedTS {
 		return Found{}
 	}
 	c := s.Comparison(run.Ref().ID)
@@ -73,7 +73,7 @@ func replayRule(s Session, run Run, _ int64) Found {
 
 // replayWhyNot says what run lacks for exercise ex (4.3 or 4.4), whose replay reads
 // field and is started with key.
-func replayWhyNot(s Session, run Run, ex string, field meter.TimestampField, key string) string {
+func replayWhyNot(s Session, run Run, ex string, field jobspec.TimestampField, key string) string {
 	switch {
 	case !run.Replay() && run.ReadsRecording():
 		// A w or x restart on the replay's topic reads the recorded hour again from the
@@ -211,7 +211,7 @@ func replayTables(f *state.Finding, ev state.Evidence) []Table {
 			out = append(out, t)
 		}
 	} else {
-		out = savedReplays(ev.Replays, meter.CompletedTS)
+		out = savedReplays(ev.Replays, jobspec.CompletedTS)
 	}
 	if s, ok := replaySumsOf(ev.Replays, backing); ok {
 		out = append(out, courseReplayTable(s))
@@ -264,7 +264,7 @@ func processingTable(rows []minutes.Row) Table {
 // kept, a table each: the replay, and its processing-time windows when it was compared
 // (the sheet's). They are every replay with field the evidence keeps: with no finding,
 // the sheet shows them all as saved.
-func savedReplays(replays []state.Replay, field meter.TimestampField) []Table {
+func savedReplays(replays []state.Replay, field jobspec.TimestampField) []Table {
 	var out []Table
 	for _, r := range replays {
 		if r.Timestamp != field.String() {
@@ -351,7 +351,7 @@ type replaySums struct {
 func replaySumsOf(replays []state.Replay, id int) (replaySums, bool) {
 	var r *state.Replay
 	for i := len(replays) - 1; i >= 0; i-- {
-		if x := &replays[i]; x.Compare != nil && x.Timestamp == meter.CompletedTS.String() && (r == nil || x.Table.Run == id) {
+		if x := &replays[i]; x.Compare != nil && x.Timestamp == jobspec.CompletedTS.String() && (r == nil || x.Table.Run == id) {
 			if r = x; x.Table.Run == id {
 				break
 			}

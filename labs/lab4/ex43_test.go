@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // TestA43FindingNamesTheReferencesStrategyAndBlamesTheStrategiesForTheirDifference: after
@@ -57,25 +57,25 @@ func TestA43FindingNamesTheReferencesStrategyAndBlamesTheStrategiesForTheirDiffe
 // the comparison is answered.
 type fieldRun struct {
 	Run
-	field meter.TimestampField
+	field jobspec.TimestampField
 }
 
-func (r fieldRun) Replay() bool                    { return true }
-func (r fieldRun) ReadsRecording() bool            { return true }
-func (r fieldRun) Timestamp() meter.TimestampField { return r.field }
+func (r fieldRun) Replay() bool                      { return true }
+func (r fieldRun) ReadsRecording() bool              { return true }
+func (r fieldRun) Timestamp() jobspec.TimestampField { return r.field }
 
 // After t the job reads started_ts, and r replays with the field the job reads: given
 // that replay, 4.3 says how to get back to completed_ts (t), not only that it needs
 // it, and so does its short form at 80x24; 4.4 after a completed_ts replay likewise.
 func TestAfterTThe43PanelSaysTGoesBackToCompletedTS(t *testing.T) {
-	got := ex43.WhyNot(nil, fieldRun{field: meter.StartedTS})
+	got := ex43.WhyNot(nil, fieldRun{field: jobspec.StartedTS})
 	if want := "reads started_ts: 4.3 replays with completed_ts, which t switches to and replays"; got != want {
 		t.Errorf("4.3 after t: %q, want %q", got, want)
 	}
 	if !strings.Contains(ex43.Guide.Short, "t while the job reads started_ts") {
 		t.Errorf("4.3's short form does not say t replays completed_ts after t: %q", ex43.Guide.Short)
 	}
-	got = ex44.WhyNot(nil, fieldRun{field: meter.CompletedTS})
+	got = ex44.WhyNot(nil, fieldRun{field: jobspec.CompletedTS})
 	if want := "reads completed_ts: 4.4 replays with started_ts, which t switches to and replays"; got != want {
 		t.Errorf("4.4 after r: %q, want %q", got, want)
 	}

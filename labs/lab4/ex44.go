@@ -3,8 +3,8 @@ package lab4
 import (
 	"fmt"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // ex44 is exercise 4.4: the course's text and questions, and how it is done in labtui.
@@ -33,13 +33,13 @@ var ex44 = Exercise{
 	},
 	Tables: movedTables,
 	Rule:   movedRule,
-	WhyNot: func(s Session, run Run) string { return replayWhyNot(s, run, Moved, meter.StartedTS, "t") },
+	WhyNot: func(s Session, run Run) string { return replayWhyNot(s, run, Moved, jobspec.StartedTS, "t") },
 }
 
 // movedRule is 4.4's finding from a finished started_ts replay and the latest
 // moved-requests list, or nothing until a request is found whose cost moved.
 func movedRule(s Session, run Run, _ int64) Found {
-	if !run.ReplayDone() || run.Timestamp() != meter.StartedTS {
+	if !run.ReplayDone() || run.Timestamp() != jobspec.StartedTS {
 		return Found{}
 	}
 	moved, sum := s.Moved()
@@ -66,9 +66,9 @@ func movedRule(s Session, run Run, _ int64) Found {
 func movedSentence(run state.RunRef, m state.MovedFacts) string {
 	mv := m.Request
 	s := fmt.Sprintf("In %s, %s changed minute; %s (%s, $%.4f) started %s", RunName(run), plural(m.Count, "request"), mv.RequestID, mv.Tenant, mv.USD,
-		meter.Clock(mv.StartedTS))
+		jobspec.Clock(mv.StartedTS))
 	if mv.CompletedTS != 0 {
-		s += " and completed " + meter.Clock(mv.CompletedTS)
+		s += " and completed " + jobspec.Clock(mv.CompletedTS)
 	}
 	s += fmt.Sprintf(": completed_ts bills it in %s, started_ts in %s", hhmm(mv.CompletedMinute), hhmm(mv.StartedMinute))
 	if mv.LateStarted {
@@ -88,7 +88,7 @@ const movedListed = 5
 func movedTables(f *state.Finding, ev state.Evidence) []Table {
 	var saved []Table
 	if f == nil {
-		saved = savedReplays(ev.Replays, meter.StartedTS)
+		saved = savedReplays(ev.Replays, jobspec.StartedTS)
 	}
 	moved, s := ev.Moved, ev.MovedSummary
 	if len(moved) == 0 && s == nil {
@@ -106,12 +106,12 @@ func movedTables(f *state.Finding, ev state.Evidence) []Table {
 	for _, m := range listed {
 		completed, late := "", "no"
 		if m.CompletedTS != 0 {
-			completed = meter.Clock(m.CompletedTS)
+			completed = jobspec.Clock(m.CompletedTS)
 		}
 		if m.LateStarted {
 			late = "yes"
 		}
-		t.Rows = append(t.Rows, []string{m.RequestID, m.Tenant, fmt.Sprintf("%.4f", m.USD), meter.Clock(m.StartedTS), completed,
+		t.Rows = append(t.Rows, []string{m.RequestID, m.Tenant, fmt.Sprintf("%.4f", m.USD), jobspec.Clock(m.StartedTS), completed,
 			hhmm(m.CompletedMinute), hhmm(m.StartedMinute), late})
 	}
 	total := len(moved)

@@ -3,8 +3,8 @@ package lab4
 import (
 	"fmt"
 
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/minutes"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // The exercises' IDs, the course's numbers. They are named here, and only here, so that

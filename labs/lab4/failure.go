@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/minutes"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // Failure is the course's "If a TaskManager dies right now", done with x: not one of
@@ -108,7 +108,7 @@ func failureRule(s Session, run Run, _ int64) Found {
 	for _, o := range killed.StillOpen() {
 		k := rowKey{o.Minute.WindowStart, o.Minute.TenantID}
 		c := minutes.Cell{USD: o.Minute.USD, Requests: o.Minute.Requests, Open: true}
-		if o.Window == meter.EventTimeResult {
+		if o.Window == jobspec.EventTimeResult {
 			if old, ok := before[k]; !ok || !old.Open {
 				before[k] = c
 				x.Lost.Add(c)

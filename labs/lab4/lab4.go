@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/internal/thousands"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/state"
 )
 
 // Sentence is finding f in one sentence, or a few: what it proves, from its own
@@ -134,10 +134,10 @@ func plural(n int, word string) string {
 }
 
 // hhmm is a time as UTC hh:mm.
-func hhmm(ms int64) string { return meter.Clock(ms)[:5] }
+func hhmm(ms int64) string { return jobspec.Clock(ms)[:5] }
 
 // seconds is a time as UTC hh:mm:ss.
-func seconds(ms int64) string { return meter.Clock(ms)[:8] }
+func seconds(ms int64) string { return jobspec.Clock(ms)[:8] }
 
 // minuteList names minutes: "15:14", "15:14 and 15:16", "15:14, 15:15 and 15:16".
 func minuteList(starts []int64) string {

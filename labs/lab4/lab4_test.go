@@ -3,7 +3,7 @@ package lab4
 import (
 	"testing"
 
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // A run is named by how it began in words: "run 2 (kill, …)" did not say whether run 2

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // LateWhy explains a run's late records, when how the run read explains them: a replay,
@@ -67,7 +67,7 @@ func LateWhy(l state.LateFacts) string {
 		}
 	}
 	why += ". A replay read at another pace leads by another amount, so successive replays of the same hour disagree." + realFlinkReplays
-	if l.Forgotten > 0 && r.ByMS > meter.DefaultForgetAfter {
+	if l.Forgotten > 0 && r.ByMS > jobspec.DefaultForgetAfter {
 		why += fmt.Sprintf(" The job also let go of %s waiting for the other half of their request (the RequestAssembler keeps a half "+
 			"10 minutes of event time, by the watermark): a partition more than that behind can lose a request's first half before "+
 			"its second is read, the second then waits alone and is let go in turn, and the request reaches neither window. "+

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/minutes"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // at is 10:00:00 UTC of the test's day, plus s seconds, in ms.

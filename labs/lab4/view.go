@@ -3,9 +3,9 @@ package lab4
 import (
 	"time"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/minutes"
+	"github.com/labtui/labtui/internal/state"
 )
 
 // Run is what an exercise's rule reads of one kept run. The session implements it over
@@ -24,8 +24,8 @@ type Run interface {
 	ReplayDone() bool
 	// Killed says the run began with a kill of the job (x).
 	Killed() bool
-	Timestamp() meter.TimestampField
-	Watermarks() meter.Watermarks
+	Timestamp() jobspec.TimestampField
+	Watermarks() jobspec.Watermarks
 	// StartedAt is the processing time the run began at (0 when not known).
 	StartedAt() int64
 	// Rows are the run's (minute, tenant) rows, both windows side by side.
@@ -43,13 +43,13 @@ type Run interface {
 	LateFacts() state.LateFacts
 	// StillOpen is the windows the run's latest status listed open that have not fired
 	// since.
-	StillOpen() []meter.Result
+	StillOpen() []jobspec.Result
 	// Latency is how long the job's results trail the records they describe, as the
 	// run's latest status measured it (backend.Status.Latency); 0 when not measured.
 	Latency() time.Duration
 	// Traces calls yield with each record trace the run keeps, oldest first, until it
 	// returns false; TracesComplete says none was let go.
-	Traces(yield func(*meter.RecordTrace) bool)
+	Traces(yield func(*jobspec.RecordTrace) bool)
 	TracesComplete() bool
 }
 
@@ -65,7 +65,7 @@ type Rows interface {
 // Records are a run's late records kept, oldest first, read-only.
 type Records interface {
 	Len() int
-	At(i int) meter.RecordTrace
+	At(i int) jobspec.RecordTrace
 }
 
 // Hold is a stretch of processing time in which the status showed a gateway instance

@@ -20,15 +20,15 @@
 #      scenarios' latency margin (measured from the trace's seen_at, at least 15 s).
 #   1b. a second `--backend cluster` run: once its job's Python worker runs, every listener
 #      of the run (ss -ltnp) is on loopback; after a kill -9 of labtui, no process of it is
-#      left within 10 s (the watchdog, labcluster/watchdog.go). About 2 min.
+#      left within 10 s (the watchdog, internal/localcluster/watchdog.go). About 2 min.
 #   2. `labtui run --headless --backend remote` on a broker and a Flink cluster this script
 #      starts (broker.sh, cluster.sh): results read from the session's results topic, the
 #      kill refused with a sentence, and the cluster still running afterwards (labtui stops
 #      only its own job).
 #   2b. two sessions at once on that one cluster (two-sessions.sh): each sees only its own
 #      results, and each first r works; then the cluster is stopped here. About 4 min.
-#   3. The backend contract (backend/backendtest) on the cluster lab, by `go test
-#      ./backend/cluster` with LABTUI_REAL_CLUSTER: late records with their gateway, a
+#   3. The backend contract (internal/backend/backendtest) on the cluster lab, by `go test
+#      ./internal/backend/clusterplatform` with LABTUI_REAL_CLUSTER: late records with their gateway, a
 #      replay complete once the job has read it all, read positions per partition.
 #
 # One line per check, then `N passed, N failed` (exit 1 on a failure). Files in
@@ -305,13 +305,13 @@ stop_remote
 trap - EXIT
 
 # ---------------------------------------------------------------------------------------------
-# 3. The backend contract (backend/backendtest) on the cluster lab: a TaskManager killed,
+# 3. The backend contract (internal/backend/backendtest) on the cluster lab: a TaskManager killed,
 #    the strategy changed, the seed burst replayed and complete only once the job has read
 #    it, with the job's read positions per partition. About 3 min.
-log "the backend contract on --backend cluster (go test ./backend/cluster): about 3 min"
+log "the backend contract on --backend cluster (go test ./internal/backend/clusterplatform): about 3 min"
 t0=$(now_ms)
 set +e
-(cd "$REPO_DIR" && LABTUI_REAL_CLUSTER="$LABTUI_CACHE" go test -count=1 -timeout 15m -run TestTheClusterLabKeepsTheBackendContract -v ./backend/cluster) \
+(cd "$REPO_DIR" && LABTUI_REAL_CLUSTER="$LABTUI_CACHE" go test -count=1 -timeout 15m -run TestTheClusterLabKeepsTheBackendContract -v ./internal/backend/clusterplatform) \
   > "$RUN_DIR/contract.txt" 2>&1
 rc=$?
 set -e

@@ -17,10 +17,10 @@ mkdir -p "$LABTUI_CACHE"
 [ -f "$LABTUI_CACHE/.gitignore" ] || printf '*\n' > "$LABTUI_CACHE/.gitignore"
 TIMINGS="$LABTUI_CACHE/timings.txt"
 
-# The install is labtui's own (`labtui cluster install`, package labcluster): one
+# The install is labtui's own (`labtui cluster install`, package localcluster): one
 # implementation for labtui --backend cluster and these scripts, in the same layout with the
 # same stamp files. It needs python3 with venv, and no Maven: the jars are the ones pom.xml
-# resolves, pinned with their SHA-256 in labcluster/artifacts.go and fetched from Maven
+# resolves, pinned with their SHA-256 in internal/localcluster/artifacts.go and fetched from Maven
 # Central. $LABTUI_BIN is used when set, else labtui is built (go run) from this checkout;
 # on an installed cache it only says so (about 2.5 s with go run, most of it the build).
 install() {

@@ -4,7 +4,7 @@
 # for_monotonous_timestamps after the source, with
 #   1. the embedded lab's job consumer (franz-go, its fetch sizes), beside kfake, read
 #      while the hour is produced (as a replay reads it) and after: the Go test
-#      TestRealKafkaReadsTheHourAsKfakeDoes (backend/embedded/fairness_test.go) prints each
+#      TestRealKafkaReadsTheHourAsKfakeDoes (internal/backend/embedded/fairness_test.go) prints each
 #      run's largest lead and late counts;
 #   2. real Flink: the anchor's KafkaSource (the Kafka consumer's defaults), --watermarks
 #      stream, on a topic the hour was produced into as a replay produces it; late> lines
@@ -21,7 +21,7 @@ mkdir -p "$out"
 trap '"$HERE/broker.sh" stop' EXIT
 "$HERE/broker.sh" start >/dev/null
 boot=$("$HERE/broker.sh" status)
-(cd "$REPO_DIR" && go test -c -o "$out/embedded.test" ./backend/embedded/)
+(cd "$REPO_DIR" && go test -c -o "$out/embedded.test" ./internal/backend/embedded/)
 (cd "$REPO_DIR/backend/embedded" && LABTUI_REAL_KAFKA=$boot "$out/embedded.test" \
   -test.run '^TestRealKafkaReadsTheHourAsKfakeDoes$' -test.v -test.timeout 20m) | tee "$out/franz-go.txt" >&2
 

@@ -4,7 +4,7 @@ They import pyflink (gateway_meter does) but start no cluster:
 
     $LABTUI_CACHE/venv-flink-2.2.1/bin/python -m unittest -v test_gateway_meter   # in job/
 
-The cases mirror gateway/event_test.go, so the Python job and the Go engine accept and reject
+The cases mirror internal/gateway/event_test.go, so the Python job and the Go engine accept and reject
 the same values.
 """
 
@@ -69,7 +69,7 @@ class ParseEvent(unittest.TestCase):
             self.assertEqual(gm.parse_event(event(ts=ts, prompt_tokens=0)).ts, ts)
 
     def test_the_event_contract_table(self):
-        """Every case of event-contract.jsonl, the table gateway/contract_test.go reads too.
+        """Every case of event-contract.jsonl, the table internal/gateway/contract_test.go reads too.
         A value given in hex is bytes, decoded as Flink's SimpleStringSchema decodes them."""
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "event-contract.jsonl")
         with open(path, encoding="utf-8") as f:
@@ -203,7 +203,7 @@ class Late(unittest.TestCase):
         self.assertEqual(json.loads(line), {"request_id": "r-103", "tenant_id": "acme",
                                             "gateway": "gw-1", "timestamp": 1795946444000,
                                             "watermark": 1795946468999, "usd": 0.1})
-        # the same keys in the same order as labtui's late lines (meter/print.go)
+        # the same keys in the same order as labtui's late lines (internal/jobspec/print.go)
         self.assertEqual(list(json.loads(line)), ["request_id", "tenant_id", "gateway",
                                                   "timestamp", "watermark", "usd"])
 
@@ -235,7 +235,7 @@ class Options(unittest.TestCase):
 
 
 class ResultsTopic(unittest.TestCase):
-    """What the job writes to its results topic, as labtui's reader (backend/flinklab,
+    """What the job writes to its results topic, as labtui's reader (internal/backend/flinklab,
     results.go) takes it apart: the session, the run, the print sink's identifier and the
     print line's JSON, untouched."""
 

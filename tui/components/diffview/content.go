@@ -6,10 +6,10 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/internal/diff"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/safetext"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/session"
 )
 
 // Content is what the event and processing tabs show of one replay. Build lays it out
@@ -37,10 +37,10 @@ func Build(title string, c session.ReplayDiff) *Content {
 	pt := []string{"the replay's processing-time windows, where the whole recording landed:"}
 	for _, r := range c.Minutes {
 		state := session.Count(r.Minute.Requests) + " requests"
-		if r.Kind == meter.PendingResult {
+		if r.Kind == jobspec.PendingResult {
 			state += ", still open"
 		}
-		pt = append(pt, fmt.Sprintf("    %s  %-10s $%.4f  %s", meter.Clock(r.Minute.WindowStart)[:5], r.Minute.TenantID, r.Minute.USD, state))
+		pt = append(pt, fmt.Sprintf("    %s  %-10s $%.4f  %s", jobspec.Clock(r.Minute.WindowStart)[:5], r.Minute.TenantID, r.Minute.USD, state))
 	}
 	if len(c.Minutes) == 0 {
 		pt = append(pt, "    none yet")

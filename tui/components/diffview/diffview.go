@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/diff"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/diff"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 

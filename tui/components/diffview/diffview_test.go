@@ -14,10 +14,10 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/diff"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/replay"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/diff"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/reenact"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -42,11 +42,11 @@ func TestReportLinesReadByTheirMark(t *testing.T) {
 // a difference in each sink, with explanations long enough to wrap.
 func content(t *testing.T) (*Content, *diff.Moves) {
 	t.Helper()
-	a, err := replay.Results(context.Background(), seedBurst, replay.Config{Job: meter.Options{Trace: true}})
+	a, err := reenact.Results(context.Background(), seedBurst, reenact.Config{Job: jobspec.Options{Trace: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := replay.Results(context.Background(), seedBurst, replay.Config{Job: meter.Options{Trace: true, Timestamp: meter.StartedTS}})
+	b, _ := reenact.Results(context.Background(), seedBurst, reenact.Config{Job: jobspec.Options{Trace: true, Timestamp: jobspec.StartedTS}})
 	mv, err := diff.Moved(a, b)
 	if err != nil {
 		t.Fatal(err)

@@ -6,10 +6,10 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/labtui/labtui/diff"
+	"github.com/labtui/labtui/internal/diff"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/safetext"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/textutil"
 )
 
@@ -200,9 +200,9 @@ func (m Model) movedLine(mv *diff.Moves, x *diff.Move) string {
 	case x.A.Late && x.B.Late:
 		late = "with both"
 	case x.B.Late:
-		late = "with started_ts (watermark " + meter.Clock(x.B.Watermark) + ")"
+		late = "with started_ts (watermark " + jobspec.Clock(x.B.Watermark) + ")"
 	case x.A.Late:
-		late = "with completed_ts (watermark " + meter.Clock(x.A.Watermark) + ")"
+		late = "with completed_ts (watermark " + jobspec.Clock(x.A.Watermark) + ")"
 	}
 	s := fmt.Sprintf("%-18s %-9s %-6s %9s  %-21s %-21s %s", safetext.Line(x.RequestID), safetext.Line(x.TenantID), safetext.Line(x.Gateway), fmt.Sprintf("$%.4f", x.USD),
 		minute(mv.WindowStart(x, diff.A), x.A.Timestamp), minute(mv.WindowStart(x, diff.B), x.B.Timestamp), late)
@@ -224,5 +224,5 @@ func (m Model) movedLine(mv *diff.Moves, x *diff.Move) string {
 
 // minute is a window start as hh:mm with the timestamp that put the request there.
 func minute(start, ts int64) string {
-	return meter.Clock(start)[:5] + " (" + meter.Clock(ts) + ")"
+	return jobspec.Clock(start)[:5] + " (" + jobspec.Clock(ts) + ")"
 }

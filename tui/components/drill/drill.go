@@ -11,10 +11,10 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/minutes"
 	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
 	"github.com/labtui/labtui/tui/textutil"
 	"github.com/labtui/labtui/tui/theme"
 )
@@ -97,7 +97,7 @@ func (m Model) Selected() (minutes.Row, bool) {
 
 // Moved is a record in one window's cell of a (minute, tenant) and not in the other's.
 type Moved struct {
-	Record meter.RecordTrace
+	Record jobspec.RecordTrace
 	// Where says which: "processing time only", "event time only", or "late" (its
 	// event-time minute had closed when it arrived).
 	Where string
@@ -106,10 +106,10 @@ type Moved struct {
 // Differing returns the records of traces that make row's two cells differ: those in
 // its processing-time minute and not its event-time minute, and the other way round
 // (late records count as in no event-time minute), oldest first.
-func Differing(row minutes.Row, traces []meter.Result) []Moved {
+func Differing(row minutes.Row, traces []jobspec.Result) []Moved {
 	var out []Moved
 	for i := range traces {
-		if traces[i].Kind != meter.TraceResult {
+		if traces[i].Kind != jobspec.TraceResult {
 			continue
 		}
 		r := traces[i].Record
@@ -186,7 +186,7 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	if gone.Traces > 0 {
 		which := "none of its records are listed here"
 		if gone.Since != 0 {
-			which = "records that arrived before " + meter.Clock(gone.Since) + " are not listed here"
+			which = "records that arrived before " + jobspec.Clock(gone.Since) + " are not listed here"
 		}
 		lines = append(lines, s.Warn.Render(textutil.Fit(fmt.Sprintf("  the run let go of its %d oldest results to bound its memory: %s", gone.Traces, which), m.width)))
 	}
@@ -197,17 +197,17 @@ func (m Model) View(moved []Moved, gone LetGo) string {
 	for _, mv := range moved[start:min(len(moved), start+body)] {
 		r := mv.Record
 		lines = append(lines, textutil.Fit(fmt.Sprintf("  %s %-5s %s  %s  %s  %s %s  $%.4f  %s", textutil.Fit(safetext.Line(r.RequestID), 16), safetext.Line(r.Gateway),
-			meter.Clock(r.Timestamp), meter.Clock(r.Arrival), watermark(r.Watermark), minute(r.EventWindowEnd-meter.Minute),
-			minute(r.ProcessingWindowEnd-meter.Minute), r.USD, where(mv)), m.width))
+			jobspec.Clock(r.Timestamp), jobspec.Clock(r.Arrival), watermark(r.Watermark), minute(r.EventWindowEnd-jobspec.Minute),
+			minute(r.ProcessingWindowEnd-jobspec.Minute), r.USD, where(mv)), m.width))
 	}
 	return textutil.Block(strings.Join(lines, "\n"), m.width, m.height)
 }
 
-// watermark is meter.WatermarkClock padded to a clock's width.
-func watermark(ms int64) string { return fmt.Sprintf("%-12s", meter.WatermarkClock(ms)) }
+// watermark is jobspec.WatermarkClock padded to a clock's width.
+func watermark(ms int64) string { return fmt.Sprintf("%-12s", jobspec.WatermarkClock(ms)) }
 
 func minute(ms int64) string {
-	c := meter.Clock(ms)
+	c := jobspec.Clock(ms)
 	if len(c) < 5 {
 		return c
 	}
@@ -220,12 +220,12 @@ func where(mv Moved) string {
 	r := mv.Record
 	if mv.Where == "processing time only" {
 		if r.Late {
-			return mv.Where + " · dropped as late from event time's " + minute(r.EventWindowEnd-meter.Minute)
+			return mv.Where + " · dropped as late from event time's " + minute(r.EventWindowEnd-jobspec.Minute)
 		}
-		return mv.Where + " · event time bills it to " + minute(r.EventWindowEnd-meter.Minute)
+		return mv.Where + " · event time bills it to " + minute(r.EventWindowEnd-jobspec.Minute)
 	}
 	if mv.Where == "event time only" {
-		return mv.Where + " · processing time billed it to " + minute(r.ProcessingWindowEnd-meter.Minute)
+		return mv.Where + " · processing time billed it to " + minute(r.ProcessingWindowEnd-jobspec.Minute)
 	}
 	return mv.Where
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/minutes"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -34,11 +34,11 @@ func TestTheDrillSaysHowManyResultsTheRunLetGoAndFromWhen(t *testing.T) {
 func TestTheDrillCountsOneRecordInTheSingular(t *testing.T) {
 	const at = 1795946400000 + 33*60000 // 10:33:00.000
 	m := New(theme.New(), KeyMap{}).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "initech"}})
-	one := []Moved{{Record: meter.RecordTrace{RequestID: "r-1", USD: 0.1}, Where: "event time only"}}
+	one := []Moved{{Record: jobspec.RecordTrace{RequestID: "r-1", USD: 0.1}, Where: "event time only"}}
 	if v := m.View(one, LetGo{}); !strings.Contains(v, "10:33 initech: 1 record differs") {
 		t.Errorf("one record is not counted as one:\n%s", v)
 	}
-	two := append(one, Moved{Record: meter.RecordTrace{RequestID: "r-2", USD: 0.1}, Where: "event time only"})
+	two := append(one, Moved{Record: jobspec.RecordTrace{RequestID: "r-2", USD: 0.1}, Where: "event time only"})
 	if v := m.View(two, LetGo{}); !strings.Contains(v, "10:33 initech: 2 records differ") {
 		t.Errorf("two records:\n%s", v)
 	}
@@ -50,8 +50,8 @@ func TestTheDrillCountsOneRecordInTheSingular(t *testing.T) {
 func TestTheDrillSaysNoWatermarkYetForARecordReadBeforeTheFirst(t *testing.T) {
 	const at = 1795946400000 // 10:00:00.000
 	m := New(theme.New(), KeyMap{}).SetSize(160, 20).SetRows([]minutes.Row{{WindowStart: at, WindowEnd: at + 60000, Tenant: "acme"}})
-	moved := []Moved{{Record: meter.RecordTrace{RequestID: "r-tp9d40-14", Gateway: "gw-0", Timestamp: at + 1148, Arrival: at + 1153,
-		Watermark: meter.MinWatermark, EventWindowEnd: at + 60000, ProcessingWindowEnd: at + 60000, USD: 0.1}, Where: "event time only"}}
+	moved := []Moved{{Record: jobspec.RecordTrace{RequestID: "r-tp9d40-14", Gateway: "gw-0", Timestamp: at + 1148, Arrival: at + 1153,
+		Watermark: jobspec.MinWatermark, EventWindowEnd: at + 60000, ProcessingWindowEnd: at + 60000, USD: 0.1}, Where: "event time only"}}
 	v := m.View(moved, LetGo{})
 	if !strings.Contains(v, "10:00:01.153  none yet      10:00 10:00") || strings.Contains(v, "MIN") {
 		t.Errorf("the drill's watermark of a record read before the first:\n%s", v)
@@ -89,9 +89,9 @@ func TestTheDrillShowsTheRowsAndTheSelectedRowsRecords(t *testing.T) {
 	m := New(theme.New(), KeyMap{Down: key.NewBinding(key.WithKeys("down"))}).SetSize(100, 12).SetRows(rows)
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyDown})
 	moved := []Moved{
-		{Record: meter.RecordTrace{RequestID: "r-103", TenantID: "globex", Gateway: "gw-1", Timestamp: at + 44000, Arrival: at + 76000,
+		{Record: jobspec.RecordTrace{RequestID: "r-103", TenantID: "globex", Gateway: "gw-1", Timestamp: at + 44000, Arrival: at + 76000,
 			Watermark: at + 75800, EventWindowEnd: at + 60000, ProcessingWindowEnd: at + 120000, USD: 0.1}, Where: "processing time only"},
-		{Record: meter.RecordTrace{RequestID: "r-104", TenantID: "globex", Gateway: "gw-1", Timestamp: at + 45000, Arrival: at + 76000,
+		{Record: jobspec.RecordTrace{RequestID: "r-104", TenantID: "globex", Gateway: "gw-1", Timestamp: at + 45000, Arrival: at + 76000,
 			Watermark: at + 75800, EventWindowEnd: at + 60000, ProcessingWindowEnd: at + 120000, USD: 0.1, Late: true}, Where: "late"},
 	}
 	golden.RequireEqual(t, []byte(m.View(moved, LetGo{})))

@@ -10,11 +10,11 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/labtui/labtui/backend"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/safetext"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/internal/thousands"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/textutil"
 	"github.com/labtui/labtui/tui/theme"
 )
@@ -138,24 +138,24 @@ func (m Model) clocks(st *backend.Status, replay bool) string {
 		// The watermark stands still for good: say why instead.
 		return m.styles.Warn.Render("topic "+safetext.Line(st.TopicGone)+" is gone from Kafka: the job reads nothing more; quit and start labtui again") + " · " + late
 	}
-	if st.Watermark == meter.MinWatermark {
+	if st.Watermark == jobspec.MinWatermark {
 		return "watermark none yet (no event seen) · " + late
 	}
 	if replay {
 		// A replay's event time is the recording's hour: hours behind the wall clock
 		// says nothing about the job.
-		long := fmt.Sprintf("watermark %s · event time of the recording, not the wall clock · ", meter.Clock(st.Watermark)) + late
+		long := fmt.Sprintf("watermark %s · event time of the recording, not the wall clock · ", jobspec.Clock(st.Watermark)) + late
 		if ansi.StringWidth(long) <= m.width {
 			return long
 		}
-		return fmt.Sprintf("watermark %s (the recording's) · ", meter.Clock(st.Watermark)) + late
+		return fmt.Sprintf("watermark %s (the recording's) · ", jobspec.Clock(st.Watermark)) + late
 	}
 	behind := float64(st.Now-st.Watermark) / 1000
-	wm := fmt.Sprintf("watermark %s · %.1f s behind the wall clock", meter.Clock(st.Watermark), behind)
-	short := fmt.Sprintf("watermark %s · %.1f s behind", meter.Clock(st.Watermark), behind)
+	wm := fmt.Sprintf("watermark %s · %.1f s behind the wall clock", jobspec.Clock(st.Watermark), behind)
+	short := fmt.Sprintf("watermark %s · %.1f s behind", jobspec.Clock(st.Watermark), behind)
 	if behind < 0 {
-		wm = fmt.Sprintf("watermark %s · %.1f s ahead of the wall clock", meter.Clock(st.Watermark), -behind)
-		short = fmt.Sprintf("watermark %s · %.1f s ahead", meter.Clock(st.Watermark), -behind)
+		wm = fmt.Sprintf("watermark %s · %.1f s ahead of the wall clock", jobspec.Clock(st.Watermark), -behind)
+		short = fmt.Sprintf("watermark %s · %.1f s ahead", jobspec.Clock(st.Watermark), -behind)
 	}
 	if st.Latency > 0 {
 		// How far the job's results trail their records: a job seconds behind bills the
@@ -167,7 +167,7 @@ func (m Model) clocks(st *backend.Status, replay bool) string {
 		wm += lat
 		short += fmt.Sprintf(" · latency %.1f s", st.Latency.Seconds())
 	}
-	if long := wm + " (" + meter.Clock(st.Now) + ") · " + late; ansi.StringWidth(long) <= m.width {
+	if long := wm + " (" + jobspec.Clock(st.Now) + ") · " + late; ansi.StringWidth(long) <= m.width {
 		return long
 	}
 	if mid := wm + " · " + late; ansi.StringWidth(mid) <= m.width {

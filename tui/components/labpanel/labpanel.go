@@ -11,7 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/labtui/labtui/labs/lab4"
 
-	"github.com/labtui/labtui/state"
+	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/tui/theme"
 )
 

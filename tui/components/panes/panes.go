@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -37,7 +37,7 @@ type Model struct {
 	run    int
 	// over and open are what Update scrolls over (SetContent).
 	over *session.Run
-	open []meter.Result
+	open []jobspec.Result
 }
 
 // New returns panes that follow the newest rows and scroll by keys.
@@ -47,7 +47,7 @@ func New(styles theme.Styles, keys KeyMap) Model {
 
 // SetContent sets what Update scrolls over: run's rows and the open windows shown under
 // them. View draws what it is given; give both the same.
-func (m Model) SetContent(run *session.Run, open []meter.Result) Model {
+func (m Model) SetContent(run *session.Run, open []jobspec.Result) Model {
 	m.over, m.open = run, open
 	return m
 }

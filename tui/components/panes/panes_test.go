@@ -13,10 +13,10 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/gateway"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/gateway"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -43,20 +43,20 @@ func tenMinutes(t *testing.T) *session.Session {
 	t.Helper()
 	const minute = 60_000
 	start := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC).UnixMilli()
-	var rs []meter.Result
+	var rs []jobspec.Result
 	for i := int64(0); i < 10; i++ {
 		for j, tenant := range []string{"acme", "globex", "initech"} {
 			w := gateway.TenantCostMinute{TenantID: tenant, WindowStart: start + i*minute, WindowEnd: start + (i+1)*minute,
 				USD: 0.1 * float64(j+1), Requests: int64(j + 1)}
-			rs = append(rs, meter.Result{Kind: meter.ProcessingTimeResult, At: w.WindowEnd, Minute: w})
+			rs = append(rs, jobspec.Result{Kind: jobspec.ProcessingTimeResult, At: w.WindowEnd, Minute: w})
 			if i == 8 && tenant == "acme" {
 				w.USD, w.Requests = 0.2, 2
 			}
-			rs = append(rs, meter.Result{Kind: meter.EventTimeResult, At: w.WindowEnd + 200, Minute: w})
+			rs = append(rs, jobspec.Result{Kind: jobspec.EventTimeResult, At: w.WindowEnd + 200, Minute: w})
 		}
 	}
 	open := gateway.TenantCostMinute{TenantID: "acme", WindowStart: start + 10*minute, WindowEnd: start + 11*minute, USD: 0.1, Requests: 1}
-	rs = append(rs, meter.Result{Kind: meter.PendingResult, Window: meter.EventTimeResult, At: start + 10*minute + 500, Minute: open})
+	rs = append(rs, jobspec.Result{Kind: jobspec.PendingResult, Window: jobspec.EventTimeResult, At: start + 10*minute + 500, Minute: open})
 	s := session.New(session.Config{})
 	s.Apply(backend.Update{Run: 1, Results: rs})
 	if n := s.Current().Table.Len(); n != 31 { // the open window is a row too

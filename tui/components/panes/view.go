@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/minutes"
 	"github.com/labtui/labtui/internal/safetext"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/internal/thousands"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/minutes"
-	"github.com/labtui/labtui/session"
 	"github.com/labtui/labtui/tui/textutil"
 )
 
@@ -19,7 +19,7 @@ const DiffersMark = "≠"
 
 // View draws both panes for run, judging rows by clocks, with open (PendingResults from
 // the status) as the windows still open, right under the fired rows.
-func (m Model) View(run *session.Run, clocks minutes.Clocks, open []meter.Result) string {
+func (m Model) View(run *session.Run, clocks minutes.Clocks, open []jobspec.Result) string {
 	if m.width < 20 || m.height < 4 {
 		return textutil.Block("", m.width, m.height)
 	}
@@ -152,16 +152,16 @@ func (m Model) openRows(lines []string, rows []openRow, lw, rw int) []string {
 type openRow struct {
 	start  int64
 	tenant string
-	cells  [2]*meter.Result
+	cells  [2]*jobspec.Result
 }
 
 // alignOpen pairs the open processing-time and event-time windows by minute and tenant.
-func alignOpen(open []meter.Result) []openRow {
+func alignOpen(open []jobspec.Result) []openRow {
 	var rows []openRow
 	for i := range open {
 		o := &open[i]
 		side := 0
-		if o.Window == meter.EventTimeResult {
+		if o.Window == jobspec.EventTimeResult {
 			side = 1
 		}
 		j := slices.IndexFunc(rows, func(r openRow) bool { return r.start == o.Minute.WindowStart && r.tenant == o.Minute.TenantID })
@@ -177,7 +177,7 @@ func alignOpen(open []meter.Result) []openRow {
 	return rows
 }
 
-func openLine(r openRow, o *meter.Result, w int) string {
+func openLine(r openRow, o *jobspec.Result, w int) string {
 	return "  " + minute(r.start) + "  " + textutil.Fit(safetext.Line(r.tenant), tenantWidth(w)) +
 		textutil.Right(fmt.Sprintf("$%.4f", o.Minute.USD), 10) + textutil.Right(thousands.Format(o.Minute.Requests), 7)
 }
@@ -202,7 +202,7 @@ func (m Model) status(run *session.Run, from, to, n int) string {
 
 // minute formats a window start as UTC hh:mm.
 func minute(ms int64) string {
-	c := meter.Clock(ms)
+	c := jobspec.Clock(ms)
 	if len(c) < 5 {
 		return textutil.Fit(c, 5)
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/ring"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -44,7 +44,7 @@ type Model struct {
 	// not following.
 	anchor int
 	// over is what Update scrolls over (SetContent); page is how far a page key moves.
-	over *ring.Ring[meter.RecordTrace]
+	over *ring.Ring[jobspec.RecordTrace]
 	page int
 }
 
@@ -55,7 +55,7 @@ func New(styles theme.Styles, kind Kind, keys KeyMap) Model {
 
 // SetContent sets the records Update scrolls over. View draws what it is given; give
 // both the same.
-func (m Model) SetContent(r *ring.Ring[meter.RecordTrace]) Model {
+func (m Model) SetContent(r *ring.Ring[jobspec.RecordTrace]) Model {
 	m.over = r
 	return m
 }
@@ -157,7 +157,7 @@ func (m Model) Bottom() Model {
 }
 
 // lastMatch is the absolute index of the newest matching record.
-func (m Model) lastMatch(r *ring.Ring[meter.RecordTrace]) int {
+func (m Model) lastMatch(r *ring.Ring[jobspec.RecordTrace]) int {
 	for i := r.Len() - 1; i >= 0; i-- {
 		if rec := r.At(i); session.Matches(&rec, m.filter) {
 			return r.Dropped() + i
@@ -168,12 +168,12 @@ func (m Model) lastMatch(r *ring.Ring[meter.RecordTrace]) int {
 
 // visible collects up to n matching records, newest last, ending at the anchor (or the
 // newest when following), or starting at the oldest when fewer than n end there.
-func (m Model) visible(r *ring.Ring[meter.RecordTrace], n int) []meter.RecordTrace {
+func (m Model) visible(r *ring.Ring[jobspec.RecordTrace], n int) []jobspec.RecordTrace {
 	end := r.Len() - 1
 	if !m.follow {
 		end = min(end, m.anchor-r.Dropped())
 	}
-	out := make([]meter.RecordTrace, 0, n)
+	out := make([]jobspec.RecordTrace, 0, n)
 	for i := end; i >= 0 && len(out) < n; i-- {
 		if rec := r.At(i); session.Matches(&rec, m.filter) {
 			out = append(out, rec)

@@ -12,15 +12,15 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/ring"
-	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/theme"
 )
 
-func lateRing(n int) *ring.Ring[meter.RecordTrace] {
-	r := ring.New[meter.RecordTrace](100)
+func lateRing(n int) *ring.Ring[jobspec.RecordTrace] {
+	r := ring.New[jobspec.RecordTrace](100)
 	for i := range n {
-		r.Push(meter.RecordTrace{RequestID: fmt.Sprintf("r-%03d", i), TenantID: "acme", Gateway: "gw-1", Late: true})
+		r.Push(jobspec.RecordTrace{RequestID: fmt.Sprintf("r-%03d", i), TenantID: "acme", Gateway: "gw-1", Late: true})
 	}
 	return r
 }
@@ -57,8 +57,8 @@ func TestHomeAndPageUpFillTheListFromTheOldest(t *testing.T) {
 }
 
 func TestTheInspectorShowsRequestIDsWholeAt80Columns(t *testing.T) {
-	r := ring.New[meter.RecordTrace](10)
-	r.Push(meter.RecordTrace{RequestID: "r-tpd0hw-1078", TenantID: "umbrella", Gateway: "gw-1"})
+	r := ring.New[jobspec.RecordTrace](10)
+	r.Push(jobspec.RecordTrace{RequestID: "r-tpd0hw-1078", TenantID: "umbrella", Gateway: "gw-1"})
 	view := New(theme.New(), Inspector, KeyMap{}).SetSize(80, 5).View(r, "record inspector")
 	if !strings.Contains(view, "r-tpd0hw-1078 ") || strings.Contains(view, "written") {
 		t.Errorf("at 80 columns:\n%s", view)
@@ -77,8 +77,8 @@ func TestTheInspectorShowsRequestIDsWholeAt80Columns(t *testing.T) {
 // r-103 arrived; the late pane lists the arrival beside the timestamp and the watermark
 // met, whole at 80 columns (mm:ss.mmm) and at 160 (hh:mm:ss.mmm).
 func TestTheLatePaneSaysWhenEachRecordArrived(t *testing.T) {
-	r := ring.New[meter.RecordTrace](10)
-	r.Push(meter.RecordTrace{RequestID: "r-103", TenantID: "acme", Gateway: "gw-1", Timestamp: 1795946444000, Arrival: 1795946477000,
+	r := ring.New[jobspec.RecordTrace](10)
+	r.Push(jobspec.RecordTrace{RequestID: "r-103", TenantID: "acme", Gateway: "gw-1", Timestamp: 1795946444000, Arrival: 1795946477000,
 		Watermark: 1795946468999, USD: 0.1, Late: true})
 	for w, want := range map[int]string{80: "00:44.000 01:17.000 01:08.999", 160: "10:00:44.000 10:01:17.000 10:01:08.999"} {
 		view := New(theme.New(), Late, KeyMap{}).SetSize(w, 4).View(r, "late records")
@@ -97,9 +97,9 @@ func TestTheLatePaneSaysWhenEachRecordArrived(t *testing.T) {
 // inspector says "none yet" in the watermark column, at 160 and at 80 columns, where it
 // said "MIN".
 func TestTheInspectorSaysNoWatermarkYetForARecordReadBeforeTheFirst(t *testing.T) {
-	r := ring.New[meter.RecordTrace](10)
-	r.Push(meter.RecordTrace{RequestID: "r-tp9d40-14", TenantID: "acme", Gateway: "gw-0",
-		Timestamp: 1795946401148, Arrival: 1795946401153, Watermark: meter.MinWatermark})
+	r := ring.New[jobspec.RecordTrace](10)
+	r.Push(jobspec.RecordTrace{RequestID: "r-tp9d40-14", TenantID: "acme", Gateway: "gw-0",
+		Timestamp: 1795946401148, Arrival: 1795946401153, Watermark: jobspec.MinWatermark})
 	for _, w := range []int{160, 80} {
 		view := New(theme.New(), Inspector, KeyMap{}).SetSize(w, 5).View(r, "record inspector")
 		if !strings.Contains(view, " none yet ") || strings.Contains(view, "MIN") {
@@ -139,10 +139,10 @@ func TestMain(m *testing.M) {
 // the inspector filtered to gw-1, at 100 cells.
 func TestTheListsShowTheirRecordsUnderATitle(t *testing.T) {
 	const at = 1795946400000 + 60000 // 10:01:00.000
-	r := ring.New[meter.RecordTrace](100)
+	r := ring.New[jobspec.RecordTrace](100)
 	for i := range 8 {
 		ts := int64(at + i*7000)
-		r.Push(meter.RecordTrace{RequestID: fmt.Sprintf("r-%03d", i), TenantID: []string{"acme", "globex"}[i%2],
+		r.Push(jobspec.RecordTrace{RequestID: fmt.Sprintf("r-%03d", i), TenantID: []string{"acme", "globex"}[i%2],
 			Gateway: fmt.Sprintf("gw-%d", i%3), Timestamp: ts, KafkaTimestamp: ts + 3, Arrival: ts + 40000, Watermark: ts + 39800,
 			EventWindowEnd: ts - ts%60000 + 60000, ProcessingWindowEnd: ts + 40000 - (ts+40000)%60000 + 60000, USD: 0.1, Late: i%2 == 0})
 	}

@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/thousands"
-	"github.com/labtui/labtui/meter"
 	"github.com/labtui/labtui/tui/textutil"
 )
 
 // View draws the list of r under title.
-func (m Model) View(r *ring.Ring[meter.RecordTrace], title string) string {
+func (m Model) View(r *ring.Ring[jobspec.RecordTrace], title string) string {
 	if m.height < 1 {
 		return ""
 	}
@@ -57,24 +57,24 @@ func (m Model) View(r *ring.Ring[meter.RecordTrace], title string) string {
 
 // clock formats a time for a column: hh:mm:ss.mmm, or mm:ss.mmm when narrow.
 func clock(ms int64, narrow bool) string {
-	c := meter.Clock(ms)
+	c := jobspec.Clock(ms)
 	if narrow && len(c) == 12 {
 		return c[3:]
 	}
 	return c
 }
 
-// watermark is clock for the watermark a record met, meter.NoWatermarkYet for one read
+// watermark is clock for the watermark a record met, jobspec.NoWatermarkYet for one read
 // before the run's first watermark.
 func watermark(ms int64, narrow bool) string {
-	if ms == meter.MinWatermark {
-		return meter.NoWatermarkYet
+	if ms == jobspec.MinWatermark {
+		return jobspec.NoWatermarkYet
 	}
 	return clock(ms, narrow)
 }
 
 func minute(ms int64) string {
-	c := meter.Clock(ms)
+	c := jobspec.Clock(ms)
 	if len(c) < 5 {
 		return c
 	}
@@ -116,7 +116,7 @@ func (m Model) requestWidth(narrow bool) int {
 	return max(7, min(16, m.width-fixed-1))
 }
 
-func (m Model) line(r *meter.RecordTrace, narrow bool) string {
+func (m Model) line(r *jobspec.RecordTrace, narrow bool) string {
 	cw := clockWidth(narrow)
 	if m.kind == Late {
 		return textutil.Fit(safetext.Line(r.RequestID), 16) + " " + textutil.Fit(safetext.Line(r.TenantID), 10) + " " + textutil.Fit(safetext.Line(r.Gateway), 8) + " " +

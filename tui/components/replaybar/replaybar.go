@@ -13,9 +13,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/session"
 	"github.com/labtui/labtui/tui/textutil"
 	"github.com/labtui/labtui/tui/theme"
 )
@@ -73,7 +73,7 @@ func (m Model) SetWidth(w int) Model {
 // View draws the line for a replay reading field: p is its latest progress, nil before
 // the first report; reached is the event time the job's watermark has reached, as the
 // header shows it, or MinWatermark to take the report's.
-func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField, reached int64) string {
+func (m Model) View(p *backend.ReplayProgress, field jobspec.TimestampField, reached int64) string {
 	s := m.styles
 	head := s.Title.Render("replay " + field.String())
 	switch {
@@ -83,7 +83,7 @@ func (m Model) View(p *backend.ReplayProgress, field meter.TimestampField, reach
 		return textutil.Fit(head+" "+s.Error.Render(fmt.Sprintf("failed after %s records: %v", Count(p.Records), p.Err)), m.width)
 	case p.Done:
 		line := fmt.Sprintf("%s %s %s records of %s", head, s.Good.Render("done:"), Count(p.Records), filepath.Base(p.Path))
-		if reached == meter.MinWatermark {
+		if reached == jobspec.MinWatermark {
 			reached = p.EventTime
 		}
 		if et := eventTime(reached); et != noneYet {
@@ -139,14 +139,14 @@ func (m Model) bar(head string, frac float64, text string) string {
 	return textutil.Fit(head+" "+bar+text, m.width)
 }
 
-const noneYet = meter.NoWatermarkYet
+const noneYet = jobspec.NoWatermarkYet
 
 // eventTime is the watermark reached, or "none yet" before the first.
 func eventTime(wm int64) string {
-	if wm == meter.MinWatermark || wm <= 0 {
+	if wm == jobspec.MinWatermark || wm <= 0 {
 		return noneYet
 	}
-	return meter.Clock(wm)
+	return jobspec.Clock(wm)
 }
 
 // left is the time left, to a tenth of a second under a minute.

@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -21,7 +21,7 @@ func TestTheBarShowsRecordsEventTimeRateAndTimeLeft(t *testing.T) {
 	m := New(theme.New()).SetWidth(140)
 	p := &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 71700, Total: 143400, EventTime: 1795946400000 + 30*60000,
 		Rate: 120000, Left: 600 * time.Millisecond}
-	got := ansi.Strip(m.View(p, meter.CompletedTS, meter.MinWatermark))
+	got := ansi.Strip(m.View(p, jobspec.CompletedTS, jobspec.MinWatermark))
 	for _, want := range []string{"replay completed_ts [", "50% · read 71,700 of 143,400 records", "event time 10:30:00.000",
 		"120,000 records/s", "0.6s left"} {
 		if !strings.Contains(got, want) {
@@ -40,7 +40,7 @@ func TestTheBarShowsRecordsEventTimeRateAndTimeLeft(t *testing.T) {
 // "0 records/s · 0.0s left", which read as done.
 func TestBeforeTheFirstReadTheBarSaysNoTimeLeft(t *testing.T) {
 	m := New(theme.New()).SetWidth(160)
-	got := ansi.Strip(m.View(&backend.ReplayProgress{Path: "hour.jsonl.gz", Total: 143400}, meter.CompletedTS, meter.MinWatermark))
+	got := ansi.Strip(m.View(&backend.ReplayProgress{Path: "hour.jsonl.gz", Total: 143400}, jobspec.CompletedTS, jobspec.MinWatermark))
 	if !strings.Contains(got, "read 0 of 143,400 records · event time none yet · the job has not read yet") {
 		t.Errorf("bar %q does not say the job has not read yet", got)
 	}
@@ -52,15 +52,15 @@ func TestBeforeTheFirstReadTheBarSaysNoTimeLeft(t *testing.T) {
 func TestTheBarSaysWhenTheReplayIsOverOrFailed(t *testing.T) {
 	m := New(theme.New()).SetWidth(160)
 	done := ansi.Strip(m.View(&backend.ReplayProgress{Path: "labs/x/hour.jsonl.gz", Records: 143400, Total: 143400, Done: true,
-		EventTime: 1795949999800, Rate: 98000}, meter.StartedTS, meter.MinWatermark))
+		EventTime: 1795949999800, Rate: 98000}, jobspec.StartedTS, jobspec.MinWatermark))
 	if !strings.Contains(done, "replay started_ts done: 143,400 records of hour.jsonl.gz · event time reached 10:59:59.800") {
 		t.Errorf("done line %q", done)
 	}
-	failed := ansi.Strip(m.View(&backend.ReplayProgress{Records: 12, Err: errors.New("broker gone")}, meter.CompletedTS, meter.MinWatermark))
+	failed := ansi.Strip(m.View(&backend.ReplayProgress{Records: 12, Err: errors.New("broker gone")}, jobspec.CompletedTS, jobspec.MinWatermark))
 	if !strings.Contains(failed, "failed after 12 records: broker gone") {
 		t.Errorf("failed line %q", failed)
 	}
-	if w := ansi.StringWidth(m.View(nil, meter.CompletedTS, meter.MinWatermark)); w != 160 {
+	if w := ansi.StringWidth(m.View(nil, jobspec.CompletedTS, jobspec.MinWatermark)); w != 160 {
 		t.Errorf("waiting line is %d cells wide", w)
 	}
 }
@@ -68,7 +68,7 @@ func TestTheBarSaysWhenTheReplayIsOverOrFailed(t *testing.T) {
 func TestTheBarSaysWhenTheJobHasReadEverythingButNotProcessedIt(t *testing.T) {
 	m := New(theme.New()).SetWidth(120)
 	got := ansi.Strip(m.View(&backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 143400, Total: 143400, Finishing: true,
-		EventTime: 1795946400000 + 5*60000}, meter.CompletedTS, meter.MinWatermark))
+		EventTime: 1795946400000 + 5*60000}, jobspec.CompletedTS, jobspec.MinWatermark))
 	for _, want := range []string{"read all 143,400 records · the job is still processing them · event time 10:05:00.000"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("bar %q lacks %q", got, want)
@@ -96,7 +96,7 @@ func TestWhileTheRecordingIsWrittenThereIsNoPercentageToGoBackwards(t *testing.T
 	var last float64
 	for i, p := range []backend.ReplayProgress{p1, p2, p3, p4} {
 		m, _ = m.Update(p)
-		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
+		got := ansi.Strip(m.View(&p, jobspec.CompletedTS, jobspec.MinWatermark))
 		if i < 3 {
 			if strings.Contains(got, "%") || !strings.Contains(got, "records written so far") {
 				t.Errorf("report %d while writing: %q", i, got)
@@ -126,7 +126,7 @@ func TestWhileTheRecordingIsWrittenTheBarCountsItsLinesAndNeverGoesBack(t *testi
 		"84% · read 120,000 of 143,390 records", "done: 143,390 records"}
 	for i, p := range reports {
 		m, _ = m.Update(p)
-		got := ansi.Strip(m.View(&p, meter.CompletedTS, meter.MinWatermark))
+		got := ansi.Strip(m.View(&p, jobspec.CompletedTS, jobspec.MinWatermark))
 		if !strings.Contains(got, wants[i]) {
 			t.Errorf("report %d: %q lacks %q", i, got, wants[i])
 		}
@@ -136,7 +136,7 @@ func TestWhileTheRecordingIsWrittenTheBarCountsItsLinesAndNeverGoesBack(t *testi
 func TestTheDoneLineSaysTheEventTimeTheHeaderShows(t *testing.T) {
 	m := New(theme.New()).SetWidth(160)
 	p := &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 143400, Total: 143400, Done: true, EventTime: 1795949627704}
-	got := ansi.Strip(m.View(p, meter.CompletedTS, 1795949999975))
+	got := ansi.Strip(m.View(p, jobspec.CompletedTS, 1795949999975))
 	if !strings.Contains(got, "event time reached 10:59:59.975") {
 		t.Errorf("done line %q", got)
 	}
@@ -166,7 +166,7 @@ func TestTheBarShowsEachStageOfAReplay(t *testing.T) {
 			m, _ = m.Update(*p)
 			m, _ = m.Update(*p)
 		}
-		lines = append(lines, m.View(p, meter.CompletedTS, meter.MinWatermark))
+		lines = append(lines, m.View(p, jobspec.CompletedTS, jobspec.MinWatermark))
 	}
 	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")))
 }

@@ -6,9 +6,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/session"
-	"github.com/labtui/labtui/skew"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/session"
+	"github.com/labtui/labtui/internal/skew"
 )
 
 // MinEvery is the least time between two builds of the picture; a build that took long
@@ -140,7 +140,7 @@ func title(run *session.Run, m *skew.Model) string {
 		s += " · " + m.Held + " held apart"
 	}
 	for _, mk := range m.Marks {
-		s += " · " + mk.Label + " " + meter.Clock(mk.At)[:8]
+		s += " · " + mk.Label + " " + jobspec.Clock(mk.At)[:8]
 	}
 	return s
 }

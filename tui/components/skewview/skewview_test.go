@@ -11,11 +11,11 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
-	"github.com/labtui/labtui/replay"
-	"github.com/labtui/labtui/session"
-	"github.com/labtui/labtui/skew"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/reenact"
+	"github.com/labtui/labtui/internal/session"
+	"github.com/labtui/labtui/internal/skew"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 // Given the seed burst's picture drawn at PictureSize, the view is the title line over
 // the drawing, every line the view's width.
 func TestTheViewShowsTheTitleOverThePicture(t *testing.T) {
-	rs, err := replay.Results(context.Background(), seedBurst, replay.Config{Job: meter.Options{Trace: true}, Drain: true})
+	rs, err := reenact.Results(context.Background(), seedBurst, reenact.Config{Job: jobspec.Options{Trace: true}, Drain: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestTheViewSaysWhatIsMissingAndFitsAnOldDrawing(t *testing.T) {
 // command's DrawnMsg shows it), not again while its results stay; a resize draws the
 // same picture again at the new size, without a build.
 func TestRefreshBuildsOnceAndDrawsAgainAtANewSize(t *testing.T) {
-	rs, err := replay.Results(context.Background(), seedBurst, replay.Config{Job: meter.Options{Trace: true}, Drain: true})
+	rs, err := reenact.Results(context.Background(), seedBurst, reenact.Config{Job: jobspec.Options{Trace: true}, Drain: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -60,7 +60,7 @@ const maxBound = time.Hour
 type Model struct {
 	styles  theme.Styles
 	keys    KeyMap
-	current meter.Watermarks
+	current jobspec.Watermarks
 	bounded bool
 	bound   time.Duration
 	// typing says digits typed since the picker opened replace the bound.
@@ -74,10 +74,10 @@ type Model struct {
 // New returns a picker starting from the job's current strategy; hold is how long the
 // hiccup key holds an instance, which a bound must exceed to keep the held records on
 // time. A monotonous job is offered a bound a little above hold.
-func New(styles theme.Styles, current meter.Watermarks, hold time.Duration) Model {
+func New(styles theme.Styles, current jobspec.Watermarks, hold time.Duration) Model {
 	m := Model{styles: styles, keys: DefaultKeyMap(), current: current, hold: hold,
 		bounded: current.OutOfOrderness > 0, bound: time.Duration(current.OutOfOrderness) * time.Millisecond,
-		source: current.At == meter.SourceWatermarks}
+		source: current.At == jobspec.SourceWatermarks}
 	if !m.bounded {
 		m.bound = (hold + step).Truncate(step)
 	}
@@ -88,11 +88,11 @@ func New(styles theme.Styles, current meter.Watermarks, hold time.Duration) Mode
 func (m Model) Result() Result { return m.result }
 
 // Watermarks is the strategy chosen: the current one with its bound replaced.
-func (m Model) Watermarks() meter.Watermarks {
+func (m Model) Watermarks() jobspec.Watermarks {
 	w := m.current
-	w.OutOfOrderness, w.At = 0, meter.StreamWatermarks
+	w.OutOfOrderness, w.At = 0, jobspec.StreamWatermarks
 	if m.source {
-		w.At = meter.SourceWatermarks
+		w.At = jobspec.SourceWatermarks
 	}
 	if m.bounded {
 		w.OutOfOrderness = m.bound.Milliseconds()
@@ -151,8 +151,8 @@ func pow10(n int) int64 {
 	return p
 }
 
-// Name names a strategy as the job's code writes it (meter.Watermarks.Name).
-func Name(w meter.Watermarks) string { return w.Name() }
+// Name names a strategy as the job's code writes it (jobspec.Watermarks.Name).
+func Name(w jobspec.Watermarks) string { return w.Name() }
 
 // seconds writes ms as "40 s" or "1.5 s".
 func seconds(ms int64) string {

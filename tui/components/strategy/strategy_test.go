@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -26,7 +26,7 @@ func keys(m Model, ks ...tea.KeyMsg) Model {
 func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
 func TestTheBoundIsPickedWithArrowsOrTypedInSeconds(t *testing.T) {
-	m := New(theme.New(), meter.Watermarks{}, 35*time.Second)
+	m := New(theme.New(), jobspec.Watermarks{}, 35*time.Second)
 	if w := m.Watermarks(); w.OutOfOrderness != 0 || Name(w) != "for_monotonous_timestamps()" {
 		t.Fatalf("a monotonous job's picker starts at %+v", w)
 	}
@@ -61,7 +61,7 @@ func TestTheBoundIsPickedWithArrowsOrTypedInSeconds(t *testing.T) {
 }
 
 func TestTheIntervalIsKeptAcrossAStrategyChange(t *testing.T) {
-	m := New(theme.New(), meter.Watermarks{OutOfOrderness: 5000, Interval: meter.Ms(50)}, 35*time.Second)
+	m := New(theme.New(), jobspec.Watermarks{OutOfOrderness: 5000, Interval: jobspec.Ms(50)}, 35*time.Second)
 	w := keys(m, tea.KeyMsg{Type: tea.KeyRight}).Watermarks()
 	if w.OutOfOrderness != 0 || w.Interval.Or(-1) != 50 {
 		t.Errorf("watermarks = %+v", w)
@@ -69,12 +69,12 @@ func TestTheIntervalIsKeptAcrossAStrategyChange(t *testing.T) {
 }
 
 func TestPPutsTheWatermarksOnTheSourcePerPartition(t *testing.T) {
-	m := New(theme.New(), meter.Watermarks{}, 35*time.Second)
+	m := New(theme.New(), jobspec.Watermarks{}, 35*time.Second)
 	w := keys(m, runes("p")).Watermarks()
-	if w.At != meter.SourceWatermarks || Name(w) != "for_monotonous_timestamps() per partition at the source" {
+	if w.At != jobspec.SourceWatermarks || Name(w) != "for_monotonous_timestamps() per partition at the source" {
 		t.Errorf("after p: %+v, %s", w, Name(w))
 	}
-	if back := New(theme.New(), w, 35*time.Second); keys(back, runes("p")).Watermarks().At != meter.StreamWatermarks {
+	if back := New(theme.New(), w, 35*time.Second); keys(back, runes("p")).Watermarks().At != jobspec.StreamWatermarks {
 		t.Error("p again does not put them back after the parse")
 	}
 }
@@ -83,7 +83,7 @@ func TestPPutsTheWatermarksOnTheSourcePerPartition(t *testing.T) {
 // p, enter; at 80 columns the picker named p "site" and never showed which site was
 // chosen, and its line on held records was cut.
 func TestAt80ColumnsThePickerSaysWhereTheWatermarksAreMadeAndNothingIsCut(t *testing.T) {
-	m := New(theme.New(), meter.Watermarks{}, 35*time.Second)
+	m := New(theme.New(), jobspec.Watermarks{}, 35*time.Second)
 	for _, c := range []struct {
 		m    Model
 		want []string
@@ -116,7 +116,7 @@ func TestMain(m *testing.M) {
 // TestThePickerOffersBothStrategiesAtAnyWidth: a monotonous job's picker, as it opens
 // and moved to a bound of 40 s, at 200 and at 80 cells.
 func TestThePickerOffersBothStrategiesAtAnyWidth(t *testing.T) {
-	m := New(theme.New(), meter.Watermarks{}, 35*time.Second)
+	m := New(theme.New(), jobspec.Watermarks{}, 35*time.Second)
 	bounded := keys(m, tea.KeyMsg{Type: tea.KeyRight})
 	golden.RequireEqual(t, []byte(strings.Join([]string{m.View(200), bounded.View(200), "---- 80 cells ----", m.View(80), bounded.View(80)}, "\n")))
 }

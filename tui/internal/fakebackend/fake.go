@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labtui/labtui/backend"
-	"github.com/labtui/labtui/meter"
+	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/jobspec"
 )
 
 // Call is one method call the TUI made.
@@ -17,16 +17,16 @@ type Call struct {
 	Instance string
 	Duration time.Duration
 	Path     string
-	Field    meter.TimestampField
+	Field    jobspec.TimestampField
 	On       bool
 	// Watermarks are Reconfigure's.
-	Watermarks meter.Watermarks
+	Watermarks jobspec.Watermarks
 }
 
 // Backend is a scripted backend. Its zero value is not usable; use New.
 type Backend struct {
 	// ReplayFn, if set, runs for Replay and its error is returned.
-	ReplayFn func(ctx context.Context, path string, field meter.TimestampField) error
+	ReplayFn func(ctx context.Context, path string, field jobspec.TimestampField) error
 	// StartErr, if set, is what Start returns.
 	StartErr error
 	// CloseOnStartErr makes Start send the script and close Updates before it returns
@@ -94,7 +94,7 @@ func (b *Backend) Inject(instance string, d time.Duration) error {
 }
 
 // Replay records the call and runs ReplayFn.
-func (b *Backend) Replay(ctx context.Context, path string, field meter.TimestampField) error {
+func (b *Backend) Replay(ctx context.Context, path string, field jobspec.TimestampField) error {
 	b.record(Call{Method: "Replay", Path: path, Field: field})
 	if b.ReplayFn != nil {
 		return b.ReplayFn(ctx, path, field)
@@ -157,7 +157,7 @@ func NewReconfigurable(b *Backend, firstRun int) *Reconfigurable {
 }
 
 // Reconfigure records the call and announces the new run.
-func (r *Reconfigurable) Reconfigure(ctx context.Context, field meter.TimestampField, wm meter.Watermarks) error {
+func (r *Reconfigurable) Reconfigure(ctx context.Context, field jobspec.TimestampField, wm jobspec.Watermarks) error {
 	r.record(Call{Method: "Reconfigure", Field: field, Watermarks: wm})
 	r.mu.Lock()
 	r.run++

@@ -40,7 +40,7 @@ Flink's operators would print, from these rules, each checked against the class 
 
 The parse is the lab's own contract (job/gateway_meter.py, parse_event), copied here so this
 model runs without PyFlink. It is written without reading labtui's engine, meter, replay or
-gatewaymeter code: the point is independence. Standard library only.
+enginejob code: the point is independence. Standard library only.
 """
 
 import gzip
