@@ -16,7 +16,7 @@ import (
 )
 
 // Broker is a single-node Kafka broker (KRaft: broker and controller in one JVM) run
-// from the jars in Layout.KafkaLibs, with its storage in the run folder.
+// from the jars in Layout.kafkaLibs, with its storage in the run folder.
 type Broker struct {
 	opts Options
 	// Port is where clients reach it on Host; the controller listens on ControllerPort.

@@ -80,7 +80,7 @@ func Start(ctx context.Context, opts Options, ports Ports, topic string, partiti
 }
 
 // Stop stops Flink and the broker side by side, returns once every process has exited,
-// and removes the run's temporary files (Options.TmpDir). Parts that never started are
+// and removes the run's temporary files (Options.tmpDir). Parts that never started are
 // skipped; a second Stop does nothing more.
 func (c *Cluster) Stop() {
 	defer c.removeTmp()

@@ -19,7 +19,7 @@ import (
 //
 // It keeps the JVM options of the wheel's own config.yaml (the --add-opens Java 17
 // needs). Every temporary file goes under tmp, a folder of the run that labtui removes
-// when the run ends (see Options.TmpDir): Flink's working folders (io.tmp.dirs: the
+// when the run ends (see Options.tmpDir): Flink's working folders (io.tmp.dirs: the
 // JobManager's and TaskManager's blob stores, the network buffers' spill files, the
 // Python worker's files), the web UI's uploads (web.tmpdir), and what the JVMs and
 // Python write to their own temporary folder (java.io.tmpdir, $TMPDIR: the RPC system's

@@ -97,7 +97,7 @@ func (c *Client) Submit(ctx context.Context, script string, args ...string) (str
 	return id, nil
 }
 
-// Close removes the client's temporary files (Options.TmpDir); call it once no command
+// Close removes the client's temporary files (Options.tmpDir); call it once no command
 // of the client runs.
 func (c *Client) Close() error { return os.RemoveAll(c.opts.tmpDir()) }
 

@@ -190,7 +190,7 @@ func NewReader(r io.Reader, closer io.Closer) *Reader {
 // Records yields the recording's entries in file order, each with its line number. A line
 // that is not an entry is handed to skip, which may be nil (a *Skips' Add counts and keeps
 // them), and reading goes on; blank lines are passed over. An entry's Key and Value are
-// valid until the next one is yielded (see Entry.Clone and Arena). An error of the file
+// valid until the next one is yielded (see Entry.clone and Arena). An error of the file
 // itself (a *ReadError), or ctx's error once it is done, is yielded last, after every
 // entry before it.
 func (r *Reader) Records(skip func(line int, err error)) iter.Seq2[Entry, error] {

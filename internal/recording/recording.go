@@ -69,7 +69,7 @@ type Arena struct{ block []byte }
 // arenaBlock is the size of an Arena's blocks.
 const arenaBlock = 256 << 10
 
-// Clone is Entry.Clone with the bytes in the arena's current block.
+// Clone is Entry.clone with the bytes in the arena's current block.
 func (a *Arena) Clone(e Entry) Entry {
 	n := len(e.Key) + len(e.Value)
 	if cap(a.block)-len(a.block) < n {

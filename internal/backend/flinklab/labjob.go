@@ -201,7 +201,7 @@ func (l *Lab) logf(format string, args ...any) { l.Logf(format, args...) }
 // errClosed is returned by calls made after Close.
 var errClosed = labrt.ErrClosed
 
-// ready returns labrt.ErrClosed or labrt.ErrNotStarted unless the lab is running.
+// ready returns labrt.ErrClosed, or labrt's not-started error, unless the lab is running.
 func (l *Lab) ready() error { return l.Ready() }
 
 // isClosed reports whether Close has begun.

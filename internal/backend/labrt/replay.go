@@ -474,8 +474,8 @@ func readAhead(src *recording.Reader, path string, logf func(string, ...any)) fu
 const readAheadBatch = 1024
 
 // readEntries yields a recording's entries, each a copy it owns (in a recording.Arena);
-// the lines it skips are logged when it ends (the first recording.DefaultSkipReports of
-// them, then their count). A read error is yielded and ends it.
+// the lines it skips are logged when it ends (the first 100 of them, recording's default,
+// then their count). A read error is yielded and ends it.
 func readEntries(src *recording.Reader, path string, logf func(string, ...any)) func(yield func(recording.Entry, error) bool) {
 	return func(yield func(recording.Entry, error) bool) {
 		var skips recording.Skips

@@ -48,7 +48,7 @@ import json
 
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 MINUTE = 60_000
-MAX_SPLITS = 1 << 16  # labtui's meter.MaxPartitions
+MAX_SPLITS = 1 << 16  # labtui's jobspec.maxPartitions
 YEAR1_MS, YEAR9999_MS = -62135596800000, 253402300799999
 # The first and the last ts whose minute a long holds (the lab job's TS_MIN, TS_MAX): the job
 # refuses an event outside them as malformed, where Flink's window arithmetic would overflow.
