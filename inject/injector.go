@@ -203,9 +203,6 @@ func (in *Injector) check(instance int) error {
 	return nil
 }
 
-// instances returns how many instances the injector serves.
-func (in *Injector) instances() int { return len(in.gates) }
-
 // conn is a connection of one instance, tracked so that a hiccup can drop it.
 type conn struct {
 	net.Conn

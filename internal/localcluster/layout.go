@@ -71,9 +71,6 @@ func (l Layout) jarsStamp() string {
 	return filepath.Join(l.Cache, ".jars-"+connectorVersion+"-kafka-"+KafkaVersion)
 }
 
-// jobScript is where the lab's PyFlink job is written (from the copy inside labtui).
-func (l Layout) jobScript() string { return filepath.Join(l.Cache, "job", "gateway_meter.py") }
-
 // installed reports whether every part of the install is in place, and names the first
 // that is missing.
 func (l Layout) installed() (bool, string) {

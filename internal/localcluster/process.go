@@ -116,16 +116,6 @@ func waitGroupGone(pgid int) bool {
 	return true
 }
 
-// wait waits for the process to exit or ctx to end.
-func (p *Process) wait(ctx context.Context) error {
-	select {
-	case <-p.done:
-		return p.err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // killGroup sends SIGKILL to the process group pgid; a group that is gone is no error.
 func killGroup(pgid int) error {
 	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {

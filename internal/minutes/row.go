@@ -75,12 +75,6 @@ type Row struct {
 // IsMark reports whether the row is a mark line.
 func (r *Row) IsMark() bool { return r.Mark != "" }
 
-// processing is the processing-time window's cell.
-func (r *Row) processing() Cell { return r.Cells[Processing] }
-
-// event is the event-time window's cell.
-func (r *Row) event() Cell { return r.Cells[Event] }
-
 // savedRow is a Row's JSON: the format of the saved evidence since its first version, a
 // cell present only when its window wrote something.
 type savedRow struct {

@@ -45,9 +45,6 @@ type Lines struct {
 	Err error
 }
 
-// len is how many lines l holds.
-func (l *Lines) len() int { return len(l.nums) }
-
 // ReadLines fills l with the next lines, up to maxLines of them or about maxBytes of
 // text, and the error reading ended with after them (l.Err, also returned): io.EOF at
 // the end of the recording, a *ReadError, or ctx's error; nil while there may be more.

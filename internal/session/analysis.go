@@ -457,10 +457,6 @@ func (s *Session) Comparing() bool {
 	return s.an.moved.pending
 }
 
-// referenceChosen is the run the replays are diffed against, 0 for the recorded hour
-// re-enacted.
-func (s *Session) referenceChosen() int { return s.an.chosen }
-
 // referenceCandidates lists the kept runs that can be the reference: those kept whole.
 func (s *Session) referenceCandidates() []state.RunRef {
 	var out []state.RunRef

@@ -133,14 +133,3 @@ func (l *Lab) Start(ctx context.Context) error {
 	}
 	return l.Started()
 }
-
-// topic is the lab's live topic once Start has brought the platform up: the course's,
-// or on a shared cluster the session's own.
-func (l *Lab) topic() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.ep.Topic == "" {
-		return compose.Topic
-	}
-	return l.ep.Topic
-}
