@@ -89,7 +89,7 @@ func TestTheFooterOffersOnlyKeysThatActNow(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	k := DefaultKeyMap()
+	k := defaultKeyMap()
 	uses := lab4.GuideOf("4.3").Uses
 	for _, c := range []struct {
 		h    mainHelp

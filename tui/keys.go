@@ -13,9 +13,9 @@ import (
 	"github.com/labtui/labtui/tui/components/records"
 )
 
-// KeyMap is every key of the main screen, as data: the footer and the help screen are
+// keyMap is every key of the main screen, as data: the footer and the help screen are
 // drawn from it by bubbles/help.
-type KeyMap struct {
+type keyMap struct {
 	Generator key.Binding
 	Inject    key.Binding
 	Replay    key.Binding
@@ -50,9 +50,9 @@ type KeyMap struct {
 	Quit key.Binding
 }
 
-// DefaultKeyMap returns labtui's keys.
-func DefaultKeyMap() KeyMap {
-	return KeyMap{
+// defaultKeyMap returns labtui's keys.
+func defaultKeyMap() keyMap {
+	return keyMap{
 		Generator: key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "generator on/off")),
 		Inject:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inject a hiccup")),
 		Replay:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "replay the recorded hour")),
@@ -91,35 +91,35 @@ func DefaultKeyMap() KeyMap {
 // The components' keys are the main screen's, so the help lists each once.
 
 // panes are the keys the panes scroll by.
-func (k KeyMap) panes() panes.KeyMap {
+func (k keyMap) panes() panes.KeyMap {
 	return panes.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
 
 // records are the keys the late records and the inspector scroll by.
-func (k KeyMap) records() records.KeyMap {
+func (k keyMap) records() records.KeyMap {
 	return records.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
 
 // diff are the keys the diff view scrolls and changes tabs by.
-func (k KeyMap) diff() diffview.KeyMap {
+func (k keyMap) diff() diffview.KeyMap {
 	return diffview.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End,
 		NextTab: k.NextTab, PrevTab: k.PrevTab}
 }
 
 // drill are the keys that move the drill's selection and scroll its records.
-func (k KeyMap) drill() drill.KeyMap {
+func (k keyMap) drill() drill.KeyMap {
 	return drill.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown}
 }
 
 // guide are the keys the whole guide scrolls by.
-func (k KeyMap) guide() labpanel.GuideKeys {
+func (k keyMap) guide() labpanel.GuideKeys {
 	return labpanel.GuideKeys{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Home: k.Home, End: k.End}
 }
 
 // mainHelp is the help of the main screen; it satisfies help.KeyMap. uses are the keys
 // the lab panel's selected exercise tells the learner to press (labpanel.Guide.Uses).
 type mainHelp struct {
-	k    KeyMap
+	k    keyMap
 	uses []string
 	// replaying hides the keys that only say "wait for the replay" while one runs (r, t,
 	// w); diff offers d once there is a replay to diff (one under way says so in it).
@@ -185,7 +185,7 @@ func (h mainHelp) FullHelp() [][]key.Binding {
 var helpGroupTitles = []string{"The lab", "Views", "Scrolling", "Answers"}
 
 // editHelp is the footer while an answer has the keyboard.
-type editHelp struct{ k KeyMap }
+type editHelp struct{ k keyMap }
 
 func (h editHelp) ShortHelp() []key.Binding {
 	quit := key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))

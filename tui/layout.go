@@ -29,7 +29,7 @@ const statusPanes = 5
 // tooSmall reports whether the terminal is known to be below MinWidth x MinHeight
 // (before the first size message it is not known).
 func (m Model) tooSmall() bool {
-	return m.width > 0 && (m.width < MinWidth || m.height < MinHeight)
+	return m.width > 0 && (m.width < minWidth || m.height < minHeight)
 }
 
 // relayout shares the height between the parts and sizes every component.

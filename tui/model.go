@@ -43,8 +43,8 @@ const DefaultHiccup = 35 * time.Second
 
 // MinWidth and MinHeight are the smallest terminal labtui draws in.
 const (
-	MinWidth  = 80
-	MinHeight = 24
+	minWidth  = 80
+	minHeight = 24
 )
 
 // Config is what the TUI needs besides a backend. The zero value of a field means its
@@ -152,7 +152,7 @@ type Model struct {
 	ctx          context.Context
 	cancel       context.CancelFunc
 	tasks        *tasks
-	keys         KeyMap
+	keys         keyMap
 	styles       theme.Styles
 
 	screen screen
@@ -235,7 +235,7 @@ func New(b backend.Backend, cfg Config) Model {
 	cfg = cfg.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	styles := theme.New()
-	keys := DefaultKeyMap()
+	keys := defaultKeyMap()
 	fi := textinput.New()
 	fi.Prompt = "filter (tenant, gateway or request id): "
 	fi.Placeholder = "acme, gw-1, r-103…"

@@ -166,7 +166,7 @@ func (m Model) helpView(h int) string {
 // smallView says plainly that the terminal is too small.
 func (m Model) smallView() string {
 	msg := fmt.Sprintf("labtui needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge the window, or press q to quit.",
-		MinWidth, MinHeight, m.width, m.height)
+		minWidth, minHeight, m.width, m.height)
 	return textutil.Block(textutil.Wrap(msg, m.width), m.width, m.height)
 }
 

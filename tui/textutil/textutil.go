@@ -32,8 +32,8 @@ func Right(s string, w int) string {
 	return strings.Repeat(" ", w-n) + s
 }
 
-// Lines pads or cuts text to exactly h lines, each fitted to w cells.
-func Lines(text string, w, h int) []string {
+// lines pads or cuts text to exactly h lines, each fitted to w cells.
+func lines(text string, w, h int) []string {
 	out := make([]string, 0, h)
 	if text != "" {
 		for _, l := range strings.Split(text, "\n") {
@@ -51,7 +51,7 @@ func Lines(text string, w, h int) []string {
 }
 
 // Block is Lines joined with newlines.
-func Block(text string, w, h int) string { return strings.Join(Lines(text, w, h), "\n") }
+func Block(text string, w, h int) string { return strings.Join(lines(text, w, h), "\n") }
 
 // Wrap word-wraps text to w cells, breaking lines only at spaces (ansi.Wrap also breaks
 // after a hyphen, which cuts a flag such as --broker-addr in two); a word wider than w

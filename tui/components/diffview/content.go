@@ -30,10 +30,10 @@ type Section struct {
 	Lines   []string
 }
 
-// Build lays out a replay's comparison: each sink's summary, then its report, identical
+// build lays out a replay's comparison: each sink's summary, then its report, identical
 // rows folded and each difference followed by its explanation; the processing tab starts
 // with the replay's processing-time minutes.
-func Build(title string, c session.ReplayDiff) *Content {
+func build(title string, c session.ReplayDiff) *Content {
 	pt := []string{"the replay's processing-time windows, where the whole recording landed:"}
 	for _, r := range c.Minutes {
 		state := session.Count(r.Minute.Requests) + " requests"

@@ -22,12 +22,12 @@ import (
 type Tab uint8
 
 const (
-	// EventTab compares the event-time sinks.
-	EventTab Tab = iota
+	// eventTab compares the event-time sinks.
+	eventTab Tab = iota
 	// ProcessingTab compares the processing-time sinks.
 	ProcessingTab
-	// MovedTab lists the moved requests.
-	MovedTab
+	// movedTab lists the moved requests.
+	movedTab
 	numTabs
 )
 
@@ -36,14 +36,14 @@ func (t Tab) String() string {
 	switch t {
 	case ProcessingTab:
 		return "processing time"
-	case MovedTab:
+	case movedTab:
 		return "moved requests"
 	}
 	return "event time"
 }
 
-// Moved is the moved-requests list and what it compared.
-type Moved struct {
+// movedList is the moved-requests list and what it compared.
+type movedList struct {
 	// Title says which two runs were compared.
 	Title string
 	Moves *diff.Moves
@@ -66,7 +66,7 @@ type Model struct {
 	top     [numTabs]int
 
 	content *Content
-	moved   *Moved
+	moved   *movedList
 	// notes say, per tab, what is under way or missing; shown instead of the content
 	// when there is none, and above it otherwise.
 	notes [numTabs]string
@@ -93,9 +93,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, m.keys.NextTab):
-			return m.NextTab(true), nil
+			return m.nextTab(true), nil
 		case key.Matches(msg, m.keys.PrevTab):
-			return m.NextTab(false), nil
+			return m.nextTab(false), nil
 		case key.Matches(msg, m.keys.Up):
 			return m.scroll(-1), nil
 		case key.Matches(msg, m.keys.Down):
@@ -140,17 +140,17 @@ func (m Model) Show(st session.DiffState, lateWhy string) Model {
 	}
 	m.shown, m.version, m.lateWhy = true, st.Version, lateWhy
 	if st.Diff != nil {
-		m = m.SetContent(Build(st.Title, *st.Diff))
+		m = m.setContent(build(st.Title, *st.Diff))
 	}
 	event := st.Note
 	if lateWhy != "" {
 		event = strings.TrimSpace(event + " " + lateWhy)
 	}
-	m = m.SetNote(EventTab, event).SetNote(ProcessingTab, st.Note)
+	m = m.setNote(eventTab, event).setNote(ProcessingTab, st.Note)
 	if st.Moves != nil {
-		m = m.SetMoved(&Moved{Title: st.MovedTitle, Moves: st.Moves})
+		m = m.setMoved(&movedList{Title: st.MovedTitle, Moves: st.Moves})
 	}
-	return m.SetNote(MovedTab, st.MovedNote)
+	return m.setNote(movedTab, st.MovedNote)
 }
 
 // SetFocused says whether the view has the focus (its tab bar shows it).
@@ -159,14 +159,14 @@ func (m Model) SetFocused(f bool) Model {
 	return m
 }
 
-// SetContent shows a replay's comparison in the event and processing tabs; a new replay
+// setContent shows a replay's comparison in the event and processing tabs; a new replay
 // starts both at the top.
-func (m Model) SetContent(c *Content) Model {
+func (m Model) setContent(c *Content) Model {
 	if c == m.content {
 		return m
 	}
 	if c != nil && (m.content == nil || m.content.Title != c.Title) {
-		m.top[EventTab], m.top[ProcessingTab] = 0, 0
+		m.top[eventTab], m.top[ProcessingTab] = 0, 0
 	}
 	m.content = c
 	return m.rewrap().clamp()
@@ -175,20 +175,17 @@ func (m Model) SetContent(c *Content) Model {
 // Content is the comparison shown, or nil.
 func (m Model) Content() *Content { return m.content }
 
-// SetMoved shows a moved-requests list in the moved tab.
-func (m Model) SetMoved(mv *Moved) Model {
+// setMoved shows a moved-requests list in the moved tab.
+func (m Model) setMoved(mv *movedList) Model {
 	if mv != nil && (m.moved == nil || m.moved.Title != mv.Title) {
-		m.top[MovedTab] = 0
+		m.top[movedTab] = 0
 	}
 	m.moved = mv
 	return m.clamp()
 }
 
-// Moved is the moved-requests list shown, or nil.
-func (m Model) Moved() *Moved { return m.moved }
-
-// SetNote sets what tab t says of work under way or missing ("" for nothing).
-func (m Model) SetNote(t Tab, note string) Model {
+// setNote sets what tab t says of work under way or missing ("" for nothing).
+func (m Model) setNote(t Tab, note string) Model {
 	m.notes[t] = note
 	return m
 }
@@ -196,18 +193,18 @@ func (m Model) SetNote(t Tab, note string) Model {
 // Tab is the tab shown.
 func (m Model) Tab() Tab { return m.tab }
 
-// SetTab shows tab t.
-func (m Model) SetTab(t Tab) Model {
+// setTab shows tab t.
+func (m Model) setTab(t Tab) Model {
 	m.tab = t % numTabs
 	return m
 }
 
-// NextTab shows the next tab (forward) or the previous one, round the end.
-func (m Model) NextTab(forward bool) Model {
+// nextTab shows the next tab (forward) or the previous one, round the end.
+func (m Model) nextTab(forward bool) Model {
 	if forward {
-		return m.SetTab(m.tab + 1)
+		return m.setTab(m.tab + 1)
 	}
-	return m.SetTab(m.tab + numTabs - 1)
+	return m.setTab(m.tab + numTabs - 1)
 }
 
 // scroll moves the tab's view by delta lines (negative is up); a huge delta goes to
@@ -228,9 +225,9 @@ func (m Model) clamp() Model {
 // lineCount is how many scrolling lines tab t has.
 func (m Model) lineCount(t Tab) int {
 	switch {
-	case t == MovedTab && m.moved != nil:
+	case t == movedTab && m.moved != nil:
 		return len(m.moved.Moves.Moves)
-	case t != MovedTab:
+	case t != movedTab:
 		return len(m.scrolling(t))
 	}
 	return 0

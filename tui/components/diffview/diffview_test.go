@@ -51,14 +51,14 @@ func content(t *testing.T) (*Content, *diff.Moves) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build("run 2 · replay", session.CompareReplay(a, b)), mv
+	return build("run 2 · replay", session.CompareReplay(a, b)), mv
 }
 
 func TestEveryLineFitsAndLongSentencesWrap(t *testing.T) {
 	c, mv := content(t)
-	m := New(theme.New(), KeyMap{}).SetSize(60, 30).SetContent(c).SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv})
-	for _, tab := range []Tab{EventTab, ProcessingTab, MovedTab} {
-		view := m.SetTab(tab).View()
+	m := New(theme.New(), KeyMap{}).SetSize(60, 30).setContent(c).setMoved(&movedList{Title: "completed_ts against started_ts", Moves: mv})
+	for _, tab := range []Tab{eventTab, ProcessingTab, movedTab} {
+		view := m.setTab(tab).View()
 		lines := strings.Split(view, "\n")
 		if len(lines) != 30 {
 			t.Errorf("%s: %d lines", tab, len(lines))
@@ -69,26 +69,26 @@ func TestEveryLineFitsAndLongSentencesWrap(t *testing.T) {
 			}
 		}
 	}
-	if n := len(m.wrapped[EventTab]); n <= len(c.Event.Lines) {
+	if n := len(m.wrapped[eventTab]); n <= len(c.Event.Lines) {
 		t.Errorf("nothing wrapped at 60 cells: %d lines from %d", n, len(c.Event.Lines))
 	}
-	if !strings.Contains(m.SetTab(MovedTab).View(), "r-105") {
+	if !strings.Contains(m.setTab(movedTab).View(), "r-105") {
 		t.Error("the moved tab lacks r-105")
 	}
 }
 
 func TestScrollingStaysWithinTheLines(t *testing.T) {
 	c, _ := content(t)
-	m := New(theme.New(), KeyMap{}).SetSize(60, 8).SetContent(c)
+	m := New(theme.New(), KeyMap{}).SetSize(60, 8).setContent(c)
 	m = m.scroll(1 << 30)
-	if top, last := m.top[EventTab], len(m.wrapped[EventTab])-m.bodyHeight(EventTab); top != last || top <= 0 {
+	if top, last := m.top[eventTab], len(m.wrapped[eventTab])-m.bodyHeight(eventTab); top != last || top <= 0 {
 		t.Errorf("scrolled to the end: top %d, want %d", top, last)
 	}
 	m = m.scroll(-1 << 30)
-	if m.top[EventTab] != 0 {
-		t.Errorf("scrolled to the top: %d", m.top[EventTab])
+	if m.top[eventTab] != 0 {
+		t.Errorf("scrolled to the top: %d", m.top[eventTab])
 	}
-	if m.NextTab(false).Tab() != MovedTab || m.NextTab(true).Tab() != ProcessingTab {
+	if m.nextTab(false).Tab() != movedTab || m.nextTab(true).Tab() != ProcessingTab {
 		t.Error("tabs do not go round")
 	}
 }
@@ -100,13 +100,13 @@ func TestScrollingStaysWithinTheLines(t *testing.T) {
 func TestALongNoteScrollsWithTheReport(t *testing.T) {
 	c, _ := content(t)
 	note := strings.Repeat("No record was late in run 2, though partition 0 ran up to 379.7 s ahead of partition 1. ", 8)
-	m := New(theme.New(), KeyMap{}).SetSize(80, 12).SetContent(c).SetNote(EventTab, note)
-	if !m.noteScrolls(EventTab) {
+	m := New(theme.New(), KeyMap{}).SetSize(80, 12).setContent(c).setNote(eventTab, note)
+	if !m.noteScrolls(eventTab) {
 		t.Fatal("a ten-line note in twelve lines does not scroll")
 	}
-	first := m.wrapped[EventTab][0].text
-	all := m.lineCount(EventTab)
-	if want := len(m.noteLines(EventTab)) + len(m.wrapped[EventTab]); all != want {
+	first := m.wrapped[eventTab][0].text
+	all := m.lineCount(eventTab)
+	if want := len(m.noteLines(eventTab)) + len(m.wrapped[eventTab]); all != want {
 		t.Fatalf("%d scrolling lines, want %d", all, want)
 	}
 	end := m.scroll(1 << 20).View()
@@ -119,7 +119,7 @@ func TestALongNoteScrollsWithTheReport(t *testing.T) {
 			seen = true
 			break
 		}
-		if top.top[EventTab] >= all-top.bodyHeight(EventTab) {
+		if top.top[eventTab] >= all-top.bodyHeight(eventTab) {
 			break
 		}
 	}
@@ -127,7 +127,7 @@ func TestALongNoteScrollsWithTheReport(t *testing.T) {
 		t.Errorf("scrolling never shows the report's first line %q", first)
 	}
 	// A short note stays above the report.
-	if m.SetNote(EventTab, "comparing…").noteScrolls(EventTab) {
+	if m.setNote(eventTab, "comparing…").noteScrolls(eventTab) {
 		t.Error("a one-line note scrolls")
 	}
 }
@@ -154,7 +154,7 @@ func TestEachRecordShowsTheWatermarkEachSideMet(t *testing.T) {
 			"        replay       ts 10:20:40.281 arrived 13:39:35.505 met 13:39:36.120 LATE",
 		}},
 	} {
-		view := ansi.Strip(New(theme.New(), KeyMap{}).SetSize(tc.width, 20).SetContent(c).View())
+		view := ansi.Strip(New(theme.New(), KeyMap{}).SetSize(tc.width, 20).setContent(c).View())
 		lines := strings.Split(view, "\n")
 		for _, w := range tc.want {
 			found := false
@@ -175,7 +175,7 @@ func TestEachRecordShowsTheWatermarkEachSideMet(t *testing.T) {
 func TestAt80ColumnsTheTabBarNamesEveryTabWhole(t *testing.T) {
 	c, _ := content(t)
 	for _, w := range []int{80, 160} {
-		bar := strings.Split(ansi.Strip(New(theme.New(), KeyMap{}).SetSize(w, 20).SetContent(c).View()), "\n")[0]
+		bar := strings.Split(ansi.Strip(New(theme.New(), KeyMap{}).SetSize(w, 20).setContent(c).View()), "\n")[0]
 		if !strings.Contains(bar, "[ event time ]") || !strings.Contains(bar, "processing time") || !strings.Contains(bar, "moved requests") ||
 			strings.Contains(bar, "…") {
 			t.Errorf("at %d columns the tab bar reads %q", w, bar)
@@ -187,8 +187,8 @@ func TestAt80ColumnsTheTabBarNamesEveryTabWhole(t *testing.T) {
 // minutes; at 80 columns the started_ts one was cut to "10:00 (10:…".
 func TestAt80ColumnsTheMovedListShowsBothMinutesWhole(t *testing.T) {
 	c, mv := content(t)
-	view := ansi.Strip(New(theme.New(), KeyMap{}).SetSize(80, 20).SetContent(c).SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv}).
-		SetTab(MovedTab).View())
+	view := ansi.Strip(New(theme.New(), KeyMap{}).SetSize(80, 20).setContent(c).setMoved(&movedList{Title: "completed_ts against started_ts", Moves: mv}).
+		setTab(movedTab).View())
 	found := false
 	for _, l := range strings.Split(view, "\n") {
 		if strings.HasPrefix(l, "r-105") {
@@ -209,15 +209,15 @@ func TestKeysAndTheWheelScrollTheTabAndChangeIt(t *testing.T) {
 	keys := KeyMap{Home: key.NewBinding(key.WithKeys("home")), End: key.NewBinding(key.WithKeys("end")),
 		NextTab: key.NewBinding(key.WithKeys("right"))}
 	c, _ := content(t)
-	m := New(theme.New(), keys).SetSize(60, 8).SetContent(c)
+	m := New(theme.New(), keys).SetSize(60, 8).setContent(c)
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyEnd})
-	if top, last := m.top[EventTab], len(m.wrapped[EventTab])-m.bodyHeight(EventTab); top != last {
+	if top, last := m.top[eventTab], len(m.wrapped[eventTab])-m.bodyHeight(eventTab); top != last {
 		t.Errorf("end: top %d, want %d", top, last)
 	}
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyHome})
 	m, _ = m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown})
-	if m.top[EventTab] != 3 {
-		t.Errorf("home, then the wheel: top %d, want 3", m.top[EventTab])
+	if m.top[eventTab] != 3 {
+		t.Errorf("home, then the wheel: top %d, want 3", m.top[eventTab])
 	}
 	if m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRight}); m.Tab() != ProcessingTab {
 		t.Errorf("→ shows %v, want the processing tab", m.Tab())
@@ -234,11 +234,11 @@ func TestMain(m *testing.M) {
 // re-enactment, each tab at 80x16 with the focus.
 func TestEachTabOfTheSeedBurstsComparison(t *testing.T) {
 	c, mv := content(t)
-	m := New(theme.New(), KeyMap{}).SetSize(80, 16).SetFocused(true).SetContent(c).
-		SetMoved(&Moved{Title: "completed_ts against started_ts", Moves: mv})
+	m := New(theme.New(), KeyMap{}).SetSize(80, 16).SetFocused(true).setContent(c).
+		setMoved(&movedList{Title: "completed_ts against started_ts", Moves: mv})
 	var tabs []string
-	for _, tab := range []Tab{EventTab, ProcessingTab, MovedTab} {
-		tabs = append(tabs, m.SetTab(tab).View())
+	for _, tab := range []Tab{eventTab, ProcessingTab, movedTab} {
+		tabs = append(tabs, m.setTab(tab).View())
 	}
 	golden.RequireEqual(t, []byte(strings.Join(tabs, "\n---- next tab ----\n")))
 }
@@ -249,14 +249,14 @@ func TestEachTabOfTheSeedBurstsComparison(t *testing.T) {
 func TestShowLaysOutTheComparisonsOnlyWhenTheyChanged(t *testing.T) {
 	st := session.DiffState{Note: "comparing run 2 with the recorded hour re-enacted…", Version: 4}
 	m := New(theme.New(), KeyMap{}).SetSize(80, 12).Show(st, "")
-	if m.notes[EventTab] != st.Note || m.notes[ProcessingTab] != st.Note {
+	if m.notes[eventTab] != st.Note || m.notes[ProcessingTab] != st.Note {
 		t.Fatalf("notes %q", m.notes)
 	}
-	if same := m.SetNote(EventTab, "kept").Show(st, ""); same.notes[EventTab] != "kept" {
-		t.Errorf("the same comparisons were laid out again: %q", same.notes[EventTab])
+	if same := m.setNote(eventTab, "kept").Show(st, ""); same.notes[eventTab] != "kept" {
+		t.Errorf("the same comparisons were laid out again: %q", same.notes[eventTab])
 	}
 	why := "2 records late: the watermark had passed 10:00:59.999."
-	if m = m.Show(st, why); m.notes[EventTab] != st.Note+" "+why || m.notes[ProcessingTab] != st.Note {
+	if m = m.Show(st, why); m.notes[eventTab] != st.Note+" "+why || m.notes[ProcessingTab] != st.Note {
 		t.Errorf("with an explanation: %q", m.notes)
 	}
 }

@@ -31,7 +31,7 @@ func (m Model) View() string {
 	status := "nothing to show yet"
 	if total > 0 {
 		what := "lines"
-		if m.tab == MovedTab {
+		if m.tab == movedTab {
 			what = "requests"
 		}
 		status = fmt.Sprintf("%s %s–%s of %s", what, session.Count(int64(m.top[m.tab]+1)), session.Count(int64(m.top[m.tab]+len(body))),
@@ -84,9 +84,9 @@ func (m Model) head(t Tab) []string {
 	var out []string
 	title, summary := "", ""
 	switch {
-	case t == MovedTab && m.moved != nil:
+	case t == movedTab && m.moved != nil:
 		title, summary = m.moved.Title, m.moved.Moves.Summary(session.MovedNames)
-	case t == EventTab && m.content != nil:
+	case t == eventTab && m.content != nil:
 		title, summary = m.content.Title, m.content.Event.Summary
 	case t == ProcessingTab && m.content != nil:
 		title, summary = m.content.Title, m.content.Processing.Summary
@@ -106,7 +106,7 @@ func (m Model) head(t Tab) []string {
 			out = append(out, m.styles.Title.Render(l))
 		}
 	}
-	if t == MovedTab && m.moved != nil && len(m.moved.Moves.Moves) > 0 {
+	if t == movedTab && m.moved != nil && len(m.moved.Moves.Moves) > 0 {
 		head := movedHead
 		if m.narrowMoved() {
 			head = movedHeadNarrow
@@ -122,7 +122,7 @@ func (m Model) tabLines() (head, body []string, total int) {
 	head = m.head(m.tab)
 	n := m.bodyHeight(m.tab)
 	top := m.top[m.tab]
-	if m.tab == MovedTab {
+	if m.tab == movedTab {
 		if m.moved == nil {
 			return head, nil, 0
 		}
@@ -151,7 +151,7 @@ func (m Model) noteLines(t Tab) []string {
 // above it: when it would take more than a third of the view (at 80x24 a replay's
 // note of ten lines left one line for the diff, and page down showed none of it).
 func (m Model) noteScrolls(t Tab) bool {
-	return t != MovedTab && len(m.noteLines(t)) > (m.height-2)/3
+	return t != movedTab && len(m.noteLines(t)) > (m.height-2)/3
 }
 
 // scrolling is the event or processing tab's scrolling lines: its note first when the

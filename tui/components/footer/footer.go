@@ -18,9 +18,9 @@ import (
 // Height is how many lines the footer takes with a status of one line.
 const Height = 2
 
-// MaxStatusLines is how many lines a long status wraps to at most, where the screen
+// maxStatusLines is how many lines a long status wraps to at most, where the screen
 // gives it the room (SetStatusLines); what is left over is cut with "…".
-const MaxStatusLines = 4
+const maxStatusLines = 4
 
 // Level says how a status line reads.
 type Level uint8
@@ -65,12 +65,12 @@ func (m Model) SetWidth(w int) Model {
 }
 
 // StatusLines is how many lines status takes wrapped to the footer's width, at most
-// MaxStatusLines: 1 when it fits on one.
+// maxStatusLines: 1 when it fits on one.
 func (m Model) StatusLines(status string) int {
 	if m.width <= 0 || ansi.StringWidth(status) <= m.width {
 		return 1
 	}
-	return min(MaxStatusLines, strings.Count(textutil.Wrap(status, m.width), "\n")+1)
+	return min(maxStatusLines, strings.Count(textutil.Wrap(status, m.width), "\n")+1)
 }
 
 // SetStatusLines sets how many lines the status line takes (at least 1): the room the
@@ -80,10 +80,10 @@ func (m Model) SetStatusLines(n int) Model {
 	return m
 }
 
-// Lines is how many lines View draws: the status's lines and the keys'.
-func (m Model) Lines() int { return max(1, m.lines) + 1 }
+// lineCount is how many lines View draws: the status's lines and the keys'.
+func (m Model) lineCount() int { return max(1, m.lines) + 1 }
 
-// View draws the status (or prompt, when set) over the short help of keys, in Lines
+// View draws the status (or prompt, when set) over the short help of keys, in lineCount
 // lines. A status longer than its line wraps onto the lines SetStatusLines gave it, the
 // last cut with "…" if it is still longer. A prompt takes the status's last line, and a
 // prompt of two lines the keys' too; the status's other lines are left blank.

@@ -98,7 +98,7 @@ func TestALongStatusWrapsOntoTheLinesItIsGiven(t *testing.T) {
 	}
 	whole := m.SetStatusLines(3)
 	lines := strings.Split(whole.View(status, Warn, "", keys()), "\n")
-	if len(lines) != 4 || whole.Lines() != 4 || !strings.Contains(lines[3], "q quit") {
+	if len(lines) != 4 || whole.lineCount() != 4 || !strings.Contains(lines[3], "q quit") {
 		t.Fatalf("3 status lines and the keys, got:\n%s", strings.Join(lines, "\n"))
 	}
 	var words []string

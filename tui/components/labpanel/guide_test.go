@@ -24,7 +24,7 @@ var guideKeys = GuideKeys{
 // TestTheWholeGuideScrollsWithinItsLines: 4.2's guide at 80x10, a page down and a line
 // up, with its prompt; end shows the last page, the wheel and home go back up.
 func TestTheWholeGuideScrollsWithinItsLines(t *testing.T) {
-	lines := New(theme.New(), DefaultKeyMap(), nil).SelectExercise("4.2").Whole(80)
+	lines := New(theme.New(), DefaultKeyMap(), nil).selectExercise("4.2").Whole(80)
 	g := NewGuide(guideKeys).SetSize(80, 10).SetLines(lines)
 	for _, k := range []tea.KeyType{tea.KeyPgDown, tea.KeyUp} {
 		g, _ = g.Update(tea.KeyMsg{Type: k})

@@ -204,19 +204,6 @@ func (m Model) Revision() uint64 { return m.revision }
 // Editing reports whether an answer has the keyboard.
 func (m Model) Editing() bool { return m.editing }
 
-// Selected is the ID of the selected question.
-func (m Model) Selected() string { return m.questions[m.selected].ID }
-
-// Select selects the question with ID id, if there is one.
-func (m Model) Select(id string) Model {
-	for i, q := range m.questions {
-		if q.ID == id {
-			m.selected, m.chosen = i, true
-		}
-	}
-	return m
-}
-
 // Current is the exercise the learner is on: the selected question's once they have
 // moved the selection, else the first whose check is not met (the last when all are).
 func (m Model) Current() string {
@@ -231,9 +218,9 @@ func (m Model) Current() string {
 	return m.exercises[len(m.exercises)-1].ID
 }
 
-// SelectExercise selects the first question of exercise id, if there is one, as the
+// selectExercise selects the first question of exercise id, if there is one, as the
 // learner's choice.
-func (m Model) SelectExercise(id string) Model {
+func (m Model) selectExercise(id string) Model {
 	m = m.ShowExercise(id)
 	m.chosen = true
 	return m
@@ -258,11 +245,11 @@ func (m Model) StepExercise(d int) Model {
 	if ex < 0 || ex >= len(m.exercises) {
 		return m
 	}
-	return m.SelectExercise(m.exercises[ex].ID)
+	return m.selectExercise(m.exercises[ex].ID)
 }
 
-// Edit starts editing the selected answer.
-func (m Model) Edit() (Model, tea.Cmd) {
+// edit starts editing the selected answer.
+func (m Model) edit() (Model, tea.Cmd) {
 	m.editing = true
 	cmd := m.areas[m.selected].Focus()
 	return m, cmd
@@ -307,7 +294,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(k, m.keys.Next):
 			m.selected, m.chosen = min(len(m.questions)-1, m.selected+1), true
 		case key.Matches(k, m.keys.Edit):
-			return m.Edit()
+			return m.edit()
 		}
 		return m, nil
 	}

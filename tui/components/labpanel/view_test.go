@@ -29,7 +29,7 @@ func TestALongCheckLeavesDoAndLookInTheFullPanel(t *testing.T) {
 		runs = append(runs, RunChoice{Name: "run 3 strategy", Why: "a restart on the replay's topic, not a replay: r replays with this strategy"})
 	}
 	// The height of the panel at 160x48 with the replay bar.
-	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(160, 25).SetFocused(true).SelectExercise("4.3").
+	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(160, 25).SetFocused(true).selectExercise("4.3").
 		SetChecks(map[string]Check{"4.3": {Done: true, Sentence: long, Run: "run 4 (replay, completed_ts)"}}).
 		SetTables(map[string]Table{"4.3": table}).SetRuns(map[string][]RunChoice{"4.3": append(runs, RunChoice{Name: "run 4 replay", Backs: true})})
 	view := ansi.Strip(m.View())
@@ -63,7 +63,7 @@ func TestCurrentFollowsTheFirstUnmetExerciseUntilTheLearnerChooses(t *testing.T)
 	if got := m.Current(); got != "4.3" {
 		t.Errorf("after showing 4.2 and its check met: Current %s, want 4.3", got)
 	}
-	m = m.SelectExercise("4.2")
+	m = m.selectExercise("4.2")
 	if got := m.Current(); got != "4.2" {
 		t.Errorf("after choosing 4.2: Current %s, want 4.2", got)
 	}
@@ -76,7 +76,7 @@ func TestCurrentFollowsTheFirstUnmetExerciseUntilTheLearnerChooses(t *testing.T)
 func TestTheCompactPanelSaysWhatToDoForTheExerciseInProgress(t *testing.T) {
 	check := Check{Sentence: "In run 1 (start, completed_ts), the minute 15:10 agrees tenant by tenant in both windows (5 rows, $32.4761 " +
 		"and 1,179 requests in each), with no hiccup, restart or late record in it; 1 of the 5 minutes 4.1 asks for so far."}
-	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(80, CompactHeight).SetFocused(true).SelectExercise("4.1").
+	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(80, CompactHeight).SetFocused(true).selectExercise("4.1").
 		SetChecks(map[string]Check{"4.1": check}).
 		SetRuns(map[string][]RunChoice{"4.1": {{Name: "run 1 start", Backs: true}}})
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
@@ -109,7 +109,7 @@ func TestTheCompactPanelShowsTheRunsAMetExerciseCanBePinnedTo(t *testing.T) {
 		strings.Repeat("the replay's minutes agree with the reference's, and every late record is explained; ", 6)}
 	runs := []RunChoice{{Name: "run 2 replay", Backs: true, Pinned: true}, {Name: "run 3 replay", Why: "it read started_ts"},
 		{Name: "run 4 strategy", Why: "a restart on the replay's topic, not a replay"}, {Name: "run 5 replay"}}
-	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(80, CompactHeight).SetFocused(true).SelectExercise("4.3").
+	m := New(theme.New(), DefaultKeyMap(), nil).SetSize(80, CompactHeight).SetFocused(true).selectExercise("4.3").
 		SetChecks(map[string]Check{"4.3": check}).SetRuns(map[string][]RunChoice{"4.3": runs})
 	view := ansi.Strip(m.View())
 	lines := strings.Split(view, "\n")
@@ -132,7 +132,7 @@ func TestAPinnedCheckThatTheRunsWouldChangeSaysSoFirst(t *testing.T) {
 	check := Check{Done: true, Sentence: "In run 1 (start, completed_ts), the 5 minutes 10:00, 10:01, 10:02, 10:03 and 10:04 agree.",
 		Newer: "In run 2 (kill, completed_ts), the 5 minutes 10:07, 10:08, 10:09, 10:10 and 10:11 agree.", NewerRun: "run 2"}
 	for _, size := range [][2]int{{80, CompactHeight}, {160, 20}} {
-		m := New(theme.New(), DefaultKeyMap(), nil).SetSize(size[0], size[1]).SetFocused(true).SelectExercise("4.1").
+		m := New(theme.New(), DefaultKeyMap(), nil).SetSize(size[0], size[1]).SetFocused(true).selectExercise("4.1").
 			SetChecks(map[string]Check{"4.1": check}).SetRuns(map[string][]RunChoice{"4.1": {{Name: "run 1 start", Backs: true, Pinned: true}}})
 		view := ansi.Strip(m.View())
 		if !strings.Contains(view, "check changed since picked, u takes run 2 as it is now · picked, met: In run 1") {
@@ -155,7 +155,7 @@ func TestMain(m *testing.M) {
 func TestThePanelShowsTheExerciseItsCheckAndItsTable(t *testing.T) {
 	table := Table{Title: "the hold's two minutes: acme", Header: []string{"minute", "processing time", "event time"},
 		Rows: [][]string{{"10:00", "$1.20", "$1.40"}, {"10:01", "$1.60", "$1.40"}}}
-	m := New(theme.New(), DefaultKeyMap(), nil).SelectExercise("4.2").
+	m := New(theme.New(), DefaultKeyMap(), nil).selectExercise("4.2").
 		SetChecks(map[string]Check{"4.1": {Done: true, Sentence: "five minutes agreed", Run: "run 1, live"},
 			"4.2": {Done: true, Sentence: "gw-1 held 10:00:40-10:01:15 moved $0.20 into 10:01", Run: "run 1, live"}}).
 		SetTables(map[string]Table{"4.2": table})

@@ -15,8 +15,8 @@ import (
 
 // Titles of the two panes, named for the window assigner each uses.
 const (
-	ProcessingTitle = "processing time (TumblingProcessingTimeWindows)"
-	EventTitle      = "event time (TumblingEventTimeWindows)"
+	processingTitle = "processing time (TumblingProcessingTimeWindows)"
+	eventTitle      = "event time (TumblingEventTimeWindows)"
 )
 
 // KeyMap is the keys the panes scroll by.
@@ -102,8 +102,8 @@ func (m Model) SetFocused(f bool) Model {
 	return m
 }
 
-// Following reports whether the panes show the newest rows as they arrive.
-func (m Model) Following() bool { return m.follow }
+// following reports whether the panes show the newest rows as they arrive.
+func (m Model) following() bool { return m.follow }
 
 // scroll moves the view by delta rows (negative is up, to older rows) over the run's
 // table, given the open windows the view shows below the rows.
@@ -143,7 +143,7 @@ func (m Model) titleLines() int {
 // wideTitles reports whether the titles with their window classes fit on one line.
 func (m Model) wideTitles() bool {
 	lw, _ := m.split()
-	return lw >= len(ProcessingTitle)+2
+	return lw >= len(processingTitle)+2
 }
 
 // shortPanes is the height under which narrow panes leave their window classes out of the

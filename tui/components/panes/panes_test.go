@@ -82,12 +82,12 @@ func TestBothPanesShowARunRowByRow(t *testing.T) {
 			t.Errorf("%q is %d cells wide, want 110", l, w)
 		}
 	}
-	if !strings.Contains(lines[0], ProcessingTitle) || !strings.Contains(lines[0], EventTitle) {
+	if !strings.Contains(lines[0], processingTitle) || !strings.Contains(lines[0], eventTitle) {
 		t.Errorf("title line %q", lines[0])
 	}
 	marked := 0
 	for _, l := range lines {
-		if strings.Count(l, DiffersMark) == 2 {
+		if strings.Count(l, differsMark) == 2 {
 			marked++
 			if strings.Count(l, "10:08") != 2 || strings.Count(l, "acme") != 2 {
 				t.Errorf("a line that agrees is marked: %q", l)
@@ -108,7 +108,7 @@ func TestScrollingMovesOverTheRowsAndBottomFollowsAgain(t *testing.T) {
 	m := New(theme.New(), keys).SetSize(110, 9).SetContent(run, open)
 	newest := m.View(run, s.Clocks(), open)
 	up := m.scroll(-1)
-	if up.Following() {
+	if up.following() {
 		t.Error("still following after scrolling up")
 	}
 	if v := up.View(run, s.Clocks(), open); v == newest {
@@ -119,10 +119,10 @@ func TestScrollingMovesOverTheRowsAndBottomFollowsAgain(t *testing.T) {
 	if top.View(run, s.Clocks(), open) != m.toTop().View(run, s.Clocks(), open) {
 		t.Error("scrolling past the top is not the top")
 	}
-	if down := top.scroll(1000); !down.Following() || down.View(run, s.Clocks(), open) != newest {
+	if down := top.scroll(1000); !down.following() || down.View(run, s.Clocks(), open) != newest {
 		t.Error("scrolling past the bottom does not follow the newest rows")
 	}
-	if b := top.Bottom(); !b.Following() || b.View(run, s.Clocks(), open) != newest {
+	if b := top.Bottom(); !b.following() || b.View(run, s.Clocks(), open) != newest {
 		t.Error("Bottom does not follow the newest rows")
 	}
 }
@@ -143,10 +143,10 @@ func TestKeysAndTheWheelScrollThePanes(t *testing.T) {
 		t.Error("the wheel is not three rows up")
 	}
 	home, _ := m.Update(tea.KeyMsg{Type: tea.KeyHome})
-	if home.View(run, s.Clocks(), open) != m.toTop().View(run, s.Clocks(), open) || home.Following() {
+	if home.View(run, s.Clocks(), open) != m.toTop().View(run, s.Clocks(), open) || home.following() {
 		t.Error("home is not the oldest row")
 	}
-	if end, _ := home.Update(tea.KeyMsg{Type: tea.KeyEnd}); !end.Following() {
+	if end, _ := home.Update(tea.KeyMsg{Type: tea.KeyEnd}); !end.following() {
 		t.Error("end does not follow the newest rows")
 	}
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/labtui/labtui/tui/textutil"
 )
 
-// DiffersMark is the marker of a row whose value differs between the panes.
-const DiffersMark = "≠"
+// differsMark is the marker of a row whose value differs between the panes.
+const differsMark = "≠"
 
 // View draws both panes for run, judging rows by clocks, with open (PendingResults from
 // the status) as the windows still open, right under the fired rows.
@@ -57,7 +57,7 @@ func (m Model) titles(lines []string, lw, rw int) []string {
 		st = m.styles.FocusTitle
 	}
 	if m.wideTitles() {
-		return append(lines, m.join(st.Render(ProcessingTitle), st.Render(EventTitle), lw, rw))
+		return append(lines, m.join(st.Render(processingTitle), st.Render(eventTitle), lw, rw))
 	}
 	if m.titleLines() == 1 {
 		return append(lines, m.join(st.Render("processing time"), st.Render("event time"), lw, rw))
@@ -89,7 +89,7 @@ func (m Model) row(r *minutes.Row, c minutes.Clocks, lw, rw int) (string, string
 	v := r.Verdict(c)
 	mark := " "
 	if v == minutes.Differs {
-		mark = DiffersMark
+		mark = differsMark
 	}
 	l := cellLine(mark, r, minutes.Processing, c, lw)
 	rr := cellLine(mark, r, minutes.Event, c, rw)
@@ -196,7 +196,7 @@ func (m Model) status(run *session.Run, from, to, n int) string {
 	} else {
 		s += " · scrolled (end to follow)"
 	}
-	s += " · " + DiffersMark + " differs"
+	s += " · " + differsMark + " differs"
 	return m.styles.Dim.Render(textutil.Fit(s, m.width))
 }
 

@@ -17,8 +17,8 @@ import (
 	"github.com/labtui/labtui/tui/theme"
 )
 
-// KeyMap is the picker's keys.
-type KeyMap struct {
+// keyMap is the picker's keys.
+type keyMap struct {
 	Prev   key.Binding
 	Next   key.Binding
 	When   key.Binding
@@ -26,9 +26,9 @@ type KeyMap struct {
 	Cancel key.Binding
 }
 
-// DefaultKeyMap returns the picker's keys.
-func DefaultKeyMap() KeyMap {
-	return KeyMap{
+// defaultKeyMap returns the picker's keys.
+func defaultKeyMap() keyMap {
+	return keyMap{
 		Prev:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "previous")),
 		Next:   key.NewBinding(key.WithKeys("right", "l", "tab"), key.WithHelp("→", "next")),
 		When:   key.NewBinding(key.WithKeys("up", "k", "down", "j", "n"), key.WithHelp("↑/↓", "when")),
@@ -41,8 +41,8 @@ func DefaultKeyMap() KeyMap {
 type Result uint8
 
 const (
-	// Open means the learner is still choosing.
-	Open Result = iota
+	// open means the learner is still choosing.
+	open Result = iota
 	// Chosen means the learner chose Choice.
 	Chosen
 	// Cancelled means the learner left without choosing.
@@ -52,7 +52,7 @@ const (
 // Model is the picker.
 type Model struct {
 	styles    theme.Styles
-	keys      KeyMap
+	keys      keyMap
 	instances []string
 	selected  int
 	duration  time.Duration
@@ -63,7 +63,7 @@ type Model struct {
 
 // New returns a picker over instances for a hiccup of d, with selected chosen first.
 func New(styles theme.Styles, instances []string, d time.Duration, selected int) Model {
-	return Model{styles: styles, keys: DefaultKeyMap(), instances: instances, duration: d,
+	return Model{styles: styles, keys: defaultKeyMap(), instances: instances, duration: d,
 		selected: max(0, min(selected, len(instances)-1))}
 }
 

@@ -42,7 +42,7 @@ var instances = []string{"gw-0", "gw-1", "gw-2"}
 // gw-N, ↑ switches the start to now, and enter ends it with that choice.
 func TestKeysMoveTheChoiceAndEnterChoosesIt(t *testing.T) {
 	m := New(theme.New(), instances, 35*time.Second, 1)
-	if m.Choice() != "gw-1" || m.Now() || m.Result() != Open {
+	if m.Choice() != "gw-1" || m.Now() || m.Result() != open {
 		t.Fatalf("new: %s now %v result %d", m.Choice(), m.Now(), m.Result())
 	}
 	for _, c := range []struct {
@@ -58,7 +58,7 @@ func TestKeysMoveTheChoiceAndEnterChoosesIt(t *testing.T) {
 	}
 	m = press(m, "right", "up")
 	golden.RequireEqual(t, []byte(m.View("in 23 s", "", 100)))
-	if !m.Now() || m.Result() != Open {
+	if !m.Now() || m.Result() != open {
 		t.Fatalf("after ↑: now %v, result %d", m.Now(), m.Result())
 	}
 	m = press(m, "enter")

@@ -90,7 +90,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Home):
 			return m.scroll(-1 << 30), nil
 		case key.Matches(msg, m.keys.End):
-			return m.Bottom(), nil
+			return m.bottom(), nil
 		}
 	case tea.MouseMsg:
 		switch msg.Button {
@@ -150,8 +150,8 @@ func (m Model) scroll(delta int) Model {
 	return m
 }
 
-// Bottom follows the newest record again.
-func (m Model) Bottom() Model {
+// bottom follows the newest record again.
+func (m Model) bottom() Model {
 	m.follow = true
 	return m
 }

@@ -80,9 +80,9 @@ func (m Model) View(p *backend.ReplayProgress, field jobspec.TimestampField, rea
 	case p == nil:
 		return textutil.Fit(head+" · writing the recording into the broker…", m.width)
 	case p.Err != nil:
-		return textutil.Fit(head+" "+s.Error.Render(fmt.Sprintf("failed after %s records: %v", Count(p.Records), p.Err)), m.width)
+		return textutil.Fit(head+" "+s.Error.Render(fmt.Sprintf("failed after %s records: %v", count(p.Records), p.Err)), m.width)
 	case p.Done:
-		line := fmt.Sprintf("%s %s %s records of %s", head, s.Good.Render("done:"), Count(p.Records), filepath.Base(p.Path))
+		line := fmt.Sprintf("%s %s %s records of %s", head, s.Good.Render("done:"), count(p.Records), filepath.Base(p.Path))
 		if reached == jobspec.MinWatermark {
 			reached = p.EventTime
 		}
@@ -90,14 +90,14 @@ func (m Model) View(p *backend.ReplayProgress, field jobspec.TimestampField, rea
 			line += " · event time reached " + et
 		}
 		if p.Rate > 0 {
-			line += " · " + Count(int64(p.Rate)) + " records/s"
+			line += " · " + count(int64(p.Rate)) + " records/s"
 		}
 		return textutil.Fit(line+" · d diff · s skew", m.width)
 	}
 	if p.Finishing {
 		// A real Flink job's operators trail its source: read is not yet billed.
 		text := fmt.Sprintf(" read all %s records · the job is still processing them · event time %s",
-			Count(p.Total), eventTime(p.EventTime))
+			count(p.Total), eventTime(p.EventTime))
 		return m.bar(head, 1, text)
 	}
 	if m.writing {
@@ -107,26 +107,26 @@ func (m Model) View(p *backend.ReplayProgress, field jobspec.TimestampField, rea
 			// (at most the lines) is final.
 			frac := min(1, float64(p.Records)/float64(p.Lines))
 			text := fmt.Sprintf(" %3.0f%% · read %s of %s records · written %s · event time %s",
-				frac*100, Count(p.Records), Count(p.Lines), Count(max(p.Written, p.Records)), eventTime(p.EventTime))
+				frac*100, count(p.Records), count(p.Lines), count(max(p.Written, p.Records)), eventTime(p.EventTime))
 			return m.bar(head, frac, text)
 		}
 		// The recording's size is not known yet: a fraction of what is written so far
 		// would go backwards as more is written, so there is no bar yet.
 		text := fmt.Sprintf(" · writing the recording: %s records written so far, %s read by the job · event time %s",
-			Count(max(m.written, p.Written)), Count(p.Records), eventTime(p.EventTime))
+			count(max(m.written, p.Written)), count(p.Records), eventTime(p.EventTime))
 		return textutil.Fit(head+text, m.width)
 	}
 	frac := 0.0
 	if p.Total > 0 {
 		frac = min(1, float64(p.Records)/float64(p.Total))
 	}
-	pace := Count(int64(p.Rate)) + " records/s · " + left(p.Left) + " left"
+	pace := count(int64(p.Rate)) + " records/s · " + left(p.Left) + " left"
 	if p.Rate <= 0 {
 		// Nothing read yet (a real job starting): no pace, so no time left to say.
 		pace = "the job has not read yet"
 	}
 	text := fmt.Sprintf(" %3.0f%% · read %s of %s records · event time %s · %s", frac*100,
-		Count(p.Records), Count(p.Total), eventTime(p.EventTime), pace)
+		count(p.Records), count(p.Total), eventTime(p.EventTime), pace)
 	return m.bar(head, frac, text)
 }
 
@@ -157,5 +157,5 @@ func left(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// Count writes n with thousands separated by commas: 143,400 (session.Count).
-func Count(n int64) string { return session.Count(n) }
+// count writes n with thousands separated by commas: 143,400 (session.Count).
+func count(n int64) string { return session.Count(n) }

@@ -81,7 +81,7 @@ func TestTheBarSaysWhenTheJobHasReadEverythingButNotProcessedIt(t *testing.T) {
 
 func TestCountSeparatesThousands(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 143400: "143,400", -1234567: "-1,234,567"} {
-		if got := Count(n); got != want {
+		if got := count(n); got != want {
 			t.Errorf("Count(%d) = %q, want %q", n, got, want)
 		}
 	}

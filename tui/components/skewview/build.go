@@ -11,10 +11,10 @@ import (
 	"github.com/labtui/labtui/internal/skew"
 )
 
-// MinEvery is the least time between two builds of the picture; a build that took long
+// minEvery is the least time between two builds of the picture; a build that took long
 // waits twice as long as it took, so the picture never takes more than a third of a
 // core.
-const MinEvery = 250 * time.Millisecond
+const minEvery = 250 * time.Millisecond
 
 // Options gives the picture's options for a run (session.Session.SkewOptions), and
 // whether a replay's held gateway was taken from its reference run.
@@ -62,14 +62,14 @@ func (m Model) Refresh(run *session.Run, opts Options, now bool) (Model, tea.Cmd
 	}
 	_, withRef := opts.SkewOptions(run)
 	stale := b.model == nil || b.runID != run.ID || b.n != run.Results.Len() || withRef && !b.withRef
-	wait := max(MinEvery, 2*b.took)
+	wait := max(minEvery, 2*b.took)
 	switch {
 	case stale && (now || time.Since(b.at) >= wait):
 		if run.Results.Len() == 0 {
-			return m.SetNote("no record has reached the windows in " + run.Title() + " yet"), nil
+			return m.setNote("no record has reached the windows in " + run.Title() + " yet"), nil
 		}
 		b.pending = true
-		m = m.SetNote("")
+		m = m.setNote("")
 		return m, m.buildCmd(run, opts, w, h)
 	case !stale && (b.w != w || b.h != h):
 		b.pending = true
@@ -79,7 +79,7 @@ func (m Model) Refresh(run *session.Run, opts Options, now bool) (Model, tea.Cmd
 }
 
 func (m Model) buildCmd(run *session.Run, opts Options, w, h int) tea.Cmd {
-	snap, open, style := run.Results.Snapshot(), run.StillOpen(), m.Style()
+	snap, open, style := run.Results.Snapshot(), run.StillOpen(), m.style()
 	o, withRef := opts.SkewOptions(run)
 	id, r := run.ID, session.Run{ID: run.ID, Reason: run.Reason, Replay: run.Replay, Timestamp: run.Timestamp}
 	return func() tea.Msg {
@@ -92,7 +92,7 @@ func (m Model) buildCmd(run *session.Run, opts Options, w, h int) tea.Cmd {
 }
 
 func (m Model) drawCmd(w, h int) tea.Cmd {
-	b, style := m.built, m.Style()
+	b, style := m.built, m.style()
 	return func() tea.Msg {
 		return DrawnMsg{runID: b.runID, n: b.n, w: w, h: h, withRef: b.withRef, title: b.title, text: skew.RenderStyled(*b.model, w, h, style)}
 	}
@@ -111,7 +111,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if d.model != nil {
 		b.model, b.at, b.took = d.model, time.Now(), d.took
 	}
-	return m.SetPicture(d.title, d.text), nil
+	return m.setPicture(d.title, d.text), nil
 }
 
 // Stale reports whether the latest drawing is of another size than the view's: a resize

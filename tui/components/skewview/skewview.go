@@ -65,10 +65,10 @@ func (m Model) SetFocused(f bool) Model {
 // PictureSize is the size the picture is to be drawn at: the view less its title line.
 func (m Model) PictureSize() (w, h int) { return m.width, max(0, m.height-1) }
 
-// Style colours one run of cells of a layer: held gateway's dots in the warning colour,
+// style colours one run of cells of a layer: held gateway's dots in the warning colour,
 // late records in the error colour, the watermark in the focus colour. It reads only
 // styles fixed at New, so commands may call it from any goroutine.
-func (m Model) Style() func(skew.Layer, string) string {
+func (m Model) style() func(skew.Layer, string) string {
 	layers := m.layers
 	return func(l skew.Layer, s string) string {
 		if int(l) < len(layers) && l != skew.Blank {
@@ -78,9 +78,9 @@ func (m Model) Style() func(skew.Layer, string) string {
 	}
 }
 
-// SetPicture shows a drawing of the picture (from skew.RenderStyled at PictureSize)
+// setPicture shows a drawing of the picture (from skew.RenderStyled at PictureSize)
 // under a title.
-func (m Model) SetPicture(title, picture string) Model {
+func (m Model) setPicture(title, picture string) Model {
 	m.title, m.picture = title, picture
 	return m.fit()
 }
@@ -96,8 +96,8 @@ func (m Model) fit() Model {
 	return m
 }
 
-// SetNote sets what the view says of work under way or missing ("" for nothing).
-func (m Model) SetNote(note string) Model {
+// setNote sets what the view says of work under way or missing ("" for nothing).
+func (m Model) setNote(note string) Model {
 	m.note = note
 	return m
 }

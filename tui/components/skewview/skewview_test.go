@@ -39,7 +39,7 @@ func TestTheViewShowsTheTitleOverThePicture(t *testing.T) {
 	if w != 90 || h != 23 {
 		t.Fatalf("picture size %dx%d, want 90x23", w, h)
 	}
-	m = m.SetPicture("run 1, seed burst", skew.RenderStyled(skew.Build(rs, skew.Options{}), w, h, m.Style()))
+	m = m.setPicture("run 1, seed burst", skew.RenderStyled(skew.Build(rs, skew.Options{}), w, h, m.style()))
 	view := m.View()
 	golden.RequireEqual(t, []byte(view))
 	lines := strings.Split(view, "\n")
@@ -59,12 +59,12 @@ func TestTheViewShowsTheTitleOverThePicture(t *testing.T) {
 // Before a picture arrives the view says so; a note shows in the title line; a drawing
 // made for another size is cut or padded to the view's until the next arrives.
 func TestTheViewSaysWhatIsMissingAndFitsAnOldDrawing(t *testing.T) {
-	m := New(theme.New()).SetSize(60, 6).SetNote("drawing…")
+	m := New(theme.New()).SetSize(60, 6).setNote("drawing…")
 	golden.RequireEqual(t, []byte(m.View()))
 	if !strings.Contains(m.View(), "no picture yet") || !strings.Contains(m.View(), "drawing…") {
 		t.Errorf("empty view %q", m.View())
 	}
-	m = m.SetPicture("old", strings.Repeat(strings.Repeat("x", 80)+"\n", 10))
+	m = m.setPicture("old", strings.Repeat(strings.Repeat("x", 80)+"\n", 10))
 	lines := strings.Split(m.View(), "\n")
 	if len(lines) != 6 || ansi.StringWidth(lines[3]) != 60 {
 		t.Errorf("an old drawing is not fitted: %d lines, %q", len(lines), lines[3])

@@ -16,8 +16,8 @@ import (
 	"github.com/labtui/labtui/tui/theme"
 )
 
-// KeyMap is the picker's keys.
-type KeyMap struct {
+// keyMap is the picker's keys.
+type keyMap struct {
 	Switch key.Binding
 	Site   key.Binding
 	More   key.Binding
@@ -26,9 +26,9 @@ type KeyMap struct {
 	Cancel key.Binding
 }
 
-// DefaultKeyMap returns the picker's keys.
-func DefaultKeyMap() KeyMap {
-	return KeyMap{
+// defaultKeyMap returns the picker's keys.
+func defaultKeyMap() keyMap {
+	return keyMap{
 		Switch: key.NewBinding(key.WithKeys("left", "right", "h", "l", "tab"), key.WithHelp("←/→", "strategy")),
 		Site:   key.NewBinding(key.WithKeys("p", "s"), key.WithHelp("p", "after the parse or per partition at the source")),
 		More:   key.NewBinding(key.WithKeys("up", "k", "+"), key.WithHelp("↑", "bound +5 s")),
@@ -42,8 +42,8 @@ func DefaultKeyMap() KeyMap {
 type Result uint8
 
 const (
-	// Open means the learner is still choosing.
-	Open Result = iota
+	// open means the learner is still choosing.
+	open Result = iota
 	// Chosen means the learner chose Watermarks.
 	Chosen
 	// Cancelled means the learner left without choosing.
@@ -59,7 +59,7 @@ const maxBound = time.Hour
 // Model is the picker.
 type Model struct {
 	styles  theme.Styles
-	keys    KeyMap
+	keys    keyMap
 	current jobspec.Watermarks
 	bounded bool
 	bound   time.Duration
@@ -75,7 +75,7 @@ type Model struct {
 // hiccup key holds an instance, which a bound must exceed to keep the held records on
 // time. A monotonous job is offered a bound a little above hold.
 func New(styles theme.Styles, current jobspec.Watermarks, hold time.Duration) Model {
-	m := Model{styles: styles, keys: DefaultKeyMap(), current: current, hold: hold,
+	m := Model{styles: styles, keys: defaultKeyMap(), current: current, hold: hold,
 		bounded: current.OutOfOrderness > 0, bound: time.Duration(current.OutOfOrderness) * time.Millisecond,
 		source: current.At == jobspec.SourceWatermarks}
 	if !m.bounded {

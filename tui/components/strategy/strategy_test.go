@@ -52,7 +52,7 @@ func TestTheBoundIsPickedWithArrowsOrTypedInSeconds(t *testing.T) {
 		t.Errorf("enter: %v %s", chosen.Result(), Name(chosen.Watermarks()))
 	}
 	zero := keys(m, runes("0"), tea.KeyMsg{Type: tea.KeyEnter})
-	if zero.Result() != Open {
+	if zero.Result() != open {
 		t.Errorf("a bound of 0 s was accepted as bounded out-of-orderness")
 	}
 	if keys(m, tea.KeyMsg{Type: tea.KeyEsc}).Result() != Cancelled {
