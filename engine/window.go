@@ -182,12 +182,22 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 		if no < uint32(len(op.byNo)) {
 			k = op.byNo[no]
 		}
-		if k == nil || !sameString(k.key, key) {
+		switch {
+		case k != nil && sameString(k.key, key):
+		case no == 0: // no number: the cache by the string's identity, then the table
+			var ok bool
+			if k, ok = op.recent.Get(key); !ok {
+				k = op.keyState(key, 0)
+			}
+		default:
 			k = op.keyState(key, no)
 		}
 	} else {
 		key = op.keyOf(&rec.Value)
-		k = op.keyState(key, 0)
+		var ok bool
+		if k, ok = op.recent.Get(key); !ok {
+			k = op.keyState(key, 0)
+		}
 	}
 	// The assigner's windows all have its size, so a window's start tells it apart.
 	var ow *openWindow[ACC]
