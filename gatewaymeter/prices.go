@@ -29,7 +29,12 @@ const maxModelNo = 1 << 16
 // zero. The model must be priced (Job.ProcessParsed checks it before the job sees the
 // event); an unpriced one costs 0.
 func (c *priceCache) cost(r *gateway.RequestRecord, no gateway.NameNo) float64 {
-	if int(no) < len(c.byNo) { // a number stands for one name, but check: a hint only
+	switch {
+	case no == 0: // no number: the cache by the string's identity
+		if p, ok := c.seen.Get(r.Model); ok {
+			return p.Cost(r.PromptTokens, r.CompletionTokens)
+		}
+	case int(no) < len(c.byNo): // a number stands for one name, but check: a hint only
 		if p := &c.byNo[no]; sameString(p.model, r.Model) {
 			return p.price.Cost(r.PromptTokens, r.CompletionTokens)
 		}
