@@ -51,7 +51,9 @@ type keyedEntry[S any] struct {
 	extra  []int64
 }
 
-func (e *keyedEntry[S]) empty() bool { return !e.has && e.n == 0 && len(e.extra) == 0 }
+// empty reports whether e holds no value and no timer. extra only holds timers while
+// both inline ones are taken (addTimer, removeTimer keep it so), so n == 0 says no timer.
+func (e *keyedEntry[S]) empty() bool { return !e.has && e.n == 0 }
 
 func (e *keyedEntry[S]) hasTimer(ts int64) bool {
 	for i := uint8(0); i < e.n; i++ {
@@ -77,6 +79,10 @@ func (e *keyedEntry[S]) addTimer(ts int64) {
 }
 
 func (e *keyedEntry[S]) removeTimer(ts int64) bool {
+	if e.n == 1 && e.timers[0] == ts { // a key's one timer, so none in extra: most keys
+		e.n = 0
+		return true
+	}
 	for i := uint8(0); i < e.n; i++ {
 		if e.timers[i] == ts {
 			e.n--
@@ -255,10 +261,14 @@ func (c *KeyedContext[S, OUT]) Clear() {
 // already registered for this key and time is not registered twice. A time the watermark
 // has already passed fires at the next watermark.
 func (c *KeyedContext[S, OUT]) RegisterEventTimeTimer(ts int64) {
-	if c.entry.hasTimer(ts) {
+	switch e := c.entry; {
+	case e.n == 0: // no timer yet, so none in extra either: most keys
+		e.timers[0], e.n = ts, 1
+	case e.hasTimer(ts):
 		return
+	default:
+		e.addTimer(ts)
 	}
-	c.entry.addTimer(ts)
 	c.timers.push(ts, timerRef[S]{e: c.entry, gen: c.entry.gen})
 	if c.timers.len() >= *c.compactAt {
 		// Deleted timers stay queued until they are due; most per-request timers are

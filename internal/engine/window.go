@@ -1,6 +1,11 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/labtui/labtui/internal/addrcache"
+)
 
 // AggregateFunction is Flink's AggregateFunction: it folds the elements of a window into
 // an accumulator, one at a time, and extracts the window's result. Add is lent the
@@ -87,9 +92,9 @@ type WindowOperator[IN, ACC, OUT, R any] struct {
 	last     TimeWindow // the window WindowFor found last
 	rt       *Runtime
 	keys     keyTable[*windowKey[ACC]]
-	recent   recentKeys[*windowKey[ACC]]
-	numberOf func(*IN) (string, uint32) // the key with its number (NumberedBy), or nil
-	byNo     []*windowKey[ACC]          // keys by their number: a cache in front of recent and keys
+	recent   addrcache.Cache[*windowKey[ACC]] // keys by their string's identity: a cache in front of keys
+	numberOf func(*IN) (string, uint32)       // the key with its number (NumberedBy), or nil
+	byNo     []*windowKey[ACC]                // keys by their number: a cache in front of recent and keys
 	timers   timerQueue[string]
 	wm       int64
 	dropped  int64
@@ -178,12 +183,22 @@ func (op *WindowOperator[IN, ACC, OUT, R]) Collect(rec *Record[IN]) {
 		if no < uint32(len(op.byNo)) {
 			k = op.byNo[no]
 		}
-		if k == nil || !sameString(k.key, key) {
+		switch {
+		case k != nil && sameString(k.key, key):
+		case no == 0: // no number: the cache by the string's identity, then the table
+			var ok bool
+			if k, ok = op.recent.Get(key); !ok {
+				k = op.keyState(key, 0)
+			}
+		default:
 			k = op.keyState(key, no)
 		}
 	} else {
 		key = op.keyOf(&rec.Value)
-		k = op.keyState(key, 0)
+		var ok bool
+		if k, ok = op.recent.Get(key); !ok {
+			k = op.keyState(key, 0)
+		}
 	}
 	// The assigner's windows all have its size, so a window's start tells it apart.
 	var ow *openWindow[ACC]
@@ -247,7 +262,7 @@ const maxKeyNumber = 1 << 16
 // keyState returns the state of key, whose number is no (or zero), creating it for a
 // new key, and caches it under no: Collect's lookup when byNo does not hold it.
 func (op *WindowOperator[IN, ACC, OUT, R]) keyState(key string, no uint32) *windowKey[ACC] {
-	k, ok := op.recent.get(key)
+	k, ok := op.recent.Get(key)
 	if !ok {
 		hash := op.keys.hashOf(key)
 		slot, found := op.keys.find(key, hash)
@@ -257,7 +272,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) keyState(key string, no uint32) *wind
 			k = &windowKey[ACC]{key: key}
 			op.keys.insert(slot, key, hash, k)
 		}
-		op.recent.put(key, k)
+		op.recent.Put(key, k)
 	}
 	if no != 0 && no < maxKeyNumber && k.no == 0 {
 		if int(no) >= len(op.byNo) {
@@ -273,7 +288,7 @@ func (op *WindowOperator[IN, ACC, OUT, R]) keyState(key string, no uint32) *wind
 // key again: what fired may have reached other keys and moved it.
 func (op *WindowOperator[IN, ACC, OUT, R]) removeKey(key string, k *windowKey[ACC]) {
 	op.keys.remove(key, op.keys.hashOf(key))
-	op.recent.forget(k)
+	op.recent.Forget(k)
 	if k.no != 0 && op.byNo[k.no] == k {
 		op.byNo[k.no] = nil
 	}
@@ -378,4 +393,10 @@ func (k *windowKey[ACC]) find(w TimeWindow) int {
 
 func (k *windowKey[ACC]) remove(i int) {
 	k.open = append(k.open[:i], k.open[i+1:]...)
+}
+
+// sameString reports whether a and b are the very same string: the same bytes at the
+// same address, which implies equal, without reading the bytes.
+func sameString(a, b string) bool {
+	return unsafe.StringData(a) == unsafe.StringData(b) && len(a) == len(b)
 }

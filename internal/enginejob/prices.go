@@ -3,31 +3,24 @@ package enginejob
 import (
 	"unsafe"
 
+	"github.com/labtui/labtui/internal/addrcache"
 	"github.com/labtui/labtui/internal/gateway"
 )
 
 // priceCache looks models up in a price table through an array indexed by the model's
-// number (gateway.NameNo) and, for a model without one, a short list of the models met
-// so far. The parser shares one string per model name, so the list's comparisons mostly
-// meet identical strings, where a map lookup would hash the name every time.
+// number (gateway.NameNo) and, for a model without one, a cache keyed by the identity of
+// the model's string: the parser shares one string per model name, so the cache mostly
+// meets the very strings it holds, where a map lookup would hash the name every time.
 type priceCache struct {
 	table gateway.PriceTable
 	byNo  []numberedPrice
-	seen  []pricedModel
+	seen  addrcache.Cache[gateway.Price]
 }
 
 type numberedPrice struct {
 	model string // the model the number stood for when its price was found; "" for none
 	price gateway.Price
 }
-
-type pricedModel struct {
-	model string
-	price gateway.Price
-}
-
-// maxCachedModels bounds the list; a table with more models is still read, past it.
-const maxCachedModels = 16
 
 // maxModelNo bounds the numbers byNo holds.
 const maxModelNo = 1 << 16
@@ -36,7 +29,12 @@ const maxModelNo = 1 << 16
 // zero. The model must be priced (Job.ProcessParsed checks it before the job sees the
 // event); an unpriced one costs 0.
 func (c *priceCache) cost(r *gateway.RequestRecord, no gateway.NameNo) float64 {
-	if int(no) < len(c.byNo) { // a number stands for one name, but check: a hint only
+	switch {
+	case no == 0: // no number: the cache by the string's identity
+		if p, ok := c.seen.Get(r.Model); ok {
+			return p.Cost(r.PromptTokens, r.CompletionTokens)
+		}
+	case int(no) < len(c.byNo): // a number stands for one name, but check: a hint only
 		if p := &c.byNo[no]; sameString(p.model, r.Model) {
 			return p.price.Cost(r.PromptTokens, r.CompletionTokens)
 		}
@@ -51,21 +49,14 @@ func (c *priceCache) cost(r *gateway.RequestRecord, no gateway.NameNo) float64 {
 	return price.Cost(r.PromptTokens, r.CompletionTokens)
 }
 
-// lookup finds a model's price through the list, then the table.
+// lookup finds a model's price through the cache, then the table.
 func (c *priceCache) lookup(model string) (gateway.Price, bool) {
-	for i := range c.seen { // the same string first: a pointer and a length
-		if sameString(c.seen[i].model, model) {
-			return c.seen[i].price, true
-		}
-	}
-	for i := range c.seen {
-		if c.seen[i].model == model {
-			return c.seen[i].price, true
-		}
+	if p, ok := c.seen.Get(model); ok {
+		return p, true
 	}
 	p, ok := c.table[model]
-	if ok && len(c.seen) < maxCachedModels {
-		c.seen = append(c.seen, pricedModel{model, p})
+	if ok {
+		c.seen.Put(model, p)
 	}
 	return p, ok
 }
