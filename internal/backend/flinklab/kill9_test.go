@@ -48,6 +48,10 @@ func TestKill9OfLabtuiTakesTheComposeLabDown(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// Whatever fails below, the helper labtui does not outlive the test.
+	waited := make(chan struct{})
+	go func() { cmd.Wait(); close(waited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-waited })
 	dir, started := "", false
 	sc := bufio.NewScanner(out)
 	for !started && sc.Scan() {
@@ -58,14 +62,11 @@ func TestKill9OfLabtuiTakesTheComposeLabDown(t *testing.T) {
 		case len(f) == 1 && f[0] == "started":
 			started = true
 		case len(f) > 0 && f[0] == "error":
-			cmd.Process.Kill()
 			t.Fatal(sc.Text())
 		}
 	}
 	go io.Copy(io.Discard, out)
 	if dir == "" || !started {
-		cmd.Process.Kill()
-		cmd.Wait()
 		t.Fatalf("the helper did not start the lab (dir %q)", dir)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
@@ -74,7 +75,7 @@ func TestKill9OfLabtuiTakesTheComposeLabDown(t *testing.T) {
 	}
 	began := time.Now()
 	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+	<-waited
 	for !calledDown(dir) {
 		if time.Since(began) > 30*time.Second {
 			t.Fatal("30 s after kill -9 of labtui, the compose project was not taken down")
