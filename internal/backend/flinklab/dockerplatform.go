@@ -100,6 +100,7 @@ func (p *dockerPlatform) Up(ctx context.Context) (Endpoints, error) {
 		if err := localcluster.AtDeath(append([]string{p.docker.path}, p.docker.compose(downArgs...)...), p.logf); err != nil {
 			return Endpoints{}, fmt.Errorf("bring the cluster up: %w", err)
 		}
+		p.logf("if labtui dies before it takes the lab down, its watchdog does: docker compose down")
 	}
 	pr := &progress{logf: p.logf}
 	if err := p.docker.stream(ctx, pr.line, "up", "-d", "--build", "--wait"); err != nil {
