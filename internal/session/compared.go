@@ -9,19 +9,26 @@ import "github.com/labtui/labtui/internal/state"
 // finding was worked out from, and the newer one waits beside it: the rules read it,
 // so Newer offers what it would make of the step, and Repin or Unpin takes it.
 func (t *tracker) compared(s *Session, runID int, c state.Comparison) {
-	for i := len(t.evidence.Replays) - 1; i >= 0; i-- {
-		if r := &t.evidence.Replays[i]; r.Table.Run == runID && r.Done {
-			if r.Compare != nil && t.frozen(runID) {
-				t.waiting[runID] = &c
-			} else {
-				r.Compare = &c
-				delete(t.waiting, runID)
-				t.changed = true
-			}
-			break
+	if r := t.replayOf(runID); r != nil {
+		if r.Compare != nil && t.frozen(runID) {
+			t.waiting[runID] = &c
+		} else {
+			r.Compare = &c
+			delete(t.waiting, runID)
+			t.changed = true
 		}
 	}
 	t.updateFindings(s, true)
+}
+
+// replayOf is the evidence of run id's finished replay, or nil.
+func (t *tracker) replayOf(id int) *state.Replay {
+	for i := len(t.evidence.Replays) - 1; i >= 0; i-- {
+		if r := &t.evidence.Replays[i]; r.Table.Run == id && r.Done {
+			return r
+		}
+	}
+	return nil
 }
 
 // frozen reports whether a pinned finding whose rule is met rests on run id (one pinned
@@ -43,12 +50,9 @@ func (t *tracker) thaw(id int) {
 		return
 	}
 	delete(t.waiting, id)
-	for i := len(t.evidence.Replays) - 1; i >= 0; i-- {
-		if r := &t.evidence.Replays[i]; r.Table.Run == id && r.Done {
-			r.Compare = c
-			t.changed = true
-			return
-		}
+	if r := t.replayOf(id); r != nil {
+		r.Compare = c
+		t.changed = true
 	}
 }
 
@@ -68,10 +72,8 @@ func (t *tracker) comparisonOf(id int) *state.Comparison {
 	if c := t.waiting[id]; c != nil {
 		return c
 	}
-	for i := len(t.evidence.Replays) - 1; i >= 0; i-- {
-		if r := &t.evidence.Replays[i]; r.Table.Run == id && r.Done {
-			return r.Compare
-		}
+	if r := t.replayOf(id); r != nil {
+		return r.Compare
 	}
 	return nil
 }
