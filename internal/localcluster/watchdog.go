@@ -161,6 +161,11 @@ var dog struct {
 // does not run yet (announced on logf, which may be nil). An error means the group would
 // not be killed if labtui died: the caller stops the group and fails.
 func guard(pgid int, logf func(string, ...any)) error {
+	return tell(fmt.Sprintf("+%d", pgid), logf)
+}
+
+// tell writes line to the watchdog, starting it first if it does not run yet.
+func tell(line string, logf func(string, ...any)) error {
 	dog.mu.Lock()
 	defer dog.mu.Unlock()
 	if dog.w == nil && dog.err == nil {
@@ -169,8 +174,8 @@ func guard(pgid int, logf func(string, ...any)) error {
 	if dog.err != nil {
 		return dog.err
 	}
-	if _, err := fmt.Fprintf(dog.w, "+%d\n", pgid); err != nil {
-		return fmt.Errorf("the watchdog (pid %d) that stops labtui's processes if labtui dies is gone: %w", dog.pid, err)
+	if _, err := fmt.Fprintln(dog.w, line); err != nil {
+		return fmt.Errorf("the watchdog (pid %d) that cleans up if labtui dies is gone: %w", dog.pid, err)
 	}
 	return nil
 }
@@ -187,18 +192,7 @@ func AtDeath(argv []string, logf func(string, ...any)) error {
 	if err != nil {
 		return err
 	}
-	dog.mu.Lock()
-	defer dog.mu.Unlock()
-	if dog.w == nil && dog.err == nil {
-		dog.err = startWatchdog(logf)
-	}
-	if dog.err != nil {
-		return dog.err
-	}
-	if _, err := fmt.Fprintf(dog.w, "!%s\n", word); err != nil {
-		return fmt.Errorf("the watchdog (pid %d) that cleans up if labtui dies is gone: %w", dog.pid, err)
-	}
-	return nil
+	return tell("!"+string(word), logf)
 }
 
 // ClearAtDeath takes back the last word AtDeath left: labtui did it itself.
