@@ -46,17 +46,19 @@ BACKEND=${WALK_BACKEND:-embedded}
 case "$BACKEND" in
 	embedded)
 		LABTUI_ARGS="--broker-addr $ADDR"
-		START=60 REPLAY=180 EXTRA=0 ;;
+		START=60 REPLAY=180 STALL=60 EXTRA=0 ;;
 	cluster)
 		CACHE=${WALK_CLUSTER_CACHE:-${LABTUI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/labtui-conformance}}
 		LABTUI_ARGS="--backend cluster --cluster-cache '$CACHE'"
 		# The broker, the cluster and the job's first line; a replay of the hour through
-		# PyFlink (which assembles it at a few thousand records a second).
-		START=240 REPLAY=900 EXTRA=120 ;;
+		# PyFlink: 1.5 to 3.5 min on a quiet machine, up to 15 under CI's load, and the
+		# read count can stand still for a minute or two while Python works through a
+		# backlog.
+		START=240 REPLAY=1500 STALL=300 EXTRA=120 ;;
 	compose)
 		LABTUI_ARGS="--backend compose --compose-file '$REPO/compose/docker-compose.yml'"
 		# docker compose up (the images built) and the job's first line; the replays as above.
-		START=240 REPLAY=900 EXTRA=120 ;;
+		START=240 REPLAY=1500 STALL=300 EXTRA=120 ;;
 	*) echo "walkthrough: WALK_BACKEND is embedded, cluster or compose, not $BACKEND" >&2; exit 2 ;;
 esac
 # Docker's settings reach labtui through the tmux session's command, not tmux's environment.
@@ -84,6 +86,24 @@ wait_for() { # wait_for TEXT SECONDS
 		sleep 0.1
 	done
 	echo "walkthrough: timed out after $2 s waiting for: $1" >&2; tmux capture-pane -p -t "$S" >&2; return 1
+}
+# wait_replay TEXT: the end of a replay, TEXT. On a loaded machine a replay on the real lab
+# reads slowly but steadily, so this waits as long as the replay bar moves (the records
+# read, or the event time the job reached while it works through what it read): it fails
+# when the bar stands still for $STALL s, or after $REPLAY s in all.
+wait_replay() {
+	local start=$SECONDS last="" last_t=$SECONDS screen n
+	while :; do
+		screen=$(tmux capture-pane -p -t "$S")
+		grep -qF -- "$1" <<<"$screen" && return 0
+		n=$(grep -oE 'read (all )?[0-9,]+ [^·]*·( the job is still processing them ·)? event time [0-9:.]+' <<<"$screen" | head -1 || true)
+		if [ "$n" != "$last" ]; then last=$n; last_t=$SECONDS; fi
+		if [ $((SECONDS - last_t)) -ge "$STALL" ] || [ $((SECONDS - start)) -ge "$REPLAY" ]; then
+			echo "walkthrough: after $((SECONDS - start)) s (the replay bar unchanged for $((SECONDS - last_t)) s), still waiting for: $1" >&2
+			tmux capture-pane -p -t "$S" >&2; return 1
+		fi
+		sleep 0.5
+	done
 }
 # pick_question ID: select question ID in the lab panel (which has the focus).
 # A key after Escape waits a little: ESC and the next key's bytes at once read as alt+key.
@@ -138,11 +158,11 @@ cap 3b-killed
 
 # 4.3: the recorded hour, then 4.4: started_ts.
 tmux send-keys -t "$S" r
-wait_for "replay completed_ts done" "$REPLAY"
+wait_replay "replay completed_ts done"
 wait_for "[x] 4.3" $((120 + EXTRA))
 cap 4-replay
 tmux send-keys -t "$S" t
-wait_for "replay started_ts done" "$REPLAY"
+wait_replay "replay started_ts done"
 wait_for "[x] 4.4" $((120 + EXTRA))
 cap 5-started-ts
 
@@ -183,7 +203,7 @@ if ! grep -qF "is not a replay (r replays with this strategy" "$LOG"; then
 	echo "walkthrough: the restart on the replay's topic was not said to be no replay" >&2; tail -5 "$LOG" >&2; exit 1
 fi
 tmux send-keys -t "$S" t
-wait_for "replay completed_ts done" "$REPLAY"
+wait_replay "replay completed_ts done"
 # The restart's run read nothing before t and gave its number to the replay's run.
 R=$(tmux capture-pane -p -t "$S" | grep -o 'run [0-9]* · replay · completed_ts' | head -1 | cut -d' ' -f2)
 pick_question 4.3a
