@@ -3,10 +3,10 @@
 The course's module-4 code made whole for Apache Flink 2.2 (PyFlink, apache-flink==2.2.1):
 
     Kafka gateway-events ─► parse_event ─► EventTsAssigner ─► RequestAssembler ─► records
-        records ─► key_by(tenant_id) ─► TumblingProcessingTimeWindows(1 min) ─► "processing-time>"
-        records ─► key_by(tenant_id) ─► TumblingEventTimeWindows(1 min)      ─► "event-time>"
-                                                                └─ late side output ─► "late>"
-        records ─► key_by(tenant_id) ─► TraceRecords                         ─► "trace>"
+        records ─► key_by(tenant_id) ─┬─► TumblingProcessingTimeWindows(1 min) ─► "processing-time>"
+                                      ├─► TumblingEventTimeWindows(1 min)      ─► "event-time>"
+                                      │       └─ late side output ─► DescribeLate ─► "late>"
+                                      └─► TraceRecords                         ─► "trace>"
         malformed values (side output of parse_event)                        ─► "malformed>"
         with --results-topic: every line above, tagged        ─► KafkaSink(results topic)
 
@@ -113,6 +113,22 @@ RECORD_FIELDS = ["request_id", "tenant_id", "model", "gateway", "started_ts", "c
 def event_type():
     """The Event row: five strings, then ts and the two token counts as longs."""
     return Types.ROW_NAMED(EVENT_FIELDS, [Types.STRING()] * 5 + [Types.LONG()] * 3)
+
+
+def pending_type():
+    """The RequestAssembler's state: the half that came first, an Event's fields in order,
+    then forget_at, the event time at which its timer forgets it. One state rather than
+    two: in process mode every state a bundle changed is a request to the JVM at the
+    bundle's end, and every state read the workers' cache misses is one more."""
+    return Types.ROW_NAMED(EVENT_FIELDS + ["forget_at"],
+                           [Types.STRING()] * 5 + [Types.LONG()] * 4)
+
+
+# Positions in an Event row (EVENT_FIELDS) and in the pending state (pending_type). The
+# assembler reads its rows by position: a named field of a PyFlink Row is a Python-level
+# lookup (Row.__getattr__, then a search of the names), once per field and request.
+TYPE, REQUEST_ID, TENANT_ID, MODEL, GATEWAY, TS, PROMPT_TOKENS, COMPLETION_TOKENS, \
+    FORGET_AT = range(9)
 
 
 def record_type():
@@ -294,39 +310,36 @@ class RequestAssembler(KeyedProcessFunction):
         self.forget_after_ms = forget_after_ms
 
     def open(self, runtime_context: RuntimeContext):
-        self.pending = runtime_context.get_state(ValueStateDescriptor("pending", event_type()))
-        self.timer = runtime_context.get_state(ValueStateDescriptor("timer", Types.LONG()))
+        self.pending = runtime_context.get_state(ValueStateDescriptor("pending", pending_type()))
 
     def process_element(self, event, ctx: KeyedProcessFunction.Context):
         pending = self.pending.value()
         if pending is None:
-            self.pending.update(event)
             forget_at = ctx.timestamp() + self.forget_after_ms
-            self.timer.update(forget_at)
+            self.pending.update(Row(*event, forget_at))
             ctx.timer_service().register_event_time_timer(forget_at)
-        elif pending.type != event.type:
+        elif pending[TYPE] != event[TYPE]:
             yield join(pending, event)
-            ctx.timer_service().delete_event_time_timer(self.timer.value())
+            ctx.timer_service().delete_event_time_timer(pending[FORGET_AT])
             self.pending.clear()
-            self.timer.clear()
         # else: the same half twice, a duplicate: ignored.
 
     def on_timer(self, timestamp: int, ctx: KeyedProcessFunction.OnTimerContext):
-        if self.pending.value() is not None and self.timer.value() == timestamp:
+        pending = self.pending.value()
+        if pending is not None and pending[FORGET_AT] == timestamp:
             self.pending.clear()
-            self.timer.clear()
         return ()  # fix 6: PyFlink iterates what on_timer returns, even when it emits nothing
 
 
 def join(a: Row, b: Row) -> Row:
     """The RequestRecord of two halves given in either order; tenant, model and gateway are
     the RequestStarted's (as gateway.Join in Go)."""
-    started, completed = (a, b) if a.type == STARTED else (b, a)
-    return Row(request_id=started.request_id, tenant_id=started.tenant_id,
-               model=started.model, gateway=started.gateway,
-               started_ts=started.ts, completed_ts=completed.ts,
-               prompt_tokens=started.prompt_tokens,
-               completion_tokens=completed.completion_tokens)
+    started, completed = (a, b) if a[TYPE] == STARTED else (b, a)
+    return Row(request_id=started[REQUEST_ID], tenant_id=started[TENANT_ID],
+               model=started[MODEL], gateway=started[GATEWAY],
+               started_ts=started[TS], completed_ts=completed[TS],
+               prompt_tokens=started[PROMPT_TOKENS],
+               completion_tokens=completed[COMPLETION_TOKENS])
 
 
 def record_usd(rec: Row) -> float:
@@ -464,12 +477,10 @@ def kafka_source(opts) -> KafkaSource:
             .build())
 
 
-def tenant_cost(records, assigner, name: str, late_tag: OutputTag = None):
-    """records keyed by tenant, windowed by `assigner`, summed by TenantCost, emitted as JSON
+def tenant_cost(by_tenant, assigner, name: str, late_tag: OutputTag = None):
+    """Records keyed by tenant, windowed by `assigner`, summed by TenantCost, emitted as JSON
     by EmitTenantCostMinute. With late_tag, records the window drops as late go there."""
-    windowed = (records
-                .key_by(lambda r: r.tenant_id, key_type=Types.STRING())
-                .window(assigner))
+    windowed = by_tenant.window(assigner)
     if late_tag is not None:
         windowed = windowed.side_output_late_data(late_tag)
     return (windowed
@@ -508,15 +519,16 @@ def build(env: StreamExecutionEnvironment, opts) -> None:
         records = records.assign_timestamps_and_watermarks(
             watermark_strategy(opts.out_of_orderness_ms, StartedTsAssigner()))
 
-    processing = tenant_cost(records, TumblingProcessingTimeWindows.of(Time.minutes(1)),
+    # One key_by for the two windows and the trace: in PyFlink a key_by is a Python map
+    # that computes the key, so each one more costs every record a trip through Python.
+    by_tenant = records.key_by(lambda r: r.tenant_id, key_type=Types.STRING())
+    processing = tenant_cost(by_tenant, TumblingProcessingTimeWindows.of(Time.minutes(1)),
                              "tenant-cost-processing-time")
-    event = tenant_cost(records, TumblingEventTimeWindows.of(Time.minutes(1)),
+    event = tenant_cost(by_tenant, TumblingEventTimeWindows.of(Time.minutes(1)),
                         "tenant-cost-event-time", late_tag=LATE)
     late = (event.get_side_output(LATE)
             .process(DescribeLate(), output_type=Types.STRING()).name("late"))
-    trace = (records
-             .key_by(lambda r: r.tenant_id, key_type=Types.STRING())
-             .process(TraceRecords(), output_type=Types.STRING()).name("trace"))
+    trace = by_tenant.process(TraceRecords(), output_type=Types.STRING()).name("trace")
 
     outputs = {"processing-time": processing, "event-time": event, "late": late,
                "trace": trace, "malformed": malformed}
