@@ -491,6 +491,10 @@ def tenant_cost(by_tenant, assigner, name: str, late_tag: OutputTag = None):
             .name(name).uid(name))  # fix 1: one uid per window
 
 
+# The slot-sharing group of the windows and the trace with --python-workers 2.
+TENANT_MINUTES = "tenant-minutes"
+
+
 def build(env: StreamExecutionEnvironment, opts) -> None:
     """Wire the pipeline described at the top of this file into env."""
     if opts.watermarks == "source":
@@ -529,6 +533,13 @@ def build(env: StreamExecutionEnvironment, opts) -> None:
     late = (event.get_side_output(LATE)
             .process(DescribeLate(), output_type=Types.STRING()).name("late"))
     trace = by_tenant.process(TraceRecords(), output_type=Types.STRING()).name("trace")
+    if opts.python_workers == 2:
+        # A TaskManager runs all of a slot's Python operators in one Python worker, one
+        # core at most; the RequestAssembler keeps that one busy (its state requests), so
+        # what comes after it gets a slot, and so a worker, of its own. The results stay
+        # the same: the parallelism and the operators do not change, only where they run.
+        for stream in (processing, event, trace):
+            stream.slot_sharing_group(TENANT_MINUTES)
 
     outputs = {"processing-time": processing, "event-time": event, "late": late,
                "trace": trace, "malformed": malformed}
@@ -595,6 +606,11 @@ def parse_options(argv) -> argparse.Namespace:
                    default=int(env_default("LABTUI_BUNDLE_SIZE", "1000")),
                    help="python.fn-execution.bundle.size: the most records in one bundle "
                         "(env LABTUI_BUNDLE_SIZE; default 1000, PyFlink's own 100000)")
+    p.add_argument("--python-workers", type=int, choices=[1, 2],
+                   default=int(env_default("LABTUI_PYTHON_WORKERS", "1")),
+                   help="2: the windows and the trace in a slot-sharing group of their own, so "
+                        "in a second task slot and a second Python worker process; the job then "
+                        "takes two slots (env LABTUI_PYTHON_WORKERS; default 1)")
     p.add_argument("--execution-mode", choices=["process", "thread"],
                    default=env_default("LABTUI_PYTHON_EXECUTION_MODE", "process"),
                    help="python.execution-mode: process runs the Python functions in Python "

@@ -222,6 +222,13 @@ class Options(unittest.TestCase):
         with self.assertRaises(SystemExit):
             gm.parse_options(["--bundle-time-ms", "0"])
 
+    def test_one_python_worker_unless_asked_for_two(self):
+        self.assertEqual(gm.parse_options([]).python_workers, 1)
+        self.assertEqual(gm.parse_options(["--python-workers", "2"]).python_workers, 2)
+        for bad in ("0", "3", "two"):
+            with self.subTest(workers=bad), self.assertRaises(SystemExit):
+                gm.parse_options(["--python-workers", bad])
+
     def test_the_session_names_the_job(self):
         self.assertEqual(gm.job_name(gm.parse_options([])), "gateway-meter-lab4")
         opts = gm.parse_options(["--session", "class3-ana", "--results-topic", "t", "--run-id", "r1"])
