@@ -73,6 +73,12 @@ type processes struct {
 // Name is "cluster".
 func (p *processes) Name() string { return "cluster" }
 
+var _ flinklab.PythonWorkers = (*processes)(nil)
+
+// PythonWorkers is 2: labtui's TaskManager has two task slots (localcluster's
+// taskmanager.numberOfTaskSlots) and runs this lab's one job at a time.
+func (p *processes) PythonWorkers() int { return 2 }
+
 // Preflight runs `labtui doctor --backend cluster`'s checks and fails on a problem.
 func (p *processes) Preflight(ctx context.Context) error {
 	report := localcluster.Doctor(ctx, p.layout)

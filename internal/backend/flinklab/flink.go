@@ -38,6 +38,8 @@ type jobRun struct {
 	// job's prompt ones: a replay's topic is a backlog, whose records reach the windows
 	// no sooner for it (see replayBundle).
 	replay bool
+	// workers is how many Python workers the job runs in (PythonWorkers).
+	workers int
 }
 
 // replayBundle are the bundle options of a replay's job, PyFlink's defaults. The job's
@@ -66,6 +68,9 @@ func (r jobRun) jobArgs(bootstrap string) []string {
 	}
 	if r.replay {
 		args = append(args, replayBundle...)
+	}
+	if r.workers > 1 {
+		args = append(args, "--python-workers", strconv.Itoa(r.workers))
 	}
 	return args
 }

@@ -18,7 +18,8 @@ func (l *Lab) jobRun(spec labrt.Spec) jobRun {
 	l.mu.Unlock()
 	return jobRun{topic: spec.Topic, startAt: spec.StartAt.String(), field: spec.Timestamp,
 		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(jobspec.DefaultForgetAfter),
-		source: spec.Watermarks.At == jobspec.SourceWatermarks, idleness: spec.Watermarks.Idleness, replay: spec.Topic != live}
+		source: spec.Watermarks.At == jobspec.SourceWatermarks, idleness: spec.Watermarks.Idleness, replay: spec.Topic != live,
+		workers: pythonWorkers(l.platform)}
 }
 
 // submit runs `flink run -d -py …` (Platform.Submit: for compose in the jobmanager) and waits until Flink reports the

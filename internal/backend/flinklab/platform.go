@@ -36,6 +36,25 @@ type Platform interface {
 	Down(ctx context.Context) error
 }
 
+// PythonWorkers is a Platform that gives the lab's job two task slots: labtui's own
+// cluster, whose TaskManager has two and runs one job at a time. The job then runs its
+// windows and trace in a slot-sharing group of their own, in a second Python worker
+// process (gateway_meter.py --python-workers 2): a TaskManager runs all of a slot's Python
+// operators in one worker, one core at most, and the RequestAssembler keeps it busy. A
+// cluster a class shares, or the compose lab, keeps one slot a job.
+type PythonWorkers interface {
+	// PythonWorkers is how many Python workers the job may run in, 1 or 2.
+	PythonWorkers() int
+}
+
+// pythonWorkers is p's PythonWorkers, 1 for a platform that does not say.
+func pythonWorkers(p Platform) int {
+	if w, ok := p.(PythonWorkers); ok && w.PythonWorkers() > 1 {
+		return 2
+	}
+	return 1
+}
+
 // Endpoints are where a platform's Kafka and Flink are.
 type Endpoints struct {
 	// Broker is where labtui (the fleet, replays) and a learner's tools reach Kafka.

@@ -180,3 +180,35 @@ func TestBooksWatermarkIsTheHighestTheJobsLinesProve(t *testing.T) {
 		t.Errorf("a trace with an older watermark lowered it to %d, want %d", b.watermark, want)
 	}
 }
+
+// twoWorkers is a Platform that gives the job two task slots, as labtui's own cluster does.
+type twoWorkers struct{ topicPlatform }
+
+func (*twoWorkers) PythonWorkers() int { return 2 }
+
+// A job runs in two Python workers only on a platform that says it has the slots for
+// them: labtui's own cluster, not the compose lab or a cluster a class shares.
+func TestAJobRunsInTwoPythonWorkersWhereThePlatformGivesItTwoSlots(t *testing.T) {
+	if w := pythonWorkers(&topicPlatform{}); w != 1 {
+		t.Errorf("a platform that does not say: %d workers, want 1", w)
+	}
+	if w := pythonWorkers(&twoWorkers{}); w != 2 {
+		t.Errorf("a platform with two slots: %d workers, want 2", w)
+	}
+	run := jobRun{topic: "gateway-events", startAt: "latest", field: jobspec.CompletedTS, forget: 600000}
+	for _, c := range []struct {
+		workers int
+		want    string
+	}{
+		{0, ""},
+		{1, ""},
+		{2, " --python-workers 2"},
+	} {
+		run.workers = c.workers
+		got := strings.Join(run.jobArgs("k:9092"), " ")
+		want := "--bootstrap k:9092 --topic gateway-events --starting-offsets latest --timestamp completed_ts --out-of-orderness-ms 0 --forget-after-ms 600000" + c.want
+		if got != want {
+			t.Errorf("%d workers: %s\nwant %s", c.workers, got, want)
+		}
+	}
+}
