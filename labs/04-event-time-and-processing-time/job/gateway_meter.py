@@ -110,9 +110,14 @@ RECORD_FIELDS = ["request_id", "tenant_id", "model", "gateway", "started_ts", "c
                  "prompt_tokens", "completion_tokens"]
 
 
+def event_field_types():
+    """The types of EVENT_FIELDS: five strings, then ts and the two token counts as longs."""
+    return [Types.STRING()] * 5 + [Types.LONG()] * 3
+
+
 def event_type():
-    """The Event row: five strings, then ts and the two token counts as longs."""
-    return Types.ROW_NAMED(EVENT_FIELDS, [Types.STRING()] * 5 + [Types.LONG()] * 3)
+    """The Event row."""
+    return Types.ROW_NAMED(EVENT_FIELDS, event_field_types())
 
 
 def pending_type():
@@ -120,15 +125,16 @@ def pending_type():
     then forget_at, the event time at which its timer forgets it. One state rather than
     two: in process mode every state a bundle changed is a request to the JVM at the
     bundle's end, and every state read the workers' cache misses is one more."""
-    return Types.ROW_NAMED(EVENT_FIELDS + ["forget_at"],
-                           [Types.STRING()] * 5 + [Types.LONG()] * 4)
+    return Types.ROW_NAMED(EVENT_FIELDS + ["forget_at"], event_field_types() + [Types.LONG()])
 
 
 # Positions in an Event row (EVENT_FIELDS) and in the pending state (pending_type). The
 # assembler reads its rows by position: a named field of a PyFlink Row is a Python-level
 # lookup (Row.__getattr__, then a search of the names), once per field and request.
-TYPE, REQUEST_ID, TENANT_ID, MODEL, GATEWAY, TS, PROMPT_TOKENS, COMPLETION_TOKENS, \
-    FORGET_AT = range(9)
+TYPE, REQUEST_ID, TENANT_ID, MODEL, GATEWAY, TS, PROMPT_TOKENS, COMPLETION_TOKENS = (
+    EVENT_FIELDS.index(f) for f in ("type", "request_id", "tenant_id", "model", "gateway",
+                                    "ts", "prompt_tokens", "completion_tokens"))
+FORGET_AT = len(EVENT_FIELDS)
 
 
 def record_type():
