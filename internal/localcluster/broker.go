@@ -6,8 +6,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -191,21 +194,32 @@ func (b *Broker) waitReady(ctx context.Context, logFile string) error {
 // createTopic creates topic with partitions partitions and one replica, through the
 // admin API (what `kafka-topics.sh --create` does). A topic that exists is no error.
 func (b *Broker) createTopic(ctx context.Context, topic string, partitions int32) error {
-	return CreateTopic(ctx, b.Addr(), topic, partitions, b.opts.Logf)
+	return CreateTopic(ctx, b.Addr(), topic, partitions, nil, b.opts.Logf)
 }
 
-// CreateTopic creates topic on the Kafka at brokers, announcing it on logf (which may be
-// nil) as the kafka-topics.sh line that would do the same.
-func CreateTopic(ctx context.Context, brokers, topic string, partitions int32, logf func(string, ...any)) error {
+// CreateTopic creates topic on the Kafka at brokers with the topic configs given (nil for
+// the broker's defaults), announcing it on logf (which may be nil) as the kafka-topics.sh
+// line that would do the same. A topic that exists is no error, and keeps its configs.
+func CreateTopic(ctx context.Context, brokers, topic string, partitions int32, configs map[string]string, logf func(string, ...any)) error {
+	var kconfigs map[string]*string
+	var flags strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(configs)) {
+		v := configs[k]
+		if kconfigs == nil {
+			kconfigs = make(map[string]*string, len(configs))
+		}
+		kconfigs[k] = &v
+		fmt.Fprintf(&flags, " --config %s=%s", k, v)
+	}
 	if logf != nil {
-		logf("create topic %s (%d partitions), as `kafka-topics.sh --bootstrap-server %s --create --if-not-exists --topic %s --partitions %d --replication-factor 1` does", topic, partitions, brokers, topic, partitions)
+		logf("create topic %s (%d partitions), as `kafka-topics.sh --bootstrap-server %s --create --if-not-exists --topic %s --partitions %d --replication-factor 1%s` does", topic, partitions, brokers, topic, partitions, flags.String())
 	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers), kgo.ClientID("labtui-cluster"))
 	if err != nil {
 		return fmt.Errorf("create topic %s: %w", topic, err)
 	}
 	defer cl.Close()
-	resp, err := kadm.NewClient(cl).CreateTopic(ctx, partitions, 1, nil, topic)
+	resp, err := kadm.NewClient(cl).CreateTopic(ctx, partitions, 1, kconfigs, topic)
 	if err == nil {
 		err = resp.Err
 	}

@@ -140,7 +140,7 @@ func (p *remote) Up(ctx context.Context) (flinklab.Endpoints, error) {
 	}
 	p.rest = localcluster.NewREST(p.cfg.FlinkURL)
 	topic := sessionTopic(p.cfg.Session)
-	if err := localcluster.CreateTopic(ctx, p.cfg.Brokers, topic, project.TopicPartitions, p.logf); err != nil {
+	if err := localcluster.CreateTopic(ctx, p.cfg.Brokers, topic, project.TopicPartitions, nil, p.logf); err != nil {
 		return flinklab.Endpoints{}, err
 	}
 	p.logf("session %s on the cluster at %s (Flink) and %s (Kafka), which labtui did not start: its topic is %s, its replays' %s-replay-N, its job %s (consumer group the same), its results topic %s; labtui stops only the job it submits",

@@ -100,11 +100,19 @@ func listedPartitions(ctx context.Context, adm *kadm.Client, topic string, wait 
 	}
 }
 
+// resultsTopicConfigs are the configs of a results topic labtui creates. The job's
+// KafkaSink stamps each line with its element's timestamp, a replay's the recording's
+// event time, days old; with those stamps a broker's time retention (7 days by default)
+// could delete a replay's results before labtui reads them. With LogAppendTime the
+// broker stamps each line when it is written, so retention counts from then; labtui reads
+// only the values.
+var resultsTopicConfigs = map[string]string{"message.timestamp.type": "LogAppendTime"}
+
 // openResults creates the session's results topic unless it exists, and returns a reader
 // of it from its end offset now: whatever an earlier run of the session wrote there is
 // not read. Run starts reading.
 func openResults(ctx context.Context, broker, topic, session string, logf Log) (*resultsReader, error) {
-	if err := localcluster.CreateTopic(ctx, broker, topic, 1, logf); err != nil {
+	if err := localcluster.CreateTopic(ctx, broker, topic, 1, resultsTopicConfigs, logf); err != nil {
 		return nil, err
 	}
 	meta, err := kgo.NewClient(kgo.SeedBrokers(broker), kgo.ClientID("labtui-results"), resultsMetadataAge)

@@ -261,3 +261,39 @@ func TestDrainWaitsForTheTopicsEnd(t *testing.T) {
 		t.Errorf("logged %q", logged)
 	}
 }
+
+// Given no results topic, openResults creates it with LogAppendTime: the job stamps a
+// replay's results with the recording's event time, days old, and a broker's time
+// retention must count from when they were written, not from then.
+func TestAResultsTopicIsStampedWhenWritten(t *testing.T) {
+	k := kafka(t)
+	defer k.Close()
+	r, err := openResults(context.Background(), k.Addr(), "res", "ana", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.cl.Close()
+	r.adm.Close()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(k.Addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	configs, err := kadm.NewClient(cl).DescribeTopicConfigs(context.Background(), "res")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := configs.On("res", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range c.Configs {
+		if kv.Key == "message.timestamp.type" {
+			if got := kv.MaybeValue(); got != "LogAppendTime" {
+				t.Fatalf("the results topic's message.timestamp.type is %q, want LogAppendTime", got)
+			}
+			return
+		}
+	}
+	t.Fatal("the results topic has no message.timestamp.type")
+}

@@ -297,9 +297,13 @@ func (rt *Runtime) createReplayTopic(ctx context.Context, adm *kadm.Client, part
 	return "", fmt.Errorf("create a replay topic on %s: the next %d replay topic names are all taken; delete old %s-replay-N topics or start labtui with another --session", rt.brokerAddr(), maxTakenReplayTopics, rt.live)
 }
 
-// CreateTopic creates topic with partitions partitions and one replica.
+// CreateTopic creates a replay's topic with partitions partitions and one replica, and
+// no retention by time: its records keep the recording's timestamps, and a recording
+// older than the broker's retention (Kafka's default is 7 days) would otherwise be
+// deleted before the job reads it, the whole topic at the broker's next retention check.
 func CreateTopic(ctx context.Context, adm *kadm.Client, topic string, partitions int) error {
-	resp, err := adm.CreateTopic(ctx, int32(partitions), 1, nil, topic)
+	keepForever := "-1"
+	resp, err := adm.CreateTopic(ctx, int32(partitions), 1, map[string]*string{"retention.ms": &keepForever}, topic)
 	if err == nil {
 		err = resp.Err
 	}

@@ -65,6 +65,10 @@ listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$BROKER_DIR/data
 num.partitions=3
 auto.create.topics.enable=false
+# No deletion by age: some records this harness writes carry old timestamps (the warm-up's
+# is 0, some recordings' are unshifted), which Kafka's default 7 days would delete at the
+# next retention check, before the job reads them.
+log.retention.ms=-1
 offsets.topic.replication.factor=1
 offsets.topic.num.partitions=3
 transaction.state.log.replication.factor=1
