@@ -18,6 +18,7 @@ import (
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/livejob"
 	"github.com/labtui/labtui/internal/reenact"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // option is one row of the table every option of every command is tried with: a good
@@ -52,7 +53,7 @@ var options = []option{
 	{"", "tenants", "acme,globex", func(s settled) any { return s.opts.(*tuiOptions).Lab.Tenants }, []string{"acme", "globex"}, []string{" "}},
 	{"", "timestamp", "started_ts", func(s settled) any { return s.opts.(*tuiOptions).Job.Timestamp }, jobspec.StartedTS, []string{"ts"}},
 	{"", "watermark-interval", "0s", func(s settled) any { return s.opts.(*tuiOptions).Job.WatermarkInterval }, time.Duration(0), []string{"-200ms"}},
-	{"", "watermarks", "source", func(s settled) any { return s.opts.(*tuiOptions).Job.WatermarksAt }, jobspec.SourceWatermarks, []string{"partition"}},
+	{"", "watermarks", "source", func(s settled) any { return s.opts.(*tuiOptions).Job.WatermarksAt }, watermark.Source, []string{"partition"}},
 	{"", "idleness", "30s", func(s settled) any { return s.opts.(*tuiOptions).Job.Idleness }, 30 * time.Second, []string{"-1s", "soon"}},
 
 	{"doctor", "backend", "cluster", func(s settled) any { return s.opts.(*doctorOptions).Backend }, "cluster", []string{"embedded", "clustr"}},
@@ -208,7 +209,7 @@ func TestUnsetIsTheDefaultAndZeroIsZero(t *testing.T) {
 		t.Fatalf("unset: exit %d %s: forget-after %v (set %v), interval %v", code, errOut, job.ForgetAfter, set, job.WatermarkInterval)
 	}
 	o, err := job.options(nil)
-	if err != nil || o.ForgetAfter.Or(-1) != 10*60*1000 || o.Watermarks.Interval.Or(-1) != 200 {
+	if err != nil || o.ForgetAfter.Or(-1) != 10*60*1000 || o.Watermarks.Period() != 200*time.Millisecond {
 		t.Fatalf("unset job options %v %v: %v", o.ForgetAfter, o.Watermarks.Interval, err)
 	}
 	for _, src := range []string{"flag", "env", "file"} {

@@ -11,6 +11,7 @@ import (
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/livejob"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Each command's options are a struct whose fields its flags are bound to. loadConfig
@@ -43,7 +44,7 @@ type jobFlags struct {
 	OutOfOrderness    time.Duration
 	WatermarkInterval time.Duration
 	Timestamp         jobspec.TimestampField
-	WatermarksAt      jobspec.WatermarkSite
+	WatermarksAt      watermark.Site
 	Idleness          time.Duration
 	ForgetAfter       time.Duration
 }
@@ -52,7 +53,7 @@ func (o *jobFlags) bind(f *pflag.FlagSet) {
 	f.DurationVar(&o.OutOfOrderness, "out-of-orderness", 0, "bounded out-of-orderness; 0 is for_monotonous_timestamps()")
 	f.DurationVar(&o.WatermarkInterval, "watermark-interval", 200*time.Millisecond, "periodic watermark interval (pipeline.auto-watermark-interval); 0 disables periodic watermarks")
 	f.Var(choice(&o.Timestamp, jobspec.CompletedTS, jobspec.StartedTS), "timestamp", "the record field event time reads: completed_ts or started_ts")
-	f.Var(choice(&o.WatermarksAt, jobspec.StreamWatermarks, jobspec.SourceWatermarks), "watermarks", "where watermarks are generated: stream (after the parse, the course's Lab 4 job) or source (on the Kafka source, one generator per partition, module 5)")
+	f.Var(choice(&o.WatermarksAt, watermark.Stream, watermark.Source), "watermarks", "where watermarks are generated: stream (after the parse, the course's Lab 4 job) or source (on the Kafka source, one generator per partition, module 5)")
 	f.DurationVar(&o.Idleness, "idleness", 0, "with --watermarks source: withIdleness, a partition that brings nothing for this long (processing time) leaves the minimum until it sends again; 0 is none")
 	f.DurationVar(&o.ForgetAfter, "forget-after", 10*time.Minute, "how long (event time) the RequestAssembler keeps a half request; 0 forgets it at the next watermark at or past its timestamp")
 }
@@ -61,15 +62,19 @@ func (o *jobFlags) bind(f *pflag.FlagSet) {
 // has the course's default, so every value here is set: 0 is zero. loadConfig refused
 // negatives, naming where they came from.
 func (o jobFlags) options(prices gateway.PriceTable) (jobspec.Options, error) {
+	interval := o.WatermarkInterval
+	if interval == 0 {
+		interval = watermark.Off
+	}
 	m := jobspec.Options{
 		Prices:      prices,
 		Timestamp:   o.Timestamp,
 		ForgetAfter: jobspec.Ms(o.ForgetAfter.Milliseconds()),
-		Watermarks: jobspec.Watermarks{
-			OutOfOrderness: o.OutOfOrderness.Milliseconds(),
-			Interval:       jobspec.Ms(o.WatermarkInterval.Milliseconds()),
+		Watermarks: watermark.Strategy{
+			OutOfOrderness: o.OutOfOrderness,
+			Interval:       interval,
 			At:             o.WatermarksAt,
-			Idleness:       o.Idleness.Milliseconds(),
+			Idleness:       o.Idleness,
 		},
 	}
 	return m, m.Validate()

@@ -2,6 +2,7 @@ package enginejob
 
 import (
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 
 	"github.com/labtui/labtui/internal/engine"
 	"github.com/labtui/labtui/internal/gateway"
@@ -60,8 +61,8 @@ func New(rt *engine.Runtime, opts jobspec.Options, sink func(jobspec.Result)) (*
 		maxPending: jobspec.MaxPendingHalves}
 	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records).
 		HashedBy(requestIDHash)
-	if opts.Watermarks.At == jobspec.SourceWatermarks {
-		j.atSource = engine.NewSourceAssigner(rt, strategy(opts.Watermarks), opts.Watermarks.Idleness,
+	if opts.Watermarks.At == watermark.Source {
+		j.atSource = engine.NewSourceAssigner(rt, strategy(opts.Watermarks), opts.Watermarks.Idleness.Milliseconds(),
 			opts.Watermarks.Partitions, eventTS, engine.Output[sourceEvent](j.assemble))
 	} else {
 		j.assign = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), eventTS, engine.Output[sourceEvent](j.assemble))
@@ -248,6 +249,6 @@ func (t *tap) Collect(rec *engine.Record[Request]) {
 func (t *tap) EmitWatermark(wm int64) { t.out.EmitWatermark(wm) }
 
 // strategy is the engine's form of the job's watermark options.
-func strategy(w jobspec.Watermarks) engine.WatermarkStrategy {
-	return engine.WatermarkStrategy{OutOfOrderness: w.OutOfOrderness, Interval: w.Interval.Or(jobspec.DefaultWatermarkInterval)}
+func strategy(w watermark.Strategy) engine.WatermarkStrategy {
+	return engine.WatermarkStrategy{OutOfOrderness: w.OutOfOrderness.Milliseconds(), Interval: w.Period().Milliseconds()}
 }

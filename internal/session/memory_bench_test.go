@@ -23,6 +23,7 @@ import (
 	"github.com/labtui/labtui/internal/memlimit"
 	"github.com/labtui/labtui/internal/reenact"
 	"github.com/labtui/labtui/internal/session"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 const recordedHour = "../../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
@@ -95,7 +96,7 @@ func walk(b *testing.B, withSession bool, replays int) {
 	}
 	d.reread(b, produced)
 	for _, f := range []jobspec.TimestampField{jobspec.CompletedTS, jobspec.StartedTS} {
-		if err := d.lab.Reconfigure(ctx, f, jobspec.Watermarks{OutOfOrderness: 40_000}); err != nil {
+		if err := d.lab.Reconfigure(ctx, f, watermark.Strategy{OutOfOrderness: 40 * time.Second}); err != nil {
 			b.Fatal(err)
 		}
 		d.reread(b, produced)

@@ -15,6 +15,7 @@ import (
 	"github.com/labtui/labtui/internal/broker"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/testkit"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // countingJob is a Job that reads nothing and counts its starts and stops.
@@ -141,7 +142,7 @@ func TestATopicDeletedFromOutsideIsSaidAndARestartOnItRefusedLosingNothing(t *te
 	starts, stops := job.counts()
 	for name, call := range map[string]func() error{
 		"RestartJob":  func() error { return rt.RestartJob(context.Background()) },
-		"Reconfigure": func() error { return rt.Reconfigure(context.Background(), jobspec.StartedTS, jobspec.Watermarks{}) },
+		"Reconfigure": func() error { return rt.Reconfigure(context.Background(), jobspec.StartedTS, watermark.Strategy{}) },
 	} {
 		err := call()
 		if !errors.Is(err, errTopicGone) || err.Error() != "topic "+b.Topic()+" was deleted from outside: the job is left as it is, with its results; to go on, quit and start labtui again" {
