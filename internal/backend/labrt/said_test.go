@@ -3,6 +3,7 @@ package labrt
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -133,9 +134,16 @@ func TestATopicDeletedFromOutsideIsSaidAndARestartOnItRefusedLosingNothing(t *te
 		return n
 	}
 	waitFor(t, "the deleted topic said and in the status", func() bool { return said() == 1 && rt.Status().TopicGone == b.Topic() })
-	// Four more of the watch's checks (TopicEvery 50 ms) must not say it again; no signal
-	// marks a check that found nothing new, so this waits for them.
-	time.Sleep(200 * time.Millisecond)
+	// Four more of the watch's checks must not say it again: once a line logged after
+	// them has arrived, whatever they said has (updates arrive in order).
+	for range 4 {
+		rt.checkTopicGone(cl)
+	}
+	rt.Logf("four checks later")
+	waitFor(t, "the line after four more checks", func() bool {
+		logs, _ := seen()
+		return slices.Contains(logs, "four checks later")
+	})
 	if n := said(); n != 1 {
 		t.Errorf("said %d times, want once", n)
 	}
