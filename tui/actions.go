@@ -12,6 +12,7 @@ import (
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/safetext"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
 	"github.com/labtui/labtui/tui/components/footer"
 	"github.com/labtui/labtui/tui/components/picker"
 	"github.com/labtui/labtui/tui/components/strategy"
@@ -146,7 +147,7 @@ func (m Model) pickStrategy() Model {
 }
 
 // reconfigure restarts the job with wm, as redeploying it with the new strategy would.
-func (m Model) reconfigure(wm jobspec.Watermarks) (tea.Model, tea.Cmd) {
+func (m Model) reconfigure(wm watermark.Strategy) (tea.Model, tea.Cmd) {
 	m = m.say(footer.Warn, "restarting the job with %s, as a redeploy would: empty state, the topic read again from its starting offsets…",
 		strategy.Name(wm))
 	return m, m.reconfigureCmd(m.sess.Timestamp(), wm)

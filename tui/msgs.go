@@ -12,6 +12,7 @@ import (
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // updateMsg is one backend.Update, read from Updates by listen.
@@ -45,7 +46,7 @@ type replayedMsg struct {
 
 // reconfiguredMsg says Reconfigure returned.
 type reconfiguredMsg struct {
-	wm  jobspec.Watermarks
+	wm  watermark.Strategy
 	err error
 }
 
@@ -120,7 +121,7 @@ func (m Model) restartCmd() tea.Cmd {
 	return m.tasks.cmd(func() tea.Msg { return jobRestartedMsg{r.RestartJob(ctx)} })
 }
 
-func (m Model) reconfigureCmd(field jobspec.TimestampField, wm jobspec.Watermarks) tea.Cmd {
+func (m Model) reconfigureCmd(field jobspec.TimestampField, wm watermark.Strategy) tea.Cmd {
 	r, ctx := m.reconfigurer, m.ctx
 	return m.tasks.cmd(func() tea.Msg { return reconfiguredMsg{wm, r.Reconfigure(ctx, field, wm)} })
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/jobspec"
@@ -24,10 +25,10 @@ func TestTheWatermarkStrategyIsNamedAndSwitchedByRestartingTheJob(t *testing.T) 
 	waitFor(t, tm, "· for_bounded_out_of_orderness(45 s)", "run 2: the job redeployed with for_bounded_out_of_orderness(45 s), empty state")
 	fm, _ := finalView(t, tm)
 	calls := fb.Called("Reconfigure")
-	if len(calls) != 1 || calls[0].Watermarks.OutOfOrderness != 45000 || calls[0].Field != jobspec.CompletedTS {
+	if len(calls) != 1 || calls[0].Watermarks.OutOfOrderness != 45*time.Second || calls[0].Field != jobspec.CompletedTS {
 		t.Fatalf("Reconfigure calls = %+v", calls)
 	}
-	if wm := fm.sess.Current().Watermarks; wm.OutOfOrderness != 45000 || fm.sess.Current().ID != 2 {
+	if wm := fm.sess.Current().Watermarks; wm.OutOfOrderness != 45*time.Second || fm.sess.Current().ID != 2 {
 		t.Errorf("after the restart: watermarks %+v, run %d", wm, fm.sess.Current().ID)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Backend is a running lab. Its methods are safe to call from any goroutine; what it
@@ -46,7 +47,7 @@ type Restarter interface {
 
 // Staller is a Backend whose gateway fleet can stop writing to one partition of the live
 // topic for a while, as when the gateway whose keys all hash there goes quiet (module 5's
-// stalled source): with watermarks at the source (Reconfigure with jobspec.SourceWatermarks)
+// stalled source): with watermarks at the source (Reconfigure with watermark.Source)
 // the partition holds the watermark back and every event-time window waits, until it
 // sends again or the job's idleness leaves it out. The generator must be running.
 type Staller interface {
@@ -57,7 +58,7 @@ type Staller interface {
 // its starting offsets with empty state, with another event-time field or other
 // watermark options: a CauseTimestamp restart when field changes, else CauseStrategy.
 type Reconfigurer interface {
-	Reconfigure(ctx context.Context, field jobspec.TimestampField, wm jobspec.Watermarks) error
+	Reconfigure(ctx context.Context, field jobspec.TimestampField, wm watermark.Strategy) error
 }
 
 // Update is one report from a backend: any of its fields may be set. Updates arrive in
@@ -224,7 +225,7 @@ type Restart struct {
 	// Timestamp is the field the run's event time reads.
 	Timestamp jobspec.TimestampField
 	// Watermarks are the run's watermark options.
-	Watermarks jobspec.Watermarks
+	Watermarks watermark.Strategy
 	// At is when the run began, processing time in ms since the epoch.
 	At int64
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/livejob"
 	"github.com/labtui/labtui/internal/reenact"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // option is one row of the table every option of every command is tried with: a good
@@ -42,7 +43,7 @@ var options = []option{
 	{"", "hiccup-duration", "10s", func(s settled) any { return s.opts.(*tuiOptions).HiccupDuration }, 10 * time.Second, []string{"500ms", "banana"}},
 	{"", "instances", "5", func(s settled) any { return s.opts.(*tuiOptions).Lab.Instances }, 5, []string{"0", "65", "many"}},
 	{"", "keep-cluster", "true", func(s settled) any { return s.global.KeepCluster }, true, []string{"yes"}},
-	{"", "out-of-orderness", "40s", func(s settled) any { return s.opts.(*tuiOptions).Job.OutOfOrderness }, 40 * time.Second, []string{"banana", "-1s", "40"}},
+	{"", "out-of-orderness", "40s", func(s settled) any { return s.opts.(*tuiOptions).Job.Watermarks.OutOfOrderness }, 40 * time.Second, []string{"banana", "-1s", "40"}},
 	{"", "rate", "50", func(s settled) any { return s.opts.(*tuiOptions).Lab.Rate }, 50.0, []string{"banana", "0", "-3", "100000", "50001"}},
 	{"", "recording", "/x/hour.jsonl", func(s settled) any { return s.opts.(*tuiOptions).Recording }, "/x/hour.jsonl", nil},
 	{"", "seed", "7", func(s settled) any { return s.opts.(*tuiOptions).Lab.Seed }, int64(7), []string{"seven"}},
@@ -51,9 +52,9 @@ var options = []option{
 	{"", "state-dir", "/x/state", func(s settled) any { return s.global.StateDir }, "/x/state", nil},
 	{"", "tenants", "acme,globex", func(s settled) any { return s.opts.(*tuiOptions).Lab.Tenants }, []string{"acme", "globex"}, []string{" "}},
 	{"", "timestamp", "started_ts", func(s settled) any { return s.opts.(*tuiOptions).Job.Timestamp }, jobspec.StartedTS, []string{"ts"}},
-	{"", "watermark-interval", "0s", func(s settled) any { return s.opts.(*tuiOptions).Job.WatermarkInterval }, time.Duration(0), []string{"-200ms"}},
-	{"", "watermarks", "source", func(s settled) any { return s.opts.(*tuiOptions).Job.WatermarksAt }, jobspec.SourceWatermarks, []string{"partition"}},
-	{"", "idleness", "30s", func(s settled) any { return s.opts.(*tuiOptions).Job.Idleness }, 30 * time.Second, []string{"-1s", "soon"}},
+	{"", "watermark-interval", "0s", func(s settled) any { return s.opts.(*tuiOptions).Job.Watermarks.Interval }, watermark.Off, []string{"-200ms"}},
+	{"", "watermarks", "source", func(s settled) any { return s.opts.(*tuiOptions).Job.Watermarks.At }, watermark.Source, []string{"partition"}},
+	{"", "idleness", "30s", func(s settled) any { return s.opts.(*tuiOptions).Job.Watermarks.Idleness }, 30 * time.Second, []string{"-1s", "soon"}},
 
 	{"doctor", "backend", "cluster", func(s settled) any { return s.opts.(*doctorOptions).Backend }, "cluster", []string{"embedded", "clustr"}},
 	{"doctor", "cluster-cache", "/x/cache", func(s settled) any { return s.opts.(*doctorOptions).ClusterCache }, "/x/cache", nil},
@@ -92,7 +93,7 @@ var options = []option{
 	{"replay", "pace", "fast", func(s settled) any { return s.opts.(*replayOptions).Pace }, reenact.Fast, []string{"slow"}},
 	{"replay", "partitions", "3", func(s settled) any { return s.opts.(*replayOptions).Partitions }, 3, []string{"-1", "2147483648", "three"}},
 	{"replay", "trace", "true", func(s settled) any { return s.opts.(*replayOptions).Trace }, true, []string{"yes"}},
-	{"replay", "out-of-orderness", "1s", func(s settled) any { return s.opts.(*replayOptions).Job.OutOfOrderness }, time.Second, []string{"banana"}},
+	{"replay", "out-of-orderness", "1s", func(s settled) any { return s.opts.(*replayOptions).Job.Watermarks.OutOfOrderness }, time.Second, []string{"banana"}},
 
 	{"", "cluster-run-dir", "/x/run", func(s settled) any { return s.opts.(*tuiOptions).ClusterRunDir }, "/x/run", nil},
 	{"run", "record", "/x/rec.jsonl", func(s settled) any { return s.opts.(*runOptions).Record }, "/x/rec.jsonl", nil},
@@ -204,11 +205,11 @@ func TestUnsetIsTheDefaultAndZeroIsZero(t *testing.T) {
 	s, code, errOut, _ := settleCLI(t, nil, "", "replay")
 	job := s.opts.(*replayOptions).Job
 	_, set := s.where["forget-after"]
-	if code != 0 || job.ForgetAfter != 10*time.Minute || job.WatermarkInterval != 200*time.Millisecond || set {
-		t.Fatalf("unset: exit %d %s: forget-after %v (set %v), interval %v", code, errOut, job.ForgetAfter, set, job.WatermarkInterval)
+	if code != 0 || job.ForgetAfter != 10*time.Minute || job.Watermarks.Interval != 200*time.Millisecond || set {
+		t.Fatalf("unset: exit %d %s: forget-after %v (set %v), interval %v", code, errOut, job.ForgetAfter, set, job.Watermarks.Interval)
 	}
 	o, err := job.options(nil)
-	if err != nil || o.ForgetAfter.Or(-1) != 10*60*1000 || o.Watermarks.Interval.Or(-1) != 200 {
+	if err != nil || o.ForgetAfter.Or(-1) != 10*60*1000 || o.Watermarks.Period() != 200*time.Millisecond {
 		t.Fatalf("unset job options %v %v: %v", o.ForgetAfter, o.Watermarks.Interval, err)
 	}
 	for _, src := range []string{"flag", "env", "file"} {

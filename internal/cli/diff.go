@@ -112,8 +112,8 @@ func (a *app) movedCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.IntVar(&o.Limit, "limit", 20, "requests listed (-1: all)")
 	f.StringVar(&o.Replay, "replay", "", "a recording to re-enact at recorded pace with completed_ts (A) and started_ts (B)")
-	f.DurationVar(&o.Job.OutOfOrderness, "out-of-orderness", 0, "with --replay: bounded out-of-orderness; 0 is for_monotonous_timestamps()")
-	f.DurationVar(&o.Job.WatermarkInterval, "watermark-interval", 200*time.Millisecond, "with --replay: periodic watermark interval")
+	f.DurationVar(&o.Job.Watermarks.OutOfOrderness, "out-of-orderness", 0, "with --replay: bounded out-of-orderness; 0 is for_monotonous_timestamps()")
+	f.Var(interval(&o.Job.Watermarks.Interval), "watermark-interval", "with --replay: periodic watermark interval")
 	f.DurationVar(&o.Job.ForgetAfter, "forget-after", 10*time.Minute, "with --replay: how long the RequestAssembler keeps a half request")
 	return a.command(cmd, o)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/livejob"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Each command's options are a struct whose fields its flags are bound to. loadConfig
@@ -38,22 +39,20 @@ func (o *globalOptions) bind(f *pflag.FlagSet) {
 	f.MarkHidden("keep-cluster")
 }
 
-// jobFlags configure the GatewayMeter job.
+// jobFlags configure the GatewayMeter job. Its watermark flags are bound to the
+// strategy's own fields.
 type jobFlags struct {
-	OutOfOrderness    time.Duration
-	WatermarkInterval time.Duration
-	Timestamp         jobspec.TimestampField
-	WatermarksAt      jobspec.WatermarkSite
-	Idleness          time.Duration
-	ForgetAfter       time.Duration
+	Watermarks  watermark.Strategy
+	Timestamp   jobspec.TimestampField
+	ForgetAfter time.Duration
 }
 
 func (o *jobFlags) bind(f *pflag.FlagSet) {
-	f.DurationVar(&o.OutOfOrderness, "out-of-orderness", 0, "bounded out-of-orderness; 0 is for_monotonous_timestamps()")
-	f.DurationVar(&o.WatermarkInterval, "watermark-interval", 200*time.Millisecond, "periodic watermark interval (pipeline.auto-watermark-interval); 0 disables periodic watermarks")
+	f.DurationVar(&o.Watermarks.OutOfOrderness, "out-of-orderness", 0, "bounded out-of-orderness; 0 is for_monotonous_timestamps()")
+	f.Var(interval(&o.Watermarks.Interval), "watermark-interval", "periodic watermark interval (pipeline.auto-watermark-interval); 0 disables periodic watermarks")
 	f.Var(choice(&o.Timestamp, jobspec.CompletedTS, jobspec.StartedTS), "timestamp", "the record field event time reads: completed_ts or started_ts")
-	f.Var(choice(&o.WatermarksAt, jobspec.StreamWatermarks, jobspec.SourceWatermarks), "watermarks", "where watermarks are generated: stream (after the parse, the course's Lab 4 job) or source (on the Kafka source, one generator per partition, module 5)")
-	f.DurationVar(&o.Idleness, "idleness", 0, "with --watermarks source: withIdleness, a partition that brings nothing for this long (processing time) leaves the minimum until it sends again; 0 is none")
+	f.Var(choice(&o.Watermarks.At, watermark.Stream, watermark.Source), "watermarks", "where watermarks are generated: stream (after the parse, the course's Lab 4 job) or source (on the Kafka source, one generator per partition, module 5)")
+	f.DurationVar(&o.Watermarks.Idleness, "idleness", 0, "with --watermarks source: withIdleness, a partition that brings nothing for this long (processing time) leaves the minimum until it sends again; 0 is none")
 	f.DurationVar(&o.ForgetAfter, "forget-after", 10*time.Minute, "how long (event time) the RequestAssembler keeps a half request; 0 forgets it at the next watermark at or past its timestamp")
 }
 
@@ -61,17 +60,8 @@ func (o *jobFlags) bind(f *pflag.FlagSet) {
 // has the course's default, so every value here is set: 0 is zero. loadConfig refused
 // negatives, naming where they came from.
 func (o jobFlags) options(prices gateway.PriceTable) (jobspec.Options, error) {
-	m := jobspec.Options{
-		Prices:      prices,
-		Timestamp:   o.Timestamp,
-		ForgetAfter: jobspec.Ms(o.ForgetAfter.Milliseconds()),
-		Watermarks: jobspec.Watermarks{
-			OutOfOrderness: o.OutOfOrderness.Milliseconds(),
-			Interval:       jobspec.Ms(o.WatermarkInterval.Milliseconds()),
-			At:             o.WatermarksAt,
-			Idleness:       o.Idleness.Milliseconds(),
-		},
-	}
+	m := jobspec.Options{Prices: prices, Watermarks: o.Watermarks, Timestamp: o.Timestamp,
+		ForgetAfter: jobspec.Ms(o.ForgetAfter.Milliseconds())}
 	return m, m.Validate()
 }
 
@@ -135,6 +125,39 @@ func (o *remoteFlags) bind(f *pflag.FlagSet) {
 func bindClusterCache(f *pflag.FlagSet, p *string) {
 	f.StringVar(p, "cluster-cache", "", "where the cluster's install lives (default $LABTUI_CLUSTER_CACHE, else ~/.cache/labtui/cluster)")
 }
+
+// intervalValue is --watermark-interval, bound to a watermark.Strategy's Interval. It
+// reads and prints a duration as pflag's duration flag does, so the option's rules,
+// messages and help are a duration's; the flag's 0 (Flink's: no periodic watermarks)
+// sets watermark.Off, since a zero Interval means the default.
+type intervalValue struct {
+	p     *time.Duration
+	given time.Duration
+}
+
+// interval binds p to --watermark-interval and sets *p to the flag's default,
+// watermark.DefaultInterval.
+func interval(p *time.Duration) *intervalValue {
+	*p = watermark.DefaultInterval
+	return &intervalValue{p: p, given: watermark.DefaultInterval}
+}
+
+func (v *intervalValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	v.given, *v.p = d, d
+	if d == 0 {
+		*v.p = watermark.Off
+	}
+	return nil
+}
+
+func (v *intervalValue) String() string { return v.given.String() }
+
+// Type is "duration", as pflag's help and loadConfig's millisecond rule read it.
+func (v *intervalValue) Type() string { return "duration" }
 
 // choiceValue is a flag that takes one of a few values, each by the name its String
 // method gives: it is parsed once, as it is set, into the bound field.

@@ -133,7 +133,7 @@ func strategy(o jobspec.Options) string {
 	if o.Watermarks.OutOfOrderness == 0 {
 		return "for_monotonous_timestamps()"
 	}
-	return "bounded out-of-orderness " + (time.Duration(o.Watermarks.OutOfOrderness) * time.Millisecond).String()
+	return "bounded out-of-orderness " + o.Watermarks.OutOfOrderness.String()
 }
 
 func envInt(name string, def int) int {

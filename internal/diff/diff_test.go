@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/reenact"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 func TestIdenticalRunsAreSame(t *testing.T) {
@@ -186,7 +188,7 @@ func TestRecordsMissingFromARunAreNamed(t *testing.T) {
 // out-of-orderness with drain (B) bills them in 10:00.
 func TestSeedBurstMonotonousAgainstOutOfOrderness(t *testing.T) {
 	a := replayFile(t, seedBurst, reenact.Config{})
-	b := replayFile(t, seedBurst, reenact.Config{Drain: true, Job: jobspec.Options{Watermarks: jobspec.Watermarks{OutOfOrderness: 40_000}}})
+	b := replayFile(t, seedBurst, reenact.Config{Drain: true, Job: jobspec.Options{Watermarks: watermark.Strategy{OutOfOrderness: 40 * time.Second}}})
 	r := Compare(a, b, Options{})
 	var out bytes.Buffer
 	if err := r.WriteText(&out, TextOptions{Records: -1}); err != nil {
@@ -236,8 +238,8 @@ func TestALateRecordIsPutDownToItsCause(t *testing.T) {
 		Timestamp: t0 + 44_000, Watermark: t0 + 68_999, Late: true, USD: 0.1}}
 	a := []jobspec.Result{minute(jobspec.EventTimeResult, "acme", 0, 0.2, 2), late}
 	b := []jobspec.Result{minute(jobspec.EventTimeResult, "acme", 0, 0.30000000000000004, 3)}
-	mono, bounded := jobspec.Watermarks{}, jobspec.Watermarks{OutOfOrderness: 40_000}
-	source := jobspec.Watermarks{At: jobspec.SourceWatermarks}
+	mono, bounded := watermark.Strategy{}, watermark.Strategy{OutOfOrderness: 40 * time.Second}
+	source := watermark.Strategy{At: watermark.Source}
 	names := Names{A: "the re-enactment", B: "the replay"}
 	for _, c := range []struct {
 		st   *Strategies

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Options choose what Compare compares.
@@ -21,7 +22,7 @@ type Options struct {
 // records as fast as the broker served them (a replay), which reads the partitions
 // unevenly, or at their recorded times.
 type Strategies struct {
-	A, B         jobspec.Watermarks
+	A, B         watermark.Strategy
 	FastA, FastB bool
 }
 
@@ -32,7 +33,7 @@ func (s *Strategies) fast(side Side) bool {
 	return s.FastA
 }
 
-func (s *Strategies) of(side Side) jobspec.Watermarks {
+func (s *Strategies) of(side Side) watermark.Strategy {
 	if side == B {
 		return s.B
 	}

@@ -3,8 +3,10 @@ package diff
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // pendingRun says why a run of PendingOnly rows differs, once for all of them.
@@ -244,19 +246,19 @@ func (r *Report) lateCause(missed Side, names Names) string {
 	case y.OutOfOrderness > x.OutOfOrderness:
 		return fmt.Sprintf("; cause: the strategies, %s under %s, %s under %s, whose watermark stays %s behind its largest timestamp",
 			nx, x.Name(), ny, y.Name(), seconds(y.OutOfOrderness))
-	case y.OutOfOrderness == x.OutOfOrderness && x.At != jobspec.SourceWatermarks && y.At == jobspec.SourceWatermarks && st.fast(missed):
+	case y.OutOfOrderness == x.OutOfOrderness && x.At != watermark.Source && y.At == watermark.Source && st.fast(missed):
 		return fmt.Sprintf("; cause: a partition's lead, %s read its partitions unevenly and its watermark after the parse follows "+
 			"the partition read furthest, %s's per partition at the source waits for the slowest", nx, ny)
 	case x.Name() == y.Name():
 		return fmt.Sprintf("; cause: the records' arrival, both under %s", x.Name())
-	case y.At == jobspec.SourceWatermarks && st.fast(kept) && !st.fast(missed):
+	case y.At == watermark.Source && st.fast(kept) && !st.fast(missed):
 		return fmt.Sprintf("; cause: the records' arrival, behind %s's watermark under %s; %s read its partitions unevenly, "+
 			"and its watermark per partition at the source waited for the partition it read slowest", nx, x.Name(), ny)
 	}
 	return fmt.Sprintf("; cause: the records' arrival (%s under %s, %s under %s)", nx, x.Name(), ny, y.Name())
 }
 
-// seconds writes a bound in ms as "40 s".
-func seconds(ms int64) string {
-	return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + " s"
+// seconds writes a bound as "40 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Milliseconds())/1000, 'f', -1, 64) + " s"
 }

@@ -1,13 +1,15 @@
 package engine
 
+import "github.com/labtui/labtui/internal/watermark"
+
 // SourceAssigner is a WatermarkStrategy on the source, as Flink's KafkaSource runs one
 // (ProgressiveTimestampsAndWatermarks): every split (Kafka partition) has a generator of
 // its own, and the source's watermark is the minimum over the splits that are not idle
 // (WatermarkOutputMultiplexer, CombinedWatermarkStatus).
 //
 // Each record is stamped, forwarded, and only then shown to its split's generator
-// (SourceOutputWithWatermarks.collect). Every Interval of processing time, at epoch
-// multiples of the interval, each split's generator makes its periodic emit, largest
+// (SourceOutputWithWatermarks.collect). Every period of processing time (the strategy's
+// Period), at epoch multiples of it, each split's generator makes its periodic emit, largest
 // timestamp seen minus OutOfOrderness minus 1 ms, which also marks the split active
 // again; then the minimum over the active splits is emitted if it is larger than the last
 // watermark emitted. A split that has seen no record emits Long.MIN_VALUE and so holds the
@@ -26,7 +28,8 @@ package engine
 // channel, where an idle status changes no watermark and no timer, so it is not modelled.
 //
 // The periodic emit runs only while it can change something: after a record, and, with
-// Idleness, until every split is idle. Interval zero disables it, as for TimestampAssigner.
+// Idleness, until every split is idle. The interval watermark.Off disables it, as for
+// TimestampAssigner.
 type SourceAssigner[T any] struct {
 	extract  func(value *T, recordTimestamp int64) int64
 	out      Output[T]
@@ -66,14 +69,15 @@ type SplitStatus struct {
 	Idle bool
 }
 
-// NewSourceAssigner returns a source assigner with splits 0 … splits-1 registered, that
-// stamps records with extract, sends them to out, and emits watermarks on rt's clock.
-// idleness is withIdleness's timeout in milliseconds; zero means none.
-func NewSourceAssigner[T any](rt *Runtime, s WatermarkStrategy, idleness int64, splits int, extract func(value *T, recordTimestamp int64) int64, out Output[T]) *SourceAssigner[T] {
-	a := &SourceAssigner[T]{extract: extract, out: out, rt: rt, bound: s.OutOfOrderness, interval: s.Interval,
-		idleness: idleness, emitted: MinWatermark}
+// NewSourceAssigner returns a source assigner with splits 0 … s.Partitions-1 registered,
+// that stamps records with extract, sends them to out, and emits watermarks on rt's clock
+// as s says, with s.Idleness as withIdleness's timeout (zero: none). Its At is the job's
+// choice of assigner and is not read.
+func NewSourceAssigner[T any](rt *Runtime, s watermark.Strategy, extract func(value *T, recordTimestamp int64) int64, out Output[T]) *SourceAssigner[T] {
+	a := &SourceAssigner[T]{extract: extract, out: out, rt: rt, bound: s.OutOfOrderness.Milliseconds(),
+		interval: s.Period().Milliseconds(), idleness: s.Idleness.Milliseconds(), emitted: MinWatermark}
 	a.tick = a.onPeriodicEmit
-	for i := 0; i < splits; i++ {
+	for i := 0; i < s.Partitions; i++ {
 		a.AddSplit(int32(i))
 	}
 	return a

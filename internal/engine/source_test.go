@@ -1,6 +1,11 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/internal/watermark"
+)
 
 // TestSourceWatermarkIsTheMinimumOverItsSplits: a split that has brought no record holds
 // the source's watermark at Long.MIN_VALUE, so nothing is emitted until every split has;
@@ -8,7 +13,7 @@ import "testing"
 func TestSourceWatermarkIsTheMinimumOverItsSplits(t *testing.T) {
 	rt := NewRuntime(1)
 	out := &collector[int64]{}
-	a := NewSourceAssigner(rt, WatermarkStrategy{Interval: 200}, 0, 2, byValue, Output[int64](out))
+	a := NewSourceAssigner(rt, watermark.Strategy{Interval: 200 * time.Millisecond, Partitions: 2}, byValue, Output[int64](out))
 	rt.AdvanceTo(50)
 	a.CollectFrom(0, &Record[int64]{Value: 10_000})
 	rt.AdvanceTo(1_000)
@@ -34,7 +39,7 @@ func TestSourceWatermarkIsTheMinimumOverItsSplits(t *testing.T) {
 func TestIdlenessLeavesAQuietSplitOutOfTheMinimum(t *testing.T) {
 	rt := NewRuntime(1)
 	out := &collector[int64]{}
-	a := NewSourceAssigner(rt, WatermarkStrategy{Interval: 200}, 1_000, 2, byValue, Output[int64](out))
+	a := NewSourceAssigner(rt, watermark.Strategy{Interval: 200 * time.Millisecond, Idleness: time.Second, Partitions: 2}, byValue, Output[int64](out))
 	rt.AdvanceTo(50)
 	a.CollectFrom(0, &Record[int64]{Value: 10_000})
 	// Split 1: countdown from the emit at 200, idle at 1400 (1400-200 > 1000). Split 0: the
@@ -66,7 +71,7 @@ func TestIdlenessLeavesAQuietSplitOutOfTheMinimum(t *testing.T) {
 func TestSourceAssignerWithoutIntervalEmitsOnlyTheDrain(t *testing.T) {
 	rt := NewRuntime(0)
 	out := &collector[int64]{}
-	a := NewSourceAssigner(rt, WatermarkStrategy{}, 1_000, 1, byValue, Output[int64](out))
+	a := NewSourceAssigner(rt, watermark.Strategy{Interval: watermark.Off, Idleness: time.Second, Partitions: 1}, byValue, Output[int64](out))
 	a.CollectFrom(0, &Record[int64]{Value: 7})
 	rt.RunUntilIdle()
 	a.EmitWatermark(MaxWatermark)
@@ -82,7 +87,7 @@ func TestSourceAssignerWithoutIntervalEmitsOnlyTheDrain(t *testing.T) {
 func TestWhenTheLastActiveSplitGoesIdleTheWatermarkRisesToTheMaximum(t *testing.T) {
 	rt := NewRuntime(1)
 	out := &collector[int64]{}
-	a := NewSourceAssigner(rt, WatermarkStrategy{Interval: 200}, 1_000, 2, byValue, Output[int64](out))
+	a := NewSourceAssigner(rt, watermark.Strategy{Interval: 200 * time.Millisecond, Idleness: time.Second, Partitions: 2}, byValue, Output[int64](out))
 	rt.AdvanceTo(50)
 	a.CollectFrom(0, &Record[int64]{Value: 30_000})
 	a.CollectFrom(1, &Record[int64]{Value: 10_000})
@@ -120,7 +125,7 @@ func TestWhenTheLastActiveSplitGoesIdleTheWatermarkRisesToTheMaximum(t *testing.
 func TestEverySplitIdleAfterTheEndEmitsTheMaximum(t *testing.T) {
 	rt := NewRuntime(1)
 	out := &collector[int64]{}
-	a := NewSourceAssigner(rt, WatermarkStrategy{Interval: 200}, 1_000, 3, byValue, Output[int64](out))
+	a := NewSourceAssigner(rt, watermark.Strategy{Interval: 200 * time.Millisecond, Idleness: time.Second, Partitions: 3}, byValue, Output[int64](out))
 	rt.AdvanceTo(50)
 	a.CollectFrom(0, &Record[int64]{Value: 60_000})
 	rt.AdvanceTo(250)
@@ -143,7 +148,7 @@ func TestEverySplitIdleAfterTheEndEmitsTheMaximum(t *testing.T) {
 func TestEverySplitIdleWithoutARecordEmitsNothing(t *testing.T) {
 	rt := NewRuntime(1)
 	out := &collector[int64]{}
-	a := NewSourceAssigner(rt, WatermarkStrategy{Interval: 200}, 1_000, 2, byValue, Output[int64](out))
+	a := NewSourceAssigner(rt, watermark.Strategy{Interval: 200 * time.Millisecond, Idleness: time.Second, Partitions: 2}, byValue, Output[int64](out))
 	rt.RunUntilIdle()
 	expect(t, "no watermark", out.take())
 	if s := a.Splits(); !s[0].Idle || !s[1].Idle || a.Watermark() != MinWatermark {

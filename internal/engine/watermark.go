@@ -1,27 +1,16 @@
 package engine
 
-// WatermarkStrategy says how an assigner generates watermarks: Flink's
-// BoundedOutOfOrdernessWatermarks, emitted periodically on processing time.
-type WatermarkStrategy struct {
-	// OutOfOrderness is the bound B in milliseconds. Zero is
-	// WatermarkStrategy.for_monotonous_timestamps() (AscendingTimestampsWatermarks).
-	OutOfOrderness int64
-	// Interval is pipeline.auto-watermark-interval in milliseconds. Zero disables periodic
-	// watermarks, as in Flink (TimestampsAndWatermarksOperator.open registers no timer when
-	// the interval is not positive): event time then only moves on MaxWatermark. The
-	// engine applies no default; Flink's is DefaultWatermarkInterval.
-	Interval int64
-}
-
-// DefaultWatermarkInterval is Flink's pipeline.auto-watermark-interval: 200 ms.
-const DefaultWatermarkInterval int64 = 200
+import "github.com/labtui/labtui/internal/watermark"
 
 // TimestampAssigner is Flink's TimestampsAndWatermarksOperator: it stamps each record
 // with the timestamp extract returns, forwards it, and only then shows the timestamp to
-// its watermark generator, so a record never meets a watermark it caused. Every Interval
-// of processing time, at epoch multiples of the interval, it emits the largest timestamp
-// seen minus OutOfOrderness minus 1 ms, if that is larger than the last watermark it
-// emitted. Watermarks from upstream are ignored, except MaxWatermark, which is forwarded.
+// its watermark generator, so a record never meets a watermark it caused. Every period of
+// processing time (the strategy's Period), at epoch multiples of it, it emits the largest
+// timestamp seen minus OutOfOrderness minus 1 ms, if that is larger than the last
+// watermark it emitted. Watermarks from upstream are ignored, except MaxWatermark, which
+// is forwarded. The strategy's lengths count in whole milliseconds, as the engine's
+// clocks do (watermark.Strategy.Validate refuses finer ones); its At, Idleness and
+// Partitions are a source's (SourceAssigner) and are not read.
 //
 // A periodic emit can only change the watermark after a new element, so the assigner
 // schedules its next emit when an element arrives (at the first multiple of the interval
@@ -29,7 +18,9 @@ const DefaultWatermarkInterval int64 = 200
 // the same as a timer that never stops; an idle source costs nothing, and a simulated
 // clock can jump across a gap of days. After the last element exactly one emit is still
 // scheduled: the one a never-ending Kafka source's job makes within one interval of it
-// (Runtime.RunUntilIdle runs it). An Interval of zero schedules nothing.
+// (Runtime.RunUntilIdle runs it). With the interval watermark.Off nothing is scheduled, as
+// in Flink (TimestampsAndWatermarksOperator.open registers no timer when the interval is
+// not positive): event time then only moves on MaxWatermark.
 type TimestampAssigner[T any] struct {
 	extract  func(value *T, recordTimestamp int64) int64
 	out      Output[T]
@@ -43,15 +34,16 @@ type TimestampAssigner[T any] struct {
 }
 
 // NewTimestampAssigner returns an assigner that stamps records with extract, sends them
-// to out, and emits watermarks on rt's processing-time clock.
-func NewTimestampAssigner[T any](rt *Runtime, s WatermarkStrategy, extract func(value *T, recordTimestamp int64) int64, out Output[T]) *TimestampAssigner[T] {
+// to out, and emits watermarks on rt's processing-time clock as s says.
+func NewTimestampAssigner[T any](rt *Runtime, s watermark.Strategy, extract func(value *T, recordTimestamp int64) int64, out Output[T]) *TimestampAssigner[T] {
+	bound := s.OutOfOrderness.Milliseconds()
 	a := &TimestampAssigner[T]{
 		extract:  extract,
 		out:      out,
 		rt:       rt,
-		bound:    s.OutOfOrderness,
-		interval: s.Interval,
-		maxTs:    MinWatermark + s.OutOfOrderness + 1,
+		bound:    bound,
+		interval: s.Period().Milliseconds(),
+		maxTs:    MinWatermark + bound + 1,
 		emitted:  MinWatermark,
 	}
 	a.tick = a.onPeriodicEmit

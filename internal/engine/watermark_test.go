@@ -1,13 +1,18 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/labtui/labtui/internal/watermark"
+)
 
 func byValue(v *int64, _ int64) int64 { return *v }
 
 func TestAssignerEmitsLargestTimestampMinusBoundMinusOneOnTicks(t *testing.T) {
 	rt := NewRuntime(1_000)
 	out := &collector[int64]{}
-	a := NewTimestampAssigner(rt, WatermarkStrategy{OutOfOrderness: 500, Interval: 200}, byValue, Output[int64](out))
+	a := NewTimestampAssigner(rt, watermark.Strategy{OutOfOrderness: 500 * time.Millisecond, Interval: 200 * time.Millisecond}, byValue, Output[int64](out))
 	rt.AdvanceTo(1_050)
 	a.Collect(&Record[int64]{Value: 10_000, Timestamp: -1})
 	a.Collect(&Record[int64]{Value: 9_000})
@@ -24,7 +29,7 @@ func TestAssignerEmitsLargestTimestampMinusBoundMinusOneOnTicks(t *testing.T) {
 func TestMonotonousAssignerNeverEmitsTheInitialWatermark(t *testing.T) {
 	rt := NewRuntime(0)
 	out := &collector[int64]{}
-	NewTimestampAssigner(rt, WatermarkStrategy{}, byValue, Output[int64](out))
+	NewTimestampAssigner(rt, watermark.Strategy{}, byValue, Output[int64](out))
 	rt.AdvanceTo(10_000) // fifty ticks with no element
 	expect(t, "idle assigner", out.take())
 }
@@ -32,7 +37,7 @@ func TestMonotonousAssignerNeverEmitsTheInitialWatermark(t *testing.T) {
 func TestTickAndRecordInTheSameMillisecond(t *testing.T) {
 	rt := NewRuntime(0)
 	out := &collector[int64]{}
-	a := NewTimestampAssigner(rt, WatermarkStrategy{Interval: 200}, byValue, Output[int64](out))
+	a := NewTimestampAssigner(rt, watermark.Strategy{Interval: 200 * time.Millisecond}, byValue, Output[int64](out))
 	rt.AdvanceTo(100)
 	a.Collect(&Record[int64]{Value: 5_000})
 	// The tick is due at 200; a record arriving at processing time 200 comes first
@@ -47,7 +52,7 @@ func TestTickAndRecordInTheSameMillisecond(t *testing.T) {
 func TestAssignerIgnoresUpstreamWatermarksButMax(t *testing.T) {
 	rt := NewRuntime(0)
 	out := &collector[int64]{}
-	a := NewTimestampAssigner(rt, WatermarkStrategy{}, byValue, Output[int64](out))
+	a := NewTimestampAssigner(rt, watermark.Strategy{Interval: watermark.Off}, byValue, Output[int64](out))
 	a.EmitWatermark(50_000)
 	expect(t, "upstream watermark", out.take())
 	a.EmitWatermark(MaxWatermark)
@@ -60,7 +65,7 @@ func TestAssignerIgnoresUpstreamWatermarksButMax(t *testing.T) {
 func TestAssignerTicksAtEpochMultiplesOfTheInterval(t *testing.T) {
 	rt := NewRuntime(1_234)
 	out := &collector[int64]{}
-	a := NewTimestampAssigner(rt, WatermarkStrategy{Interval: 1_000}, byValue, Output[int64](out))
+	a := NewTimestampAssigner(rt, watermark.Strategy{Interval: time.Second}, byValue, Output[int64](out))
 	a.Collect(&Record[int64]{Value: 100})
 	rt.AdvanceTo(2_000)
 	expect(t, "before the tick at 2000", out.take(), "100@100")
@@ -121,15 +126,15 @@ func equal(a, b []int64) bool {
 	return true
 }
 
-func TestZeroIntervalDisablesPeriodicWatermarks(t *testing.T) {
+func TestIntervalOffDisablesPeriodicWatermarks(t *testing.T) {
 	rt := NewRuntime(0)
 	out := &collector[int64]{}
-	a := NewTimestampAssigner(rt, WatermarkStrategy{Interval: 0}, byValue, Output[int64](out))
+	a := NewTimestampAssigner(rt, watermark.Strategy{Interval: watermark.Off}, byValue, Output[int64](out))
 	a.Collect(&Record[int64]{Value: 5_000})
 	rt.AdvanceTo(3_600_000)
 	expect(t, "no periodic emit in an hour", out.take(), "5000@5000")
 	if n := rt.PendingTimers(); n != 0 {
-		t.Fatalf("%d timers scheduled with the interval at 0", n)
+		t.Fatalf("%d timers scheduled with the interval off", n)
 	}
 	a.EmitWatermark(MaxWatermark)
 	expect(t, "only the drain moves event time", out.take(), "WM(9223372036854775807)")
@@ -141,7 +146,7 @@ func TestZeroIntervalDisablesPeriodicWatermarks(t *testing.T) {
 func TestTheEmitAfterTheLastElementRunsWhenTheClockRunsOn(t *testing.T) {
 	rt := NewRuntime(0)
 	out := &collector[int64]{}
-	a := NewTimestampAssigner(rt, WatermarkStrategy{Interval: 1_000}, byValue, Output[int64](out))
+	a := NewTimestampAssigner(rt, watermark.Strategy{Interval: time.Second}, byValue, Output[int64](out))
 	rt.AdvanceTo(1_500)
 	a.Collect(&Record[int64]{Value: 7_000})
 	rt.RunUntilIdle()

@@ -2,6 +2,7 @@ package enginejob
 
 import (
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 
 	"github.com/labtui/labtui/internal/engine"
 	"github.com/labtui/labtui/internal/gateway"
@@ -54,17 +55,16 @@ func New(rt *engine.Runtime, opts jobspec.Options, sink func(jobspec.Result)) (*
 		records = &tap{j: j, out: records}
 	}
 	if opts.Timestamp == jobspec.StartedTS {
-		records = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), startedTS, records)
+		records = engine.NewTimestampAssigner(rt, opts.Watermarks, startedTS, records)
 	}
 	asm := &requestAssembler{prices: priceCache{table: opts.Prices}, forgetAfter: opts.ForgetAfter.Or(jobspec.DefaultForgetAfter), stats: &j.stats,
 		maxPending: jobspec.MaxPendingHalves}
 	j.assemble = engine.NewKeyedProcess(requestID, engine.KeyedProcessFunction[pendingHalf, sourceEvent, Request](asm), records).
 		HashedBy(requestIDHash)
-	if opts.Watermarks.At == jobspec.SourceWatermarks {
-		j.atSource = engine.NewSourceAssigner(rt, strategy(opts.Watermarks), opts.Watermarks.Idleness,
-			opts.Watermarks.Partitions, eventTS, engine.Output[sourceEvent](j.assemble))
+	if opts.Watermarks.At == watermark.Source {
+		j.atSource = engine.NewSourceAssigner(rt, opts.Watermarks, eventTS, engine.Output[sourceEvent](j.assemble))
 	} else {
-		j.assign = engine.NewTimestampAssigner(rt, strategy(opts.Watermarks), eventTS, engine.Output[sourceEvent](j.assemble))
+		j.assign = engine.NewTimestampAssigner(rt, opts.Watermarks, eventTS, engine.Output[sourceEvent](j.assemble))
 	}
 	return j, nil
 }
@@ -246,8 +246,3 @@ func (t *tap) Collect(rec *engine.Record[Request]) {
 }
 
 func (t *tap) EmitWatermark(wm int64) { t.out.EmitWatermark(wm) }
-
-// strategy is the engine's form of the job's watermark options.
-func strategy(w jobspec.Watermarks) engine.WatermarkStrategy {
-	return engine.WatermarkStrategy{OutOfOrderness: w.OutOfOrderness, Interval: w.Interval.Or(jobspec.DefaultWatermarkInterval)}
-}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 	"strconv"
 	"strings"
 	"testing"
@@ -207,7 +208,7 @@ func TestForgetAfterZeroForgetsAtTheHalfsOwnTimestamp(t *testing.T) {
 // job names each partition's own watermark; partition 1 has brought nothing, so the
 // source's watermark, and the windows', stays at MinWatermark.
 func TestPartitionsShowWhichPartitionHoldsTheSourceBack(t *testing.T) {
-	h := newJob(t, jobspec.Options{Watermarks: jobspec.Watermarks{At: jobspec.SourceWatermarks, Partitions: 2}})
+	h := newJob(t, jobspec.Options{Watermarks: watermark.Strategy{At: watermark.Source, Partitions: 2}})
 	h.feed(at(0, 1), started("r-1", "acme", at(0, 1)))
 	h.feed(at(0, 2), completed("r-1", "acme", at(0, 2)))
 	h.job.Advance(at(0, 3))

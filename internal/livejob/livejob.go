@@ -20,6 +20,7 @@ import (
 	"github.com/labtui/labtui/internal/enginejob"
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // StartAt says where a new job starts reading: Flink's OffsetsInitializer.
@@ -125,7 +126,7 @@ func Start(ctx context.Context, cfg Config, sink func(jobspec.Result)) (*Job, er
 	if err != nil {
 		return nil, fmt.Errorf("start the job's Kafka consumer: %w", err)
 	}
-	if w := &cfg.Job.Watermarks; w.At == jobspec.SourceWatermarks && w.Partitions == 0 {
+	if w := &cfg.Job.Watermarks; w.At == watermark.Source && w.Partitions == 0 {
 		// A KafkaSource assigns every partition of its topic when it starts, so one that
 		// never brings a record holds the source's watermark back: ask the broker how many.
 		n, err := partitionsOf(ctx, client, cfg.Topic)
@@ -137,7 +138,7 @@ func Start(ctx context.Context, cfg Config, sink func(jobspec.Result)) (*Job, er
 	}
 	now := cfg.Now().UnixMilli()
 	j := &Job{cfg: cfg, client: client, changed: make(chan struct{}, 1), done: make(chan struct{})}
-	j.reads.Bound = cfg.Job.Watermarks.OutOfOrderness
+	j.reads.Bound = cfg.Job.Watermarks.OutOfOrderness.Milliseconds()
 	job, err := enginejob.New(engine.NewRuntime(now), cfg.Job, func(r jobspec.Result) {
 		if r.Kind == jobspec.LateResult {
 			j.reads.LateRecord(j.reading, r.Record.EventWindowEnd)

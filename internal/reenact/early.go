@@ -7,6 +7,7 @@ import (
 	"github.com/labtui/labtui/internal/engine"
 	"github.com/labtui/labtui/internal/enginejob"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // heldResults is how many results a job run early holds back in memory (32,768: 5.8 MB);
@@ -127,7 +128,7 @@ func (e *early) read(b, from int) (ok bool) {
 // partition read so far, with watermarks at the source: false ends the bet, when a record
 // or a tombstone of another partition came after the job was made.
 func (e *early) knowsPartitions() bool {
-	return e.job == nil || e.cfg.Job.Watermarks.At != jobspec.SourceWatermarks || int(e.recs.maxPartition) < e.partitions
+	return e.job == nil || e.cfg.Job.Watermarks.At != watermark.Source || int(e.recs.maxPartition) < e.partitions
 }
 
 // handOver hands the job the records whose turn has come: while every partition read

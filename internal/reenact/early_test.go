@@ -13,10 +13,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/recording"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // replayed is everything a replay hands its caller: each result, each line reported bad
@@ -269,9 +271,9 @@ func checkRecordedIsSorted(t *testing.T, seed uint64, n int, shape uint8) (fromF
 	cfg := Config{Job: jobspec.Options{Trace: rng.IntN(2) == 0}, Drain: rng.IntN(2) == 0}
 	switch rng.IntN(3) {
 	case 1:
-		cfg.Job.Watermarks = jobspec.Watermarks{At: jobspec.SourceWatermarks, Idleness: int64(rng.IntN(2) * 2000)}
+		cfg.Job.Watermarks = watermark.Strategy{At: watermark.Source, Idleness: time.Duration(rng.IntN(2)) * 2 * time.Second}
 	case 2:
-		cfg.Job.Watermarks.OutOfOrderness = 1500
+		cfg.Job.Watermarks.OutOfOrderness = 1500 * time.Millisecond
 	}
 	what := fmt.Sprintf("seed %d, %d records, shape %#x, %+v", seed, n, shape, cfg)
 	want := sortedReplay(pipeSource(text), cfg)
@@ -331,7 +333,7 @@ func FuzzRecordedPaceIsTheSortedReplay(f *testing.F) {
 func TestRecordedPaceHandsTheRecordedHourOverWhileReadingIt(t *testing.T) {
 	for _, cfg := range []Config{
 		{Job: jobspec.Options{Trace: true}},
-		{Job: jobspec.Options{Watermarks: jobspec.Watermarks{At: jobspec.SourceWatermarks}}, Drain: true},
+		{Job: jobspec.Options{Watermarks: watermark.Strategy{At: watermark.Source}}, Drain: true},
 	} {
 		open := func() *recording.Reader {
 			r, err := recording.Open(context.Background(), recordedHour)

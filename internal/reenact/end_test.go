@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/recording"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // t10 is 2026-11-29T10:00:00Z; clock(m, s, ms) is m minutes, s seconds and ms after it.
@@ -112,7 +114,7 @@ func TestTheLastRecordInTheLastIntervalOfAMinute(t *testing.T) {
 // at 10:02:00.000, the very end of r-2's processing-time window; it runs after that
 // window's timer (due at 10:01:59.999) and fires [10:00, 10:01).
 func TestAnIntervalLongerThanWhatIsLeft(t *testing.T) {
-	cfg := Config{Pace: Recorded, Job: jobspec.Options{Watermarks: jobspec.Watermarks{Interval: jobspec.Ms(60_000)}}}
+	cfg := Config{Pace: Recorded, Job: jobspec.Options{Watermarks: watermark.Strategy{Interval: time.Minute}}}
 	got, _ := replayLines(t, cfg,
 		startedAt("r-1", clock(0, 10, 0)), completedAt("r-1", clock(0, 11, 0)),
 		startedAt("r-2", clock(1, 20, 0)), completedAt("r-2", clock(1, 21, 0)))
@@ -143,7 +145,7 @@ func TestFastPaceStandsOneIntervalAfterTheEndOfTheTopic(t *testing.T) {
 // the maximum watermark; processing time is unchanged.
 func TestIntervalZeroFiresEventTimeOnlyOnTheDrain(t *testing.T) {
 	lines := []line{startedAt("r-1", clock(0, 10, 0)), completedAt("r-1", clock(0, 11, 0)), startedAt("r-2", clock(2, 10, 0))}
-	off := jobspec.Options{Watermarks: jobspec.Watermarks{Interval: jobspec.Ms(0)}}
+	off := jobspec.Options{Watermarks: watermark.Strategy{Interval: watermark.Off}}
 	got, _ := replayLines(t, Config{Pace: Recorded, Job: off}, lines...)
 	expectLines(t, got, minute("processing-time", 0, "0.1", 1), pendingMinute("event-time", 0, "0.1", 1))
 	got, _ = replayLines(t, Config{Pace: Recorded, Job: off, Drain: true}, lines...)

@@ -12,6 +12,7 @@ import (
 	"github.com/labtui/labtui/internal/enginejob"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/recording"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Pace says how a replay moves processing time.
@@ -117,7 +118,7 @@ func runFast(ctx context.Context, src Source, cfg Config, topic partitionCount, 
 	}
 	opts := cfg.Job
 	var next func() ([]recording.Record, error)
-	if opts.Watermarks.At != jobspec.SourceWatermarks {
+	if opts.Watermarks.At != watermark.Source {
 		ahead := readAhead(src)
 		defer ahead.stop()
 		next = ahead.batch
@@ -175,7 +176,7 @@ func runFast(ctx context.Context, src Source, cfg Config, topic partitionCount, 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	job.Advance(now() + job.Options().Watermarks.Interval.Or(jobspec.DefaultWatermarkInterval))
+	job.Advance(now() + job.Options().Watermarks.Period().Milliseconds())
 	finish(job, cfg, sum, sink)
 	return readErr
 }
@@ -185,7 +186,7 @@ func runFast(ctx context.Context, src Source, cfg Config, topic partitionCount, 
 // partition up to the highest a record or a tombstone names (one above it, with no record
 // at all, is unknown then).
 func withPartitions(opts jobspec.Options, recs *records) jobspec.Options {
-	if opts.Watermarks.At != jobspec.SourceWatermarks {
+	if opts.Watermarks.At != watermark.Source {
 		return opts
 	}
 	opts.Watermarks.Partitions = max(opts.Watermarks.Partitions, int(recs.topic.n), int(recs.maxPartition)+1)

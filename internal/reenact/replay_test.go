@@ -4,9 +4,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/recording"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 const seedBurst = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
@@ -72,7 +74,7 @@ func TestSeedBurstTraceShowsTheWatermarkR103Met(t *testing.T) {
 }
 
 func TestSeedBurstWithOutOfOrdernessAndDrainBillsEventTime(t *testing.T) {
-	cfg := Config{Pace: Recorded, Drain: true, Job: jobspec.Options{Watermarks: jobspec.Watermarks{OutOfOrderness: 40_000}}}
+	cfg := Config{Pace: Recorded, Drain: true, Job: jobspec.Options{Watermarks: watermark.Strategy{OutOfOrderness: 40 * time.Second}}}
 	got, sum := run(t, seedBurst, cfg, false)
 	expectLines(t, got,
 		`{"sink":"processing-time","tenant_id":"acme","window_start":1795946400000,"window_end":1795946460000,"usd":0.2,"requests":2}`,

@@ -6,9 +6,11 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/recording"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // onPartition moves l to partition p, for tenant globex.
@@ -29,8 +31,8 @@ func stalled() []line {
 	}
 }
 
-func atSource(idleness int64) Config {
-	return Config{Pace: Recorded, Job: jobspec.Options{Watermarks: jobspec.Watermarks{At: jobspec.SourceWatermarks, Idleness: idleness}}}
+func atSource(idleness time.Duration) Config {
+	return Config{Pace: Recorded, Job: jobspec.Options{Watermarks: watermark.Strategy{At: watermark.Source, Idleness: idleness}}}
 }
 
 // TestAStalledPartitionFreezesEventTimeAtTheSource: with the watermark strategy on the
@@ -59,7 +61,7 @@ func TestIdlenessUnfreezesAStalledPartition(t *testing.T) {
 		minute("processing-time", 1, "0.1", 1), minute("event-time", 1, "0.1", 1),
 		minute("processing-time", 2, "0.1", 1), pendingMinute("event-time", 2, "0.1", 1),
 	}
-	got, _ := replayLines(t, atSource(30_000), stalled()...)
+	got, _ := replayLines(t, atSource(30*time.Second), stalled()...)
 	expectLines(t, got, want...)
 	got, _ = replayLines(t, Config{Pace: Recorded}, stalled()...)
 	expectLines(t, got, want...)
@@ -114,7 +116,7 @@ func farAhead() []line {
 // (CombinedWatermarkStatus: allIdle ? max : min). Every acme minute fires; globex's
 // [10:05, 10:06) waits.
 func TestWhenEveryPartitionIsIdleAfterTheEndTheWatermarkIsTheFurthestAhead(t *testing.T) {
-	got, _ := replayLines(t, atSource(60_000), farAhead()...)
+	got, _ := replayLines(t, atSource(time.Minute), farAhead()...)
 	expectLines(t, got,
 		minute("processing-time", 0, "0.1", 1), tenantMinute("processing-time", "globex", 0, "0.1", 1),
 		minute("event-time", 0, "0.1", 1),
@@ -129,7 +131,7 @@ func TestWhenEveryPartitionIsIdleAfterTheEndTheWatermarkIsTheFurthestAhead(t *te
 // at 10:04:10.999 does not lower the watermark): it is dropped with that watermark.
 func TestEveryPartitionIdleDuringASilenceMakesWhatFollowsLate(t *testing.T) {
 	lines := append(farAhead(), startedAt("r-4", clock(4, 10, 0)), completedAt("r-4", clock(4, 11, 0)))
-	got, _ := replayLines(t, atSource(60_000), lines...)
+	got, _ := replayLines(t, atSource(time.Minute), lines...)
 	expectLines(t, got,
 		minute("processing-time", 0, "0.1", 1), tenantMinute("processing-time", "globex", 0, "0.1", 1),
 		minute("event-time", 0, "0.1", 1),
@@ -171,7 +173,7 @@ func TestAPartitionOfOnlyTombstonesHoldsTheWatermarkBack(t *testing.T) {
 		minute("processing-time", 1, "0.1", 1), minute("event-time", 1, "0.1", 1),
 		minute("processing-time", 2, "0.1", 1), pendingMinute("event-time", 2, "0.1", 1),
 	}
-	got, _ = replayLines(t, atSource(30_000), onlyTombstones()...)
+	got, _ = replayLines(t, atSource(30*time.Second), onlyTombstones()...)
 	expectLines(t, got, want...)
 	got, _ = replayLines(t, Config{Pace: Recorded}, onlyTombstones()...)
 	expectLines(t, got, want...)

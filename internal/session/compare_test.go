@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/diff"
@@ -13,6 +14,7 @@ import (
 	"github.com/labtui/labtui/internal/recording"
 	"github.com/labtui/labtui/internal/reenact"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 const seedBurst = "../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
@@ -208,7 +210,7 @@ func TestA43DiffPutsTheLateRecordsDownToTheStrategies(t *testing.T) {
 	l := newLabWith(Config{Reenact: reference})
 	l.h.ReplayAsked("hour.jsonl.gz", jobspec.CompletedTS)
 	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS,
-		Recording: "hour.jsonl.gz", Watermarks: jobspec.Watermarks{OutOfOrderness: 40_000}}})
+		Recording: "hour.jsonl.gz", Watermarks: watermark.Strategy{OutOfOrderness: 40 * time.Second}}})
 	l.apply(backend.Update{Results: []jobspec.Result{fired(jobspec.ProcessingTimeResult, "acme", 0, 0.3, 3), fired(jobspec.EventTimeResult, "acme", 0, 0.3, 3)}})
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 6, Done: true}})
 	c := l.h.an.diffs[l.h.Current().ID]

@@ -9,6 +9,7 @@ import (
 	"github.com/labtui/labtui/internal/export"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
 	"github.com/labtui/labtui/labs/lab4"
 )
 
@@ -129,7 +130,7 @@ func TestAnEarlierSessionsPinnedFindingIsOfferedOnlyWhatOutweighsIt(t *testing.T
 // Repin takes the newer one.
 func TestAnAnsweredReplaysComparisonStaysWhatTheAnswerSaw(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
-	unevenReplay(l, jobspec.Watermarks{}, nil)
+	unevenReplay(l, watermark.Strategy{}, nil)
 	answers := map[string]string{"4.3a": "one enormous minute"}
 	l.h.Answered(answers)
 	if f := l.h.Finding("4.3"); f == nil || !f.Pinned || f.Run.ID != 1 {

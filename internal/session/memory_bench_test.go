@@ -3,6 +3,7 @@ package session_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"runtime"
@@ -11,18 +12,21 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/labtui/labtui/generator"
 	"github.com/labtui/labtui/inject"
+	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/backend/embedded"
 	"github.com/labtui/labtui/internal/broker"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/memlimit"
 	"github.com/labtui/labtui/internal/reenact"
 	"github.com/labtui/labtui/internal/session"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 const recordedHour = "../../labs/04-event-time-and-processing-time/data/recorded-hour.jsonl.gz"
@@ -95,7 +99,7 @@ func walk(b *testing.B, withSession bool, replays int) {
 	}
 	d.reread(b, produced)
 	for _, f := range []jobspec.TimestampField{jobspec.CompletedTS, jobspec.StartedTS} {
-		if err := d.lab.Reconfigure(ctx, f, jobspec.Watermarks{OutOfOrderness: 40_000}); err != nil {
+		if err := d.lab.Reconfigure(ctx, f, watermark.Strategy{OutOfOrderness: 40 * time.Second}); err != nil {
 			b.Fatal(err)
 		}
 		d.reread(b, produced)
@@ -217,9 +221,60 @@ type driver struct {
 	lab    *embedded.Lab
 	sess   *session.Session
 	cancel context.CancelFunc
-	idle   chan chan bool
-	do     chan func(*session.Session)
-	done   chan struct{}
+	// idle takes a channel the loop closes once no task is running or waiting.
+	idle chan chan struct{}
+	do   chan func(*session.Session)
+	done chan struct{}
+
+	mu      sync.Mutex
+	applied applied
+}
+
+// applied is how far the lab's updates have come through the loop: applied to the
+// session, or, without one, read and dropped. Updates come in the order things happened
+// (backend.Update), so a status applied means every result the job wrote before it was
+// applied too.
+type applied struct {
+	// run is the newest run an update named; events is what the newest status of that
+	// run counted the job had read (jobspec.Stats.Events).
+	run    int
+	events int64
+	// replayDone is the run of the last replay completion (ReplayProgress.Done), which
+	// the backend sends after every result of the replay.
+	replayDone int
+}
+
+// note records that the loop has applied (or dropped) u.
+func (d *driver) note(u backend.Update) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	a := &d.applied
+	if u.Run > a.run {
+		a.run, a.events = u.Run, 0
+	}
+	if u.Status != nil && u.Run == a.run {
+		a.events = u.Status.Job.Events
+	}
+	if u.Replay != nil && u.Replay.Done {
+		a.replayDone = u.Run
+	}
+}
+
+// await waits until ok holds of what the loop has applied, looking every 10 ms, and
+// fails the benchmark with what after limit.
+func (d *driver) await(b *testing.B, limit time.Duration, ok func(applied) bool, what func(applied) string) {
+	b.Helper()
+	for deadline := time.Now().Add(limit); ; time.Sleep(10 * time.Millisecond) {
+		d.mu.Lock()
+		a := d.applied
+		d.mu.Unlock()
+		if ok(a) {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("after %s: %s", limit, what(a))
+		}
+	}
 }
 
 func newDriver(b *testing.B, withSession bool) *driver {
@@ -232,7 +287,7 @@ func newDriver(b *testing.B, withSession bool) *driver {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &driver{lab: lab, cancel: cancel, idle: make(chan chan bool), do: make(chan func(*session.Session)), done: make(chan struct{})}
+	d := &driver{lab: lab, cancel: cancel, idle: make(chan chan struct{}), do: make(chan func(*session.Session)), done: make(chan struct{})}
 	if withSession {
 		d.sess = session.New(session.Config{Recording: recordedHour, Reenact: func(ctx context.Context, path string, job jobspec.Options) ([]jobspec.Result, error) {
 			return reenact.Results(ctx, path, reenact.Config{Pace: reenact.Recorded, Job: job})
@@ -253,6 +308,16 @@ func (d *driver) loop(ctx context.Context) {
 	outcomes := make(chan session.Outcome)
 	var queue []session.Task
 	running := false
+	var settling []chan struct{} // closed once no task runs or waits
+	answer := func() {
+		if running || len(queue) > 0 {
+			return
+		}
+		for _, c := range settling {
+			close(c)
+		}
+		settling = nil
+	}
 	start := func(ts []session.Task) {
 		queue = append(queue, ts...)
 		if running || len(queue) == 0 {
@@ -271,13 +336,16 @@ func (d *driver) loop(ctx context.Context) {
 				return
 			}
 			start(d.sess.Apply(u))
+			d.note(u)
 		case o := <-outcomes:
 			running = false
 			start(d.sess.Finish(o))
+			answer()
 		case f := <-d.do:
 			f(d.sess)
-		case reply := <-d.idle:
-			reply <- !running && len(queue) == 0
+		case c := <-d.idle:
+			settling = append(settling, c)
+			answer()
 		case <-ctx.Done():
 			return
 		}
@@ -289,34 +357,29 @@ func (d *driver) drop(ctx context.Context) {
 	updates := d.lab.Updates()
 	for {
 		select {
-		case _, ok := <-updates:
+		case u, ok := <-updates:
 			if !ok {
 				return
 			}
+			d.note(u)
 		case <-d.do:
-		case reply := <-d.idle:
-			reply <- true
+		case c := <-d.idle:
+			close(c)
 		case <-ctx.Done():
 			return
 		}
 	}
 }
 
-// settle waits until no task is running or waiting, twice in a row 100 ms apart.
+// settle waits until no task of the session is running or waiting: the tasks the updates
+// applied so far started, and those their outcomes started in turn.
 func (d *driver) settle(b *testing.B) {
-	deadline := time.Now().Add(5 * time.Minute)
-	for quiet := 0; quiet < 2; {
-		reply := make(chan bool)
-		d.idle <- reply
-		if <-reply {
-			quiet++
-		} else {
-			quiet = 0
-		}
-		if time.Now().After(deadline) {
-			b.Fatal("the session's tasks did not finish in 5 minutes")
-		}
-		time.Sleep(100 * time.Millisecond)
+	idle := make(chan struct{})
+	d.idle <- idle
+	select {
+	case <-idle:
+	case <-time.After(5 * time.Minute):
+		b.Fatal("the session's tasks did not finish in 5 minutes")
 	}
 }
 
@@ -388,17 +451,15 @@ func (c *gatedClock) SleepUntil(ctx context.Context, t time.Time) error {
 // waiting reports whether a sleep is held at the gate.
 func (c *gatedClock) waiting() bool { return c.blocked.Load() > 0 }
 
-// reread waits until the lab's job has read the live hour's events and what it wrote has
-// reached the session.
+// reread waits until the lab's job has read the live hour's events and what it wrote
+// meanwhile has reached the session: a status of the job's run counting them all is
+// applied, after every result before it.
 func (d *driver) reread(b *testing.B, produced int64) {
-	deadline := time.Now().Add(3 * time.Minute)
-	for d.lab.Status().Job.Events < produced {
-		if time.Now().After(deadline) {
-			b.Fatalf("the lab's job read %d of the hour's %d events", d.lab.Status().Job.Events, produced)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(time.Second) // the last results reach the session
+	run := d.lab.Run()
+	d.await(b, 3*time.Minute, func(a applied) bool { return a.run == run && a.events >= produced }, func(a applied) string {
+		return fmt.Sprintf("run %d of the lab's job read %d of the hour's %d events; the session has run %d's status of %d",
+			run, d.lab.Status().Job.Events, produced, a.run, a.events)
+	})
 	d.settle(b)
 }
 
@@ -409,7 +470,11 @@ func (d *driver) replay(b *testing.B, field jobspec.TimestampField) {
 	if err := d.lab.Replay(context.Background(), recordedHour, field); err != nil {
 		b.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // the replay's last updates reach the session
+	// Replay returns once its completion is queued, after the replay's every result.
+	run := d.lab.Run()
+	d.await(b, time.Minute, func(a applied) bool { return a.replayDone == run }, func(a applied) string {
+		return fmt.Sprintf("the completion of the replay (run %d) has not reached the session, which has run %d's", run, a.replayDone)
+	})
 	d.settle(b)
 }
 

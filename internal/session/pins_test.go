@@ -2,16 +2,16 @@ package session
 
 import (
 	"fmt"
-	"github.com/labtui/labtui/labs/lab4"
-	"time"
-
-	"github.com/labtui/labtui/internal/export"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/export"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
+	"github.com/labtui/labtui/labs/lab4"
 )
 
 // twoLiveRunsAndAReplay is run 1 with three agreeing minutes, run 2 (after x) with five,
@@ -25,7 +25,7 @@ func twoLiveRunsAndAReplay(l *lab) {
 	for m := int64(4); m < 9; m++ {
 		l.minute(m, 0.2, 0.2)
 	}
-	unevenReplay(l, jobspec.Watermarks{}, nil)
+	unevenReplay(l, watermark.Strategy{}, nil)
 }
 
 func TestPinChoicesSayWhichRunsCanBackAnExerciseAndWhyTheOthersCannot(t *testing.T) {
@@ -94,8 +94,8 @@ func TestPinningAnotherRunMakesItBackTheStepUntilUnpinned(t *testing.T) {
 
 func TestAReplayWhoseDiffWasLetGoCanStillBack43(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
-	unevenReplay(l, jobspec.Watermarks{}, nil)
-	unevenReplayAt(l, 1, jobspec.Watermarks{At: jobspec.SourceWatermarks}, nil)
+	unevenReplay(l, watermark.Strategy{}, nil)
+	unevenReplayAt(l, 1, watermark.Strategy{At: watermark.Source}, nil)
 	if f := l.h.Finding("4.3"); f == nil || f.Run.ID != 2 {
 		t.Fatalf("the rule's pick: %+v", f)
 	}
@@ -147,7 +147,7 @@ func TestARestartOnTheReplaysTopicIsNotCalledNotAReplay(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
 	twoLiveRunsAndAReplay(l)
 	l.apply(backend.Update{Run: 4, Restarted: &backend.Restart{Run: 4, Cause: backend.CauseStrategy, Reason: "strategy",
-		Timestamp: jobspec.CompletedTS, Recording: "hour.jsonl.gz", Watermarks: jobspec.Watermarks{At: jobspec.SourceWatermarks}}})
+		Timestamp: jobspec.CompletedTS, Recording: "hour.jsonl.gz", Watermarks: watermark.Strategy{At: watermark.Source}}})
 	run := l.h.Current()
 	if run.Replay || !run.ReadsRecording() {
 		t.Fatalf("run %d: Replay %v, ReadsRecording %v", run.ID, run.Replay, run.ReadsRecording())

@@ -8,6 +8,7 @@ import (
 	"github.com/labtui/labtui/internal/export"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // TestTheSheetListsEveryReplayWithItsStrategyLateRecordsAndLead restores a replay saved
@@ -23,8 +24,8 @@ func TestTheSheetListsEveryReplayWithItsStrategyLateRecordsAndLead(t *testing.T)
 	l.started()
 	l.h.Restore(saved)
 	l.minute(0, 0.2, 0.2)
-	unevenReplay(l, jobspec.Watermarks{}, &jobspec.Reads{Late: 2, AheadLate: 1, Max: jobspec.Lead{Ahead: 2, Behind: 0, By: 41300}})
-	unevenReplayAt(l, 1, jobspec.Watermarks{At: jobspec.SourceWatermarks}, &jobspec.Reads{Max: jobspec.Lead{Ahead: 1, Behind: 2, By: 2500}})
+	unevenReplay(l, watermark.Strategy{}, &jobspec.Reads{Late: 2, AheadLate: 1, Max: jobspec.Lead{Ahead: 2, Behind: 0, By: 41300}})
+	unevenReplayAt(l, 1, watermark.Strategy{At: watermark.Source}, &jobspec.Reads{Max: jobspec.Lead{Ahead: 1, Behind: 2, By: 2500}})
 	if err := l.h.pin("4.3", 6); err != nil {
 		t.Fatal(err)
 	}

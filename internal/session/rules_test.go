@@ -2,14 +2,16 @@ package session
 
 import (
 	"context"
-	"github.com/labtui/labtui/labs/lab4"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/minutes"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
+	"github.com/labtui/labtui/labs/lab4"
 )
 
 // started begins the lab's first run at 09:59:55, as a backend reports its start.
@@ -161,7 +163,7 @@ func TestALaterProperHiccupUpdatesTheEvidenceUnlessTheAnswerPinnedIt(t *testing.
 }
 
 func TestBoundedOutOfOrdernessIsNot42sStrategy(t *testing.T) {
-	l := newLabWith(Config{Job: jobspec.Options{Watermarks: jobspec.Watermarks{OutOfOrderness: 40000}}})
+	l := newLabWith(Config{Job: jobspec.Options{Watermarks: watermark.Strategy{OutOfOrderness: 40 * time.Second}}})
 	l.minute(0, 0.2, 0.2)
 	l.apply(backend.Update{Status: held(t0+40000, t0+39000, true)})
 	l.apply(backend.Update{Status: held(t0+75000, t0+69000, false)})
@@ -260,7 +262,7 @@ func TestASecondHiccupUnderABoundAboveTheHoldIs42sEventTimeColumn(t *testing.T) 
 		t.Fatalf("after the first hiccup: %+v", f)
 	}
 	l.apply(backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseStrategy, Reason: "strategy", At: t0 + 125000,
-		Watermarks: jobspec.Watermarks{OutOfOrderness: 40000}}})
+		Watermarks: watermark.Strategy{OutOfOrderness: 40 * time.Second}}})
 	l.minute(3, 0.2, 0.2)
 	l.minute(4, 0.2, 0.2)
 	l.apply(backend.Update{Status: held(t0+340000, t0+299000, true)})

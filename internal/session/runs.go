@@ -9,6 +9,7 @@ import (
 	"github.com/labtui/labtui/internal/minutes"
 	"github.com/labtui/labtui/internal/ring"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
 	"github.com/labtui/labtui/labs/lab4"
 )
 
@@ -71,7 +72,7 @@ type Run struct {
 	Cause backend.Cause
 	// Watermarks are the run's watermark options; the zero value is
 	// for_monotonous_timestamps() with the default interval.
-	Watermarks jobspec.Watermarks
+	Watermarks watermark.Strategy
 	// Recording is the recording a replay run reads, as its restart named it.
 	Recording string
 	// backendRun is the backend's number for the run (Update.Run), 0 when not known.

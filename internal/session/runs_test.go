@@ -9,6 +9,7 @@ import (
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 func traceResult(id string) jobspec.Result {
@@ -402,7 +403,7 @@ func TestAReplayWithMoreLateRecordsThanTheLastKeepsItsArray(t *testing.T) {
 func TestANewerReplayOfTheSameHourTakesThePlaceOfTheLastOnesResults(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
 	l.minute(0, 0.2, 0.2)                        // the live run
-	replay := func(wm jobspec.Watermarks) *Run { // run 2, 3, ...
+	replay := func(wm watermark.Strategy) *Run { // run 2, 3, ...
 		l.h.ReplayAsked("hour.jsonl.gz", jobspec.CompletedTS)
 		l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS,
 			Watermarks: wm, Recording: "hour.jsonl.gz"}})
@@ -412,8 +413,8 @@ func TestANewerReplayOfTheSameHourTakesThePlaceOfTheLastOnesResults(t *testing.T
 		return l.h.Current()
 	}
 	whole := func(r *Run) bool { return r.Results.complete() && r.Results.Len() > 0 }
-	first := replay(jobspec.Watermarks{})
-	second := replay(jobspec.Watermarks{})
+	first := replay(watermark.Strategy{})
+	second := replay(watermark.Strategy{})
 	if whole(first) || !whole(second) {
 		t.Fatalf("after the second replay: the first whole %v, the second %v", whole(first), whole(second))
 	}
@@ -423,11 +424,11 @@ func TestANewerReplayOfTheSameHourTakesThePlaceOfTheLastOnesResults(t *testing.T
 	if err := l.h.pin("4.3", second.ID); err != nil {
 		t.Fatal(err)
 	}
-	third := replay(jobspec.Watermarks{})
+	third := replay(watermark.Strategy{})
 	if !whole(second) || !whole(third) {
 		t.Errorf("the pinned replay whole %v, the third %v", whole(second), whole(third))
 	}
-	other := replay(jobspec.Watermarks{At: jobspec.SourceWatermarks})
+	other := replay(watermark.Strategy{At: watermark.Source})
 	if !whole(third) || !whole(other) {
 		t.Errorf("a replay with watermarks per partition let the third go (%v) or is not whole (%v)", whole(third), whole(other))
 	}

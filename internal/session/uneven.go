@@ -8,6 +8,7 @@ import (
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/state"
 	"github.com/labtui/labtui/internal/thousands"
+	"github.com/labtui/labtui/internal/watermark"
 	"github.com/labtui/labtui/labs/lab4"
 )
 
@@ -35,8 +36,8 @@ func LateWhy(run *Run) string {
 // lateFacts are what explains run's late records, as the finding it backs keeps them.
 func lateFacts(run *Run) state.LateFacts {
 	l := state.LateFacts{Run: run.ID, Restart: backlogRestart(run), Recording: run.ReadsRecording(), Late: run.LateCount, USD: run.LateUSD,
-		Source: run.Watermarks.At == jobspec.SourceWatermarks, BoundMS: run.Watermarks.OutOfOrderness,
-		IntervalMS: run.Watermarks.Interval.Or(200), StartedTS: run.Timestamp == jobspec.StartedTS, Forgotten: run.Forgotten}
+		Source: run.Watermarks.At == watermark.Source, BoundMS: run.Watermarks.OutOfOrderness.Milliseconds(),
+		IntervalMS: run.Watermarks.Period().Milliseconds(), StartedTS: run.Timestamp == jobspec.StartedTS, Forgotten: run.Forgotten}
 	if r := run.Reads; r != nil {
 		l.Reads = &state.ReadsFacts{Ahead: r.Max.Ahead, Behind: r.Max.Behind, ByMS: r.Max.By, Late: r.Late, AheadLate: r.AheadLate}
 	}
@@ -48,7 +49,7 @@ func lateFacts(run *Run) state.LateFacts {
 // did not say.
 func LateLead(run *Run) string {
 	if run == nil || !run.ReadsRecording() && !backlogRestart(run) || run.Reads == nil || run.Reads.AheadLate == 0 ||
-		run.Watermarks.At == jobspec.SourceWatermarks {
+		run.Watermarks.At == watermark.Source {
 		return ""
 	}
 	r := run.Reads
@@ -88,7 +89,7 @@ func Count(n int64) string { return thousands.Format(n) }
 // read the topic's backlog again from the oldest record kept, at full speed, with its
 // watermarks generated after the source: the replay's effect, on the live topic.
 func backlogRestart(run *Run) bool {
-	return liveRestart(run) && run.Reads != nil && run.Reads.AheadLate > 0 && run.Watermarks.At != jobspec.SourceWatermarks
+	return liveRestart(run) && run.Reads != nil && run.Reads.AheadLate > 0 && run.Watermarks.At != watermark.Source
 }
 
 // liveRestart reports whether run is the live job started again (w, t, x, a failure):

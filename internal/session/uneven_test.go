@@ -3,20 +3,22 @@ package session
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 	"github.com/labtui/labtui/labs/lab4"
 )
 
 // unevenReplay replays the hour with the reads given in its last progress, and two late
 // records.
-func unevenReplay(l *lab, wm jobspec.Watermarks, reads *jobspec.Reads) {
+func unevenReplay(l *lab, wm watermark.Strategy, reads *jobspec.Reads) {
 	unevenReplayAt(l, 0, wm, reads)
 }
 
 // unevenReplayAt is unevenReplay with its output in minute m.
-func unevenReplayAt(l *lab, m int64, wm jobspec.Watermarks, reads *jobspec.Reads) {
+func unevenReplayAt(l *lab, m int64, wm watermark.Strategy, reads *jobspec.Reads) {
 	l.h.ReplayAsked("hour.jsonl.gz", jobspec.CompletedTS)
 	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS,
 		Recording: "hour.jsonl.gz", Watermarks: wm}})
@@ -27,7 +29,7 @@ func unevenReplayAt(l *lab, m int64, wm jobspec.Watermarks, reads *jobspec.Reads
 
 func TestA43FindingSaysWhichPartitionRanAheadAndWhatRemovesIt(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
-	unevenReplay(l, jobspec.Watermarks{}, &jobspec.Reads{Late: 2, AheadLate: 1, Max: jobspec.Lead{Ahead: 2, Behind: 0, By: 41300, Read: 900}})
+	unevenReplay(l, watermark.Strategy{}, &jobspec.Reads{Late: 2, AheadLate: 1, Max: jobspec.Lead{Ahead: 2, Behind: 0, By: 41300, Read: 900}})
 	f := l.h.Finding("4.3")
 	if f == nil {
 		t.Fatal("no 4.3 finding")
@@ -50,7 +52,7 @@ func TestA43FindingSaysWhichPartitionRanAheadAndWhatRemovesIt(t *testing.T) {
 
 func TestWithWatermarksAtTheSourceNoRecordIsLateBecauseOfALead(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
-	unevenReplay(l, jobspec.Watermarks{At: jobspec.SourceWatermarks}, &jobspec.Reads{Late: 2, Max: jobspec.Lead{Ahead: 1, Behind: 2, By: 2500}})
+	unevenReplay(l, watermark.Strategy{At: watermark.Source}, &jobspec.Reads{Late: 2, Max: jobspec.Lead{Ahead: 1, Behind: 2, By: 2500}})
 	want := "Run 1 dropped 2 records ($0.20) as late. Watermarks are per partition on the source: partition 1 ran up to 2.5 s ahead of partition 2 " +
 		"(its largest event timestamp against theirs, as partition 2 was read), and their minimum, the job's watermark, made none of them late " +
 		"because of it; they were late by their own partition's events."
@@ -64,7 +66,7 @@ func TestWithWatermarksAtTheSourceNoRecordIsLateBecauseOfALead(t *testing.T) {
 
 func TestABackendThatDoesNotReportReadsIsSaidToNot(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
-	unevenReplay(l, jobspec.Watermarks{}, nil)
+	unevenReplay(l, watermark.Strategy{}, nil)
 	if got := LateWhy(l.h.Current()); !strings.Contains(got, "this backend does not report how far each partition ran ahead") ||
 		!strings.Contains(got, "(w, p, enter)") {
 		t.Errorf("LateWhy = %q", got)
@@ -88,7 +90,7 @@ func TestAReplayWithWatermarksAtTheSourceAndNoLateRecordSaysSo(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
 	l.h.ReplayAsked("hour.jsonl.gz", jobspec.CompletedTS)
 	l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS,
-		Recording: "hour.jsonl.gz", Watermarks: jobspec.Watermarks{At: jobspec.SourceWatermarks}}})
+		Recording: "hour.jsonl.gz", Watermarks: watermark.Strategy{At: watermark.Source}}})
 	l.minute(0, 9.9, 0.2)
 	l.apply(backend.Update{Replay: &backend.ReplayProgress{Path: "hour.jsonl.gz", Records: 12, Done: true,
 		Reads: &jobspec.Reads{Max: jobspec.Lead{Ahead: 0, Behind: 2, By: 1321300}}}})
@@ -156,7 +158,7 @@ func TestTheLastStatusOfThePreviousJobIsNotTheNewRuns(t *testing.T) {
 
 func TestALeadPastTheAssemblersWaitSaysItsForgottenRequests(t *testing.T) {
 	l := newLabWith(Config{Reenact: hourReference})
-	unevenReplay(l, jobspec.Watermarks{}, &jobspec.Reads{Late: 2, AheadLate: 2, Max: jobspec.Lead{Ahead: 1, Behind: 0, By: 1321300}})
+	unevenReplay(l, watermark.Strategy{}, &jobspec.Reads{Late: 2, AheadLate: 2, Max: jobspec.Lead{Ahead: 1, Behind: 0, By: 1321300}})
 	st := status(t0+70000, t0+61000)
 	st.Job.Forgotten = 75
 	l.apply(backend.Update{Status: st})
@@ -175,7 +177,7 @@ func TestALeadPastTheAssemblersWaitSaysItsForgottenRequests(t *testing.T) {
 // late: the finding says why none was late and that real Flink drops many; with periodic
 // watermarks off (interval 0) no watermark passes during the replay and it says nothing.
 func TestAReplayWithNoLateRecordThoughAPartitionRanAheadSaysItWasLuck(t *testing.T) {
-	replay := func(wm jobspec.Watermarks) *Session {
+	replay := func(wm watermark.Strategy) *Session {
 		l := newLabWith(Config{Reenact: hourReference})
 		l.h.ReplayAsked("hour.jsonl.gz", jobspec.CompletedTS)
 		l.apply(backend.Update{Restarted: &backend.Restart{Cause: backend.CauseReplay, Reason: "replay", Timestamp: jobspec.CompletedTS,
@@ -191,10 +193,10 @@ func TestAReplayWithNoLateRecordThoughAPartitionRanAheadSaysItWasLuck(t *testing
 		"Read at another pace the same hour can drop many, as it did on real Kafka and Flink: Flink 2.2.1's KafkaSource, reading the lab's " +
 		"recorded hour from Kafka 4.1.1 as fast as it could, dropped 43,801 to 46,390 of its 71,641 requests as late in four replays, and " +
 		"this lab's consumer on that broker saw one partition up to 3,600 s ahead (measured on 1 Dec 2026)."
-	if got := LateWhy(replay(jobspec.Watermarks{}).Current()); got != want {
+	if got := LateWhy(replay(watermark.Strategy{}).Current()); got != want {
 		t.Errorf("LateWhy = %q\nwant      %q", got, want)
 	}
-	if got := LateWhy(replay(jobspec.Watermarks{Interval: jobspec.Ms(0)}).Current()); got != "" {
+	if got := LateWhy(replay(watermark.Strategy{Interval: watermark.Off}).Current()); got != "" {
 		t.Errorf("with periodic watermarks off LateWhy = %q, want nothing", got)
 	}
 	// Under a 300 s bound, more than the 254 s lead, the bound kept every record from
@@ -204,7 +206,7 @@ func TestAReplayWithNoLateRecordThoughAPartitionRanAheadSaysItWasLuck(t *testing
 		"for_bounded_out_of_orderness holds it 300.0 s (5 min) behind the largest timestamp, and that bound is more than the lead, so it " +
 		"never passed the events of a partition behind. Read at another pace a partition can run further ahead than 300.0 s (5 min), and " +
 		"the same hour can drop many records as late: with for_monotonous_timestamps, Flink 2.2.1's KafkaSource"
-	if got := LateWhy(replay(jobspec.Watermarks{OutOfOrderness: 300000}).Current()); !strings.HasPrefix(got, want) {
+	if got := LateWhy(replay(watermark.Strategy{OutOfOrderness: 5 * time.Minute}).Current()); !strings.HasPrefix(got, want) {
 		t.Errorf("under a 300 s bound LateWhy = %q\nwant      %q…", got, want)
 	}
 	// Under a 40 s bound, less than the lead, the bound covered 40 s of it and the
@@ -212,7 +214,7 @@ func TestAReplayWithNoLateRecordThoughAPartitionRanAheadSaysItWasLuck(t *testing
 	want = "No record was late in run 1, as the course says of a replay, though partition 1 ran up to 254.0 s (4 min) ahead of partition 0 " +
 		"as the job read them: a watermark generated after the source follows the partition furthest ahead less the 40.0 s bound, " +
 		"which covers only that much of the lead, but it is emitted only every 200 ms of the wall clock"
-	if got := LateWhy(replay(jobspec.Watermarks{OutOfOrderness: 40000}).Current()); !strings.HasPrefix(got, want) {
+	if got := LateWhy(replay(watermark.Strategy{OutOfOrderness: 40 * time.Second}).Current()); !strings.HasPrefix(got, want) {
 		t.Errorf("under a 40 s bound LateWhy = %q\nwant      %q…", got, want)
 	}
 }
@@ -234,7 +236,7 @@ func TestARestartThatReReadsTheLiveTopicSaysWhyItsRecordsWereLate(t *testing.T) 
 		t.Errorf("the live run says %q", got)
 	}
 	l.apply(backend.Update{Run: 2, Restarted: &backend.Restart{Run: 2, Cause: backend.CauseStrategy, Reason: "new watermark strategy",
-		Timestamp: jobspec.CompletedTS, Watermarks: jobspec.Watermarks{OutOfOrderness: 40000}}})
+		Timestamp: jobspec.CompletedTS, Watermarks: watermark.Strategy{OutOfOrderness: 40 * time.Second}}})
 	l.apply(backend.Update{Run: 2, Results: []jobspec.Result{lateFrom("gw-2", "r-7", t0+3000, t0+65000, t0+61000),
 		lateFrom("gw-0", "r-9", t0+4000, t0+65000, t0+61000), lateFrom("gw-0", "r-11", t0+5000, t0+65000, t0+61000)}})
 	st = status(t0+66000, t0+61000)

@@ -7,6 +7,7 @@ import (
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/minutes"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
 	"github.com/labtui/labtui/labs/lab4"
 )
 
@@ -23,7 +24,7 @@ func (v runView) ReadsRecording() bool                         { return v.run.Re
 func (v runView) ReplayDone() bool                             { return v.run.ReplayDone }
 func (v runView) Killed() bool                                 { return v.run.Cause == backend.CauseKill }
 func (v runView) Timestamp() jobspec.TimestampField            { return v.run.Timestamp }
-func (v runView) Watermarks() jobspec.Watermarks               { return v.run.Watermarks }
+func (v runView) Watermarks() watermark.Strategy               { return v.run.Watermarks }
 func (v runView) StartedAt() int64                             { return v.run.StartedAt }
 func (v runView) Rows() lab4.Rows                              { return v.run.Table }
 func (v runView) Clocks() minutes.Clocks                       { return v.s.ClocksFor(v.run) }

@@ -151,7 +151,7 @@ func boundedHiccup(s Session) *state.BoundedHiccup {
 		for j := len(hs) - 1; j >= 0; j-- {
 			h := hs[j]
 			end := &minutes.Row{WindowStart: startOf(h.To), WindowEnd: startOf(h.To) + minute}
-			if h.To == 0 || bound < h.To-h.From || startOf(h.From) == startOf(h.To) || !c.Closed(minutes.Processing, end) || !c.Closed(minutes.Event, end) {
+			if h.To == 0 || bound.Milliseconds() < h.To-h.From || startOf(h.From) == startOf(h.To) || !c.Closed(minutes.Processing, end) || !c.Closed(minutes.Event, end) {
 				continue
 			}
 			b := &state.BoundedHiccup{Run: run.Ref(), Instance: h.Instance, From: h.From, To: h.To, Watermarks: run.Watermarks().Name(),

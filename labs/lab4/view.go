@@ -6,6 +6,7 @@ import (
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/minutes"
 	"github.com/labtui/labtui/internal/state"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Run is what an exercise's rule reads of one kept run. The session implements it over
@@ -25,7 +26,7 @@ type Run interface {
 	// Killed says the run began with a kill of the job (x).
 	Killed() bool
 	Timestamp() jobspec.TimestampField
-	Watermarks() jobspec.Watermarks
+	Watermarks() watermark.Strategy
 	// StartedAt is the processing time the run began at (0 when not known).
 	StartedAt() int64
 	// Rows are the run's (minute, tenant) rows, both windows side by side.

@@ -14,6 +14,7 @@ import (
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/recording"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Subject is a backend under the contract.
@@ -74,7 +75,7 @@ func NoticesArriveInOrderWhileTheReaderIsBehind(t *testing.T, s Subject) {
 			s.Between(t, kill)
 		}
 	}
-	if err := lab.Reconfigure(ctx, jobspec.CompletedTS, jobspec.Watermarks{OutOfOrderness: 40_000}); err != nil {
+	if err := lab.Reconfigure(ctx, jobspec.CompletedTS, watermark.Strategy{OutOfOrderness: 40 * time.Second}); err != nil {
 		t.Fatalf("strategy change: %v", err)
 	}
 	if err := lab.Replay(ctx, s.Recording, jobspec.CompletedTS); err != nil {
@@ -149,7 +150,7 @@ func check(us []backend.Update, kills int, events int64) error {
 			if r.Cause == backend.CauseReplay && !r.Replaying() {
 				problems = append(problems, fmt.Sprintf("update %d: the replay's restart names no recording", i))
 			}
-			if r.Cause == backend.CauseStrategy && r.Watermarks.OutOfOrderness != 40_000 {
+			if r.Cause == backend.CauseStrategy && r.Watermarks.OutOfOrderness != 40*time.Second {
 				problems = append(problems, fmt.Sprintf("update %d: the strategy change's restart has watermarks %+v", i, r.Watermarks))
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/labtui/labtui/inject"
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/broker"
+	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/testkit"
 )
@@ -180,6 +181,8 @@ func TestARestartedJobHasEmptyStateAndRereadsFromTheEarliestOffset(t *testing.T)
 // TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted deletes the oldest records
 // of the live topic (as its retention does) and restarts the job: the job reads the rest,
 // the learner is told exactly how many it cannot read, and closing does not wait for them.
+// A marker event at the end of each partition, later than every other, says when the job
+// has read the partition to its end.
 func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 	gen := generator.Defaults()
 	gen.Rate = 300
@@ -232,6 +235,21 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 	if _, err := adm.DeleteRecords(context.Background(), cut); err != nil {
 		t.Fatal(err)
 	}
+	markerTS := time.Now().Add(time.Hour).UnixMilli()
+	var markers []*kgo.Record
+	ends.Each(func(o kadm.ListedOffset) {
+		ev := gateway.Event{Type: gateway.RequestStarted, RequestID: fmt.Sprintf("marker-%d", o.Partition), TenantID: "acme",
+			Model: gateway.DefaultPrices().Models()[0], Gateway: "gw-0", TS: markerTS, PromptTokens: 1}
+		markers = append(markers, &kgo.Record{Topic: o.Topic, Partition: o.Partition, Key: []byte(ev.RequestID), Value: ev.AppendJSON(nil)})
+	})
+	marked, err := kgo.NewClient(kgo.SeedBrokers(lab.Addr()), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer marked.Close()
+	if err := marked.ProduceSync(context.Background(), markers...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
 	if err := lab.RestartJob(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -245,12 +263,20 @@ func TestARestartFromEarliestSaysHowManyRecordsTheBrokerDeleted(t *testing.T) {
 			t.Fatalf("no log line says %q", want)
 		}
 	}
-	testkit.EventuallyWithin(t, testkit.Hang, "the restarted job has read the events kept", func() bool { return lab.Status().Job.Events >= produced-deleted })
-	// Nothing more may arrive: a job that read a deleted record would count it now. No
-	// signal says a record will never come, so this waits a while.
-	time.Sleep(200 * time.Millisecond)
-	if got := lab.Status().Job.Events; got != produced-deleted {
-		t.Errorf("the restarted job read %d events, want the %d kept", got, produced-deleted)
+	testkit.EventuallyWithin(t, testkit.Hang, "the restarted job has read every partition to its marker", func() bool {
+		r := lab.Status().Reads
+		if r == nil || len(r.Partitions) != len(markers) {
+			return false
+		}
+		for _, p := range r.Partitions {
+			if p.MaxTS != markerTS {
+				return false
+			}
+		}
+		return true
+	})
+	if got, want := lab.Status().Job.Events, produced-deleted+int64(len(markers)); got != want {
+		t.Errorf("the restarted job read %d events, want the %d kept and %d markers", got, produced-deleted, len(markers))
 	}
 	start := time.Now()
 	lab.Close()

@@ -9,6 +9,7 @@ import (
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // TestAReplayReportsHowUnevenlyItReadThePartitions replays the recorded hour as fast as
@@ -35,7 +36,7 @@ type read struct {
 	okay bool
 }
 
-func replayHour(t *testing.T, wm jobspec.Watermarks) hourRead {
+func replayHour(t *testing.T, wm watermark.Strategy) hourRead {
 	t.Helper()
 	var h hourRead // order is appended on the job's goroutine, read after the replay
 	h.late = map[string]int64{}
@@ -124,7 +125,7 @@ func (h hourRead) recompute() (records, maxTS map[int32]int64, lead jobspec.Lead
 // another, and the late records only that lead made late) against a recomputation from
 // the records in the order the job read them.
 func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
-	h := replayHour(t, jobspec.Watermarks{})
+	h := replayHour(t, watermark.Strategy{})
 	got := *h.last.Reads
 	records, maxTS, want, ahead, judged := h.recompute()
 	if got.Max.By != want.By || got.Max.Behind != want.Behind || got.Max.Read != want.Read {
@@ -169,8 +170,8 @@ func TestAReplayReportsHowUnevenlyItReadThePartitions(t *testing.T) {
 // lead made late; the same hour replayed with watermarks per partition on the source
 // drops none of them, and none at all that its own reading judges late by a lead.
 func TestWithWatermarksAtTheSourceNoRecordALeadMadeLateIsLate(t *testing.T) {
-	_, _, _, ahead, _ := replayHour(t, jobspec.Watermarks{}).recompute()
-	src := replayHour(t, jobspec.Watermarks{At: jobspec.SourceWatermarks})
+	_, _, _, ahead, _ := replayHour(t, watermark.Strategy{}).recompute()
+	src := replayHour(t, watermark.Strategy{At: watermark.Source})
 	for id := range src.late {
 		if ahead[id] {
 			t.Errorf("%s, late after the parse only because of a lead, is late at the source too", id)

@@ -27,6 +27,7 @@ import (
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/localcluster"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Config configures a compose lab. The zero value of each field means its default.
@@ -184,7 +185,7 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Job.WindowSize != 0 && c.Job.WindowSize != jobspec.Minute {
 		return c, errors.New("the compose lab's job has one-minute windows built in (gateway_meter.py)")
 	}
-	if iv := c.Job.Watermarks.Interval; iv.Or(jobspec.DefaultWatermarkInterval) != jobspec.DefaultWatermarkInterval {
+	if c.Job.Watermarks.Period() != watermark.DefaultInterval {
 		return c, errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
 	}
 	if c.ComposeFile == "" && c.Platform == nil {

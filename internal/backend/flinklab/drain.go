@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/localcluster"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Drain returns once every record the job's Kafka source had handed on when it was
@@ -51,7 +51,7 @@ func (j flinkRun) Drain(ctx context.Context) error {
 	// reads its next input, so a barrier that comes a watermark interval later follows
 	// that watermark and what it fired.
 	select {
-	case <-time.After(time.Duration(jobspec.DefaultWatermarkInterval) * time.Millisecond):
+	case <-time.After(watermark.DefaultInterval):
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/localcluster"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // JobName is the name gateway_meter.py gives its job (env.execute); labtui cancels
@@ -24,16 +25,14 @@ func terminal(state string) bool { return localcluster.Terminal(state) }
 // jobRun says how one submission of the job reads: the topic, where it starts, and the
 // field its event time is.
 type jobRun struct {
-	topic    string
-	startAt  string
-	field    jobspec.TimestampField
-	outOfOrd int64
-	forget   int64
-	// source puts the strategy on the Kafka source, one generator per partition, with
-	// idleness (ms, 0 for none): module 5's shape. Without it the watermarks are
-	// generated after the parse, the course's Lab 4 job.
-	source   bool
-	idleness int64
+	topic   string
+	startAt string
+	field   jobspec.TimestampField
+	// watermarks is the job's strategy: its bound, and, at the source (module 5's
+	// shape), its idleness. The PyFlink job's interval is always the default (New
+	// refuses another).
+	watermarks watermark.Strategy
+	forget     int64
 	// replay asks for PyFlink's own bundles (1,000 ms, 100,000 records) instead of the
 	// job's prompt ones: a replay's topic is a backlog, whose records reach the windows
 	// no sooner for it (see replayBundle).
@@ -58,12 +57,12 @@ func (r jobRun) jobArgs(bootstrap string) []string {
 		"--topic", r.topic,
 		"--starting-offsets", r.startAt,
 		"--timestamp", r.field.String(),
-		"--out-of-orderness-ms", strconv.FormatInt(r.outOfOrd, 10),
+		"--out-of-orderness-ms", strconv.FormatInt(r.watermarks.OutOfOrderness.Milliseconds(), 10),
 		"--forget-after-ms", strconv.FormatInt(r.forget, 10)}
-	if r.source {
+	if w := r.watermarks; w.At == watermark.Source {
 		args = append(args, "--watermarks", "source")
-		if r.idleness > 0 {
-			args = append(args, "--idleness-ms", strconv.FormatInt(r.idleness, 10))
+		if w.Idleness > 0 {
+			args = append(args, "--idleness-ms", strconv.FormatInt(w.Idleness.Milliseconds(), 10))
 		}
 	}
 	if r.replay {

@@ -17,8 +17,7 @@ func (l *Lab) jobRun(spec labrt.Spec) jobRun {
 	live := l.ep.Topic
 	l.mu.Unlock()
 	return jobRun{topic: spec.Topic, startAt: spec.StartAt.String(), field: spec.Timestamp,
-		outOfOrd: spec.Watermarks.OutOfOrderness, forget: l.cfg.Job.ForgetAfter.Or(jobspec.DefaultForgetAfter),
-		source: spec.Watermarks.At == jobspec.SourceWatermarks, idleness: spec.Watermarks.Idleness, replay: spec.Topic != live,
+		watermarks: spec.Watermarks, forget: l.cfg.Job.ForgetAfter.Or(jobspec.DefaultForgetAfter), replay: spec.Topic != live,
 		workers: pythonWorkers(l.platform)}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/labtui/labtui/internal/broker"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/localcluster"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 const seedBurst = "../../../labs/04-event-time-and-processing-time/scenarios/seed-burst.jsonl"
@@ -300,10 +301,10 @@ func TestATaskManagerThatDiesAsTheJobIsReplacedStartsNoRunOfItsOwn(t *testing.T)
 // to the stream leaves both options out.
 func TestAStrategyOnTheSourceIsTheJobsOwn(t *testing.T) {
 	h, lab := startedOnKafka(t, func(h *harness) { writeFile(t, h.dir, "jobid-3", "b4e0f9a8d7c6b5a4e3f2a1b0c9d8e7f6") })
-	if err := lab.Reconfigure(context.Background(), jobspec.CompletedTS, jobspec.Watermarks{OutOfOrderness: 40_000, At: jobspec.SourceWatermarks, Idleness: 5000}); err != nil {
+	if err := lab.Reconfigure(context.Background(), jobspec.CompletedTS, watermark.Strategy{OutOfOrderness: 40 * time.Second, At: watermark.Source, Idleness: 5 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	if err := lab.Reconfigure(context.Background(), jobspec.CompletedTS, jobspec.Watermarks{}); err != nil {
+	if err := lab.Reconfigure(context.Background(), jobspec.CompletedTS, watermark.Strategy{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.close(); err != nil {

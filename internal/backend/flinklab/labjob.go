@@ -8,6 +8,7 @@ import (
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/backend/labrt"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // flinkRun is the compose lab's labrt.Job: the lab's PyFlink job on the cluster's
@@ -22,7 +23,7 @@ type flinkRun struct{ lab *Lab }
 func (j flinkRun) Start(ctx context.Context, spec labrt.Spec, _ func(jobspec.Result)) error {
 	l := j.lab
 	defer l.setSwitching(false)
-	if spec.Watermarks.Interval.Or(jobspec.DefaultWatermarkInterval) != jobspec.DefaultWatermarkInterval {
+	if spec.Watermarks.Period() != watermark.DefaultInterval {
 		return errors.New("the compose lab's job emits watermarks every 200 ms (gateway_meter.py): leave the watermark interval at its default")
 	}
 	l.beginPositions(ctx, spec)
@@ -90,7 +91,7 @@ func (l *Lab) beginPositions(ctx context.Context, spec labrt.Spec) {
 	if err != nil {
 		l.logf("list the %s offsets of %s: %v: how far the job has read is unknown", spec.StartAt, spec.Topic, err)
 	} else {
-		pos = newPositions([]string{l.Broker()}, spec.Topic, start, spec.Watermarks.OutOfOrderness)
+		pos = newPositions([]string{l.Broker()}, spec.Topic, start, spec.Watermarks.OutOfOrderness.Milliseconds())
 	}
 	l.mu.Lock()
 	old := l.pos

@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 func TestPrintSinkKnowsTheJobsIdentifiersOnly(t *testing.T) {
@@ -76,7 +78,7 @@ func TestConfigRefusesWhatThePyFlinkJobCannotDo(t *testing.T) {
 	for name, cfg := range map[string]Config{
 		"prices":             {Job: jobspec.Options{Prices: prices}},
 		"window size":        {Job: jobspec.Options{WindowSize: 30_000}},
-		"watermark interval": {Job: jobspec.Options{Watermarks: jobspec.Watermarks{Interval: jobspec.Ms(50)}}},
+		"watermark interval": {Job: jobspec.Options{Watermarks: watermark.Strategy{Interval: 50 * time.Millisecond}}},
 		"starting offsets":   {StartAt: "committed"},
 	} {
 		cfg.ComposeFile = "compose/docker-compose.yml"
@@ -84,7 +86,7 @@ func TestConfigRefusesWhatThePyFlinkJobCannotDo(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := New(Config{ComposeFile: "x.yml", Job: jobspec.Options{Prices: gateway.DefaultPrices(), Watermarks: jobspec.Watermarks{Interval: jobspec.Ms(200)}}}); err != nil {
+	if _, err := New(Config{ComposeFile: "x.yml", Job: jobspec.Options{Prices: gateway.DefaultPrices(), Watermarks: watermark.Strategy{Interval: 200 * time.Millisecond}}}); err != nil {
 		t.Errorf("the course's own options: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/labtui/labtui/internal/gateway"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/logcap"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Config configures a Runtime. The zero value of each field means its default.
@@ -102,7 +103,7 @@ type Spec struct {
 	Topic      string
 	StartAt    StartAt
 	Timestamp  jobspec.TimestampField
-	Watermarks jobspec.Watermarks
+	Watermarks watermark.Strategy
 }
 
 // JobStatus is the job's part of a Status, as the backend can see it.
@@ -283,8 +284,7 @@ func (rt *Runtime) Begin(r backend.Restart, spec Spec) int {
 	}
 	rt.spec = spec
 	rt.latency.begin(rt.run, spec.Topic == rt.live && spec.Timestamp == jobspec.CompletedTS)
-	r.Run, r.Recording, r.Timestamp, r.Watermarks = rt.run, rt.recording, spec.Timestamp, spec.Watermarks
-	r.Watermarks.Interval = jobspec.Ms(spec.Watermarks.Interval.Or(jobspec.DefaultWatermarkInterval))
+	r.Run, r.Recording, r.Timestamp, r.Watermarks = rt.run, rt.recording, spec.Timestamp, spec.Watermarks.WithDefaults()
 	r.At = rt.cfg.Now().UnixMilli()
 	rt.mu.Unlock()
 	rt.out.begin(r)
@@ -342,7 +342,7 @@ func (rt *Runtime) RestartJob(ctx context.Context) error {
 // Reconfigure starts the job again on the topic it reads, with empty state from its
 // starting offsets, with field as its event time and wm as its watermarks: a
 // CauseTimestamp restart when the field changes, else CauseStrategy.
-func (rt *Runtime) Reconfigure(ctx context.Context, field jobspec.TimestampField, wm jobspec.Watermarks) error {
+func (rt *Runtime) Reconfigure(ctx context.Context, field jobspec.TimestampField, wm watermark.Strategy) error {
 	if err := rt.Ready(); err != nil {
 		return err
 	}

@@ -143,25 +143,30 @@ func (rt *Runtime) watchTopic(done chan struct{}) {
 			return
 		case <-t.C:
 		}
-		if cl, seeds = rt.topicClient(cl, seeds); cl == nil {
-			continue // no Kafka yet
+		if cl, seeds = rt.topicClient(cl, seeds); cl != nil { // else no Kafka yet
+			rt.checkTopicGone(cl)
 		}
-		topic := rt.Spec().Topic
-		gone, err := topicGone(rt.life, cl, topic)
-		if err != nil || rt.life.Err() != nil || topic != rt.Spec().Topic {
-			continue // a restart onto another topic, or Kafka not answering: asked again
-		}
-		rt.mu.Lock()
-		was := rt.topicGoneName == topic
-		if gone {
-			rt.topicGoneName = topic
-		} else if was {
-			rt.topicGoneName = ""
-		}
-		rt.mu.Unlock()
-		if gone && !was {
-			rt.Unreadable(topic, errTopicGone)
-		}
+	}
+}
+
+// checkTopicGone is one check of watchTopic, through cl: it sets or clears Status's
+// TopicGone, and says when the topic has gone since the last check.
+func (rt *Runtime) checkTopicGone(cl *kgo.Client) {
+	topic := rt.Spec().Topic
+	gone, err := topicGone(rt.life, cl, topic)
+	if err != nil || rt.life.Err() != nil || topic != rt.Spec().Topic {
+		return // a restart onto another topic, or Kafka not answering: asked again
+	}
+	rt.mu.Lock()
+	was := rt.topicGoneName == topic
+	if gone {
+		rt.topicGoneName = topic
+	} else if was {
+		rt.topicGoneName = ""
+	}
+	rt.mu.Unlock()
+	if gone && !was {
+		rt.Unreadable(topic, errTopicGone)
 	}
 }
 

@@ -3,6 +3,7 @@ package labrt
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/labtui/labtui/internal/broker"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/testkit"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // countingJob is a Job that reads nothing and counts its starts and stops.
@@ -132,16 +134,23 @@ func TestATopicDeletedFromOutsideIsSaidAndARestartOnItRefusedLosingNothing(t *te
 		return n
 	}
 	waitFor(t, "the deleted topic said and in the status", func() bool { return said() == 1 && rt.Status().TopicGone == b.Topic() })
-	// Four more of the watch's checks (TopicEvery 50 ms) must not say it again; no signal
-	// marks a check that found nothing new, so this waits for them.
-	time.Sleep(200 * time.Millisecond)
+	// Four more of the watch's checks must not say it again: once a line logged after
+	// them has arrived, whatever they said has (updates arrive in order).
+	for range 4 {
+		rt.checkTopicGone(cl)
+	}
+	rt.Logf("four checks later")
+	waitFor(t, "the line after four more checks", func() bool {
+		logs, _ := seen()
+		return slices.Contains(logs, "four checks later")
+	})
 	if n := said(); n != 1 {
 		t.Errorf("said %d times, want once", n)
 	}
 	starts, stops := job.counts()
 	for name, call := range map[string]func() error{
 		"RestartJob":  func() error { return rt.RestartJob(context.Background()) },
-		"Reconfigure": func() error { return rt.Reconfigure(context.Background(), jobspec.StartedTS, jobspec.Watermarks{}) },
+		"Reconfigure": func() error { return rt.Reconfigure(context.Background(), jobspec.StartedTS, watermark.Strategy{}) },
 	} {
 		err := call()
 		if !errors.Is(err, errTopicGone) || err.Error() != "topic "+b.Topic()+" was deleted from outside: the job is left as it is, with its results; to go on, quit and start labtui again" {

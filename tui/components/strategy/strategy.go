@@ -12,7 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -60,7 +60,7 @@ const maxBound = time.Hour
 type Model struct {
 	styles  theme.Styles
 	keys    keyMap
-	current jobspec.Watermarks
+	current watermark.Strategy
 	bounded bool
 	bound   time.Duration
 	// typing says digits typed since the picker opened replace the bound.
@@ -74,10 +74,10 @@ type Model struct {
 // New returns a picker starting from the job's current strategy; hold is how long the
 // hiccup key holds an instance, which a bound must exceed to keep the held records on
 // time. A monotonous job is offered a bound a little above hold.
-func New(styles theme.Styles, current jobspec.Watermarks, hold time.Duration) Model {
+func New(styles theme.Styles, current watermark.Strategy, hold time.Duration) Model {
 	m := Model{styles: styles, keys: defaultKeyMap(), current: current, hold: hold,
-		bounded: current.OutOfOrderness > 0, bound: time.Duration(current.OutOfOrderness) * time.Millisecond,
-		source: current.At == jobspec.SourceWatermarks}
+		bounded: current.OutOfOrderness > 0, bound: current.OutOfOrderness,
+		source: current.At == watermark.Source}
 	if !m.bounded {
 		m.bound = (hold + step).Truncate(step)
 	}
@@ -88,14 +88,14 @@ func New(styles theme.Styles, current jobspec.Watermarks, hold time.Duration) Mo
 func (m Model) Result() Result { return m.result }
 
 // Watermarks is the strategy chosen: the current one with its bound replaced.
-func (m Model) Watermarks() jobspec.Watermarks {
+func (m Model) Watermarks() watermark.Strategy {
 	w := m.current
-	w.OutOfOrderness, w.At = 0, jobspec.StreamWatermarks
+	w.OutOfOrderness, w.At = 0, watermark.Stream
 	if m.source {
-		w.At = jobspec.SourceWatermarks
+		w.At = watermark.Source
 	}
 	if m.bounded {
-		w.OutOfOrderness = m.bound.Milliseconds()
+		w.OutOfOrderness = m.bound
 	}
 	return w
 }
@@ -151,8 +151,8 @@ func pow10(n int) int64 {
 	return p
 }
 
-// Name names a strategy as the job's code writes it (jobspec.Watermarks.Name).
-func Name(w jobspec.Watermarks) string { return w.Name() }
+// Name names a strategy as the job's code writes it (watermark.Strategy.Name).
+func Name(w watermark.Strategy) string { return w.Name() }
 
 // seconds writes ms as "40 s" or "1.5 s".
 func seconds(ms int64) string {

@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
-	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 	"github.com/labtui/labtui/tui/theme"
 )
 
@@ -26,25 +26,25 @@ func keys(m Model, ks ...tea.KeyMsg) Model {
 func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
 func TestTheBoundIsPickedWithArrowsOrTypedInSeconds(t *testing.T) {
-	m := New(theme.New(), jobspec.Watermarks{}, 35*time.Second)
+	m := New(theme.New(), watermark.Strategy{}, 35*time.Second)
 	if w := m.Watermarks(); w.OutOfOrderness != 0 || Name(w) != "for_monotonous_timestamps()" {
 		t.Fatalf("a monotonous job's picker starts at %+v", w)
 	}
 	for _, c := range []struct {
 		keys []tea.KeyMsg
-		want int64
+		want time.Duration
 	}{
-		{[]tea.KeyMsg{{Type: tea.KeyRight}}, 40000},
-		{[]tea.KeyMsg{{Type: tea.KeyUp}, {Type: tea.KeyUp}}, 50000},
-		{[]tea.KeyMsg{{Type: tea.KeyDown}}, 35000},
-		{[]tea.KeyMsg{runes("1"), runes("2"), runes("0")}, 120000},
-		{[]tea.KeyMsg{runes("45"), {Type: tea.KeyBackspace}}, 4000},
-		{[]tea.KeyMsg{runes("9999")}, 3600000},
+		{[]tea.KeyMsg{{Type: tea.KeyRight}}, 40 * time.Second},
+		{[]tea.KeyMsg{{Type: tea.KeyUp}, {Type: tea.KeyUp}}, 50 * time.Second},
+		{[]tea.KeyMsg{{Type: tea.KeyDown}}, 35 * time.Second},
+		{[]tea.KeyMsg{runes("1"), runes("2"), runes("0")}, 120 * time.Second},
+		{[]tea.KeyMsg{runes("45"), {Type: tea.KeyBackspace}}, 4 * time.Second},
+		{[]tea.KeyMsg{runes("9999")}, time.Hour},
 		{[]tea.KeyMsg{{Type: tea.KeyRight}, {Type: tea.KeyRight}}, 0},
 	} {
 		got := keys(m, c.keys...)
 		if w := got.Watermarks(); w.OutOfOrderness != c.want {
-			t.Errorf("after %v: bound %d ms, want %d", c.keys, w.OutOfOrderness, c.want)
+			t.Errorf("after %v: bound %v, want %v", c.keys, w.OutOfOrderness, c.want)
 		}
 	}
 	chosen := keys(m, runes("45"), tea.KeyMsg{Type: tea.KeyEnter})
@@ -61,20 +61,20 @@ func TestTheBoundIsPickedWithArrowsOrTypedInSeconds(t *testing.T) {
 }
 
 func TestTheIntervalIsKeptAcrossAStrategyChange(t *testing.T) {
-	m := New(theme.New(), jobspec.Watermarks{OutOfOrderness: 5000, Interval: jobspec.Ms(50)}, 35*time.Second)
+	m := New(theme.New(), watermark.Strategy{OutOfOrderness: 5 * time.Second, Interval: 50 * time.Millisecond}, 35*time.Second)
 	w := keys(m, tea.KeyMsg{Type: tea.KeyRight}).Watermarks()
-	if w.OutOfOrderness != 0 || w.Interval.Or(-1) != 50 {
+	if w.OutOfOrderness != 0 || w.Interval != 50*time.Millisecond {
 		t.Errorf("watermarks = %+v", w)
 	}
 }
 
 func TestPPutsTheWatermarksOnTheSourcePerPartition(t *testing.T) {
-	m := New(theme.New(), jobspec.Watermarks{}, 35*time.Second)
+	m := New(theme.New(), watermark.Strategy{}, 35*time.Second)
 	w := keys(m, runes("p")).Watermarks()
-	if w.At != jobspec.SourceWatermarks || Name(w) != "for_monotonous_timestamps() per partition at the source" {
+	if w.At != watermark.Source || Name(w) != "for_monotonous_timestamps() per partition at the source" {
 		t.Errorf("after p: %+v, %s", w, Name(w))
 	}
-	if back := New(theme.New(), w, 35*time.Second); keys(back, runes("p")).Watermarks().At != jobspec.StreamWatermarks {
+	if back := New(theme.New(), w, 35*time.Second); keys(back, runes("p")).Watermarks().At != watermark.Stream {
 		t.Error("p again does not put them back after the parse")
 	}
 }
@@ -83,7 +83,7 @@ func TestPPutsTheWatermarksOnTheSourcePerPartition(t *testing.T) {
 // p, enter; at 80 columns the picker named p "site" and never showed which site was
 // chosen, and its line on held records was cut.
 func TestAt80ColumnsThePickerSaysWhereTheWatermarksAreMadeAndNothingIsCut(t *testing.T) {
-	m := New(theme.New(), jobspec.Watermarks{}, 35*time.Second)
+	m := New(theme.New(), watermark.Strategy{}, 35*time.Second)
 	for _, c := range []struct {
 		m    Model
 		want []string
@@ -116,7 +116,7 @@ func TestMain(m *testing.M) {
 // TestThePickerOffersBothStrategiesAtAnyWidth: a monotonous job's picker, as it opens
 // and moved to a bound of 40 s, at 200 and at 80 cells.
 func TestThePickerOffersBothStrategiesAtAnyWidth(t *testing.T) {
-	m := New(theme.New(), jobspec.Watermarks{}, 35*time.Second)
+	m := New(theme.New(), watermark.Strategy{}, 35*time.Second)
 	bounded := keys(m, tea.KeyMsg{Type: tea.KeyRight})
 	golden.RequireEqual(t, []byte(strings.Join([]string{m.View(200), bounded.View(200), "---- 80 cells ----", m.View(80), bounded.View(80)}, "\n")))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/watermark"
 )
 
 // Call is one method call the TUI made.
@@ -20,7 +21,7 @@ type Call struct {
 	Field    jobspec.TimestampField
 	On       bool
 	// Watermarks are Reconfigure's.
-	Watermarks jobspec.Watermarks
+	Watermarks watermark.Strategy
 }
 
 // Backend is a scripted backend. Its zero value is not usable; use New.
@@ -157,7 +158,7 @@ func NewReconfigurable(b *Backend, firstRun int) *Reconfigurable {
 }
 
 // Reconfigure records the call and announces the new run.
-func (r *Reconfigurable) Reconfigure(ctx context.Context, field jobspec.TimestampField, wm jobspec.Watermarks) error {
+func (r *Reconfigurable) Reconfigure(ctx context.Context, field jobspec.TimestampField, wm watermark.Strategy) error {
 	r.record(Call{Method: "Reconfigure", Field: field, Watermarks: wm})
 	r.mu.Lock()
 	r.run++
