@@ -70,6 +70,7 @@ import json
 import os
 import re
 import sys
+import zlib
 from typing import Iterable, Tuple
 
 from pyflink.common import (Configuration, Duration, Row, SimpleStringSchema, Time, Types,
@@ -120,21 +121,12 @@ def event_type():
     return Types.ROW_NAMED(EVENT_FIELDS, event_field_types())
 
 
-def pending_type():
-    """The RequestAssembler's state: the half that came first, an Event's fields in order,
-    then forget_at, the event time at which its timer forgets it. One state rather than
-    two: in process mode every state a bundle changed is a request to the JVM at the
-    bundle's end, and every state read the workers' cache misses is one more."""
-    return Types.ROW_NAMED(EVENT_FIELDS + ["forget_at"], event_field_types() + [Types.LONG()])
-
-
-# Positions in an Event row (EVENT_FIELDS) and in the pending state (pending_type). The
-# assembler reads its rows by position: a named field of a PyFlink Row is a Python-level
-# lookup (Row.__getattr__, then a search of the names), once per field and request.
+# Positions in an Event row (EVENT_FIELDS). The assembler reads its rows by position: a named
+# field of a PyFlink Row is a Python-level lookup (Row.__getattr__, then a search of the
+# names), once per field and request.
 TYPE, REQUEST_ID, TENANT_ID, MODEL, GATEWAY, TS, PROMPT_TOKENS, COMPLETION_TOKENS = (
     EVENT_FIELDS.index(f) for f in ("type", "request_id", "tenant_id", "model", "gateway",
                                     "ts", "prompt_tokens", "completion_tokens"))
-FORGET_AT = len(EVENT_FIELDS)
 
 
 def record_type():
@@ -301,13 +293,43 @@ def watermark_strategy(out_of_orderness_ms: int, assigner: TimestampAssigner = N
 # ---------------------------------------------------------------------------------------------
 # RequestAssembler: join the two halves of each request.
 
+# How many buckets the RequestAssembler's state is kept in: Flink's default max parallelism,
+# so any parallelism up to it spreads the buckets over its subtasks.
+ASSEMBLER_BUCKETS = 128
+
+
+def assembler_bucket(request_id: str) -> int:
+    """The bucket of a request id: stable across processes and restarts, unlike hash()."""
+    return zlib.crc32(request_id.encode("utf-8", "surrogatepass")) % ASSEMBLER_BUCKETS
+
+
+def _end_of_minute(t: int) -> int:
+    """The last millisecond of t's epoch-aligned minute, at most Long.MAX_VALUE."""
+    return min(t - t % MINUTE_MS + MINUTE_MS - 1, INT64_MAX)
+
+
 class RequestAssembler(KeyedProcessFunction):
-    """Keyed by request_id. State holds the half that arrived first and the event-time timer
-    registered for it. The second half of the other type completes the request: one
-    RequestRecord is emitted, the state cleared, the timer deleted. A second half of the same
-    type is a duplicate and is ignored. A half still alone when event time passes
-    its timestamp + forget_after_ms is forgotten. The embedded Go engine follows these exact
-    rules; change both or neither.
+    """Joins the two halves of each request; keyed by assembler_bucket(request_id).
+
+    The rules, per request_id, are Flink's for a KeyedProcessFunction keyed by request_id that
+    keeps the half that came first in a ValueState with an event-time timer at its timestamp +
+    forget_after_ms (at most Long.MAX_VALUE): the other half, of the other type, completes the
+    request and one RequestRecord is emitted; a second half of the same type is a duplicate and
+    is ignored; a half still alone when its timer fires is forgotten. The embedded Go engine
+    keeps these rules keyed by request_id; change both or neither.
+
+    Why buckets: in process mode each new key's first state read is a request from the Python
+    worker to the JVM, one per request, and it was the job's cost. A bucket's state (a dict of
+    the pending halves by request_id) stays in the worker's state cache, so those requests go.
+
+    Forgetting without a timer per request. Flink fires an event-time timer at t when the
+    operator's watermark advances to a value >= t; a timer registered at or behind the current
+    watermark fires at the next advance. So a half kept at watermark w_kept with forget_at f
+    has been forgotten exactly when the current watermark w satisfies w >= f and w > w_kept
+    (watermarks only advance, each advance by a larger value). That test is made whenever a
+    half of its request arrives, which gives Flink's result. A timer per bucket and minute
+    (the end of the forget_at's minute) removes such halves, so state stays bounded in event
+    time as the per-request timers keep it.
 
     The emitted record carries the timestamp of the element that completed it (Flink sets it),
     normally the RequestCompleted's, so completed_ts is the record's event time."""
@@ -316,24 +338,47 @@ class RequestAssembler(KeyedProcessFunction):
         self.forget_after_ms = forget_after_ms
 
     def open(self, runtime_context: RuntimeContext):
-        self.pending = runtime_context.get_state(ValueStateDescriptor("pending", pending_type()))
+        # (halves, purges): halves maps request_id -> (forget_at, w_kept, the Event's fields);
+        # purges holds the bucket's registered clean-up timers.
+        self.bucket = runtime_context.get_state(
+            ValueStateDescriptor("pending-halves", Types.PICKLED_BYTE_ARRAY()))
 
     def process_element(self, event, ctx: KeyedProcessFunction.Context):
-        pending = self.pending.value()
-        if pending is None:
-            forget_at = ctx.timestamp() + self.forget_after_ms
-            self.pending.update(Row(*event, forget_at))
-            ctx.timer_service().register_event_time_timer(forget_at)
-        elif pending[TYPE] != event[TYPE]:
-            yield join(pending, event)
-            ctx.timer_service().delete_event_time_timer(pending[FORGET_AT])
-            self.pending.clear()
+        bucket = self.bucket.value()
+        halves, purges = bucket if bucket is not None else ({}, set())
+        request_id = event[REQUEST_ID]
+        timers = ctx.timer_service()
+        watermark = timers.current_watermark()
+        kept = halves.get(request_id)
+        if kept is not None and watermark >= kept[0] and watermark > kept[1]:
+            kept = None  # its timer has fired: forgotten
+        if kept is None:
+            forget_at = min(ctx.timestamp() + self.forget_after_ms, INT64_MAX)
+            halves[request_id] = (forget_at, watermark, tuple(event))
+            purge_at = _end_of_minute(forget_at)
+            if purge_at not in purges:
+                purges.add(purge_at)
+                timers.register_event_time_timer(purge_at)
+            self.bucket.update((halves, purges))
+        elif kept[2][TYPE] != event[TYPE]:
+            yield join(kept[2], event)
+            del halves[request_id]
+            self.bucket.update((halves, purges))
         # else: the same half twice, a duplicate: ignored.
 
     def on_timer(self, timestamp: int, ctx: KeyedProcessFunction.OnTimerContext):
-        pending = self.pending.value()
-        if pending is not None and pending[FORGET_AT] == timestamp:
-            self.pending.clear()
+        bucket = self.bucket.value()
+        if bucket is not None:
+            halves, purges = bucket
+            watermark = ctx.timer_service().current_watermark()
+            for request_id in [r for r, (forget_at, kept_at, _) in halves.items()
+                               if watermark >= forget_at and watermark > kept_at]:
+                del halves[request_id]
+            purges.discard(timestamp)
+            if halves or purges:
+                self.bucket.update((halves, purges))
+            else:
+                self.bucket.clear()
         return ()  # fix 6: PyFlink iterates what on_timer returns, even when it emits nothing
 
 
@@ -522,7 +567,7 @@ def build(env: StreamExecutionEnvironment, opts) -> None:
         watermark_strategy(opts.out_of_orderness_ms, EventTsAssigner()))
 
     records = (events
-               .key_by(lambda e: e.request_id, key_type=Types.STRING())
+               .key_by(lambda e: assembler_bucket(e[REQUEST_ID]), key_type=Types.INT())
                .process(RequestAssembler(opts.forget_after_ms), output_type=record_type())
                .name("RequestAssembler").uid("request-assembler"))
     if opts.timestamp == "started_ts":

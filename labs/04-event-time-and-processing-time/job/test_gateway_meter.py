@@ -8,8 +8,10 @@ The cases mirror internal/gateway/event_test.go, so the Python job and the Go en
 the same values.
 """
 
+import copy
 import json
 import os
+import random
 import unittest
 
 import gateway_meter as gm
@@ -106,25 +108,6 @@ class JoinAndCost(unittest.TestCase):
         self.assertEqual(acc, (0.1 + 0.1 + 0.1, 3))   # 0.30000000000000004, as Go adds it
 
 
-class FakeState:
-    def __init__(self):
-        self.v = None
-
-    def value(self):
-        return self.v
-
-    def update(self, v):
-        self.v = v
-
-    def clear(self):
-        self.v = None
-
-
-class FakeRuntime:
-    def get_state(self, descriptor):
-        return FakeState()
-
-
 class FakeTimers:
     def __init__(self):
         self.timers = set()
@@ -147,41 +130,185 @@ class FakeContext:
         return self.ts
 
 
+class KeyedHarness:
+    """A keyed operator as Flink runs it, for a KeyedProcessFunction with a ValueState and
+    event-time timers: one state per key; a timer per key and timestamp; advance(w) fires, in
+    timestamp order, every timer at or below w, the timer service showing w; a timer
+    registered at or behind the watermark fires at the next advance. With copy_state, state
+    is read back as a copy, as after a trip to the JVM, so a function that changes what it
+    read without update() loses the change."""
+
+    class _State:
+        def __init__(self, harness):
+            self.h = harness
+
+        def value(self):
+            v = self.h.state.get(self.h.key)
+            return copy.deepcopy(v) if self.h.copy_state else v
+
+        def update(self, v):
+            self.h.state[self.h.key] = copy.deepcopy(v) if self.h.copy_state else v
+
+        def clear(self):
+            self.h.state.pop(self.h.key, None)
+
+    class _Timers:
+        def __init__(self, harness):
+            self.h = harness
+
+        def current_watermark(self):
+            return self.h.watermark
+
+        def register_event_time_timer(self, t):
+            self.h.timers.add((t, self.h.key))
+
+        def delete_event_time_timer(self, t):
+            self.h.timers.discard((t, self.h.key))
+
+    class _Context:
+        def __init__(self, harness, ts):
+            self.h, self.ts = harness, ts
+
+        def timer_service(self):
+            return KeyedHarness._Timers(self.h)
+
+        def timestamp(self):
+            return self.ts
+
+    def __init__(self, function, key_of, copy_state=False):
+        self.f, self.key_of, self.copy_state = function, key_of, copy_state
+        self.state, self.timers, self.key = {}, set(), None
+        self.watermark = -(1 << 63)
+        function.open(self)
+
+    def get_state(self, descriptor):
+        return KeyedHarness._State(self)
+
+    def element(self, value, ts):
+        self.key = self.key_of(value)
+        return list(self.f.process_element(value, KeyedHarness._Context(self, ts)))
+
+    def advance(self, watermark):
+        assert watermark > self.watermark
+        self.watermark = watermark
+        out = []
+        for t, key in sorted(x for x in self.timers if x[0] <= watermark):
+            self.timers.discard((t, key))
+            self.key = key
+            out += list(self.f.on_timer(t, KeyedHarness._Context(self, t)))
+        return out
+
+
+class ReferenceAssembler:
+    """The RequestAssembler's rules as the course's job keeps them, keyed by request_id: a
+    ValueState with the half that came first and an event-time timer at its timestamp +
+    forget_after_ms, deleted when the request completes."""
+
+    def __init__(self, forget_after_ms):
+        self.forget_after_ms = forget_after_ms
+
+    def open(self, runtime_context):
+        self.pending = runtime_context.get_state(None)
+
+    def process_element(self, event, ctx):
+        pending = self.pending.value()
+        if pending is None:
+            forget_at = min(ctx.timestamp() + self.forget_after_ms, gm.INT64_MAX)
+            self.pending.update((event, forget_at))
+            ctx.timer_service().register_event_time_timer(forget_at)
+        elif pending[0].type != event.type:
+            yield gm.join(pending[0], event)
+            ctx.timer_service().delete_event_time_timer(pending[1])
+            self.pending.clear()
+
+    def on_timer(self, timestamp, ctx):
+        self.pending.clear()
+        return ()
+
+
+def half(kind, request_id, ts):
+    return gm.parse_event(json.dumps({
+        "type": kind, "request_id": request_id, "tenant_id": "t", "model": "flat-10c",
+        "gateway": "g", "ts": ts, "prompt_tokens" if kind == gm.STARTED else
+        "completion_tokens": 7}))
+
+
 class Assembler(unittest.TestCase):
-    """RequestAssembler's rules, one request_id (one key), driven by hand."""
+    """RequestAssembler's rules, driven in a harness of Flink's keyed timers."""
 
-    def setUp(self):
-        self.a = gm.RequestAssembler(forget_after_ms=600_000)
-        self.a.open(FakeRuntime())
-        self.timers = FakeTimers()
+    def assembler(self, forget_after_ms=600_000, copy_state=False):
+        return KeyedHarness(gm.RequestAssembler(forget_after_ms),
+                            lambda e: gm.assembler_bucket(e.request_id), copy_state)
 
-    def feed(self, raw):
-        e = gm.parse_event(raw)
-        return list(self.a.process_element(e, FakeContext(self.timers, e.ts)))
-
-    def test_pair_emits_one_record_and_deletes_the_timer(self):
-        self.assertEqual(self.feed(COMPLETED), [])
-        self.assertEqual(self.timers.timers, {1795946444000 + 600_000})
-        out = self.feed(STARTED)
-        self.assertEqual([r.request_id for r in out], ["r-103"])
-        self.assertEqual(out[0].tenant_id, "acme")
-        self.assertEqual(self.timers.timers, set())
-        self.assertIsNone(self.a.pending.value())
+    def test_a_pair_emits_one_record_in_either_order(self):
+        for first, second in ((STARTED, COMPLETED), (COMPLETED, STARTED)):
+            h = self.assembler()
+            a, b = gm.parse_event(first), gm.parse_event(second)
+            self.assertEqual(h.element(a, a.ts), [])
+            (rec,) = h.element(b, b.ts)
+            self.assertEqual(tuple(rec), ("r-103", "acme", "flat-10c", "gw-1",
+                                          1795946430000, 1795946444000, 1000, 1000))
+            self.assertEqual(h.advance(gm.INT64_MAX), [])
+            self.assertEqual(h.state, {})  # nothing left once the bucket's timer fired
 
     def test_a_duplicate_half_is_ignored(self):
-        self.feed(STARTED)
-        self.assertEqual(self.feed(STARTED), [])
-        self.assertEqual(self.timers.timers, {1795946430000 + 600_000})
-        self.assertEqual(len(self.feed(COMPLETED)), 1)
+        h = self.assembler()
+        s = gm.parse_event(STARTED)
+        h.element(s, s.ts)
+        self.assertEqual(h.element(s, s.ts), [])
+        c = gm.parse_event(COMPLETED)
+        self.assertEqual(len(h.element(c, c.ts)), 1)
 
-    def test_the_timer_forgets_a_lone_half(self):
-        self.feed(STARTED)
-        t = 1795946430000 + 600_000
-        list(self.a.on_timer(t - 1, None))        # not its timer: kept
-        self.assertIsNotNone(self.a.pending.value())
-        list(self.a.on_timer(t, None))
-        self.assertIsNone(self.a.pending.value())
-        self.assertEqual(self.feed(COMPLETED), [])  # the other half now waits alone
+    def test_a_lone_half_is_forgotten_when_the_watermark_passes_its_timer(self):
+        h = self.assembler()
+        s = gm.parse_event(STARTED)
+        h.element(s, s.ts)
+        h.advance(s.ts + 600_000 - 1)            # not yet
+        c = gm.parse_event(COMPLETED)
+        self.assertEqual(len(h.element(c, c.ts)), 1)
+        h = self.assembler()
+        h.element(s, s.ts)
+        h.advance(s.ts + 600_000)                # its timer fires
+        self.assertEqual(h.element(c, c.ts), [])  # the other half now waits alone
+
+    def test_a_half_behind_the_watermark_waits_for_the_next_advance(self):
+        # Its timer is already due; Flink fires it at the next watermark, not before.
+        h = self.assembler(forget_after_ms=0)
+        h.advance(2_000)
+        h.element(half(gm.STARTED, "r", 1_000), 1_000)
+        self.assertEqual(len(h.element(half(gm.COMPLETED, "r", 1_500), 1_500)), 1)
+        h.element(half(gm.STARTED, "q", 1_000), 1_000)
+        h.advance(2_001)
+        self.assertEqual(h.element(half(gm.COMPLETED, "q", 1_500), 1_500), [])
+
+    def test_a_timer_past_the_longs_end_is_the_last_long(self):
+        h = self.assembler()
+        h.element(half(gm.STARTED, "r", gm.TS_MAX), gm.TS_MAX)
+        self.assertEqual({t for t, _ in h.timers}, {gm.INT64_MAX})
+
+    def test_the_same_records_as_a_timer_per_request(self):
+        """Random halves, duplicates and watermark advances: the bucketed assembler and the
+        per-request reference emit the same records in the same order."""
+        rng = random.Random(4)
+        for trial in range(300):
+            forget = rng.choice((0, 1, 50, 600_000))
+            copy_state = trial % 2 == 1
+            ours = self.assembler(forget, copy_state)
+            ref = KeyedHarness(ReferenceAssembler(forget), lambda e: e.request_id, copy_state)
+            ids = ["r%d" % i for i in range(rng.randint(1, 40))]
+            wm = -1
+            for _ in range(rng.randint(1, 200)):
+                if rng.random() < 0.15:
+                    wm += rng.randint(1, 80)
+                    self.assertEqual(ours.advance(wm), ref.advance(wm))
+                    continue
+                ts = wm + rng.randint(-60, 60)
+                e = half(rng.choice((gm.STARTED, gm.COMPLETED)), rng.choice(ids), ts)
+                got, want = ours.element(e, ts), ref.element(e, ts)
+                self.assertEqual([tuple(r) for r in got], [tuple(r) for r in want],
+                                 f"trial {trial}: {tuple(e)}")
+            ours.advance(gm.INT64_MAX)
+            self.assertEqual(ours.state, {}, f"trial {trial}: state left after the last timer")
 
 
 class WatermarkTimers(FakeTimers):
