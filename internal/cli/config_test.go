@@ -52,7 +52,7 @@ var options = []option{
 	{"", "state-dir", "/x/state", func(s settled) any { return s.global.StateDir }, "/x/state", nil},
 	{"", "tenants", "acme,globex", func(s settled) any { return s.opts.(*tuiOptions).Lab.Tenants }, []string{"acme", "globex"}, []string{" "}},
 	{"", "timestamp", "started_ts", func(s settled) any { return s.opts.(*tuiOptions).Job.Timestamp }, jobspec.StartedTS, []string{"ts"}},
-	{"", "watermark-interval", "0s", func(s settled) any { return s.opts.(*tuiOptions).Job.Watermarks.Interval }, watermark.Off, []string{"-200ms"}},
+	{"", "watermark-interval", "0s", func(s settled) any { return s.opts.(*tuiOptions).Job.Watermarks.Interval }, watermark.Off, []string{"-200ms", "-1ns"}},
 	{"", "watermarks", "source", func(s settled) any { return s.opts.(*tuiOptions).Job.Watermarks.At }, watermark.Source, []string{"partition"}},
 	{"", "idleness", "30s", func(s settled) any { return s.opts.(*tuiOptions).Job.Watermarks.Idleness }, 30 * time.Second, []string{"-1s", "soon"}},
 

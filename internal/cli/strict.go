@@ -14,13 +14,14 @@ import (
 
 // wholeMilliseconds refuses a duration with a part finer than a millisecond: labtui's
 // clocks, timers and windows count whole milliseconds, as Flink's do, so 999us would
-// be 0 (periodic watermarks off) and 1ns no idleness at all, silently.
+// be 0 (periodic watermarks off) and 1ns no idleness at all, silently. A negative
+// duration is left to the option's own rule, which refuses it as negative.
 func wholeMilliseconds(f *pflag.Flag, describe func(string) string) error {
 	if f.Value.Type() != "duration" {
 		return nil
 	}
 	d, err := time.ParseDuration(f.Value.String())
-	if err != nil || d%time.Millisecond == 0 {
+	if err != nil || d < 0 || d%time.Millisecond == 0 {
 		return nil
 	}
 	return fmt.Errorf("%s is not accepted: labtui counts time in whole milliseconds, as Flink does, so give a duration such as %s or %s",
