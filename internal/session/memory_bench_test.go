@@ -53,7 +53,7 @@ const recordedHour = "../../labs/04-event-time-and-processing-time/data/recorded
 // yet swept (peak-heap-objects-MB), the memory the runtime held from the system
 // (peak-mapped-MB), and gc-limited-cycles, the collections the sampler saw the runtime's
 // GC CPU limiter on in (the limiter lets the heap pass the soft limit). Run it alone:
-// go test ./session -run '^$' -bench Walk -benchtime 1x. LABTUI_REPLAYS changes the
+// go test ./internal/session -run '^$' -bench Walk -benchtime 1x. LABTUI_REPLAYS changes the
 // number of replays.
 func BenchmarkWalk(b *testing.B) {
 	replays := 10

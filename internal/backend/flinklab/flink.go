@@ -44,8 +44,7 @@ type jobRun struct {
 // replayBundle are the bundle options of a replay's job, PyFlink's defaults. The job's
 // own (20 ms, 1,000 records) keep a live record's way to the windows under a second, but
 // in a backlog each bundle holds a few records and its round trip to the Python worker
-// bounds the job: on labtui's cluster the recorded hour was done 6 min 8 s after r with
-// the job's bundles and 4 min 6 s with these.
+// bounds the job (docs/PERFORMANCE.md has the figures).
 var replayBundle = []string{"--bundle-time-ms", "1000", "--bundle-size", "100000"}
 
 // jobArgs are the job's own options, which follow the script on `flink run -d -py
