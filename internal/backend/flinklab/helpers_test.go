@@ -23,6 +23,7 @@ import (
 
 	"github.com/labtui/labtui/compose"
 	"github.com/labtui/labtui/internal/backend"
+	"github.com/labtui/labtui/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -416,10 +417,10 @@ func (f *fakeFlink) cancelled() []string {
 func noLeak(t *testing.T, before int) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
-	for runtime.NumGoroutine() > before {
+	for testkit.Goroutines() > before {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines left behind (before %d):\n%s", runtime.NumGoroutine()-before, before, buf[:runtime.Stack(buf, true)])
+			t.Fatalf("%d goroutines left behind (before %d):\n%s", testkit.Goroutines()-before, before, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -2,7 +2,6 @@ package flinklab
 
 import (
 	"context"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/labtui/labtui/internal/broker"
 	"github.com/labtui/labtui/internal/jobspec"
 	"github.com/labtui/labtui/internal/localcluster"
+	"github.com/labtui/labtui/internal/testkit"
 	"github.com/labtui/labtui/internal/watermark"
 )
 
@@ -43,7 +43,7 @@ func lastStatus(us []backend.Update) *backend.Status {
 // fleet produces to the cluster's broker address, the status shows every instance's
 // counts and the hiccup, and stopping the generator leaves nothing behind.
 func TestGeneratorAndHiccupUseTheClusterBroker(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	k := kafka(t)
 	h := newHarness(t)
 	h.cfg.Broker = k.Addr()

@@ -3,13 +3,13 @@ package flinklab
 import (
 	"context"
 	"errors"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/labtui/labtui/internal/backend"
 	"github.com/labtui/labtui/internal/jobspec"
+	"github.com/labtui/labtui/internal/testkit"
 )
 
 const (
@@ -62,7 +62,7 @@ func hasResults(n int) func([]backend.Update) bool {
 // order and never through a shell, and every print-sink line of the taskmanager's log
 // arrives as the jobspec.Result the embedded lab would send.
 func TestUpSubmitFollowResultsCloseDown(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	h := newHarness(t)
 	lab := h.open()
 	if err := lab.Start(context.Background()); err != nil {
@@ -183,7 +183,7 @@ func TestUpSubmitFollowResultsCloseDown(t *testing.T) {
 // the taskmanager is brought back, and its log is followed again from the moment it
 // died.
 func TestTaskManagerThatDiesIsReportedAndBroughtBack(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	h := newHarness(t)
 	writeFile(t, h.dir, "taskmanager-1.ends", "")
 	writeFile(t, h.dir, "tm-dead", "")
@@ -234,7 +234,7 @@ func TestTaskManagerThatDiesIsReportedAndBroughtBack(t *testing.T) {
 // brings it back, a "TaskManager killed" restart is reported, and RestartTaskManager
 // returns once it is back.
 func TestRestartTaskManagerKillsItAndBringsItBack(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	h := newHarness(t)
 	lab := h.open()
 	if err := lab.Start(context.Background()); err != nil {
@@ -274,7 +274,7 @@ func TestRestartTaskManagerKillsItAndBringsItBack(t *testing.T) {
 // plain error that names the fix, `labtui doctor` and the embedded lab, and no docker
 // command runs after the doctor's two, not even at Close.
 func TestDaemonNotRunningStopsBeforeAnythingStarts(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := testkit.Goroutines()
 	h := newHarness(t)
 	writeFile(t, h.dir, "daemon-down", "")
 	lab := h.open()
