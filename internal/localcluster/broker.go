@@ -201,13 +201,10 @@ func (b *Broker) createTopic(ctx context.Context, topic string, partitions int32
 // the broker's defaults), announcing it on logf (which may be nil) as the kafka-topics.sh
 // line that would do the same. A topic that exists is no error, and keeps its configs.
 func CreateTopic(ctx context.Context, brokers, topic string, partitions int32, configs map[string]string, logf func(string, ...any)) error {
-	var kconfigs map[string]*string
+	kconfigs := make(map[string]*string, len(configs))
 	var flags strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(configs)) {
 		v := configs[k]
-		if kconfigs == nil {
-			kconfigs = make(map[string]*string, len(configs))
-		}
 		kconfigs[k] = &v
 		fmt.Fprintf(&flags, " --config %s=%s", k, v)
 	}
