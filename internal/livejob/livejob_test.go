@@ -3,6 +3,7 @@ package livejob
 import (
 	"context"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -125,5 +126,67 @@ func TestChangedSignalsEachPublishedSnapshot(t *testing.T) {
 	}
 	if s := job.Snapshot(); s.Stats.Records != 1 {
 		t.Fatalf("snapshot %+v", s)
+	}
+}
+
+// TestTheClockIsReadAtLeastEveryClockEveryRecords: a record's processing time (the
+// arrival Consumed sees) is a reading of the wall clock taken at most clockEvery-1
+// records before it, and the first record of a fetch always has a reading of its own. The
+// fake clock moves a millisecond at each reading, so equal arrivals share one.
+func TestTheClockIsReadAtLeastEveryClockEveryRecords(t *testing.T) {
+	b, err := broker.Start(context.Background(), broker.Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var mu sync.Mutex
+	now := time.UnixMilli(1_795_946_400_000)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); now = now.Add(time.Millisecond); return now }
+	var arrivals []int64
+	var amu sync.Mutex
+	job, err := Start(context.Background(), Config{Brokers: []string{b.Addr()}, Topic: b.Topic(), StartAt: Earliest, Now: clock,
+		Consumed: func(_ *kgo.Record, arrival int64) { amu.Lock(); arrivals = append(arrivals, arrival); amu.Unlock() }}, func(jobspec.Result) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Stop()
+	const n = 1000
+	evs := make([]gateway.Event, n)
+	ts := int64(1_795_946_400_000)
+	for i := range evs {
+		evs[i] = gateway.Event{Type: gateway.RequestStarted, RequestID: "r-" + strconv.Itoa(i), TenantID: "acme", Model: "flat-10c", Gateway: "gw-0", TS: ts + int64(i), PromptTokens: 1}
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr()), kgo.DefaultProduceTopic("gateway-events"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	recs := make([]*kgo.Record, n)
+	for i, ev := range evs {
+		recs[i] = &kgo.Record{Key: []byte(ev.RequestID), Value: ev.AppendJSON(nil), Timestamp: time.UnixMilli(ev.TS), Partition: 0}
+	}
+	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { amu.Lock(); defer amu.Unlock(); return len(arrivals) == n })
+	amu.Lock()
+	defer amu.Unlock()
+	run, readings := 1, 1
+	for i := 1; i < n; i++ {
+		switch {
+		case arrivals[i] < arrivals[i-1]:
+			t.Fatalf("record %d arrived at %d, before record %d at %d", i, arrivals[i], i-1, arrivals[i-1])
+		case arrivals[i] == arrivals[i-1]:
+			run++
+		default:
+			run = 1
+			readings++
+		}
+		if run > clockEvery {
+			t.Fatalf("records %d to %d share one reading of the clock: at most %d may", i-run+1, i, clockEvery)
+		}
+	}
+	if readings > n/2 {
+		t.Fatalf("%d readings of the clock for %d records: it is read for (nearly) every record", readings, n)
 	}
 }
