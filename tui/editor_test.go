@@ -71,6 +71,31 @@ func TestBurstsOfKeyNamesAreSavedVerbatim(t *testing.T) {
 	}
 }
 
+// TestABurstOnTheClosedAnswerIsWrittenNotRun: typed text that reaches labtui as a burst
+// while the panel has the focus but no answer is open (the learner did not press enter)
+// opens the selected answer and is written into it: its "q", "x" and "r" neither quit,
+// kill the job nor replay. The empty answer says to press enter first.
+func TestABurstOnTheClosedAnswerIsWrittenNotRun(t *testing.T) {
+	fb := fakebackend.New(backend.Update{Status: status(at("00:10"), at("00:09"))})
+	tm := start(t, fb, Config{}, 100, 32)
+	waitFor(t, tm, "running")
+	press(tm, "tab")
+	waitFor(t, tm, "enter: write your answer here; it is saved as you type.")
+	burst(tm, "Both windows agree, then q x r")
+	waitFor(t, tm, "Both windows agree, then q x r")
+	press(tm, "esc")
+	press(tm, "q")
+	fm := tm.FinalModel(t).(Model)
+	if got, want := fm.lab.Answers()["4.1a"], "Both windows agree, then q x r"; got != want {
+		t.Errorf("answer = %q, want %q", got, want)
+	}
+	for _, c := range fb.Calls() {
+		if c.Method != "Start" && c.Method != "Close" { // Close: the q after esc
+			t.Errorf("a word of the burst ran as a command: %+v", c)
+		}
+	}
+}
+
 // TestATabInABurstIsText: a paste without bracketed paste that holds a tab arrives as
 // runes, a tab key, then more runes; the tab must not leave the editor, or the rest of the
 // answer would run as commands (its "q" quits), and the footer says so. Esc leaves the editor. The answer keeps

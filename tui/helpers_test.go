@@ -246,6 +246,10 @@ func press(tm *teatest.TestModel, k string) {
 		tm.Send(tea.KeyMsg{Type: tea.KeyUp})
 	case "down":
 		tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	case "left":
+		tm.Send(tea.KeyMsg{Type: tea.KeyLeft})
+	case "right":
+		tm.Send(tea.KeyMsg{Type: tea.KeyRight})
 	default:
 		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
 	}

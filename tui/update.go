@@ -101,7 +101,7 @@ func (m Model) key(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.focus == areaLab && m.lab.Editing() {
+	if m.focus == areaLab && (m.lab.Editing() || labpanel.IsBurst(k)) {
 		return m.editKey(k)
 	}
 	return m.mainKey(k)

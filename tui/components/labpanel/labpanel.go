@@ -86,7 +86,7 @@ func New(styles theme.Styles, keys KeyMap, answers map[string]string) Model {
 			ta := textarea.New()
 			ta.ShowLineNumbers = false
 			ta.Prompt = "│ "
-			ta.Placeholder = "Type your answer; it is saved as you type."
+			ta.Placeholder = idlePlaceholder(keys)
 			// No limit on lines: the textarea's default (99) drops the lines after it.
 			ta.MaxHeight = 0
 			ta.SetValue(answers[q.ID])
@@ -248,15 +248,25 @@ func (m Model) StepExercise(d int) Model {
 	return m.selectExercise(m.exercises[ex].ID)
 }
 
+// The empty answer's placeholder says what to press before typing: until the answer is
+// opened, letters are the screen's keys (r replays, x kills the job, q quits).
+const writingPlaceholder = "Type your answer; it is saved as you type."
+
+func idlePlaceholder(keys KeyMap) string {
+	return keys.Edit.Help().Key + ": write your answer here; it is saved as you type."
+}
+
 // edit starts editing the selected answer.
 func (m Model) edit() (Model, tea.Cmd) {
 	m.editing = true
+	m.areas[m.selected].Placeholder = writingPlaceholder
 	cmd := m.areas[m.selected].Focus()
 	return m, cmd
 }
 
 func (m Model) stopEditing() Model {
 	m.editing = false
+	m.areas[m.selected].Placeholder = idlePlaceholder(m.keys)
 	m.areas[m.selected].Blur()
 	return m
 }
@@ -269,11 +279,26 @@ func IsText(k tea.KeyMsg) bool {
 	return (k.Type == tea.KeyRunes && !k.Alt) || k.Type == tea.KeySpace || k.Paste
 }
 
+// IsBurst reports whether k is more text than one key press can be: a paste, or typing
+// that reached labtui as one read (several runes in one KeyRunes). On the panel it is an
+// answer being written, never a run of commands.
+func IsBurst(k tea.KeyMsg) bool {
+	return k.Paste || (k.Type == tea.KeyRunes && !k.Alt && len(k.Runes) > 1)
+}
+
 // Update handles keys while the panel has the focus, and the textarea's own messages.
 // While an answer is being written, text is inserted verbatim before any key binding
-// is looked at.
+// is looked at. A burst of text (IsBurst) while no answer is open opens the selected
+// one and goes into it.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, isKey := msg.(tea.KeyMsg)
+	if isKey && !m.editing && IsBurst(k) {
+		var cmd tea.Cmd
+		m, cmd = m.edit()
+		m.areas[m.selected].InsertString(string(k.Runes))
+		m.revision++
+		return m, cmd
+	}
 	if isKey && m.editing && IsText(k) {
 		m.areas[m.selected].InsertString(string(k.Runes))
 		m.revision++
