@@ -22,11 +22,12 @@ func produce(t *testing.T, addr string, evs ...gateway.Event) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	for _, ev := range evs {
-		r := &kgo.Record{Key: []byte(ev.RequestID), Value: ev.AppendJSON(nil), Timestamp: time.UnixMilli(ev.TS)}
-		if err := cl.ProduceSync(context.Background(), r).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
+	recs := make([]*kgo.Record, len(evs))
+	for i, ev := range evs {
+		recs[i] = &kgo.Record{Key: []byte(ev.RequestID), Value: ev.AppendJSON(nil), Timestamp: time.UnixMilli(ev.TS)}
+	}
+	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -156,18 +157,7 @@ func TestTheClockIsReadAtLeastEveryClockEveryRecords(t *testing.T) {
 	for i := range evs {
 		evs[i] = gateway.Event{Type: gateway.RequestStarted, RequestID: "r-" + strconv.Itoa(i), TenantID: "acme", Model: "flat-10c", Gateway: "gw-0", TS: ts + int64(i), PromptTokens: 1}
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr()), kgo.DefaultProduceTopic("gateway-events"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	recs := make([]*kgo.Record, n)
-	for i, ev := range evs {
-		recs[i] = &kgo.Record{Key: []byte(ev.RequestID), Value: ev.AppendJSON(nil), Timestamp: time.UnixMilli(ev.TS), Partition: 0}
-	}
-	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
+	produce(t, b.Addr(), evs...) // in one ProduceSync, so the job fetches many at once
 	waitFor(t, func() bool { amu.Lock(); defer amu.Unlock(); return len(arrivals) == n })
 	amu.Lock()
 	defer amu.Unlock()

@@ -248,10 +248,12 @@ func (m Model) StepExercise(d int) Model {
 	return m.selectExercise(m.exercises[ex].ID)
 }
 
-// The empty answer's placeholder says what to press before typing: until the answer is
-// opened, letters are the screen's keys (r replays, x kills the job, q quits).
+// writingPlaceholder is the empty answer's placeholder while it is open.
 const writingPlaceholder = "Type your answer; it is saved as you type."
 
+// idlePlaceholder is the empty answer's placeholder while it is closed: it names the key
+// that opens it, since until then letters are the screen's keys (r replays, x kills the
+// job, q quits).
 func idlePlaceholder(keys KeyMap) string {
 	return keys.Edit.Help().Key + ": write your answer here; it is saved as you type."
 }
@@ -292,17 +294,14 @@ func IsBurst(k tea.KeyMsg) bool {
 // one and goes into it.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, isKey := msg.(tea.KeyMsg)
-	if isKey && !m.editing && IsBurst(k) {
-		var cmd tea.Cmd
-		m, cmd = m.edit()
-		m.areas[m.selected].InsertString(string(k.Runes))
-		m.revision++
-		return m, cmd
+	var opened tea.Cmd
+	if isKey && !m.editing && IsBurst(k) { // a burst is text (IsText): inserted below
+		m, opened = m.edit()
 	}
 	if isKey && m.editing && IsText(k) {
 		m.areas[m.selected].InsertString(string(k.Runes))
 		m.revision++
-		return m, nil
+		return m, opened
 	}
 	if isKey && m.editing && k.Type == tea.KeyTab {
 		m.areas[m.selected].InsertString("\t")
