@@ -158,11 +158,11 @@ func TestTheLockPinsEveryPackageWithHashes(t *testing.T) {
 
 func TestPlanOfAnEmptyCacheNamesSizesAndTime(t *testing.T) {
 	p := Layout{Cache: t.TempDir()}.Plan()
-	if !p.Venv || p.Pin || !p.Loopback || len(p.Jars) != 1+len(brokerJars) {
-		t.Fatalf("plan of an empty cache: venv %v, pin %v, loopback %v, %d jars", p.Venv, p.Pin, p.Loopback, len(p.Jars))
+	if !p.Venv || p.Pin || !p.PythonJar || len(p.Jars) != 1+len(brokerJars) {
+		t.Fatalf("plan of an empty cache: venv %v, pin %v, flink-python jar %v, %d jars", p.Venv, p.Pin, p.PythonJar, len(p.Jars))
 	}
 	s := p.String()
-	for _, want := range []string{"apache-flink==2.2.1", "54 jars from Maven Central (53 MiB)", "loopback copy", "MiB of disk", "about 1m40s"} {
+	for _, want := range []string{"apache-flink==2.2.1", "54 jars from Maven Central (53 MiB)", "labtui's copy of flink-python's jar", "MiB of disk", "about 1m40s"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("plan %q lacks %q", s, want)
 		}

@@ -35,14 +35,14 @@ const mavenCentral = "https://repo1.maven.org/maven2"
 // 77 s; the 54 jars came from Maven Central in under a second. On a slower connection
 // the download dominates.
 const (
-	venvDiskBytes     = 836_000_000
-	pipDownloadBytes  = 485_000_000
-	pipEstimate       = 80 * time.Second
-	jarsEstimate      = 5 * time.Second
-	loopbackEstimate  = 10 * time.Second
-	pinEstimate       = 15 * time.Second
-	loopbackDiskBytes = 43_000_000
-	installDiskMargin = 200 << 20
+	venvDiskBytes      = 836_000_000
+	pipDownloadBytes   = 485_000_000
+	pipEstimate        = 80 * time.Second
+	jarsEstimate       = 5 * time.Second
+	pythonJarEstimate  = 10 * time.Second
+	pinEstimate        = 15 * time.Second
+	pythonJarDiskBytes = 43_000_000
+	installDiskMargin  = 200 << 20
 )
 
 // Plan is what an install still has to do.
@@ -50,12 +50,11 @@ type Plan struct {
 	// Venv says the venv with apache-flink is missing; Pin says the venv is there but
 	// its packages are not (or not known to be) the locked set of pylock.go, which pip
 	// then installs into it in place; Jars lists the jars missing;
-	// Loopback says the copy of flink-python that keeps the Python worker's services on
-	// loopback is to be built (loopback.go).
-	Venv     bool
-	Pin      bool
-	Jars     []artifact
-	Loopback bool
+	// PythonJar says labtui's copy of flink-python's jar is to be built (pythonjar.go).
+	Venv      bool
+	Pin       bool
+	Jars      []artifact
+	PythonJar bool
 	// Download is how many bytes the install downloads (the venv's part estimated),
 	// Disk how much room it needs, Time how long it should take.
 	Download, Disk int64
@@ -63,7 +62,7 @@ type Plan struct {
 }
 
 // Done reports whether nothing is left to install.
-func (p Plan) Done() bool { return !p.Venv && !p.Pin && len(p.Jars) == 0 && !p.Loopback }
+func (p Plan) Done() bool { return !p.Venv && !p.Pin && len(p.Jars) == 0 && !p.PythonJar }
 
 // String describes the plan in one sentence, sizes and time included.
 func (p Plan) String() string {
@@ -84,8 +83,8 @@ func (p Plan) String() string {
 	if p.Pin {
 		local = append(local, "check the venv's Python packages against the pinned set with pip (it downloads only what differs)")
 	}
-	if p.Loopback {
-		local = append(local, "build the loopback copy of flink-python's jar (javac)")
+	if p.PythonJar {
+		local = append(local, "build labtui's copy of flink-python's jar (javac)")
 	}
 	var s []string
 	if len(download) > 0 {
@@ -122,10 +121,10 @@ func (l Layout) Plan() Plan {
 	if len(p.Jars) > 0 {
 		p.Time += jarsEstimate
 	}
-	if p.Venv || !l.loopbackBuilt() {
-		p.Loopback = true
-		p.Disk += loopbackDiskBytes
-		p.Time += loopbackEstimate
+	if p.Venv || !l.pythonJarBuilt() {
+		p.PythonJar = true
+		p.Disk += pythonJarDiskBytes
+		p.Time += pythonJarEstimate
 	}
 	if !p.Done() {
 		p.Disk += installDiskMargin
@@ -150,7 +149,7 @@ func (l Layout) jars() []placedJar {
 
 // Progress is how far an install has come.
 type Progress struct {
-	// Step is "venv", "loopback" or "jars".
+	// Step is "venv", "flink-python" or "jars".
 	Step string
 	// Done and Total are bytes downloaded and expected (Total estimated for the venv).
 	Done, Total int64
@@ -205,15 +204,15 @@ func Install(ctx context.Context, l Layout, o InstallOptions) error {
 			return err
 		}
 	}
-	if plan.Loopback {
+	if plan.PythonJar {
 		javaHome, err := findJavaHome()
 		if err != nil {
 			return err
 		}
-		if err := buildLoopbackJar(ctx, l, javaHome, o.Logf); err != nil {
+		if err := buildPythonJar(ctx, l, javaHome, o.Logf); err != nil {
 			return err
 		}
-		progress(Progress{Step: "loopback", Done: 1, Total: 1, Line: "built " + l.loopbackJar()})
+		progress(Progress{Step: "flink-python", Done: 1, Total: 1, Line: "built " + l.pythonJar()})
 	}
 	if err := installJars(ctx, l, o, plan.Jars, progress); err != nil {
 		return err

@@ -75,15 +75,15 @@ func NewClient(opts Options, restURL string) (*Client, error) {
 // reading options of its own at the Python program and hands everything after it to
 // the program, so args are the job's own options (gateway_meter.py's --bootstrap,
 // --topic, --starting-offsets, …); the client uploads the script and the connector jar
-// with the job, and, as flink-python's jar, the copy of it whose Python-worker services
-// listen on loopback only (FLINK_OPT_DIR; see loopback.go). The client starts a JVM and a Python interpreter: on two busy cores it
+// with the job, and, as flink-python's jar, labtui's copy of it (FLINK_OPT_DIR; see
+// pythonjar.go). The client starts a JVM and a Python interpreter: on two busy cores it
 // takes 10-30 s.
 func (c *Client) Submit(ctx context.Context, script string, args ...string) (string, error) {
 	cmdArgs := append([]string{"run", "-m", c.address, "-d", "-py", script,
 		"--jars", "file://" + c.opts.Layout.connectorJar()}, args...)
 	cmd := command{Path: filepath.Join(c.home, "bin", "flink"), Args: cmdArgs,
 		Env: []string{"FLINK_CONF_DIR=" + c.confDir, "FLINK_LOG_DIR=" + c.logDir, "JAVA_HOME=" + c.opts.JavaHome,
-			"FLINK_OPT_DIR=" + c.opts.Layout.loopbackOptDir()}}
+			"FLINK_OPT_DIR=" + c.opts.Layout.pythonJarOptDir()}}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	out, err := c.opts.run(ctx, cmd)

@@ -92,8 +92,8 @@ func (l Layout) installed() (bool, string) {
 	if _, err := os.Stat(l.kafkaLibs()); err != nil {
 		return false, "the Kafka broker's jars"
 	}
-	if !l.loopbackBuilt() {
-		return false, "the copy of flink-python's jar whose Python-worker services listen on loopback only"
+	if !l.pythonJarBuilt() {
+		return false, "labtui's copy of flink-python's jar (Python-worker services on loopback only, a cancellation that cannot take the TaskManager down)"
 	}
 	return true, ""
 }

@@ -106,7 +106,7 @@ func TestRealCluster(t *testing.T) {
 	waitFor("first run", 1)
 	t.Logf("first result %s after submission", time.Since(sub))
 	// The job runs, its Python worker connected: every listener of the run is on loopback,
-	// the worker's gRPC services too (loopback.go).
+	// the worker's gRPC services too (pythonjar.go).
 	var groups []int
 	for _, p := range procs {
 		groups = append(groups, p.Pid())

@@ -51,10 +51,11 @@ func (l *Lab) follow(wait func() error) {
 				}
 				continue
 			} else if replaced = l.isSwitching(); replaced {
-				// PyFlink 2.2.1 can take the TaskManager down while a job is cancelled
-				// ("Reference count must not be negative" closing the Python workers):
-				// the job being replaced is gone anyway, and the one labtui submits runs
-				// once a TaskManager is back. No run of the lab restarted.
+				// A TaskManager that stops while its job is cancelled (flink-python 2.2.1
+				// does that on a double release, which labtui's copy of its jar prevents
+				// unless the cluster's lib/ holds flink-python): the job being replaced is
+				// gone anyway, and the one labtui submits runs once a TaskManager is back.
+				// No run of the lab restarted.
 				l.logf("the TaskManager stopped while labtui was replacing the job (its output ended): a TaskManager is started again, and the new job runs on it")
 			} else {
 				l.logf("the TaskManager stopped (its output ended): the job restarts once a TaskManager is back, from its starting offsets, with empty state")

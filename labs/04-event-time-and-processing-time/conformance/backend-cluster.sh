@@ -30,6 +30,9 @@
 #   3. The backend contract (internal/backend/backendtest) on the cluster lab, by `go test
 #      ./internal/backend/clusterplatform` with LABTUI_REAL_CLUSTER: late records with their gateway, a
 #      replay complete once the job has read it all, read positions per partition.
+#   4. labtui's copy of flink-python's jar (internal/localcluster/pythonjar) against the
+#      wheel's, by `go test ./internal/localcluster` with LABTUI_REAL_CLUSTER: a cancelled
+#      task's double release no longer throws.
 #
 # One line per check, then `N passed, N failed` (exit 1 on a failure). Files in
 # $LABTUI_CACHE/runs/<time>-backend-cluster/. LABTUI_BIN uses a built labtui. About 14 min.
@@ -316,6 +319,17 @@ set +e
 rc=$?
 set -e
 check cluster-contract "$([ $rc = 0 ]; echo $?)" "the cluster lab keeps the backend contract in $(( ($(now_ms) - t0) / 1000 )) s ($RUN_DIR/contract.txt)"
+
+# ---------------------------------------------------------------------------------------------
+# 4. labtui's copy of flink-python's jar: its PythonSharedResources survives Beam's double
+#    release on a cancellation where flink-python's throws (and so shuts the TaskManager
+#    down). About 10 s.
+set +e
+(cd "$REPO_DIR" && LABTUI_REAL_CLUSTER="$LABTUI_CACHE" go test -count=1 -run TestLabtuisFlinkPythonJarSurvivesADoubleRelease -v ./internal/localcluster) \
+  > "$RUN_DIR/pythonjar.txt" 2>&1
+rc=$?
+set -e
+check pythonjar-double-release "$([ $rc = 0 ] && grep -q '^--- PASS' "$RUN_DIR/pythonjar.txt"; echo $?)" "labtui's flink-python jar closes a cancelled task's Python workers without the exception that shuts the TaskManager down ($RUN_DIR/pythonjar.txt)"
 
 log "$PASS passed, $FAIL failed ($RUN_DIR)"
 [ "$FAIL" = 0 ]
