@@ -151,7 +151,8 @@ func (l Layout) jars() []placedJar {
 type Progress struct {
 	// Step is "venv", "flink-python" or "jars".
 	Step string
-	// Done and Total are bytes downloaded and expected (Total estimated for the venv).
+	// Done and Total are bytes downloaded and expected (Total estimated for the venv),
+	// or, for flink-python, the bytes of the jar built.
 	Done, Total int64
 	// Line is what the step just did, for a log: a pip line, a jar fetched.
 	Line string
@@ -212,7 +213,11 @@ func Install(ctx context.Context, l Layout, o InstallOptions) error {
 		if err := buildPythonJar(ctx, l, javaHome, o.Logf); err != nil {
 			return err
 		}
-		progress(Progress{Step: "flink-python", Done: 1, Total: 1, Line: "built " + l.pythonJar()})
+		var size int64 // the bytes written, as the other steps count theirs
+		if st, err := os.Stat(l.pythonJar()); err == nil {
+			size = st.Size()
+		}
+		progress(Progress{Step: "flink-python", Done: size, Total: size, Line: "built " + l.pythonJar()})
 	}
 	if err := installJars(ctx, l, o, plan.Jars, progress); err != nil {
 		return err
