@@ -107,7 +107,9 @@ run() {
   local offset; offset=$(stat -c %s "$tm_out")
   local bootstrap=${LABTUI_BOOTSTRAP:-$(cat "$BROKER_DIR/bootstrap" 2>/dev/null || echo "$BOOTSTRAP")}
   local t0; t0=$(now_ms)
-  "$FLINK_HOME/bin/flink" run -m "$(rest)" -d -py "$JOB_PY" \
+  [ -f "$PYTHON_JAR_OPT_DIR/flink-python-$LABTUI_FLINK_VERSION.jar" ] \
+    || die "no $PYTHON_JAR_OPT_DIR/flink-python-$LABTUI_FLINK_VERSION.jar: run env.sh first"
+  FLINK_OPT_DIR="$PYTHON_JAR_OPT_DIR" "$FLINK_HOME/bin/flink" run -m "$(rest)" -d -py "$JOB_PY" \
     --bootstrap "$bootstrap" --jars "file://$CONNECTOR_JAR" "$@" > "$out.client" 2>&1 \
     || { cat "$out.client" >&2; die "flink run failed"; }
   local job_id; job_id=$(sed -n 's/.*JobID \([0-9a-f]\{32\}\).*/\1/p' "$out.client" | head -1)

@@ -27,6 +27,11 @@ M2_REPO="$LABTUI_CACHE/m2"
 JARS_DIR="$LABTUI_CACHE/jars"
 KAFKA_LIBS="$LABTUI_CACHE/kafka-$LABTUI_KAFKA_VERSION/libs"
 CONNECTOR_JAR="$JARS_DIR/flink-sql-connector-kafka-$LABTUI_CONNECTOR_VERSION.jar"
+# labtui's copy of flink-python's jar (internal/localcluster/pythonjar.go), which
+# `labtui cluster install` builds: `flink run` ships the one flink-python jar of
+# $FLINK_OPT_DIR with the job, and this one's fixes keep a cancelled job from shutting the
+# TaskManager down. Give it as FLINK_OPT_DIR to every `flink run`, as labtui does.
+PYTHON_JAR_OPT_DIR="$LABTUI_CACHE/flink-python-patched-$LABTUI_FLINK_VERSION"
 # server.properties, data, log, pid; `run` gives each run its own
 BROKER_DIR=${LABTUI_BROKER_DIR:-"$LABTUI_CACHE/broker"}
 BOOTSTRAP="127.0.0.1:$LABTUI_KAFKA_PORT"
