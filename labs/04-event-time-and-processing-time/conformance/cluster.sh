@@ -9,6 +9,11 @@
 #                                     `flink run -d -py gateway_meter.py`, wait N s, cancel
 #                                     the job; FILE gets the TaskManager stdout lines (the
 #                                     print sinks) this job wrote
+#   cluster.sh submit CLIENT SCRIPT [script options]
+#                                     `flink run -d -py SCRIPT` with the broker and the
+#                                     connector jar; prints the JobID, CLIENT gets the
+#                                     client's output
+#   cluster.sh cancel JOB             cancel the job
 #   cluster.sh stop                   stop both JVMs (by their pids)
 #
 # Everything lives in $LABTUI_CACHE/cluster (conf, logs, pids). The TaskManager's Python
@@ -17,7 +22,6 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-CLUSTER_DIR="$LABTUI_CACHE/cluster"
 [ -x "$PY" ] || die "no venv at $VENV: run conformance/env.sh first"
 FLINK_HOME=$("$PY" -c 'import os, pyflink; print(os.path.dirname(pyflink.__file__))')
 export FLINK_HOME FLINK_CONF_DIR="$CLUSTER_DIR/conf" FLINK_LOG_DIR="$CLUSTER_DIR/log" \
@@ -90,6 +94,24 @@ stop() {
   log "cluster stopped"
 }
 
+# submit CLIENT SCRIPT [script options]: the one way a script is submitted here, with
+# labtui's flink-python jar as labtui submits (PYTHON_JAR_OPT_DIR in lib.sh); prints the JobID.
+submit() {
+  local client=$1 script=$2; shift 2
+  running || die "cluster not running: cluster.sh start"
+  [ -f "$PYTHON_JAR_OPT_DIR/flink-python-$LABTUI_FLINK_VERSION.jar" ] \
+    || die "no $PYTHON_JAR_OPT_DIR/flink-python-$LABTUI_FLINK_VERSION.jar: run env.sh first"
+  local bootstrap=${LABTUI_BOOTSTRAP:-$(cat "$BROKER_DIR/bootstrap" 2>/dev/null || echo "$BOOTSTRAP")}
+  FLINK_OPT_DIR="$PYTHON_JAR_OPT_DIR" "$FLINK_HOME/bin/flink" run -m "$(rest)" -d -py "$script" \
+    --bootstrap "$bootstrap" --jars "file://$CONNECTOR_JAR" "$@" > "$client" 2>&1 \
+    || { cat "$client" >&2; die "flink run failed"; }
+  local job_id; job_id=$(sed -n 's/.*JobID \([0-9a-f]\{32\}\).*/\1/p' "$client" | head -1)
+  [ -n "$job_id" ] || { cat "$client" >&2; die "no JobID in the flink run output"; }
+  echo "$job_id"
+}
+
+cancel() { "$FLINK_HOME/bin/flink" cancel -m "$(rest)" "$1"; }
+
 run() {
   local seconds="" out=""
   while [ $# -gt 0 ]; do
@@ -105,18 +127,11 @@ run() {
   mkdir -p "$(dirname "$out")"
   local tm_out; tm_out=$(ls "$FLINK_LOG_DIR"/*taskexecutor*.out | head -1)
   local offset; offset=$(stat -c %s "$tm_out")
-  local bootstrap=${LABTUI_BOOTSTRAP:-$(cat "$BROKER_DIR/bootstrap" 2>/dev/null || echo "$BOOTSTRAP")}
   local t0; t0=$(now_ms)
-  [ -f "$PYTHON_JAR_OPT_DIR/flink-python-$LABTUI_FLINK_VERSION.jar" ] \
-    || die "no $PYTHON_JAR_OPT_DIR/flink-python-$LABTUI_FLINK_VERSION.jar: run env.sh first"
-  FLINK_OPT_DIR="$PYTHON_JAR_OPT_DIR" "$FLINK_HOME/bin/flink" run -m "$(rest)" -d -py "$JOB_PY" \
-    --bootstrap "$bootstrap" --jars "file://$CONNECTOR_JAR" "$@" > "$out.client" 2>&1 \
-    || { cat "$out.client" >&2; die "flink run failed"; }
-  local job_id; job_id=$(sed -n 's/.*JobID \([0-9a-f]\{32\}\).*/\1/p' "$out.client" | head -1)
-  [ -n "$job_id" ] || { cat "$out.client" >&2; die "no JobID in the flink run output"; }
+  local job_id; job_id=$(submit "$out.client" "$JOB_PY" "$@")
   log "submitted job $job_id in $(( $(now_ms) - t0 )) ms; running it for ${seconds} s"
   sleep "$seconds"
-  "$FLINK_HOME/bin/flink" cancel -m "$(rest)" "$job_id" >> "$out.client" 2>&1 || log "cancel failed"
+  cancel "$job_id" >> "$out.client" 2>&1 || log "cancel failed"
   tail -c +"$((offset + 1))" "$tm_out" > "$out"
   log "$(grep -cE '^[a-z-]+(:[0-9]+)?> ' "$out" || true) print lines in $out"
 }
@@ -126,5 +141,7 @@ case "${1:-}" in
   stop) stop ;;
   status) running && echo "REST at http://$(rest)" || { echo "not running" >&2; exit 1; } ;;
   run) shift; run "$@" ;;
-  *) echo "usage: $0 start|stop|status|run --seconds N --out FILE [-- job options]" >&2; exit 2 ;;
+  submit) [ $# -ge 3 ] || die "usage: cluster.sh submit CLIENT SCRIPT [script options]"; shift; submit "$@" ;;
+  cancel) [ $# -eq 2 ] || die "usage: cluster.sh cancel JOB"; cancel "$2" ;;
+  *) echo "usage: $0 start|stop|status|run --seconds N --out FILE [-- job options]|submit CLIENT SCRIPT [...]|cancel JOB" >&2; exit 2 ;;
 esac

@@ -4,7 +4,7 @@
 #
 #   floor.sh --topic T --records N [--rounds R]
 #
-# Submits floor.py (`flink run -d -py`) R times (default 2) in each of four shapes: the values
+# Submits floor.py (cluster.sh submit) R times (default 2) in each of four shapes: the values
 # through 1 and through 3 Python operators, and through the lab's parse_event and then 1 and 3
 # more. Each job is timed from `flink run` to its `floor-done> N` line, and charged the CPU
 # time (user + system, from /proc) of the TaskManager's JVM and of its Python workers over
@@ -24,16 +24,9 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$topic" ] && [ -n "$records" ] || die "usage: floor.sh --topic T --records N [--rounds R]"
 
-CLUSTER_DIR="$LABTUI_CACHE/cluster"
 [ -f "$CLUSTER_DIR/taskmanager.jvm" ] || die "no cluster: cluster.sh start first"
-FLINK_HOME=$("$PY" -c 'import os, pyflink; print(os.path.dirname(pyflink.__file__))')
-export FLINK_HOME FLINK_CONF_DIR="$CLUSTER_DIR/conf" PATH="$VENV/bin:$PATH" VIRTUAL_ENV="$VENV"
-rest=$(cat "$CLUSTER_DIR/rest")
 tm=$(cat "$CLUSTER_DIR/taskmanager.jvm")
 kill -0 "$tm" 2>/dev/null || die "the TaskManager (pid $tm) is not running"
-[ -f "$PYTHON_JAR_OPT_DIR/flink-python-$LABTUI_FLINK_VERSION.jar" ] \
-  || die "no $PYTHON_JAR_OPT_DIR/flink-python-$LABTUI_FLINK_VERSION.jar: run env.sh first"
-bootstrap=${LABTUI_BOOTSTRAP:-$(cat "$BROKER_DIR/bootstrap" 2>/dev/null || echo "$BOOTSTRAP")}
 tm_out=$(ls "$CLUSTER_DIR"/log/*taskexecutor*.out | head -1)
 tick=$(getconf CLK_TCK)
 
@@ -56,13 +49,9 @@ run_one() { # run_one SHAPE ARGS...: one job; sets LAST_JVM, LAST_PY (s) and LAS
   local jvm0; jvm0=$(ticks "$tm")
   local t0; t0=$(now_ms)
   local client; client=$(mktemp)
-  FLINK_OPT_DIR="$PYTHON_JAR_OPT_DIR" \
-    "$FLINK_HOME/bin/flink" run -m "$rest" -d -py "$CONF_DIR/floor.py" --bootstrap "$bootstrap" \
-    --jars "file://$CONNECTOR_JAR" --topic "$topic" --group-id "floor-$$-$RANDOM" \
-    --records "$records" "$@" > "$client" 2>&1 || { cat "$client" >&2; die "flink run failed"; }
-  local job; job=$(sed -n 's/.*JobID \([0-9a-f]\{32\}\).*/\1/p' "$client" | head -1)
+  local job; job=$("$CONF_DIR/cluster.sh" submit "$client" "$CONF_DIR/floor.py" \
+    --topic "$topic" --group-id "floor-$$-$RANDOM" --records "$records" "$@")
   rm -f "$client"
-  [ -n "$job" ] || die "no JobID from flink run"
   local py=0 now
   until tail -c +"$((offset + 1))" "$tm_out" | grep -q "^floor-done> $records\$"; do
     now=$(workers); [ "$now" -gt "$py" ] && py=$now
@@ -73,7 +62,7 @@ run_one() { # run_one SHAPE ARGS...: one job; sets LAST_JVM, LAST_PY (s) and LAS
   LAST_WALL=$(( $(now_ms) - t0 ))
   now=$(workers); [ "$now" -gt "$py" ] && py=$now
   LAST_JVM=$(( $(ticks "$tm") - jvm0 )); LAST_PY=$py
-  "$FLINK_HOME/bin/flink" cancel -m "$rest" "$job" >/dev/null 2>&1 || log "cancel of $job failed"
+  "$CONF_DIR/cluster.sh" cancel "$job" >/dev/null 2>&1 || log "cancel of $job failed"
   while pgrep -P "$tm" >/dev/null; do # its Python workers gone
     kill -0 "$tm" 2>/dev/null || die "the TaskManager stopped; see $CLUSTER_DIR/log"
     sleep 0.2

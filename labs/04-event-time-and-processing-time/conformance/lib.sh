@@ -32,6 +32,8 @@ CONNECTOR_JAR="$JARS_DIR/flink-sql-connector-kafka-$LABTUI_CONNECTOR_VERSION.jar
 # $FLINK_OPT_DIR with the job, and this one's fixes keep a cancelled job from shutting the
 # TaskManager down. Give it as FLINK_OPT_DIR to every `flink run`, as labtui does.
 PYTHON_JAR_OPT_DIR="$LABTUI_CACHE/flink-python-patched-$LABTUI_FLINK_VERSION"
+# the standalone cluster cluster.sh runs: conf, logs, pids
+CLUSTER_DIR="$LABTUI_CACHE/cluster"
 # server.properties, data, log, pid; `run` gives each run its own
 BROKER_DIR=${LABTUI_BROKER_DIR:-"$LABTUI_CACHE/broker"}
 BOOTSTRAP="127.0.0.1:$LABTUI_KAFKA_PORT"
