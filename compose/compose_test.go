@@ -69,6 +69,7 @@ var properties = []property{
 	{"taskmanager slots", checkTaskSlots},
 	{"flink web submit off", checkWebSubmitOff},
 	{"dockerfile apt pinned", checkDockerfileApt},
+	{"dockerfile python jar", checkDockerfilePythonJar},
 }
 
 // TestComposeFile checks the real compose file against every property.

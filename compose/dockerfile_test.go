@@ -186,6 +186,33 @@ func checkDockerfileConnector(l lab) error {
 	return nil
 }
 
+// checkDockerfilePythonJar: the Flink image builds labtui's copy of flink-python's jar
+// from its context's pythonjar/ folder, the classes classes.txt names, into
+// PythonJarOptDir, from the wheel's jar of the image's Flink version.
+func checkDockerfilePythonJar(l lab) error {
+	d, err := readDockerfile(l)
+	if err != nil {
+		return err
+	}
+	ctx := l.project.Services[JobManagerService].Build.Context
+	if _, err := os.Stat(filepath.Join(ctx, "pythonjar", "classes.txt")); err != nil {
+		return fmt.Errorf("the Flink image's build context has no pythonjar/classes.txt: %w", err)
+	}
+	jar := "flink-python-" + d.flink + ".jar"
+	for _, want := range []string{
+		"COPY pythonjar/ /tmp/pythonjar/",
+		"grep -v '^#' /tmp/pythonjar/classes.txt",
+		"orig=/opt/flink/opt/" + jar + "; out=" + PythonJarOptDir + ";",
+		`javac --release 11 -nowarn -cp "$orig"`,
+		`zip -q -X "$out/` + jar + `"`,
+	} {
+		if !strings.Contains(d.text, want) {
+			return fmt.Errorf("the Flink Dockerfile lacks %q: it must build labtui's flink-python jar from pythonjar/ into %s", want, PythonJarOptDir)
+		}
+	}
+	return nil
+}
+
 // checkDockerfileUser: neither image runs its service as root.
 func checkDockerfileUser(l lab) error {
 	d, err := readDockerfile(l)

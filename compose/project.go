@@ -42,4 +42,8 @@ const (
 	// LabsMount is where the repository's labs folder is mounted, read-only, in
 	// both Flink containers.
 	LabsMount = "/opt/labs"
+
+	// PythonJarOptDir is the folder of the Flink image that holds labtui's copy of
+	// flink-python's jar (flink/pythonjar), given to `flink run` as FLINK_OPT_DIR.
+	PythonJarOptDir = "/opt/flink-python-patched"
 )

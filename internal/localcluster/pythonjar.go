@@ -3,40 +3,21 @@ package localcluster
 import (
 	"archive/zip"
 	"context"
-	"crypto/sha256"
-	"embed"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/labtui/labtui/compose/flink/pythonjar"
 )
 
-// labtui submits its job with a copy of flink-python's jar in which two classes are built
-// from labtui's own sources in pythonjar/. `flink run` takes the jar from $FLINK_OPT_DIR
-// (the only flink-python*.jar there) and ships it with the job as its user jar, which the
-// TaskManager loads the Python operators' classes from: no jar of the cluster changes, and a
-// remote cluster's TaskManagers get the fixes too (unless flink-python is in their lib/).
-//
-//   - ServerFactory$InetSocketAddressServerFactory: the TaskManager's Python worker talks to
-//     its JVM through gRPC services the JVM opens (Beam's Fn API: control, data, state,
-//     logging, provisioning, artifacts). flink-python 2.2.1 opens them on every interface,
-//     although it tells the worker to use 127.0.0.1 (https://github.com/apache/beam/issues/21598),
-//     and no option of Flink or Beam changes that; this one binds the loopback address it
-//     names.
-//   - PythonSharedResources: cancelling a job can make flink-python 2.2.1 release a Python
-//     worker's client once too often while a bundle finishes, and the exception that follows
-//     shuts the TaskManager down; this one logs it instead (see the source for the race).
-
-//go:embed pythonjar/ServerFactory.java pythonjar/PythonSharedResources.java
-var pythonJarSources embed.FS
-
-// pythonJarPatches names each source and the class of it that replaces flink-python's.
-var pythonJarPatches = []struct{ source, class string }{
-	{"pythonjar/ServerFactory.java", "org/apache/beam/sdk/fn/server/ServerFactory$InetSocketAddressServerFactory.class"},
-	{"pythonjar/PythonSharedResources.java", "org/apache/flink/streaming/api/runners/python/beam/PythonSharedResources.class"},
-}
+// labtui submits its job with a copy of flink-python's jar in which a few classes are built
+// from labtui's own sources (package compose/flink/pythonjar says which and why). `flink
+// run` takes the jar from $FLINK_OPT_DIR (the only flink-python*.jar there) and ships it with
+// the job as its user jar, which the TaskManager loads the Python operators' classes from:
+// no jar of the cluster changes, and a remote cluster's TaskManagers get the fixes too
+// (unless flink-python is in their lib/).
 
 // pythonJarOptDir is the folder given to `flink run` as FLINK_OPT_DIR: the patched
 // flink-python jar is its only file.
@@ -61,31 +42,17 @@ func (l Layout) wheelPythonJar() string {
 // pythonJarStamp holds the SHA-256 of the sources the patched jar was built from.
 func (l Layout) pythonJarStamp() string { return filepath.Join(l.pythonJarOptDir(), ".built") }
 
-// pythonJarSourcesSum is the SHA-256 of the embedded sources, in pythonJarPatches' order.
-func pythonJarSourcesSum() string {
-	h := sha256.New()
-	for _, p := range pythonJarPatches {
-		b, err := pythonJarSources.ReadFile(p.source)
-		if err != nil {
-			panic(err) // embedded above: a missing one does not compile
-		}
-		fmt.Fprintf(h, "%s %d\n", p.source, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // pythonJarBuilt reports whether the patched jar is there, built from these sources.
 func (l Layout) pythonJarBuilt() bool {
 	b, err := os.ReadFile(l.pythonJarStamp())
-	if err != nil || string(b) != pythonJarSourcesSum() {
+	if err != nil || string(b) != pythonjar.Sum() {
 		return false
 	}
 	_, err = os.Stat(l.pythonJar())
 	return err == nil
 }
 
-// buildPythonJar compiles pythonjar/*.java against the wheel's flink-python jar with the
+// buildPythonJar compiles the pythonjar sources against the wheel's flink-python jar with the
 // JDK's javac (a few seconds) and writes the copy of that jar with their classes in place
 // of flink-python's, every other entry copied as it is.
 func buildPythonJar(ctx context.Context, l Layout, javaHome string, logf func(string, ...any)) error {
@@ -113,23 +80,19 @@ func buildPythonJar(ctx context.Context, l Layout, javaHome string, logf func(st
 	if err := os.Rename(tmp, l.pythonJar()); err != nil {
 		return err
 	}
-	return os.WriteFile(l.pythonJarStamp(), []byte(pythonJarSourcesSum()), 0o644)
+	return os.WriteFile(l.pythonJarStamp(), []byte(pythonjar.Sum()), 0o644)
 }
 
 // compilePythonJarClasses compiles the sources in work against the jar orig and returns
 // each replacing class by its entry name.
 func compilePythonJarClasses(ctx context.Context, work, orig, javaHome string, logf func(string, ...any)) (map[string][]byte, error) {
 	args := []string{"--release", "11", "-nowarn", "-cp", orig, "-d", filepath.Join(work, "classes")}
-	for _, p := range pythonJarPatches {
-		b, err := pythonJarSources.ReadFile(p.source)
-		if err != nil {
-			return nil, err
-		}
-		src := filepath.Join(work, "src", filepath.FromSlash(p.source))
-		if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(src, b, 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Join(work, "src"), 0o755); err != nil {
+		return nil, err
+	}
+	for _, p := range pythonjar.Patches() {
+		src := filepath.Join(work, "src", p.Source)
+		if err := os.WriteFile(src, p.Text, 0o644); err != nil {
 			return nil, err
 		}
 		args = append(args, src)
@@ -140,12 +103,12 @@ func compilePythonJarClasses(ctx context.Context, work, orig, javaHome string, l
 		return nil, fmt.Errorf("build labtui's fixes of flink-python (javac of the JDK, which Flink's scripts need too): %w", err)
 	}
 	classes := map[string][]byte{}
-	for _, p := range pythonJarPatches {
-		b, err := os.ReadFile(filepath.Join(work, "classes", filepath.FromSlash(p.class)))
+	for _, p := range pythonjar.Patches() {
+		b, err := os.ReadFile(filepath.Join(work, "classes", filepath.FromSlash(p.Class)))
 		if err != nil {
 			return nil, fmt.Errorf("build labtui's fixes of flink-python: %w", err)
 		}
-		classes[p.class] = b
+		classes[p.Class] = b
 	}
 	return classes, nil
 }

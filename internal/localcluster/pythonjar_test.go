@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/labtui/labtui/compose/flink/pythonjar"
 )
 
 // Given a jar with folders (one stored deflated, as jar tools do), classes and a
@@ -73,10 +75,7 @@ func TestPatchJarReplacesOneEntryAndCopiesTheRest(t *testing.T) {
 }
 
 // Given flink-python's jar from the install in $LABTUI_REAL_CLUSTER, when labtui's classes
-// are compiled into a copy of it, then testdata/SharedResourcesCheck.java, run against
-// each jar, shows the copy's PythonSharedResources surviving Beam's double release (and
-// closing the Python environments) where flink-python's throws, and both throwing any
-// other failure: the check fails on the jar with the bug, so it can fail.
+// are compiled into a copy of it, then the copy survives a double release (checkDoubleRelease).
 func TestLabtuisFlinkPythonJarSurvivesADoubleRelease(t *testing.T) {
 	cache := os.Getenv("LABTUI_REAL_CLUSTER")
 	if cache == "" {
@@ -86,10 +85,9 @@ func TestLabtuisFlinkPythonJarSurvivesADoubleRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
 	orig := Layout{Cache: cache}.wheelPythonJar()
 	work := t.TempDir()
-	classes, err := compilePythonJarClasses(ctx, work, orig, javaHome, t.Logf)
+	classes, err := compilePythonJarClasses(context.Background(), work, orig, javaHome, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +95,74 @@ func TestLabtuisFlinkPythonJarSurvivesADoubleRelease(t *testing.T) {
 	if err := patchJar(orig, patched, classes); err != nil {
 		t.Fatal(err)
 	}
-	check := filepath.Join(work, "check")
+	checkDoubleRelease(t, javaHome, orig, patched)
+}
+
+// Given the two flink-python jars of the compose lab's Flink image, copied out of it into
+// $LABTUI_IMAGE_PYTHON_JARS (wheel/ and patched/, backend-compose.sh does it), then the
+// image's copy differs from the wheel's jar in exactly the classes classes.txt names, each
+// built from labtui's source, and survives a double release as the cluster backends' copy
+// does: the image and localcluster build the same fix.
+func TestComposeImagesFlinkPythonJarSurvivesADoubleRelease(t *testing.T) {
+	dir := os.Getenv("LABTUI_IMAGE_PYTHON_JARS")
+	if dir == "" {
+		t.Skip("set LABTUI_IMAGE_PYTHON_JARS to a folder with the Flink image's wheel/ and patched/ flink-python jars")
+	}
+	javaHome, err := findJavaHome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "flink-python-" + FlinkVersion + ".jar"
+	orig, patched := filepath.Join(dir, "wheel", name), filepath.Join(dir, "patched", name)
+	replaced := map[string]bool{}
+	for _, p := range pythonjar.Patches() {
+		replaced[p.Class] = true
+	}
+	a, err := zip.OpenReader(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := zip.OpenReader(patched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	entries := map[string]*zip.File{}
+	for _, f := range b.File {
+		entries[f.Name] = f
+	}
+	if len(a.File) != len(b.File) {
+		t.Errorf("the wheel's jar has %d entries, the image's copy %d", len(a.File), len(b.File))
+	}
+	changed := 0
+	for _, f := range a.File {
+		g, ok := entries[f.Name]
+		switch {
+		case !ok:
+			t.Errorf("the image's copy has no %s", f.Name)
+		case f.CRC32 != g.CRC32 && !replaced[f.Name]:
+			t.Errorf("the image's copy changed %s, which classes.txt does not name", f.Name)
+		case f.CRC32 == g.CRC32 && replaced[f.Name]:
+			t.Errorf("the image's copy has flink-python's own %s", f.Name)
+		case f.CRC32 != g.CRC32:
+			changed++
+		}
+	}
+	if changed != len(replaced) {
+		t.Errorf("%d classes replaced, classes.txt names %d", changed, len(replaced))
+	}
+	checkDoubleRelease(t, javaHome, orig, patched)
+}
+
+// checkDoubleRelease runs testdata/SharedResourcesCheck.java against flink-python's jar
+// orig and labtui's copy patched: the copy's PythonSharedResources survives Beam's double
+// release (and closes the Python environments) where flink-python's throws, and both throw
+// any other failure. The check fails on the jar with the bug, so it can fail.
+func checkDoubleRelease(t *testing.T, javaHome, orig, patched string) {
+	t.Helper()
+	ctx := context.Background()
+	check := filepath.Join(t.TempDir(), "check")
 	opts := Options{Logf: t.Logf}
 	if _, err := opts.run(ctx, command{Path: filepath.Join(javaHome, "bin", "javac"),
 		Args: []string{"--release", "11", "-nowarn", "-cp", orig, "-d", check, filepath.Join("testdata", "SharedResourcesCheck.java")}}); err != nil {

@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /*
  * labtui builds this class and puts it in place of flink-python 2.2.1's own in its copy of
- * that jar (localcluster's pythonjar.go). It holds what the Python operators of one slot
+ * that jar (this folder's pythonjar.go: localcluster builds the copy for the cluster
+ * backends, the Flink image for the compose lab). It holds what the Python operators of one slot
  * share, their JobBundleFactory and the Python environments, and closes them when the last
  * operator lets go. flink-python's version lets a cancellation take the TaskManager down:
  *

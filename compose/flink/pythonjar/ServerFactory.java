@@ -16,8 +16,9 @@ import org.apache.beam.vendor.grpc.v1p60p1.io.grpc.netty.NettyServerBuilder;
 
 /*
  * labtui builds one class of this file, ServerFactory$InetSocketAddressServerFactory, and
- * puts it in place of flink-python 2.2.1's own in a copy of that jar (localcluster's
- * pythonjar.go). It is the factory of the gRPC services a TaskManager opens for its Python
+ * puts it in place of flink-python 2.2.1's own in a copy of that jar (this folder's
+ * pythonjar.go: localcluster builds the copy for the cluster backends, the Flink image for
+ * the compose lab). It is the factory of the gRPC services a TaskManager opens for its Python
  * worker (control, data, state, logging, provisioning, artifacts). flink-python's version
  * names 127.0.0.1 in the address it gives the worker but binds with
  * NettyServerBuilder.forPort, which listens on every interface

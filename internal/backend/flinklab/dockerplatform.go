@@ -111,9 +111,12 @@ func (p *dockerPlatform) Up(ctx context.Context) (Endpoints, error) {
 	return Endpoints{Broker: p.cfg.Broker, JobBroker: compose.KafkaInternalAddr, FlinkURL: p.cfg.FlinkURL}, nil
 }
 
-// Submit runs `docker compose … exec -T jobmanager flink run -d -py JobScript jobArgs…`.
+// Submit runs `docker compose … exec -T -e FLINK_OPT_DIR=… jobmanager flink run -d -py
+// JobScript jobArgs…`: FLINK_OPT_DIR is the image's folder of labtui's flink-python jar,
+// which `flink run` then ships with the job (package compose/flink/pythonjar).
 func (p *dockerPlatform) Submit(ctx context.Context, jobArgs []string) (string, error) {
-	args := append([]string{"exec", "-T", compose.JobManagerService, "flink", "run", "-d", "-py", jobScript}, jobArgs...)
+	args := append([]string{"exec", "-T", "-e", "FLINK_OPT_DIR=" + compose.PythonJarOptDir,
+		compose.JobManagerService, "flink", "run", "-d", "-py", jobScript}, jobArgs...)
 	out, _, err := p.docker.runCompose(ctx, args...)
 	if err != nil {
 		return "", err

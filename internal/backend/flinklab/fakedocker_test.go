@@ -24,7 +24,7 @@ import (
 //	                                         submitted; then it exits when
 //	                                         taskmanager-N.ends exists (the taskmanager died), else
 //	                                         waits until tm-killed or tm-dead exists
-//	compose -p P -f F exec -T jobmanager flink run …
+//	compose -p P -f F exec -T -e FLINK_OPT_DIR=… jobmanager flink run …
 //	                                         "Job has been submitted with JobID <jobid-N>", and writes submitted/<id>
 //	compose -p P -f F ps --status running --quiet [taskmanager]
 //	                                         a container id, none for the taskmanager when tm-killed or tm-dead exists,

@@ -14,7 +14,7 @@ import (
 
 const (
 	dc        = "docker compose -p labtui-lab4 -f compose/docker-compose.yml "
-	submitCmd = dc + "exec -T jobmanager flink run -d -py /opt/labs/04-event-time-and-processing-time/job/gateway_meter.py " +
+	submitCmd = dc + "exec -T -e FLINK_OPT_DIR=/opt/flink-python-patched jobmanager flink run -d -py /opt/labs/04-event-time-and-processing-time/job/gateway_meter.py " +
 		"--bootstrap kafka:29092 --topic gateway-events --starting-offsets earliest --timestamp completed_ts " +
 		"--out-of-orderness-ms 0 --forget-after-ms 600000"
 	doctorVersion = "docker compose version"

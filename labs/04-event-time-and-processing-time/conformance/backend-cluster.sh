@@ -30,7 +30,7 @@
 #   3. The backend contract (internal/backend/backendtest) on the cluster lab, by `go test
 #      ./internal/backend/clusterplatform` with LABTUI_REAL_CLUSTER: late records with their gateway, a
 #      replay complete once the job has read it all, read positions per partition.
-#   4. labtui's copy of flink-python's jar (internal/localcluster/pythonjar) against the
+#   4. labtui's copy of flink-python's jar (compose/flink/pythonjar) against the
 #      wheel's, by `go test ./internal/localcluster` with LABTUI_REAL_CLUSTER: a cancelled
 #      task's double release no longer throws.
 #

@@ -14,7 +14,10 @@
 #          data-root (images and build cache) are kept in $LABTUI_COMPOSE_CACHE (default
 #          ~/.cache/labtui-compose), outside the clone, so a second run reuses them.
 #   checks `labtui doctor` names what is missing before the engine runs and is ready
-#          after; then `labtui run --headless --backend compose` with the course's hiccup
+#          after; labtui's flink-python jar in the Flink image, read out of it, against
+#          the wheel's (go test ./internal/localcluster with LABTUI_IMAGE_PYTHON_JARS: only
+#          classes.txt's classes differ, and the double release no longer throws; needs a
+#          JDK); then `labtui run --headless --backend compose` with the course's hiccup
 #          (--hiccup gw-1@:40+35s), the generator on for 150 s and the x key at 220 s
 #          (--kill-after: `docker compose kill taskmanager`, then `up -d --no-deps --wait
 #          taskmanager`), as backend-cluster.sh does for --backend cluster. Checked: every
@@ -299,6 +302,25 @@ check doctor-after "$ready" "labtui doctor finds the CLI, Compose v2, the engine
 [ "$MODE" != setup ] || finish
 
 # ---------------------------------------------------------------------------------------------
+step "labtui's flink-python jar in the Flink image"
+# Both flink-python jars, read out of the image (a container with no network that only
+# cats them), and the Go test that checks the copy replaces exactly classes.txt's classes
+# and survives the double release the wheel's throws on (needs a JDK here).
+jars="$RUN_DIR/python-jars"; mkdir -p "$jars/wheel" "$jars/patched"
+jar_rc=0
+for j in "wheel:/opt/flink/opt" "patched:/opt/flink-python-patched"; do
+  docker run --rm --network none --entrypoint cat labtui-lab4/pyflink:2.2.1 "${j#*:}/flink-python-2.2.1.jar" \
+    > "$jars/${j%%:*}/flink-python-2.2.1.jar" 2>> "$RUN_DIR/python-jar.txt" || jar_rc=1
+done
+if [ "$jar_rc" = 0 ]; then
+  (cd "$REPO_DIR" && LABTUI_IMAGE_PYTHON_JARS="$jars" go test -count=1 \
+     -run '^TestComposeImagesFlinkPythonJarSurvivesADoubleRelease$' -v ./internal/localcluster) \
+    >> "$RUN_DIR/python-jar.txt" 2>&1 || jar_rc=1
+  grep -q -- '--- PASS: TestComposeImagesFlinkPythonJarSurvivesADoubleRelease' "$RUN_DIR/python-jar.txt" || jar_rc=1
+fi
+check compose-python-jar "$jar_rc" "the image's flink-python copy replaces exactly classes.txt's classes and survives a double release where the wheel's jar throws ($RUN_DIR/python-jar.txt)"
+
+# ---------------------------------------------------------------------------------------------
 # The taskmanager's log, captured as the run goes: `docker logs -f` ends when its container
 # stops (the kill), and starts again from the beginning of the container's log when the same
 # container is started again, so tm-1.log is run 1 and the last one holds both runs.
@@ -347,7 +369,7 @@ check compose-job-reads-first "$code" "$detail"
 
 # Every docker command labtui runs is on its log as typed.
 missing=""
-for want in "up -d --build --wait" "exec -T jobmanager flink run -d -py" "logs -f --no-log-prefix --since" \
+for want in "up -d --build --wait" "exec -T -e FLINK_OPT_DIR=/opt/flink-python-patched jobmanager flink run -d -py" "logs -f --no-log-prefix --since" \
   "kill taskmanager" "up -d --no-deps --wait taskmanager" "down"; do
   grep -qF "# \$ docker compose -p $PROJECT -f compose/docker-compose.yml $want" "$RUN_DIR/err.txt" || missing="$missing [$want]"
 done

@@ -27,7 +27,7 @@ M2_REPO="$LABTUI_CACHE/m2"
 JARS_DIR="$LABTUI_CACHE/jars"
 KAFKA_LIBS="$LABTUI_CACHE/kafka-$LABTUI_KAFKA_VERSION/libs"
 CONNECTOR_JAR="$JARS_DIR/flink-sql-connector-kafka-$LABTUI_CONNECTOR_VERSION.jar"
-# labtui's copy of flink-python's jar (internal/localcluster/pythonjar.go), which
+# labtui's copy of flink-python's jar (compose/flink/pythonjar), which
 # `labtui cluster install` builds: `flink run` ships the one flink-python jar of
 # $FLINK_OPT_DIR with the job, and this one's fixes keep a cancelled job from shutting the
 # TaskManager down. Give it as FLINK_OPT_DIR to every `flink run`, as labtui does.
