@@ -25,6 +25,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 //go:embed classes.txt *.java
@@ -37,18 +38,22 @@ type Patch struct {
 	Text   []byte // the source
 }
 
-// Patches returns classes.txt's patches in its order, each with its source.
-func Patches() []Patch {
-	ps, err := parse(mustRead("classes.txt"), func(name string) ([]byte, error) { return files.ReadFile(name) })
-	if err != nil {
-		panic(err) // embedded: the tests read the same file
+// Patches returns classes.txt's patches in its order, each with its source. The slice is
+// shared: callers read it.
+var Patches = sync.OnceValue(func() []Patch {
+	list, err := files.ReadFile("classes.txt")
+	if err == nil {
+		var ps []Patch
+		if ps, err = parse(list, files.ReadFile); err == nil {
+			return ps
+		}
 	}
-	return ps
-}
+	panic(err) // embedded: the tests read the same files
+})
 
 // Sum is the SHA-256 of every patch's name, class and source, in classes.txt's order:
 // what a built copy is stamped with.
-func Sum() string { return sum(Patches()) }
+var Sum = sync.OnceValue(func() string { return sum(Patches()) })
 
 func sum(ps []Patch) string {
 	h := sha256.New()
@@ -57,14 +62,6 @@ func sum(ps []Patch) string {
 		h.Write(p.Text)
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func mustRead(name string) []byte {
-	b, err := files.ReadFile(name)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 // parse reads classes.txt: "SOURCE CLASS" a line, # comments and blank lines skipped.
