@@ -45,11 +45,7 @@ func TestPatchJarReplacesOneEntryAndCopiesTheRest(t *testing.T) {
 	if err := patchJar(src, dst, map[string][]byte{"org/A.class": []byte("new class")}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := zip.OpenReader(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openJar(t, dst)
 	if len(r.File) != len(entries) {
 		t.Fatalf("%d entries, want %d", len(r.File), len(entries))
 	}
@@ -118,16 +114,7 @@ func TestComposeImagesFlinkPythonJarSurvivesADoubleRelease(t *testing.T) {
 	for _, p := range pythonjar.Patches() {
 		replaced[p.Class] = true
 	}
-	a, err := zip.OpenReader(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := zip.OpenReader(patched)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := openJar(t, orig), openJar(t, patched)
 	entries := map[string]*zip.File{}
 	for _, f := range b.File {
 		entries[f.Name] = f
@@ -153,6 +140,17 @@ func TestComposeImagesFlinkPythonJarSurvivesADoubleRelease(t *testing.T) {
 		t.Errorf("%d classes replaced, classes.txt names %d", changed, len(replaced))
 	}
 	checkDoubleRelease(t, javaHome, orig, patched)
+}
+
+// openJar opens the jar at path for the rest of the test.
+func openJar(t *testing.T, path string) *zip.ReadCloser {
+	t.Helper()
+	r, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
 // checkDoubleRelease runs testdata/SharedResourcesCheck.java against flink-python's jar
